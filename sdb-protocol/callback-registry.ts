@@ -1,0 +1,105 @@
+// Owns request ids, their timers and their callers' stacks. A failure carries the stack of the
+// `send` that caused it (captured at send time), not of the socket callback that noticed it.
+
+import { SdbError, SdbTimeoutError } from './errors.js';
+import type { ReplyPacket } from './framing.js';
+
+interface Pending {
+  readonly label: string;
+  /** Holds the caller's stack frames; formatted (costly) only when an error needs them. */
+  readonly caller: { stack?: string };
+  /**
+   * Returns true when this was the last reply the request expects. `decorate` gives an error the
+   * caller's stack.
+   */
+  readonly onReply: (reply: ReplyPacket, decorate: (error: Error) => Error) => boolean;
+  readonly fail: (error: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class CallbackRegistry {
+  private readonly pending = new Map<number, Pending>();
+  private lastId = 0;
+  /** Replies for ids no longer pending (timed out) or never sent. */
+  stray = 0;
+
+  nextId(): number {
+    // Ids are positive int32; wrapping after 2^31 requests is harmless once the old ones are done.
+    this.lastId = this.lastId >= 0x7fffffff ? 1 : this.lastId + 1;
+    return this.lastId;
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  register(
+    id: number,
+    label: string,
+    timeoutMs: number,
+    onReply: Pending['onReply'],
+    fail: (error: Error) => void,
+  ): void {
+    const caller: { stack?: string } = {};
+    Error.captureStackTrace(caller);
+    const entry: Pending = { label, caller, onReply, fail, timer: undefined };
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      entry.timer = setTimeout(() => {
+        this.pending.delete(id);
+        entry.fail(this.withCallerStack(new SdbTimeoutError(label, timeoutMs), entry));
+      }, timeoutMs);
+      entry.timer.unref();
+    }
+    this.pending.set(id, entry);
+  }
+
+  /** Routes a reply; false when nobody waits for this id any more. */
+  resolve(reply: ReplyPacket): boolean {
+    const entry = this.pending.get(reply.id);
+    if (!entry) {
+      this.stray++;
+      return false;
+    }
+    if (entry.onReply(reply, (e) => this.withCallerStack(e, entry))) {
+      this.pending.delete(reply.id);
+      if (entry.timer) clearTimeout(entry.timer);
+    }
+    return true;
+  }
+
+  /** Fails one request (e.g. its packet could not be written). */
+  reject(id: number, error: Error): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.fail(this.withCallerStack(error, entry));
+  }
+
+  /** Fails every pending request with the same cause, at once. */
+  rejectAll(error: Error): void {
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of entries) {
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.fail(this.withCallerStack(error, entry));
+    }
+  }
+
+  labelOf(id: number): string | undefined {
+    return this.pending.get(id)?.label;
+  }
+
+  private withCallerStack(error: Error, entry: Pending): Error {
+    const callerStack = entry.caller.stack;
+    if (!(error instanceof SdbError) || !callerStack) return error;
+    // Each caller gets its own error object so stacks do not leak between requests.
+    const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+    Object.assign(copy, error);
+    copy.message = error.message;
+    const frames = callerStack.split('\n').slice(1).join('\n');
+    copy.stack = `${error.name}: ${error.message}\n${frames}`;
+    if (error.cause !== undefined) copy.cause = error.cause;
+    return copy;
+  }
+}

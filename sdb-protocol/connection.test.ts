@@ -1,0 +1,437 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { PacketWriter } from './buffer-writer.js';
+import { commands, type CommandName } from './commands/index.js';
+import { SdbConnection } from './connection.js';
+import { encodeReplyPacket } from './framing.js';
+import { FakeAgent } from './testing/fake-agent.js';
+import { CommandSet, ErrorCode, EventKind, InvokeFlags, SuspendPolicy } from './vocabulary.js';
+import { Values } from './values.js';
+
+let agent: FakeAgent | undefined;
+let conn: SdbConnection | undefined;
+
+afterEach(async () => {
+  await conn?.close();
+  await agent?.stop();
+  conn = undefined;
+  agent = undefined;
+});
+
+async function connect(opts: ConstructorParameters<typeof Object>[0] = {}): Promise<SdbConnection> {
+  agent ??= await FakeAgent.start();
+  conn = await SdbConnection.connect({ port: agent.port, ...(opts as object) });
+  return conn;
+}
+
+const threadStartSet = (policy: number): Buffer =>
+  new PacketWriter().u8(policy).i32(1).u8(EventKind.THREAD_START).i32(3).i32(42).body();
+
+describe('SdbConnection.connect', () => {
+  it('handshakes, declares min(agent, 56), records VM_START and resumes a suspend=y start', async () => {
+    const c = await connect();
+    expect(c.agent).toEqual({ description: 'fake mono', major: 2, minor: 54 });
+    expect(c.version.toString()).toBe('2.54');
+    const set = agent!.received.find((p) => p.commandSet === CommandSet.VM && p.command === 8)!;
+    expect([set.body.readInt32BE(0), set.body.readInt32BE(4)]).toEqual([2, 54]);
+    expect(c.vmStart).toEqual({ threadId: 1, rootDomainId: 1 });
+    expect(agent!.count('VM', 4)).toBe(1); // the RESUME after VM_START
+    expect(c.suspendCount).toBe(0);
+  });
+
+  it('declares 56 to a newer agent', async () => {
+    agent = await FakeAgent.start({ minor: 58 });
+    const c = await connect();
+    expect(c.version.toString()).toBe('2.56');
+  });
+
+  it('bounds the wait for a handshake that never comes', async () => {
+    agent = await FakeAgent.start({ handshake: false });
+    const started = Date.now();
+    await expect(
+      SdbConnection.connect({ port: agent.port, handshakeTimeoutMs: 200 }),
+    ).rejects.toMatchObject({
+      code: 'HANDSHAKE_FAILED',
+      message: expect.stringMatching(/sent no handshake within 200 ms/),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses a peer that is not a Mono agent', async () => {
+    agent = await FakeAgent.start({ handshake: 'HTTP/1.1 400 ' });
+    await expect(SdbConnection.connect({ port: agent.port })).rejects.toThrow(
+      /is not a Mono debugger agent/,
+    );
+  });
+
+  it('reports a refused connection clearly', async () => {
+    const probe = await FakeAgent.start();
+    const port = probe.port;
+    await probe.stop();
+    await expect(SdbConnection.connect({ port })).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringMatching(/cannot connect to the debugger agent at 127\.0\.0\.1:\d+/),
+    });
+  });
+});
+
+describe('requests', () => {
+  it('keeps many requests in flight and routes out-of-order replies by id', async () => {
+    agent = await FakeAgent.start();
+    const held: { id: number; name: string }[] = [];
+    agent.on('THREAD', 2, (req, a) => {
+      held.push({ id: req.id, name: `t${req.body.readInt32BE(0)}` });
+      if (held.length === 100) {
+        for (const h of held.reverse())
+          a.reply(h.id, { body: new PacketWriter().string(h.name).body() });
+      }
+      return 'none';
+    });
+    const c = await connect();
+    const names = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => c.send('THREAD.GET_NAME', { threadId: i })),
+    );
+    expect(names).toEqual(Array.from({ length: 100 }, (_, i) => `t${i}`));
+  });
+
+  it('times out one request, naming the command and the bound, and keeps the connection', async () => {
+    agent = await FakeAgent.start();
+    agent.on('THREAD', 2, () => 'none');
+    agent.on('THREAD', 3, () => ({ body: new PacketWriter().i32(32).body() }));
+    const c = await connect();
+    await expect(
+      c.send('THREAD.GET_NAME', { threadId: 1 }, { timeoutMs: 50 }),
+    ).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: 'THREAD.GET_NAME got no reply within 50 ms',
+    });
+    await expect(c.send('THREAD.GET_STATE', { threadId: 1 })).resolves.toBe(32);
+  });
+
+  it('turns agent error codes into typed errors', async () => {
+    const c = await connect();
+    agent!.on('OBJECT_REF', 1, () => ({ error: ErrorCode.INVALID_OBJECT }));
+    await expect(c.send('OBJECT_REF.GET_TYPE', { objectId: 99 })).rejects.toMatchObject({
+      code: 'AGENT_ERROR',
+      errorCode: 20,
+      errorName: 'INVALID_OBJECT',
+      message: 'OBJECT_REF.GET_TYPE failed: INVALID_OBJECT (20)',
+    });
+  });
+
+  it('gives a failed request the stack of its caller', async () => {
+    const c = await connect();
+    agent!.on('OBJECT_REF', 1, () => ({ error: ErrorCode.INVALID_OBJECT }));
+    const err = await c.send('OBJECT_REF.GET_TYPE', { objectId: 99 }).catch((e: Error) => e);
+    expect(err.stack).toContain('connection.test.ts');
+  });
+
+  it('rejects a malformed reply with a protocol error and stays usable', async () => {
+    const c = await connect();
+    agent!.on('THREAD', 2, () => ({ body: Buffer.from([0, 0, 0, 99, 65]) }));
+    agent!.on('THREAD', 3, () => ({ body: new PacketWriter().i32(4).body() }));
+    await expect(c.send('THREAD.GET_NAME', { threadId: 1 })).rejects.toMatchObject({
+      code: 'PROTOCOL_ERROR',
+    });
+    await expect(c.send('THREAD.GET_STATE', { threadId: 1 })).resolves.toBe(4);
+  });
+
+  it('rejects every pending request at once when the connection drops', async () => {
+    agent = await FakeAgent.start();
+    agent.on('THREAD', 2, () => 'none');
+    const c = await connect();
+    const pending = Array.from({ length: 5 }, (_, i) => c.send('THREAD.GET_NAME', { threadId: i }));
+    await agent.next('THREAD', 2);
+    agent.dropConnection();
+    const results = await Promise.allSettled(pending);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        code: 'CONNECTION_CLOSED',
+        message: expect.stringMatching(/closed the connection/),
+      });
+    }
+    await expect(c.send('VM.VERSION')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+  });
+
+  it('refuses commands newer than the negotiated version', async () => {
+    agent = await FakeAgent.start({ minor: 45 });
+    const c = await connect();
+    await expect(c.send('THREAD.ELAPSED_TIME', { threadId: 1 })).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+      message: expect.stringMatching(/needs protocol 2\.50.*speaks 2\.45/),
+    });
+  });
+});
+
+describe('guards against requests that crash or wedge the game', () => {
+  it('refuses GET_FRAME_INFO while nothing is suspended, without sending it', async () => {
+    const c = await connect();
+    await expect(c.send('THREAD.GET_FRAME_INFO', { threadId: 1 })).rejects.toMatchObject({
+      code: 'UNSAFE_REQUEST',
+    });
+    expect(agent!.count('THREAD', 1)).toBe(0);
+  });
+
+  it('checks array ranges against the length, fetched once per array', async () => {
+    const c = await connect();
+    agent!.on('ARRAY_REF', 1, () => ({ body: new PacketWriter().i32(1).i32(3).i32(0).body() }));
+    agent!.on('ARRAY_REF', 2, (req) => {
+      const n = req.body.readInt32BE(8);
+      const w = new PacketWriter();
+      for (let i = 0; i < n; i++) w.u8(8).i32(i);
+      return { body: w.body() };
+    });
+    await expect(
+      c.send('ARRAY_REF.GET_VALUES', { arrayId: 5, index: 1, count: 3 }),
+    ).rejects.toThrow(/outside the array's 3 element/);
+    await expect(
+      c.send('ARRAY_REF.GET_VALUES', { arrayId: 5, index: 0, count: 3 }),
+    ).resolves.toHaveLength(3);
+    expect(agent!.count('ARRAY_REF', 1)).toBe(1);
+    expect(agent!.count('ARRAY_REF', 2)).toBe(1);
+  });
+
+  it('refuses ids the agent never handed out', async () => {
+    const c = await connect();
+    await expect(c.send('TYPE.GET_INFO', { typeId: 1234 })).rejects.toMatchObject({
+      code: 'UNSAFE_REQUEST',
+    });
+    expect(agent!.count('TYPE', 1)).toBe(0);
+  });
+
+  it('refuses generic-instance names in VM.GET_TYPES', async () => {
+    const c = await connect();
+    await expect(
+      c.send('VM.GET_TYPES', {
+        name: 'System.Collections.Generic.List`1[System.Int32]',
+        ignoreCase: false,
+      }),
+    ).rejects.toThrow(/crash the game/);
+  });
+
+  it('refuses EVENT_THREAD policy and breakpoints without a location', async () => {
+    const c = await connect();
+    await expect(
+      c.send('EVENT_REQUEST.SET', { eventKind: EventKind.THREAD_START, suspendPolicy: 1 as 0 }),
+    ).rejects.toThrow(/EVENT_THREAD/);
+    await expect(
+      c.send('EVENT_REQUEST.SET', {
+        eventKind: EventKind.BREAKPOINT,
+        suspendPolicy: SuspendPolicy.ALL,
+      }),
+    ).rejects.toThrow(/without a location_only/);
+  });
+});
+
+describe('events', () => {
+  it('delivers event sets to subscribers, after the replies of the same chunk', async () => {
+    agent = await FakeAgent.start();
+    agent.on('THREAD', 3, (req, a) => {
+      // the event and the reply leave in one write
+      const ev = threadStartSet(SuspendPolicy.NONE);
+      const packet = Buffer.alloc(11 + ev.length);
+      packet.writeInt32BE(packet.length, 0);
+      packet.writeInt32BE(99, 4);
+      packet[9] = CommandSet.EVENT;
+      packet[10] = 100;
+      ev.copy(packet, 11);
+      a.sendRaw(
+        Buffer.concat([packet, encodeReplyPacket(req.id, 0, new PacketWriter().i32(7).body())]),
+      );
+      return 'none';
+    });
+    const c = await connect();
+    const order: string[] = [];
+    c.onEvent(() => {
+      throw new Error('a broken listener must not break the connection');
+    });
+    c.onEvent((set) => order.push(`event ${set.events[0]!.kind}`));
+    const state = c.send('THREAD.GET_STATE', { threadId: 1 }).then((s) => order.push(`reply ${s}`));
+    await state;
+    await c.waitForEvent(() => true, 1000).catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['reply 7', 'event THREAD_START']);
+  });
+
+  it('counts suspensions from ALL-policy event sets and resumes each on close, then disposes', async () => {
+    const c = await connect();
+    await c.send('VM.SUSPEND');
+    agent!.suspendCount++; // the agent raises its count before sending an ALL set
+    agent!.sendEvent(threadStartSet(SuspendPolicy.ALL));
+    await c.waitForEvent((s) => s.suspendPolicy === SuspendPolicy.ALL, 1000);
+    expect(c.suspendCount).toBe(2);
+    const before = agent!.received.length;
+    await c.close();
+    const after = agent!.received.slice(before).map((p) => `${p.commandSet}/${p.command}`);
+    expect(after).toEqual(['1/4', '1/4', '1/6']);
+    expect(agent!.suspendCount).toBe(0);
+  });
+
+  it('still sends RESUME and DISPOSE when the stream turns out corrupt', async () => {
+    const c = await connect();
+    await c.send('VM.SUSPEND');
+    agent!.on('THREAD', 2, () => 'none');
+    const pending = c.send('THREAD.GET_NAME', { threadId: 1 });
+    await agent!.next('THREAD', 2);
+    const dispose = agent!.next('VM', 6);
+    agent!.sendRaw(Buffer.from([0, 0, 0, 3, 0, 0, 0, 0, 0x80, 0, 0]));
+    await expect(pending).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringMatching(/dropped/),
+    });
+    await dispose;
+    expect(agent!.count('VM', 4)).toBe(2); // the start-up RESUME and ours
+  });
+});
+
+describe('VM.INVOKE_METHODS', () => {
+  it('skips the early empty reply and collects one result per call', async () => {
+    const c = await connect();
+    agent!.on('VM', 13, (req) => {
+      const n = req.body.readInt32BE(8);
+      const replies = [{}];
+      for (let i = 0; i < n; i++)
+        replies.push({
+          body: new PacketWriter()
+            .u8(1)
+            .u8(8)
+            .i32(i * 10)
+            .body(),
+        });
+      return replies;
+    });
+    const calls = [0, 1, 2].map(() => ({ methodId: 0, thisArg: Values.null(), args: [] }));
+    c.knownIds.record('method', 5);
+    const results = await c.send('VM.INVOKE_METHODS', {
+      threadId: 1,
+      flags: InvokeFlags.DISABLE_BREAKPOINTS,
+      calls: calls.map((x) => ({ ...x, methodId: 5 })),
+    });
+    expect(results).toEqual([0, 10, 20].map((n) => ({ threw: false, result: Values.i4(n) })));
+  });
+
+  it('reports the first failing call', async () => {
+    const c = await connect();
+    agent!.on('VM', 13, () => [
+      {},
+      { body: new PacketWriter().u8(1).u8(1).body() },
+      { error: 101 },
+      { error: 101 },
+    ]);
+    c.knownIds.record('method', 5);
+    await expect(
+      c.send('VM.INVOKE_METHODS', {
+        threadId: 1,
+        flags: 0,
+        calls: [1, 2, 3].map(() => ({ methodId: 5, thisArg: Values.null(), args: [] })),
+      }),
+    ).rejects.toThrow('VM.INVOKE_METHODS (call 2 of 3) failed: NOT_SUSPENDED (101)');
+  });
+});
+
+describe('decoders against random replies (property)', () => {
+  it('every command either decodes or fails with a typed error, and the connection survives', async () => {
+    agent = await FakeAgent.start();
+    let body: Uint8Array = new Uint8Array();
+    // lifecycle commands keep the connection up; INVOKE_METHODS waits for one reply per call
+    // (tested above)
+    const lifecycle = [
+      'VM.INVOKE_METHODS',
+      'VM.VERSION',
+      'VM.SET_PROTOCOL_VERSION',
+      'VM.DISPOSE',
+      'VM.SUSPEND',
+      'VM.RESUME',
+      'VM.EXIT',
+    ];
+    const names = (Object.keys(commands) as CommandName[]).filter((n) => !lifecycle.includes(n));
+    for (const n of names) {
+      const d = commands[n];
+      agent.on(d.set, d.command, () => ({ body }));
+    }
+    const c = await connect();
+    for (const k of [
+      'type',
+      'method',
+      'field',
+      'property',
+      'assembly',
+      'module',
+      'domain',
+    ] as const) {
+      c.knownIds.record(k, 1);
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...names),
+        fc.uint8Array({ maxLength: 64 }),
+        async (name, bytes) => {
+          body = bytes;
+          try {
+            await (c.send as (n: string, p: unknown, o: unknown) => Promise<unknown>)(
+              name,
+              sampleParams,
+              {
+                timeoutMs: 2000,
+              },
+            );
+          } catch (e) {
+            expect(['PROTOCOL_ERROR', 'UNSAFE_REQUEST']).toContain((e as { code?: string }).code);
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    await expect(c.send('VM.VERSION')).resolves.toMatchObject({ major: 2 });
+    expect(c.isClosed).toBe(false);
+  });
+});
+
+/** One object with every parameter any command reads, all referring to id 1. */
+const sampleParams = {
+  objectId: 1,
+  threadId: 1,
+  frameId: 1,
+  typeId: 1,
+  methodId: 1,
+  fieldId: 1,
+  arrayId: 1,
+  domainId: 1,
+  assemblyId: 1,
+  moduleId: 1,
+  propertyId: 1,
+  otherTypeId: 1,
+  pointerTypeId: 1,
+  attributeTypeId: 0,
+  requestId: 1,
+  invokeId: 1,
+  exitCode: 0,
+  major: 2,
+  minor: 54,
+  fieldIds: [1, 1],
+  positions: [0, -1],
+  index: 0,
+  count: 1,
+  interfaceIds: [1],
+  typeArgIds: [1],
+  values: [Values.i4(1)],
+  writes: [],
+  name: 'A.B',
+  file: 'a.cs',
+  ignoreCase: false,
+  flags: 0,
+  thisArg: Values.null(),
+  args: [Values.i4(1)],
+  calls: [{ methodId: 1, thisArg: Values.null(), args: [] }],
+  eventKind: EventKind.THREAD_START,
+  suspendPolicy: SuspendPolicy.NONE,
+  modifiers: [],
+  value: Values.i4(1),
+  text: 'x',
+  bytes: new Uint8Array([1, 2]),
+  token: 0x06000001,
+  address: 0n,
+  ilOffset: 0,
+};

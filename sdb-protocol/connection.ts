@@ -1,0 +1,653 @@
+// One debugger connection to a Mono agent: handshake, version negotiation, pipelined typed
+// requests, event delivery, and a close that always resumes what we suspended and sends
+// VM.DISPOSE (Mono's agent accepts no new debugger after an abrupt close).
+
+import net from 'node:net';
+
+import { PacketReader } from './buffer-reader.js';
+import { PacketWriter } from './buffer-writer.js';
+import { CallbackRegistry } from './callback-registry.js';
+import type { CommandDef, GuardContext } from './command.js';
+import {
+  commands,
+  flatLength,
+  readInvokeResult,
+  type CommandName,
+  type InvokeResult,
+  type ParamsOf,
+  type ResultOf,
+  type VmVersion,
+} from './commands/index.js';
+import {
+  SdbAgentError,
+  SdbConnectionClosedError,
+  SdbHandshakeError,
+  SdbProtocolError,
+  SdbUnsupportedError,
+  isAgentError,
+} from './errors.js';
+import { readEventSet, type EventSet } from './events.js';
+import { PacketFramer, writeCommandHeader, type Packet, type ReplyPacket } from './framing.js';
+import { KnownIds } from './known-ids.js';
+import {
+  CommandSet,
+  ErrorCode,
+  EVENT_COMPOSITE,
+  HANDSHAKE,
+  HEADER_SIZE,
+  SuspendPolicy,
+} from './vocabulary.js';
+import { ProtocolVersion } from './version.js';
+
+export interface ConnectOptions {
+  host?: string;
+  port: number;
+  /** TCP connect bound. */
+  connectTimeoutMs?: number;
+  /** Bound on the agent's handshake bytes (a listening socket may never answer: trap 18). */
+  handshakeTimeoutMs?: number;
+  /** Default bound of every request. */
+  requestTimeoutMs?: number;
+  /** Bound of the whole close sequence (resume, dispose, socket close). */
+  closeTimeoutMs?: number;
+  maxPacketBytes?: number;
+  /** Diagnostics sink; never stdout (it belongs to the MCP protocol). */
+  log?: (message: string) => void;
+}
+
+export interface SendOptions {
+  timeoutMs?: number;
+  /** Called with the packet id once the request is written (ABORT_INVOKE needs it). */
+  onSent?: (packetId: number) => void;
+}
+
+type SendArgs<K extends CommandName> =
+  ParamsOf<K> extends void
+    ? [params?: undefined, options?: SendOptions]
+    : [params: ParamsOf<K>, options?: SendOptions];
+
+export interface ConnectionStats {
+  commandsSent: number;
+  repliesReceived: number;
+  eventSetsReceived: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export type EventListener = (set: EventSet) => void;
+export type CloseListener = (reason: Error) => void;
+
+const DEFAULTS = {
+  host: '127.0.0.1',
+  connectTimeoutMs: 3000,
+  handshakeTimeoutMs: 3000,
+  requestTimeoutMs: 10_000,
+  closeTimeoutMs: 1500,
+};
+
+export class SdbConnection {
+  readonly host: string;
+  readonly port: number;
+  /** The version both sides use: min(agent, what this client implements). */
+  version: ProtocolVersion = ProtocolVersion.UNSET;
+  agent: VmVersion = { description: '', major: 0, minor: 0 };
+  /** From the agent's VM_START event. */
+  vmStart: { threadId: number; rootDomainId: number } | undefined;
+  readonly stats: ConnectionStats = {
+    commandsSent: 0,
+    repliesReceived: 0,
+    eventSetsReceived: 0,
+    bytesSent: 0,
+    bytesReceived: 0,
+  };
+  readonly knownIds = new KnownIds();
+
+  private readonly registry = new CallbackRegistry();
+  private readonly framer: PacketFramer;
+  private readonly requestTimeoutMs: number;
+  private readonly closeTimeoutMs: number;
+  private readonly log: (message: string) => void;
+  private readonly eventListeners = new Set<EventListener>();
+  private readonly closeListeners = new Set<CloseListener>();
+  private readonly arrayLengths = new Map<number, number>();
+  private pendingEvents: EventSet[] = [];
+  private eventFlushScheduled = false;
+  private corked = false;
+  private suspends = 0;
+  private closing = false;
+  private closedReason: Error | undefined;
+  private closePromise: Promise<void> | undefined;
+  private socketClosed: Promise<void>;
+
+  private readonly guardContext: GuardContext;
+
+  private constructor(
+    private readonly socket: net.Socket,
+    opts: Required<Pick<ConnectOptions, 'host' | 'port' | 'requestTimeoutMs' | 'closeTimeoutMs'>> &
+      ConnectOptions,
+  ) {
+    this.host = opts.host;
+    this.port = opts.port;
+    this.requestTimeoutMs = opts.requestTimeoutMs;
+    this.closeTimeoutMs = opts.closeTimeoutMs;
+    this.log = opts.log ?? (() => undefined);
+    this.framer = new PacketFramer(opts.maxPacketBytes);
+    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    this.guardContext = {
+      get version() {
+        return self.version;
+      },
+      get suspendCount() {
+        return self.suspends;
+      },
+      arrayLength: (id) => this.arrayLength(id),
+    };
+    this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (err) => {
+      this.log(`sdb socket error: ${err.message}`);
+      this.onClosed(
+        new SdbConnectionClosedError(`connection to ${this.endpoint} failed: ${err.message}`, {
+          cause: err,
+        }),
+      );
+    });
+    socket.on('close', () => {
+      this.onClosed(
+        new SdbConnectionClosedError(`the agent at ${this.endpoint} closed the connection`),
+      );
+    });
+  }
+
+  get endpoint(): string {
+    return `${this.host}:${this.port}`;
+  }
+
+  /** Suspend levels this client holds: its own VM.SUSPENDs plus ALL-policy event sets. */
+  get suspendCount(): number {
+    return this.suspends;
+  }
+
+  get isClosed(): boolean {
+    return this.closedReason !== undefined || this.closing;
+  }
+
+  /** Why the connection ended, once it has. */
+  get closeReason(): Error | undefined {
+    return this.closedReason;
+  }
+
+  get pendingRequests(): number {
+    return this.registry.size;
+  }
+
+  /** Connects, handshakes, negotiates the protocol version and waits for VM_START. */
+  static async connect(options: ConnectOptions): Promise<SdbConnection> {
+    const opts = { ...DEFAULTS, ...options };
+    const { socket, leftover } = await openAndHandshake(opts);
+    const conn = new SdbConnection(socket, opts);
+    const started = conn.waitForVmStart(opts.handshakeTimeoutMs);
+    try {
+      if (leftover.length > 0) conn.onData(leftover);
+      conn.agent = await conn.send('VM.VERSION');
+      if (conn.agent.major !== 2) {
+        throw new SdbHandshakeError(
+          `agent at ${conn.endpoint} speaks protocol ${conn.agent.major}.${conn.agent.minor}; only 2.x is supported`,
+        );
+      }
+      const declared = ProtocolVersion.negotiate(conn.agent.major, conn.agent.minor);
+      await conn.send('VM.SET_PROTOCOL_VERSION', { major: declared.major, minor: declared.minor });
+      conn.version = declared;
+      await started;
+      // With suspend=y the VM sits suspended after VM_START although the event says policy NONE
+      // (trap 9); in deferred mode this RESUME answers NOT_SUSPENDED, which is fine.
+      await conn.send('VM.RESUME').catch((e: unknown) => {
+        if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw e;
+      });
+      return conn;
+    } catch (e) {
+      await conn.close();
+      throw e;
+    }
+  }
+
+  /** Sends a typed command and resolves with its decoded reply. Many may be in flight at once. */
+  send<K extends CommandName>(name: K, ...args: SendArgs<K>): Promise<ResultOf<K>> {
+    if (this.closing) {
+      return Promise.reject(
+        new SdbConnectionClosedError(`${name}: the connection to ${this.endpoint} is closing`),
+      );
+    }
+    return this.sendInternal(name, args[0] as ParamsOf<K>, args[1]);
+  }
+
+  /** Subscribes to event sets; returns the unsubscribe function. Delivery never delays replies. */
+  onEvent(listener: EventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  onClose(listener: CloseListener): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Resolves with the first event set that `match` accepts, or rejects after `timeoutMs`. */
+  waitForEvent(match: (set: EventSet) => boolean, timeoutMs: number): Promise<EventSet> {
+    return new Promise((resolve, reject) => {
+      const stop = (): void => {
+        clearTimeout(timer);
+        offEvent();
+        offClose();
+      };
+      const timer = setTimeout(() => {
+        stop();
+        reject(new SdbProtocolError(`no matching event within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const offEvent = this.onEvent((set) => {
+        if (!match(set)) return;
+        stop();
+        resolve(set);
+      });
+      const offClose = this.onClose((reason) => {
+        stop();
+        reject(reason);
+      });
+    });
+  }
+
+  /**
+   * Resumes every suspend level this client holds, sends VM.DISPOSE and closes the socket, all
+   * within the close bound. Safe to call any number of times, from any state.
+   */
+  close(): Promise<void> {
+    this.closePromise ??= this.closeGracefully();
+    return this.closePromise;
+  }
+
+  private async closeGracefully(): Promise<void> {
+    this.closing = true;
+    const deadline = Date.now() + this.closeTimeoutMs;
+    const left = (): number => Math.max(1, deadline - Date.now());
+    if (this.closedReason === undefined) {
+      try {
+        while (this.suspends > 0) {
+          try {
+            await this.sendInternal('VM.RESUME', undefined, { timeoutMs: left() });
+          } catch (e) {
+            if (isAgentError(e, ErrorCode.NOT_SUSPENDED)) break;
+            throw e;
+          }
+        }
+        await this.sendInternal('VM.DISPOSE', undefined, { timeoutMs: left() });
+      } catch (e) {
+        this.log(`sdb close: ${(e as Error).message}`);
+      }
+      this.socket.end();
+      const timer = setTimeout(() => this.socket.destroy(), left());
+      await this.socketClosed;
+      clearTimeout(timer);
+    }
+    this.onClosed(
+      new SdbConnectionClosedError(`the connection to ${this.endpoint} was closed by this client`),
+    );
+  }
+
+  /**
+   * For when the stream can no longer be trusted: writes RESUMEs and DISPOSE without waiting
+   * for replies (the agent still reads them in order), then drops the socket.
+   */
+  private abort(reason: Error): void {
+    if (this.closedReason) return;
+    this.log(`sdb abort: ${reason.message}`);
+    this.closing = true;
+    try {
+      for (let i = 0; i < this.suspends; i++) this.writeRaw('VM.RESUME');
+      this.writeRaw('VM.DISPOSE');
+      this.socket.end();
+    } catch {
+      // the socket is already gone
+    }
+    setTimeout(() => this.socket.destroy(), this.closeTimeoutMs).unref();
+    this.onClosed(reason);
+  }
+
+  private writeRaw(name: 'VM.RESUME' | 'VM.DISPOSE'): void {
+    const def = commands[name];
+    const w = new PacketWriter(undefined, HEADER_SIZE);
+    const packet = w.finish();
+    writeCommandHeader(packet, this.registry.nextId(), CommandSet[def.set], def.command);
+    this.socket.write(packet);
+  }
+
+  private async sendInternal<K extends CommandName>(
+    name: K,
+    params: ParamsOf<K>,
+    options: SendOptions | undefined,
+  ): Promise<ResultOf<K>> {
+    this.throwIfClosed();
+    const def = commands[name] as unknown as CommandDef<ParamsOf<K>, ResultOf<K>>;
+    if (
+      def.since !== undefined &&
+      this.version !== ProtocolVersion.UNSET &&
+      !this.version.atLeast(def.since)
+    ) {
+      throw new SdbUnsupportedError(
+        `${name} needs protocol 2.${def.since}; the agent at ${this.endpoint} speaks ${this.version.toString()}`,
+      );
+    }
+    if (def.guard) {
+      const pending = def.guard(params, this.guardContext);
+      if (pending) await pending;
+      this.throwIfClosed(); // the guard may have waited on the network
+    }
+    const version = this.version;
+    const w = new PacketWriter(this.knownIds, HEADER_SIZE);
+    def.encode(w, params, version);
+    const packet = w.finish();
+    const id = this.registry.nextId();
+    writeCommandHeader(packet, id, CommandSet[def.set], def.command);
+
+    const result = new Promise<ResultOf<K>>((resolve, reject) => {
+      const timeoutMs = options?.timeoutMs ?? this.requestTimeoutMs;
+      if (def.replies) {
+        this.registry.register(
+          id,
+          name,
+          timeoutMs,
+          this.collectInvokeReplies(
+            name,
+            def.replies(params),
+            version,
+            resolve as (r: InvokeResult[]) => void,
+            reject,
+          ),
+          reject,
+        );
+      } else {
+        this.registry.register(
+          id,
+          name,
+          timeoutMs,
+          (reply, decorate) => {
+            if (reply.errorCode !== 0) {
+              reject(decorate(agentError(name, reply)));
+              return true;
+            }
+            try {
+              resolve(def.decode(new PacketReader(reply.body, this.knownIds), version, params));
+            } catch (e) {
+              reject(
+                decorate(
+                  e instanceof SdbProtocolError
+                    ? new SdbProtocolError(`${name} reply: ${e.message}`)
+                    : (e as Error),
+                ),
+              );
+            }
+            return true;
+          },
+          reject,
+        );
+      }
+    });
+    this.write(packet);
+    this.stats.commandsSent++;
+    options?.onSent?.(id);
+    const value = await result;
+    this.afterReply(name, params, value);
+    return value;
+  }
+
+  private throwIfClosed(): void {
+    if (this.closedReason) throw this.closedReason;
+  }
+
+  /** VM.INVOKE_METHODS: one reply per call with the request's id, after an empty one (6.8). */
+  private collectInvokeReplies(
+    name: string,
+    expected: number,
+    version: ProtocolVersion,
+    resolve: (r: InvokeResult[]) => void,
+    reject: (e: Error) => void,
+  ): (reply: ReplyPacket, decorate: (e: Error) => Error) => boolean {
+    const results: InvokeResult[] = [];
+    let first = true;
+    return (reply, decorate) => {
+      const wasFirst = first;
+      first = false;
+      if (reply.errorCode !== 0) {
+        // The agent fails the remaining calls with the same error; report the first.
+        reject(decorate(agentError(`${name} (call ${results.length + 1} of ${expected})`, reply)));
+        return true;
+      }
+      if (wasFirst && reply.body.length === 0) return false; // the agent thread's early ack
+      try {
+        results.push(readInvokeResult(new PacketReader(reply.body, this.knownIds), version));
+      } catch (e) {
+        reject(decorate(new SdbProtocolError(`${name} reply: ${(e as Error).message}`)));
+        return true;
+      }
+      if (results.length < expected) return false;
+      resolve(results);
+      return true;
+    };
+  }
+
+  /** Bookkeeping that follows from a successful reply. */
+  private afterReply(name: CommandName, params: unknown, value: unknown): void {
+    if (name === 'VM.SUSPEND') this.suspends++;
+    else if (name === 'VM.RESUME') this.suspends = Math.max(0, this.suspends - 1);
+    else if (name === 'ARRAY_REF.GET_LENGTH') {
+      const { arrayId } = params as ParamsOf<'ARRAY_REF.GET_LENGTH'>;
+      if (this.arrayLengths.size > 50_000) this.arrayLengths.clear();
+      this.arrayLengths.set(arrayId, flatLength(value as ResultOf<'ARRAY_REF.GET_LENGTH'>));
+    }
+  }
+
+  /** Array lengths never change, so each array's is fetched at most once per connection. */
+  private async arrayLength(arrayId: number): Promise<number> {
+    const known = this.arrayLengths.get(arrayId);
+    if (known !== undefined) return known;
+    await this.sendInternal('ARRAY_REF.GET_LENGTH', { arrayId }, undefined);
+    return this.arrayLengths.get(arrayId) ?? 0;
+  }
+
+  private write(packet: Buffer): void {
+    // Requests issued in the same tick leave in one write: a pipelined burst costs one syscall.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.stats.bytesSent += packet.length;
+    this.socket.write(packet);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.stats.bytesReceived += chunk.length;
+    const packets = this.framer.push(chunk);
+    for (const p of packets) this.onPacket(p);
+    if (this.framer.error)
+      this.abort(
+        new SdbConnectionClosedError(
+          `connection to ${this.endpoint} dropped: ${this.framer.error.message}`,
+          { cause: this.framer.error },
+        ),
+      );
+  }
+
+  private onPacket(p: Packet): void {
+    if (p.kind === 'reply') {
+      this.stats.repliesReceived++;
+      if (!this.registry.resolve(p))
+        this.log(`sdb: reply ${p.id} matches no pending request (timed out earlier?)`);
+      return;
+    }
+    if (p.commandSet !== CommandSet.EVENT || p.command !== EVENT_COMPOSITE) {
+      this.log(`sdb: ignoring agent command ${p.commandSet}/${p.command}`);
+      return;
+    }
+    this.stats.eventSetsReceived++;
+    // Count the suspension before anything can fail: an undecodable ALL-policy set still
+    // suspended the VM, and close() must resume it.
+    if (p.body[0] === SuspendPolicy.ALL) this.suspends++;
+    let set: EventSet;
+    try {
+      set = readEventSet(new PacketReader(p.body, this.knownIds), this.version);
+    } catch (e) {
+      this.log(`sdb: undecodable event set: ${(e as Error).message}`);
+      return;
+    }
+    for (const ev of set.events) {
+      if (ev.kind === 'VM_START')
+        this.vmStart = { threadId: ev.threadId, rootDomainId: ev.rootDomainId };
+    }
+    this.pendingEvents.push(set);
+    if (!this.eventFlushScheduled) {
+      this.eventFlushScheduled = true;
+      setImmediate(() => this.flushEvents());
+    }
+  }
+
+  private flushEvents(): void {
+    this.eventFlushScheduled = false;
+    const sets = this.pendingEvents;
+    this.pendingEvents = [];
+    for (const set of sets) {
+      for (const listener of [...this.eventListeners]) {
+        try {
+          listener(set);
+        } catch (e) {
+          this.log(`sdb: event listener threw: ${(e as Error).message}`);
+        }
+      }
+    }
+  }
+
+  private waitForVmStart(timeoutMs: number): Promise<void> {
+    if (this.vmStart) return Promise.resolve();
+    return this.waitForEvent((s) => s.events.some((e) => e.kind === 'VM_START'), timeoutMs).then(
+      () => undefined,
+      (e: unknown) => {
+        throw e instanceof SdbConnectionClosedError
+          ? e
+          : new SdbHandshakeError(
+              `agent at ${this.endpoint} sent no VM_START within ${timeoutMs} ms`,
+            );
+      },
+    );
+  }
+
+  private onClosed(reason: Error): void {
+    if (this.closedReason) return;
+    this.closedReason = reason;
+    this.closing = true;
+    this.registry.rejectAll(reason);
+    for (const listener of [...this.closeListeners]) {
+      try {
+        listener(reason);
+      } catch (e) {
+        this.log(`sdb: close listener threw: ${(e as Error).message}`);
+      }
+    }
+    this.closeListeners.clear();
+  }
+}
+
+function agentError(command: string, reply: ReplyPacket): SdbAgentError {
+  // 2.56+: INVALID_ARGUMENT may carry a message (dotnet/runtime agents); Mono 6.8 sends none.
+  let message: string | undefined;
+  if (reply.body.length >= 4) {
+    try {
+      message = new PacketReader(reply.body).string() || undefined;
+    } catch {
+      message = undefined;
+    }
+  }
+  return new SdbAgentError(command, reply.errorCode, message);
+}
+
+async function openAndHandshake(
+  opts: typeof DEFAULTS & ConnectOptions,
+): Promise<{ socket: net.Socket; leftover: Buffer }> {
+  const endpoint = `${opts.host}:${opts.port}`;
+  const socket = net.connect({ host: opts.host, port: opts.port });
+  socket.setNoDelay(true);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new SdbConnectionClosedError(
+              `TCP connect to ${endpoint} timed out after ${opts.connectTimeoutMs} ms`,
+            ),
+          ),
+        opts.connectTimeoutMs,
+      );
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.once('error', (err) => {
+        clearTimeout(timer);
+        reject(
+          new SdbConnectionClosedError(
+            `cannot connect to the debugger agent at ${endpoint}: ${err.message}`,
+            { cause: err },
+          ),
+        );
+      });
+    });
+    const expected = Buffer.from(HANDSHAKE, 'ascii');
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      let got = Buffer.alloc(0);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        socket.off('data', onData);
+        socket.off('close', onClose);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(
+          new SdbHandshakeError(
+            `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ` +
+              `${opts.handshakeTimeoutMs} ms (another debugger may hold it, or an earlier client ` +
+              `left without VM.DISPOSE, after which Mono accepts no new debugger)`,
+          ),
+        );
+      }, opts.handshakeTimeoutMs);
+      const onData = (chunk: Buffer): void => {
+        got = Buffer.concat([got, chunk]);
+        if (got.length >= expected.length) {
+          cleanup();
+          resolve(got);
+        }
+      };
+      const onClose = (): void => {
+        cleanup();
+        reject(
+          new SdbHandshakeError(
+            `the debugger agent at ${endpoint} closed the connection during the handshake`,
+          ),
+        );
+      };
+      socket.on('data', onData);
+      socket.once('close', onClose);
+    });
+    if (!received.subarray(0, expected.length).equals(expected)) {
+      throw new SdbHandshakeError(
+        `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, 13).toString('latin1'))})`,
+      );
+    }
+    socket.write(expected);
+    socket.removeAllListeners('error');
+    return { socket, leftover: received.subarray(expected.length) };
+  } catch (e) {
+    socket.destroy();
+    throw e;
+  }
+}

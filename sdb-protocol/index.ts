@@ -1,0 +1,17 @@
+// The public surface of the wire client. Nothing above this folder touches sockets or bytes.
+
+export * from './commands/index.js';
+export { SdbConnection } from './connection.js';
+export type {
+  CloseListener,
+  ConnectOptions,
+  ConnectionStats,
+  EventListener,
+  SendOptions,
+} from './connection.js';
+export * from './errors.js';
+export * from './events.js';
+export { notSupported } from './not-supported.js';
+export * from './values.js';
+export * from './vocabulary.js';
+export { IMPLEMENTED_MINOR, ProtocolVersion } from './version.js';
