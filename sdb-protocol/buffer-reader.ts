@@ -143,6 +143,10 @@ export class PacketReader {
     return this.id('type');
   }
 
+  threadId(): number {
+    return this.id('thread');
+  }
+
   methodId(): number {
     return this.id('method');
   }

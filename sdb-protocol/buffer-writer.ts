@@ -100,6 +100,10 @@ export class PacketWriter {
     return this.id('type', id);
   }
 
+  threadId(id: number): this {
+    return this.id('thread', id);
+  }
+
   methodId(id: number): this {
     return this.id('method', id);
   }

@@ -19,7 +19,12 @@ interface Pending {
 
 export class CallbackRegistry {
   private readonly pending = new Map<number, Pending>();
-  private lastId = 0;
+  /**
+   * Starts at a random point: after a client left mid-invoke, Mono delivers that invoke's reply,
+   * with the old session's id, to whoever is connected next; a fresh id range keeps it from
+   * resolving one of our requests.
+   */
+  private lastId = 1 + Math.floor(Math.random() * 0x3fffffff);
   /** Replies for ids no longer pending (timed out) or never sent. */
   stray = 0;
 

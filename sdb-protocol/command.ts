@@ -14,6 +14,10 @@ export interface GuardContext {
   readonly suspendCount: number;
   /** Flat element count of an array, fetched once per array id (lengths never change). */
   arrayLength(arrayId: number): Promise<number>;
+  /** UTF-16 length of a string, fetched once per string id (strings never change). */
+  stringLength(stringId: number): Promise<number>;
+  /** Whether a type is a value type (struct, enum, primitive), fetched once per type id. */
+  isValueType(typeId: number): Promise<boolean>;
 }
 
 export interface CommandDef<P, R> {

@@ -89,10 +89,11 @@ describe('requests', () => {
       return 'none';
     });
     const c = await connect();
+    for (let i = 0; i < 100; i++) c.knownIds.record('thread', i + 1);
     const names = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => c.send('THREAD.GET_NAME', { threadId: i })),
+      Array.from({ length: 100 }, (_, i) => c.send('THREAD.GET_NAME', { threadId: i + 1 })),
     );
-    expect(names).toEqual(Array.from({ length: 100 }, (_, i) => `t${i}`));
+    expect(names).toEqual(Array.from({ length: 100 }, (_, i) => `t${i + 1}`));
   });
 
   it('times out one request, naming the command and the bound, and keeps the connection', async () => {
@@ -123,7 +124,9 @@ describe('requests', () => {
   it('gives a failed request the stack of its caller', async () => {
     const c = await connect();
     agent!.on('OBJECT_REF', 1, () => ({ error: ErrorCode.INVALID_OBJECT }));
-    const err = await c.send('OBJECT_REF.GET_TYPE', { objectId: 99 }).catch((e: Error) => e);
+    const err = (await c
+      .send('OBJECT_REF.GET_TYPE', { objectId: 99 })
+      .catch((e: unknown) => e)) as Error;
     expect(err.stack).toContain('connection.test.ts');
   });
 
@@ -141,7 +144,7 @@ describe('requests', () => {
     agent = await FakeAgent.start();
     agent.on('THREAD', 2, () => 'none');
     const c = await connect();
-    const pending = Array.from({ length: 5 }, (_, i) => c.send('THREAD.GET_NAME', { threadId: i }));
+    const pending = Array.from({ length: 5 }, () => c.send('THREAD.GET_NAME', { threadId: 1 }));
     await agent.next('THREAD', 2);
     agent.dropConnection();
     const results = await Promise.allSettled(pending);
@@ -193,12 +196,64 @@ describe('guards against requests that crash or wedge the game', () => {
     expect(agent!.count('ARRAY_REF', 2)).toBe(1);
   });
 
-  it('refuses ids the agent never handed out', async () => {
+  it('refuses ids the agent never handed out, and id 0', async () => {
     const c = await connect();
     await expect(c.send('TYPE.GET_INFO', { typeId: 1234 })).rejects.toMatchObject({
       code: 'UNSAFE_REQUEST',
     });
-    expect(agent!.count('TYPE', 1)).toBe(0);
+    await expect(c.send('METHOD.GET_NAME', { methodId: 0 })).rejects.toMatchObject({
+      code: 'UNSAFE_REQUEST',
+    });
+    // a non-thread object where a thread is expected crashes the agent
+    await expect(c.send('THREAD.GET_NAME', { threadId: 77 })).rejects.toMatchObject({
+      code: 'UNSAFE_REQUEST',
+    });
+    expect(agent!.count('TYPE', 1) + agent!.count('METHOD', 1) + agent!.count('THREAD', 2)).toBe(0);
+  });
+
+  it('refuses negative string ranges and ranges past the end', async () => {
+    const c = await connect();
+    agent!.on('STRING_REF', 2, () => ({ body: new PacketWriter().i64(5).body() }));
+    await expect(
+      c.send('STRING_REF.GET_CHARS', { objectId: 3, index: -2, count: 1 }),
+    ).rejects.toMatchObject({
+      code: 'UNSAFE_REQUEST',
+    });
+    await expect(
+      c.send('STRING_REF.GET_CHARS', { objectId: 3, index: 4, count: 2 }),
+    ).rejects.toThrow(/outside the string's 5 char/);
+    expect(agent!.count('STRING_REF', 3)).toBe(0);
+  });
+
+  it('refuses to box a value as a reference type', async () => {
+    const c = await connect();
+    c.knownIds.record('type', 9);
+    const info = new PacketWriter().string('Game').string('Node').string('Game.Node');
+    info.i32(0).i32(0).i32(0).i32(0).i32(0).u8(0).i32(0).u8(0).i32(0).i32(0).i32(0);
+    agent!.on('TYPE', 1, () => ({ body: info.body() }));
+    await expect(
+      c.send('APPDOMAIN.CREATE_BOXED_VALUE', { domainId: 1, typeId: 9, value: Values.i4(1) }),
+    ).rejects.toThrow(/not a value type/);
+    expect(agent!.count('APPDOMAIN', 7)).toBe(0);
+  });
+
+  it('writes SET_VALUES as interleaved (id, value) pairs', async () => {
+    const c = await connect();
+    c.knownIds.record('type', 2);
+    c.knownIds.record('field', 5);
+    c.knownIds.record('field', 6);
+    agent!.on('TYPE', 7, () => ({}));
+    await c.send('TYPE.SET_VALUES', {
+      typeId: 2,
+      writes: [
+        { fieldId: 5, value: Values.i4(7) },
+        { fieldId: 6, value: Values.bool(true) },
+      ],
+    });
+    const req = agent!.received.find((p) => p.commandSet === CommandSet.TYPE && p.command === 7)!;
+    expect(req.body.toString('hex')).toBe(
+      '00000002' + '00000002' + '00000005' + '0800000007' + '00000006' + '0200000001',
+    );
   });
 
   it('refuses generic-instance names in VM.GET_TYPES', async () => {
@@ -286,6 +341,45 @@ describe('events', () => {
   });
 });
 
+describe('invokes at close', () => {
+  it('aborts an invoke still running before it disposes, so the game is not left frozen', async () => {
+    const c = await connect();
+    c.knownIds.record('method', 5);
+    let invokeId = 0;
+    agent!.on('VM', 7, (req) => {
+      invokeId = req.id;
+      return 'none';
+    });
+    agent!.on('VM', 9, (req, a) => {
+      expect(req.body.readInt32BE(4)).toBe(invokeId);
+      a.reply(invokeId, {
+        error: ErrorCode.INVOKE_ABORTED,
+        body: new PacketWriter().u8(0).u8(0x12).i32(4).body(),
+      });
+      return {};
+    });
+    const running = c.send('VM.INVOKE_METHOD', {
+      threadId: 1,
+      flags: 0,
+      methodId: 5,
+      thisArg: Values.null(),
+      args: [],
+    });
+    await agent!.next('VM', 7);
+    const order: string[] = [];
+    const closing = c.close().then(() => order.push('closed'));
+    await expect(running).rejects.toMatchObject({
+      errorCode: ErrorCode.INVOKE_ABORTED,
+      message: 'VM.INVOKE_METHOD failed: INVOKE_ABORTED (107)',
+    });
+    await closing;
+    const sent = agent!.received.map((p) => `${p.commandSet}/${p.command}`);
+    expect(sent.indexOf('1/9')).toBeGreaterThan(sent.indexOf('1/7'));
+    expect(sent.indexOf('1/9')).toBeLessThan(sent.indexOf('1/6'));
+    expect(order).toEqual(['closed']);
+  });
+});
+
 describe('VM.INVOKE_METHODS', () => {
   it('skips the early empty reply and collects one result per call', async () => {
     const c = await connect();
@@ -310,6 +404,22 @@ describe('VM.INVOKE_METHODS', () => {
       calls: calls.map((x) => ({ ...x, methodId: 5 })),
     });
     expect(results).toEqual([0, 10, 20].map((n) => ({ threw: false, result: Values.i4(n) })));
+  });
+
+  it('accepts the acknowledgement anywhere among the replies (it races the invoking thread)', async () => {
+    const c = await connect();
+    agent!.on('VM', 13, () => [
+      { body: new PacketWriter().u8(1).u8(8).i32(1).body() },
+      {},
+      { body: new PacketWriter().u8(1).u8(8).i32(2).body() },
+    ]);
+    c.knownIds.record('method', 5);
+    const results = await c.send('VM.INVOKE_METHODS', {
+      threadId: 1,
+      flags: 0,
+      calls: [1, 2].map(() => ({ methodId: 5, thisArg: Values.null(), args: [] })),
+    });
+    expect(results).toEqual([1, 2].map((n) => ({ threw: false, result: Values.i4(n) })));
   });
 
   it('reports the first failing call', async () => {

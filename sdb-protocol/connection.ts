@@ -36,6 +36,7 @@ import {
   HANDSHAKE,
   HEADER_SIZE,
   SuspendPolicy,
+  TypeInfoFlags,
 } from './vocabulary.js';
 import { ProtocolVersion } from './version.js';
 
@@ -110,6 +111,10 @@ export class SdbConnection {
   private readonly eventListeners = new Set<EventListener>();
   private readonly closeListeners = new Set<CloseListener>();
   private readonly arrayLengths = new Map<number, number>();
+  private readonly stringLengths = new Map<number, number>();
+  private readonly valueTypes = new Map<number, boolean>();
+  /** Invokes in flight, by packet id: close() aborts them first (see closeGracefully). */
+  private readonly invokes = new Map<number, { threadId: number; settled: Promise<unknown> }>();
   private pendingEvents: EventSet[] = [];
   private eventFlushScheduled = false;
   private corked = false;
@@ -141,6 +146,8 @@ export class SdbConnection {
         return self.suspends;
       },
       arrayLength: (id) => this.arrayLength(id),
+      stringLength: (id) => this.stringLength(id),
+      isValueType: (id) => this.isValueType(id),
     };
     this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -271,6 +278,20 @@ export class SdbConnection {
     const left = (): number => Math.max(1, deadline - Date.now());
     if (this.closedReason === undefined) {
       try {
+        // An invoke still running when DISPOSE resumes the VM re-suspends it when it returns,
+        // leaving the game frozen with nobody attached: abort invokes and let them finish first.
+        if (this.invokes.size > 0) {
+          const running = [...this.invokes.entries()];
+          await Promise.allSettled(
+            running.map(([invokeId, { threadId }]) =>
+              this.sendInternal('VM.ABORT_INVOKE', { threadId, invokeId }, { timeoutMs: left() }),
+            ),
+          );
+          await Promise.race([
+            Promise.allSettled(running.map(([, r]) => r.settled)),
+            new Promise((r) => setTimeout(r, left() / 2).unref()),
+          ]);
+        }
         while (this.suspends > 0) {
           try {
             await this.sendInternal('VM.RESUME', undefined, { timeoutMs: left() });
@@ -393,6 +414,14 @@ export class SdbConnection {
     });
     this.write(packet);
     this.stats.commandsSent++;
+    if (name === 'VM.INVOKE_METHOD' || name === 'VM.INVOKE_METHODS') {
+      const threadId = (params as { threadId: number }).threadId;
+      const settled = result.then(
+        () => this.invokes.delete(id),
+        () => this.invokes.delete(id),
+      );
+      this.invokes.set(id, { threadId, settled });
+    }
     options?.onSent?.(id);
     const value = await result;
     this.afterReply(name, params, value);
@@ -403,7 +432,12 @@ export class SdbConnection {
     if (this.closedReason) throw this.closedReason;
   }
 
-  /** VM.INVOKE_METHODS: one reply per call with the request's id, after an empty one (6.8). */
+  /**
+   * VM.INVOKE_METHODS: one reply per call with the request's id, plus the agent thread's own
+   * acknowledgement (error 0, empty body). The acknowledgement races the invoking thread, so it
+   * may come anywhere; a real result always has at least its flags byte. A command refused
+   * outright (NOT_SUSPENDED, a dead thread) gets a single error reply.
+   */
   private collectInvokeReplies(
     name: string,
     expected: number,
@@ -412,16 +446,17 @@ export class SdbConnection {
     reject: (e: Error) => void,
   ): (reply: ReplyPacket, decorate: (e: Error) => Error) => boolean {
     const results: InvokeResult[] = [];
-    let first = true;
+    let acknowledged = false;
     return (reply, decorate) => {
-      const wasFirst = first;
-      first = false;
       if (reply.errorCode !== 0) {
         // The agent fails the remaining calls with the same error; report the first.
         reject(decorate(agentError(`${name} (call ${results.length + 1} of ${expected})`, reply)));
         return true;
       }
-      if (wasFirst && reply.body.length === 0) return false; // the agent thread's early ack
+      if (!acknowledged && reply.body.length === 0) {
+        acknowledged = true;
+        return false;
+      }
       try {
         results.push(readInvokeResult(new PacketReader(reply.body, this.knownIds), version));
       } catch (e) {
@@ -443,6 +478,40 @@ export class SdbConnection {
       if (this.arrayLengths.size > 50_000) this.arrayLengths.clear();
       this.arrayLengths.set(arrayId, flatLength(value as ResultOf<'ARRAY_REF.GET_LENGTH'>));
     }
+  }
+
+  private async stringLength(stringId: number): Promise<number> {
+    let n = this.stringLengths.get(stringId);
+    if (n === undefined) {
+      n = await this.sendInternal('STRING_REF.GET_LENGTH', { objectId: stringId }, undefined);
+      if (this.stringLengths.size > 50_000) this.stringLengths.clear();
+      this.stringLengths.set(stringId, n);
+    }
+    return n;
+  }
+
+  /**
+   * TYPE.GET_INFO's value-type bit is absent on generic struct instances (Nullable<int> shows
+   * only the generic bit), so a type whose base is System.ValueType or System.Enum counts too.
+   */
+  private async isValueType(typeId: number): Promise<boolean> {
+    let known = this.valueTypes.get(typeId);
+    if (known === undefined) {
+      const info = await this.sendInternal('TYPE.GET_INFO', { typeId }, undefined);
+      known =
+        (info.flags & (TypeInfoFlags.PRIMITIVE | TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.ENUM)) !==
+        0;
+      if (!known && info.baseTypeId !== 0) {
+        const base = await this.sendInternal(
+          'TYPE.GET_INFO',
+          { typeId: info.baseTypeId },
+          undefined,
+        );
+        known = base.fullName === 'System.ValueType' || base.fullName === 'System.Enum';
+      }
+      this.valueTypes.set(typeId, known);
+    }
+    return known;
   }
 
   /** Array lengths never change, so each array's is fetched at most once per connection. */
@@ -559,13 +628,13 @@ export class SdbConnection {
 }
 
 function agentError(command: string, reply: ReplyPacket): SdbAgentError {
-  // 2.56+: INVALID_ARGUMENT may carry a message (dotnet/runtime agents); Mono 6.8 sends none.
+  // Error bodies are mostly unspecified (INVOKE_ABORTED carries the exception, a failed
+  // GET_VALUES partial output). Only an INVALID_ARGUMENT body that is exactly one string is read
+  // as the message newer agents add.
   let message: string | undefined;
-  if (reply.body.length >= 4) {
-    try {
-      message = new PacketReader(reply.body).string() || undefined;
-    } catch {
-      message = undefined;
+  if (reply.errorCode === ErrorCode.INVALID_ARGUMENT && reply.body.length >= 4) {
+    if (reply.body.readInt32BE(0) === reply.body.length - 4) {
+      message = reply.body.toString('utf8', 4) || undefined;
     }
   }
   return new SdbAgentError(command, reply.errorCode, message);

@@ -10,7 +10,8 @@ export type SdbErrorCode =
   | 'CONNECTION_CLOSED'
   | 'HANDSHAKE_FAILED'
   | 'UNSAFE_REQUEST'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  | 'NOT_PARKED';
 
 export abstract class SdbError extends Error {
   abstract readonly code: SdbErrorCode;
@@ -80,4 +81,17 @@ export class SdbUnsupportedError extends SdbError {
 
 export function isAgentError(e: unknown, errorCode?: number): e is SdbAgentError {
   return e instanceof SdbAgentError && (errorCode === undefined || e.errorCode === errorCode);
+}
+
+/** A thread did not reach managed code within the bound, so nothing could run on it. */
+export class SdbNotParkedError extends SdbError {
+  readonly code = 'NOT_PARKED';
+  override name = 'SdbNotParkedError';
+  constructor(
+    message: string,
+    readonly threadId: number,
+    readonly waitedMs: number,
+  ) {
+    super(message);
+  }
 }

@@ -45,7 +45,7 @@ export function readEventSet(r: PacketReader, v: ProtocolVersion): EventSet {
 
 function readEvent(r: PacketReader, v: ProtocolVersion): SdbEvent {
   const kind = r.u8();
-  const base: Base = { requestId: r.i32(), threadId: r.objectId() };
+  const base: Base = { requestId: r.i32(), threadId: r.threadId() };
   switch (kind) {
     case EventKind.VM_START:
       return { ...base, kind: 'VM_START', rootDomainId: r.id('domain') };

@@ -11,6 +11,8 @@ export type {
 } from './connection.js';
 export * from './errors.js';
 export * from './events.js';
+export { invokeWhenParked } from './invoke.js';
+export type { ParkedInvokeOptions, ParkedInvokeResult } from './invoke.js';
 export { notSupported } from './not-supported.js';
 export * from './values.js';
 export * from './vocabulary.js';

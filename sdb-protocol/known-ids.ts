@@ -1,11 +1,14 @@
 // Mono's agent asserts (and aborts the debuggee) when it receives a type, method, field, ...
-// id it never handed out (sdb-protocol.md §2.2). Object ids are checked by the agent itself, so
-// only the other kinds are tracked: every id the decoders read is recorded here, and the
-// encoders refuse to send one that was never seen on this connection.
+// id it never handed out (sdb-protocol.md §2.2), and id 0 ("none", which the agent itself hands
+// out for a missing base type or getter) is dereferenced and crashes it too. Object ids are
+// checked by the agent, except where a thread is expected: any other object there crashes it.
+// So every id the decoders read is recorded here (threads: from thread lists and events), and
+// the encoders refuse to send one that was never seen on this connection.
 
 import { SdbUnsafeRequestError } from './errors.js';
 
-export type IdKind = 'type' | 'method' | 'field' | 'property' | 'assembly' | 'module' | 'domain';
+export type IdKind =
+  'type' | 'method' | 'field' | 'property' | 'assembly' | 'module' | 'domain' | 'thread';
 
 export class KnownIds {
   private readonly seen: Record<IdKind, Set<number>> = {
@@ -16,6 +19,7 @@ export class KnownIds {
     assembly: new Set(),
     module: new Set(),
     domain: new Set(),
+    thread: new Set(),
   };
 
   record(kind: IdKind, id: number): void {

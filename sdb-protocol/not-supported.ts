@@ -9,6 +9,10 @@ const BEYOND_VERSION =
 export const notSupported: Readonly<Record<string, string>> = {
   'VM.SET_KEEPALIVE':
     'crashes Debian mono 6.8 (SIGABRT when the receive timeout first fires); liveness is checked client-side instead',
+  'METHOD.RESOLVE_TOKEN':
+    "a token that is not a valid row of the method's metadata (bad table or heap index) segfaults Mono 6.8, and the agent cannot be asked first which tokens are valid; nothing here needs raw IL tokens",
+  'POINTER.GET_VALUE':
+    "reads raw memory at any address: a wrong address or type id 0 segfaults the game; absent from Unity's 2.45 fork",
   'VM.READ_MEMORY': DOTNET_ONLY,
   'VM.WRITE_MEMORY': DOTNET_ONLY,
   'VM.GET_ASSEMBLY_BY_NAME': DOTNET_ONLY,

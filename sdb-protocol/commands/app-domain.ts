@@ -1,6 +1,7 @@
 // APPDOMAIN (20): sdb-protocol.md §3.9.
 
 import { defineCommand } from '../command.js';
+import { SdbUnsafeRequestError } from '../errors.js';
 import { writeValue, type Value } from '../values.js';
 
 const byDomain = (w: { id(kind: 'domain', id: number): unknown }, p: { domainId: number }): void =>
@@ -50,6 +51,14 @@ export const appDomainCommands = {
   >({
     set: 'APPDOMAIN',
     command: 7,
+    // Boxing "as" a reference or interface type crashes Mono 6.8.
+    guard: async (p, ctx) => {
+      if (!(await ctx.isValueType(p.typeId))) {
+        throw new SdbUnsafeRequestError(
+          `CREATE_BOXED_VALUE refused: type ${p.typeId} is not a value type`,
+        );
+      }
+    },
     encode: (w, p, v) => {
       w.id('domain', p.domainId).typeId(p.typeId);
       writeValue(w, p.value, v);

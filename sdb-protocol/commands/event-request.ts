@@ -55,6 +55,11 @@ function guardRequest(p: EventRequestParams): void {
       'suspend policy EVENT_THREAD is not implemented by the agent: the game aborts when such an event fires',
     );
   }
+  if (p.suspendPolicy !== SuspendPolicy.NONE && p.suspendPolicy !== SuspendPolicy.ALL) {
+    throw new SdbUnsafeRequestError(
+      `suspend policy ${String(p.suspendPolicy)}: the game aborts when such an event fires`,
+    );
+  }
   if (mods.length > 0 && !kindsWithModifiers.has(p.eventKind)) {
     throw new SdbUnsafeRequestError(`event kind ${p.eventKind} takes no modifiers`);
   }
@@ -75,7 +80,7 @@ function writeModifier(w: PacketWriter, m: Modifier, v: ProtocolVersion): void {
       w.u8(ModifierKind.COUNT).i32(m.count);
       return;
     case 'thread_only':
-      w.u8(ModifierKind.THREAD_ONLY).objectId(m.threadId);
+      w.u8(ModifierKind.THREAD_ONLY).threadId(m.threadId);
       return;
     case 'location_only':
       w.u8(ModifierKind.LOCATION_ONLY).methodId(m.methodId).i64(m.ilOffset);
@@ -89,7 +94,7 @@ function writeModifier(w: PacketWriter, m: Modifier, v: ProtocolVersion): void {
       if (v.atLeast(54)) w.u8(0).u8(0); // notFilteredFeature, everythingElse: the simple semantics
       return;
     case 'step':
-      w.u8(ModifierKind.STEP).objectId(m.threadId).i32(m.size).i32(m.depth);
+      w.u8(ModifierKind.STEP).threadId(m.threadId).i32(m.size).i32(m.depth);
       if (v.atLeast(16)) w.i32(m.filter ?? 0);
       return;
     case 'assembly_only':

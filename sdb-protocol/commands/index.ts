@@ -10,7 +10,7 @@ import { methodCommands } from './method.js';
 import { objectRefCommands, stringRefCommands } from './object-ref.js';
 import { stackFrameCommands } from './stack-frame.js';
 import { threadCommands } from './thread.js';
-import { fieldCommands, pointerCommands, typeCommands } from './type.js';
+import { fieldCommands, typeCommands } from './type.js';
 import { vmCommands } from './vm.js';
 
 export const commands = {
@@ -27,7 +27,6 @@ export const commands = {
   ...typeCommands,
   ...moduleCommands,
   ...fieldCommands,
-  ...pointerCommands,
 } as const;
 
 export type Commands = typeof commands;

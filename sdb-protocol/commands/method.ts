@@ -1,7 +1,6 @@
 // METHOD (22): sdb-protocol.md §3.11, §7.3–7.5.
 
 import { defineCommand } from '../command.js';
-import { SdbProtocolError } from '../errors.js';
 import { readCustomAttributes, type CustomAttribute } from './custom-attributes.js';
 
 export interface SequencePoint {
@@ -58,11 +57,6 @@ export interface ExceptionClause {
   catchTypeId?: number;
   filterOffset?: number;
 }
-
-export type ResolvedToken =
-  | { kind: 'string'; value: string }
-  | { kind: 'type' | 'field' | 'method'; id: number }
-  | { kind: 'unknown' };
 
 const byMethod = (w: { methodId(id: number): unknown }, p: { methodId: number }): void =>
   void w.methodId(p.methodId);
@@ -210,28 +204,6 @@ export const methodCommands = {
         }
       }
       return { il, clauses };
-    },
-  }),
-  'METHOD.RESOLVE_TOKEN': defineCommand<{ methodId: number; token: number }, ResolvedToken>({
-    set: 'METHOD',
-    command: 8,
-    encode: (w, p) => void w.methodId(p.methodId).i32(p.token),
-    decode: (r) => {
-      const kind = r.u8();
-      switch (kind) {
-        case 0:
-          return { kind: 'string', value: r.string() };
-        case 1:
-          return { kind: 'type', id: r.typeId() };
-        case 2:
-          return { kind: 'field', id: r.fieldId() };
-        case 3:
-          return { kind: 'method', id: r.methodId() };
-        case 4:
-          return { kind: 'unknown' };
-        default:
-          throw new SdbProtocolError(`unknown token kind ${kind}`);
-      }
     },
   }),
   /** `attributeTypeId` 0 = all attributes. */

@@ -1,7 +1,7 @@
 // OBJECT_REF (9) and STRING_REF (10): sdb-protocol.md §3.3, §3.4.
 
 import { defineCommand, noReply } from '../command.js';
-import { SdbProtocolError } from '../errors.js';
+import { SdbProtocolError, SdbUnsafeRequestError } from '../errors.js';
 import { readValues, writeValue, type Value } from '../values.js';
 
 export interface FieldWrite {
@@ -50,9 +50,12 @@ export const objectRefCommands = {
     set: 'OBJECT_REF',
     command: 6,
     encode: (w, p, v) => {
+      // interleaved: n × (field id, value) — not all ids first
       w.objectId(p.objectId).i32(p.writes.length);
-      for (const f of p.writes) w.fieldId(f.fieldId);
-      for (const f of p.writes) writeValue(w, f.value, v);
+      for (const f of p.writes) {
+        w.fieldId(f.fieldId);
+        writeValue(w, f.value, v);
+      }
     },
     decode: noReply,
   }),
@@ -94,6 +97,26 @@ export const stringRefCommands = {
       set: 'STRING_REF',
       command: 3,
       since: 10,
+      // The agent checks the end but not a negative index: -2 reads the length field, a large
+      // negative one segfaults the game.
+      guard: async (p, ctx) => {
+        if (
+          !Number.isInteger(p.index) ||
+          !Number.isInteger(p.count) ||
+          p.index < 0 ||
+          p.count < 0
+        ) {
+          throw new SdbUnsafeRequestError(
+            `string range [${p.index}, +${p.count}) is not a valid range`,
+          );
+        }
+        const length = await ctx.stringLength(p.objectId);
+        if (p.index + p.count > length) {
+          throw new SdbUnsafeRequestError(
+            `string range [${p.index}, ${p.index + p.count}) is outside the string's ${length} char(s)`,
+          );
+        }
+      },
       encode: (w, p) => void w.objectId(p.objectId).i64(p.index).i64(p.count),
       decode: (r, _v, p) => {
         // big-endian shorts: swap a copy into little-endian and let Buffer decode it in one pass

@@ -9,15 +9,15 @@ export interface FrameRef {
   frameId: number;
 }
 
-const byFrame = (w: { objectId(id: number): { i32(n: number): unknown } }, p: FrameRef): void =>
-  void w.objectId(p.threadId).i32(p.frameId);
+const byFrame = (w: { threadId(id: number): { i32(n: number): unknown } }, p: FrameRef): void =>
+  void w.threadId(p.threadId).i32(p.frameId);
 
 export const stackFrameCommands = {
   'STACK_FRAME.GET_VALUES': defineCommand<FrameRef & { positions: readonly number[] }, Value[]>({
     set: 'STACK_FRAME',
     command: 1,
     encode: (w, p) => {
-      w.objectId(p.threadId).i32(p.frameId).i32(p.positions.length);
+      w.threadId(p.threadId).i32(p.frameId).i32(p.positions.length);
       for (const pos of p.positions) w.i32(pos);
     },
     decode: (r, v, p) => readValues(r, v, p.positions.length),
@@ -36,9 +36,12 @@ export const stackFrameCommands = {
     set: 'STACK_FRAME',
     command: 3,
     encode: (w, p, v) => {
-      w.objectId(p.threadId).i32(p.frameId).i32(p.writes.length);
-      for (const x of p.writes) w.i32(x.position);
-      for (const x of p.writes) writeValue(w, x.value, v);
+      // interleaved: n × (position, value) — not all positions first
+      w.threadId(p.threadId).i32(p.frameId).i32(p.writes.length);
+      for (const x of p.writes) {
+        w.i32(x.position);
+        writeValue(w, x.value, v);
+      }
     },
     decode: noReply,
   }),
@@ -55,7 +58,7 @@ export const stackFrameCommands = {
     command: 5,
     since: 44,
     encode: (w, p, v) => {
-      w.objectId(p.threadId).i32(p.frameId);
+      w.threadId(p.threadId).i32(p.frameId);
       writeValue(w, p.value, v);
     },
     decode: noReply,

@@ -12,8 +12,8 @@ export interface FrameInfo {
   flags: number;
 }
 
-const byThread = (w: { objectId(id: number): unknown }, p: { threadId: number }): void =>
-  void w.objectId(p.threadId);
+const byThread = (w: { threadId(id: number): unknown }, p: { threadId: number }): void =>
+  void w.threadId(p.threadId);
 
 export const threadCommands = {
   /** All frames (the agent accepts no other range). Only while the VM is suspended. */
@@ -28,7 +28,7 @@ export const threadCommands = {
         );
       }
     },
-    encode: (w, p) => void w.objectId(p.threadId).i32(0).i32(-1),
+    encode: (w, p) => void w.threadId(p.threadId).i32(0).i32(-1),
     decode: (r) => {
       const n = r.count('frame count', Math.floor(r.remaining / 13));
       const frames = new Array<FrameInfo>(n);
@@ -75,7 +75,7 @@ export const threadCommands = {
     set: 'THREAD',
     command: 7,
     since: 29,
-    encode: (w, p) => void w.objectId(p.threadId).methodId(p.methodId).i64(p.ilOffset),
+    encode: (w, p) => void w.threadId(p.threadId).methodId(p.methodId).i64(p.ilOffset),
     decode: noReply,
   }),
   'THREAD.ELAPSED_TIME': defineCommand<{ threadId: number }, number>({

@@ -1,7 +1,7 @@
-// TYPE (23), FIELD (25), POINTER (65): sdb-protocol.md §3.12, §3.14, §3.15, §7.1, §7.6.
+// TYPE (23) and FIELD (25): sdb-protocol.md §3.12, §3.14, §7.1, §7.6.
 
 import { defineCommand, noReply } from '../command.js';
-import { readValue, readValues, writeValue, type Value } from '../values.js';
+import { readValues, writeValue, type Value } from '../values.js';
 import { MethodListType } from '../vocabulary.js';
 import { readCustomAttributes, type CustomAttribute } from './custom-attributes.js';
 import type { FieldWrite } from './object-ref.js';
@@ -143,9 +143,12 @@ export const typeCommands = {
     set: 'TYPE',
     command: 7,
     encode: (w, p, v) => {
+      // interleaved: n × (field id, value) — not all ids first
       w.typeId(p.typeId).i32(p.writes.length);
-      for (const f of p.writes) w.fieldId(f.fieldId);
-      for (const f of p.writes) writeValue(w, f.value, v);
+      for (const f of p.writes) {
+        w.fieldId(f.fieldId);
+        writeValue(w, f.value, v);
+      }
     },
     decode: noReply,
   }),
@@ -232,7 +235,7 @@ export const typeCommands = {
     command: 14,
     since: 3,
     encode: (w, p) => {
-      w.typeId(p.typeId).objectId(p.threadId).i32(p.fieldIds.length);
+      w.typeId(p.typeId).threadId(p.threadId).i32(p.fieldIds.length);
       for (const f of p.fieldIds) w.fieldId(f);
     },
     decode: (r, v, p) => readValues(r, v, p.fieldIds.length),
@@ -320,16 +323,5 @@ export const fieldCommands = {
       typeId: r.typeId(),
       attributes: r.i32(),
     }),
-  }),
-} as const;
-
-export const pointerCommands = {
-  /** Reads raw memory as the pointee of `pointerTypeId` (which must be a pointer type). */
-  'POINTER.GET_VALUE': defineCommand<{ address: bigint; pointerTypeId: number }, Value>({
-    set: 'POINTER',
-    command: 1,
-    since: 46,
-    encode: (w, p) => void w.i64(p.address).typeId(p.pointerTypeId),
-    decode: (r, v) => readValue(r, v),
   }),
 } as const;

@@ -72,7 +72,7 @@ export const vmCommands = {
     set: 'VM',
     command: 2,
     encode: noBody,
-    decode: (r) => r.objectIds(r.count('thread count')),
+    decode: (r) => r.ids('thread', r.count('thread count')),
   }),
   'VM.SUSPEND': defineCommand({ set: 'VM', command: 3, encode: noBody, decode: noReply }),
   'VM.RESUME': defineCommand({ set: 'VM', command: 4, encode: noBody, decode: noReply }),
@@ -87,7 +87,7 @@ export const vmCommands = {
     set: 'VM',
     command: 7,
     encode: (w, p, v) => {
-      w.objectId(p.threadId).i32(p.flags);
+      w.threadId(p.threadId).i32(p.flags);
       writeCall(w, p, v);
     },
     decode: readInvokeResult,
@@ -101,7 +101,7 @@ export const vmCommands = {
   'VM.ABORT_INVOKE': defineCommand<{ threadId: number; invokeId: number }>({
     set: 'VM',
     command: 9,
-    encode: (w, p) => void w.objectId(p.threadId).i32(p.invokeId),
+    encode: (w, p) => void w.threadId(p.threadId).i32(p.invokeId),
     decode: noReply,
   }),
   'VM.GET_TYPES_FOR_SOURCE_FILE': defineCommand<{ file: string; ignoreCase: boolean }, number[]>({
@@ -136,7 +136,7 @@ export const vmCommands = {
         throw new SdbUnsafeRequestError('VM.INVOKE_METHODS needs at least one call');
     },
     encode: (w, p, v) => {
-      w.objectId(p.threadId).i32(p.flags).i32(p.calls.length);
+      w.threadId(p.threadId).i32(p.flags).i32(p.calls.length);
       for (const c of p.calls) writeCall(w, c, v);
     },
     // The connection decodes each reply with readInvokeResult; this one is never used.

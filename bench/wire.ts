@@ -1,0 +1,117 @@
+// Our side of the "wire" benchmark: the same six measurements RefBench.cs makes with the
+// reference client, made with sdb-protocol/ against the same running fixture.
+
+import {
+  InvokeFlags,
+  SdbConnection,
+  Values,
+  invokeWhenParked,
+  type Value,
+} from '../sdb-protocol/index.js';
+
+export interface WireFigures {
+  static_field_read_us: number;
+  object_field_read_us: number;
+  array_10k_read_us: number;
+  string_1mb_read_us: number;
+  invoke_parked_us: number;
+  burst_1000_reads_us: number;
+}
+
+export interface WireOptions {
+  port: number;
+  iterations?: number;
+}
+
+/** Mean microseconds per call of `op` over `n` runs, after `warmup` runs. */
+async function timeIt(n: number, warmup: number, op: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < warmup; i++) await op();
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await op();
+  return Number(process.hrtime.bigint() - t0) / 1000 / n;
+}
+
+function objectId(v: Value | undefined): number {
+  if (v?.kind !== 'object' && v?.kind !== 'string') throw new Error(`expected an object, got ${JSON.stringify(v)}`);
+  return v.objectId;
+}
+
+export async function measureWire(opts: WireOptions): Promise<WireFigures> {
+  const n = opts.iterations ?? 1000;
+  const conn = await SdbConnection.connect({ port: opts.port });
+  try {
+    const [probe] = await conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
+    if (!probe) throw new Error('Game.Probe not found in the debuggee');
+    const fields = await conn.send('TYPE.GET_FIELDS', { typeId: probe });
+    const field = (name: string): number => {
+      const f = fields.find((x) => x.name === name);
+      if (!f) throw new Error(`Game.Probe.${name} not found`);
+      return f.fieldId;
+    };
+    const sInt = field('SInt');
+    const [instance, bigInts, big] = await conn.send('TYPE.GET_VALUES', {
+      typeId: probe,
+      fieldIds: [field('Instance'), field('SBigInts'), field('SBig')],
+    });
+    const iInt = field('IInt');
+    const readStatic = (): Promise<Value[]> => conn.send('TYPE.GET_VALUES', { typeId: probe, fieldIds: [sInt] });
+
+    const static_field_read_us = await timeIt(n, 50, readStatic);
+    const object_field_read_us = await timeIt(n, 50, () =>
+      conn.send('OBJECT_REF.GET_VALUES', { objectId: objectId(instance), fieldIds: [iInt] }),
+    );
+
+    const arrayId = objectId(bigInts);
+    let checksum = 0;
+    const array_10k_read_us = await timeIt(Math.max(20, n / 10), 5, async () => {
+      const values = await conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 10_000 });
+      let sum = 0;
+      for (const v of values) sum += (v as { value: number }).value;
+      checksum = sum;
+    });
+    const expected = 7 * ((9999 * 10000) / 2) - 50000 * 10000;
+    if (checksum !== expected) throw new Error(`array checksum ${checksum}, expected ${expected}`);
+
+    let length = 0;
+    const string_1mb_read_us = await timeIt(Math.max(10, n / 50), 3, async () => {
+      length = (await conn.send('STRING_REF.GET_VALUE', { objectId: objectId(big) })).length;
+    });
+    if (length !== 1 << 20) throw new Error(`1 MB string read ${length} chars`);
+
+    // The main thread: unnamed, not a pool thread, running the entry point (see wire-runtime.test.ts).
+    const threads = await conn.send('VM.ALL_THREADS');
+    const names = await Promise.all(threads.map((t) => conn.send('THREAD.GET_NAME', { threadId: t })));
+    const main = threads.find((_, i) => names[i] === '')!;
+    const [add] = await conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', { typeId: probe, name: 'Add', flags: 8 | 16 });
+    const params = {
+      threadId: main,
+      flags: InvokeFlags.DISABLE_BREAKPOINTS,
+      methodId: add!,
+      thisArg: Values.null(),
+      args: [Values.i4(1), Values.i4(2)],
+    };
+    await conn.send('VM.SUSPEND');
+    let invoke_parked_us: number;
+    try {
+      await invokeWhenParked(conn, params, { parkTimeoutMs: 5000 });
+      invoke_parked_us = await timeIt(Math.max(50, n / 5), 20, () => conn.send('VM.INVOKE_METHOD', params));
+    } finally {
+      await conn.send('VM.RESUME');
+    }
+
+    const burst_1000_reads_us = await timeIt(Math.max(5, n / 100), 3, () =>
+      Promise.all(Array.from({ length: 1000 }, readStatic)),
+    );
+
+    return {
+      static_field_read_us,
+      object_field_read_us,
+      array_10k_read_us,
+      string_1mb_read_us,
+      invoke_parked_us,
+      burst_1000_reads_us,
+    };
+  } finally {
+    await conn.close();
+  }
+}
