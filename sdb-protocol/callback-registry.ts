@@ -14,7 +14,9 @@ interface Pending {
    */
   readonly onReply: (reply: ReplyPacket, decorate: (error: Error) => Error) => boolean;
   readonly fail: (error: Error) => void;
-  timer: NodeJS.Timeout | undefined;
+  readonly timeoutMs: number;
+  /** performance.now() after which the request fails; Infinity for none. */
+  readonly deadline: number;
 }
 
 export class CallbackRegistry {
@@ -27,6 +29,12 @@ export class CallbackRegistry {
   private lastId = 1 + Math.floor(Math.random() * 0x3fffffff);
   /** Replies for ids no longer pending (timed out) or never sent. */
   stray = 0;
+  /**
+   * One timer for all requests, armed for the earliest deadline: a burst of a thousand requests
+   * costs no thousand timers.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  private timerDeadline = Infinity;
 
   nextId(): number {
     // Ids are positive int32; wrapping after 2^31 requests is harmless once the old ones are done.
@@ -47,15 +55,38 @@ export class CallbackRegistry {
   ): void {
     const caller: { stack?: string } = {};
     Error.captureStackTrace(caller);
-    const entry: Pending = { label, caller, onReply, fail, timer: undefined };
-    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      entry.timer = setTimeout(() => {
+    const bounded = timeoutMs > 0 && Number.isFinite(timeoutMs);
+    const deadline = bounded ? performance.now() + timeoutMs : Infinity;
+    this.pending.set(id, { label, caller, onReply, fail, timeoutMs, deadline });
+    if (deadline < this.timerDeadline) this.arm(deadline);
+  }
+
+  private arm(deadline: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDeadline = deadline;
+    this.timer = undefined;
+    if (deadline === Infinity) return;
+    this.timer = setTimeout(
+      () => this.expire(),
+      Math.max(0, Math.ceil(deadline - performance.now())),
+    );
+    this.timer.unref();
+  }
+
+  private expire(): void {
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, entry] of this.pending) {
+      if (entry.deadline <= now) {
         this.pending.delete(id);
-        entry.fail(this.withCallerStack(new SdbTimeoutError(label, timeoutMs), entry));
-      }, timeoutMs);
-      entry.timer.unref();
+        entry.fail(this.withCallerStack(new SdbTimeoutError(entry.label, entry.timeoutMs), entry));
+      } else if (entry.deadline < next) {
+        next = entry.deadline;
+      }
     }
-    this.pending.set(id, entry);
+    this.timerDeadline = Infinity;
+    this.timer = undefined;
+    this.arm(next);
   }
 
   /** Routes a reply; false when nobody waits for this id any more. */
@@ -67,7 +98,6 @@ export class CallbackRegistry {
     }
     if (entry.onReply(reply, (e) => this.withCallerStack(e, entry))) {
       this.pending.delete(reply.id);
-      if (entry.timer) clearTimeout(entry.timer);
     }
     return true;
   }
@@ -77,7 +107,6 @@ export class CallbackRegistry {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    if (entry.timer) clearTimeout(entry.timer);
     entry.fail(this.withCallerStack(error, entry));
   }
 
@@ -85,10 +114,8 @@ export class CallbackRegistry {
   rejectAll(error: Error): void {
     const entries = [...this.pending.values()];
     this.pending.clear();
-    for (const entry of entries) {
-      if (entry.timer) clearTimeout(entry.timer);
-      entry.fail(this.withCallerStack(error, entry));
-    }
+    this.arm(Infinity);
+    for (const entry of entries) entry.fail(this.withCallerStack(error, entry));
   }
 
   labelOf(id: number): string | undefined {

@@ -29,6 +29,7 @@ import {
 import { readEventSet, type EventSet } from './events.js';
 import { PacketFramer, writeCommandHeader, type Packet, type ReplyPacket } from './framing.js';
 import { KnownIds } from './known-ids.js';
+import { ReadCoalescer, isCoalescable, type ReadParams } from './read-coalescer.js';
 import {
   CommandSet,
   ErrorCode,
@@ -54,6 +55,8 @@ export interface ConnectOptions {
   maxPacketBytes?: number;
   /** Diagnostics sink; never stdout (it belongs to the MCP protocol). */
   log?: (message: string) => void;
+  /** Merge same-tick field reads of one type or object into one command (default true). */
+  coalesceReads?: boolean;
 }
 
 export interface SendOptions {
@@ -125,6 +128,7 @@ export class SdbConnection {
   private socketClosed: Promise<void>;
 
   private readonly guardContext: GuardContext;
+  private readonly coalescer: ReadCoalescer | undefined;
 
   private constructor(
     private readonly socket: net.Socket,
@@ -149,6 +153,16 @@ export class SdbConnection {
       stringLength: (id) => this.stringLength(id),
       isValueType: (id) => this.isValueType(id),
     };
+    if (opts.coalesceReads !== false) {
+      this.coalescer = new ReadCoalescer({
+        send: (name, params, options) =>
+          this.sendInternal(name, params as ParamsOf<typeof name>, options),
+        checkIds: (params) => {
+          if ('typeId' in params) this.knownIds.check('type', params.typeId);
+          for (const f of params.fieldIds) this.knownIds.check('field', f);
+        },
+      });
+    }
     this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (err) => {
@@ -225,7 +239,23 @@ export class SdbConnection {
         new SdbConnectionClosedError(`${name}: the connection to ${this.endpoint} is closing`),
       );
     }
-    return this.sendInternal(name, args[0] as ParamsOf<K>, args[1]);
+    const params = args[0] as ParamsOf<K>;
+    const options = args[1];
+    if (this.coalescer && isCoalescable(name, options) && !this.closedReason) {
+      try {
+        return this.coalescer.offer(name, params as unknown as ReadParams, options) as Promise<
+          ResultOf<K>
+        >;
+      } catch (e) {
+        return Promise.reject(asError(e));
+      }
+    }
+    return this.sendInternal(name, params, options);
+  }
+
+  /** Reads merged into another read's command so far (see read-coalescer.ts). */
+  get mergedReads(): number {
+    return this.coalescer?.merged ?? 0;
   }
 
   /** Subscribes to event sets; returns the unsubscribe function. Delivery never delays replies. */
@@ -301,13 +331,15 @@ export class SdbConnection {
           }
         }
         await this.sendInternal('VM.DISPOSE', undefined, { timeoutMs: left() });
+        // DISPOSE answered: every byte we wrote was read. Mono's agent does not close its end
+        // (in deferred mode it just starts accepting the next client), so do not wait for it.
+        this.socket.destroy();
       } catch (e) {
         this.log(`sdb close: ${(e as Error).message}`);
+        this.socket.end();
+        setTimeout(() => this.socket.destroy(), left()).unref();
       }
-      this.socket.end();
-      const timer = setTimeout(() => this.socket.destroy(), left());
       await this.socketClosed;
-      clearTimeout(timer);
     }
     this.onClosed(
       new SdbConnectionClosedError(`the connection to ${this.endpoint} was closed by this client`),
@@ -341,27 +373,53 @@ export class SdbConnection {
     this.socket.write(packet);
   }
 
-  private async sendInternal<K extends CommandName>(
+  private sendInternal<K extends CommandName>(
     name: K,
     params: ParamsOf<K>,
     options: SendOptions | undefined,
   ): Promise<ResultOf<K>> {
+    try {
+      this.throwIfClosed();
+      // a pending batch of reads leaves before this command: reads never move across others
+      this.coalescer?.flush();
+      const def = commands[name] as unknown as CommandDef<ParamsOf<K>, ResultOf<K>>;
+      if (
+        def.since !== undefined &&
+        this.version !== ProtocolVersion.UNSET &&
+        !this.version.atLeast(def.since)
+      ) {
+        throw new SdbUnsupportedError(
+          `${name} needs protocol 2.${def.since}; the agent at ${this.endpoint} speaks ${this.version.toString()}`,
+        );
+      }
+      const pending = def.guard?.(params, this.guardContext);
+      if (pending) return this.dispatchAfter(pending, name, def, params, options);
+      return this.dispatch(name, def, params, options);
+    } catch (e) {
+      return Promise.reject(asError(e));
+    }
+  }
+
+  /** For guards that ask the agent first (array and string lengths, value types). */
+  private async dispatchAfter<K extends CommandName>(
+    guard: Promise<void>,
+    name: K,
+    def: CommandDef<ParamsOf<K>, ResultOf<K>>,
+    params: ParamsOf<K>,
+    options: SendOptions | undefined,
+  ): Promise<ResultOf<K>> {
+    await guard;
     this.throwIfClosed();
-    const def = commands[name] as unknown as CommandDef<ParamsOf<K>, ResultOf<K>>;
-    if (
-      def.since !== undefined &&
-      this.version !== ProtocolVersion.UNSET &&
-      !this.version.atLeast(def.since)
-    ) {
-      throw new SdbUnsupportedError(
-        `${name} needs protocol 2.${def.since}; the agent at ${this.endpoint} speaks ${this.version.toString()}`,
-      );
-    }
-    if (def.guard) {
-      const pending = def.guard(params, this.guardContext);
-      if (pending) await pending;
-      this.throwIfClosed(); // the guard may have waited on the network
-    }
+    return this.dispatch(name, def, params, options);
+  }
+
+  /** Encodes, registers and writes one request, synchronously; the promise is its reply. */
+  private dispatch<K extends CommandName>(
+    name: K,
+    def: CommandDef<ParamsOf<K>, ResultOf<K>>,
+    params: ParamsOf<K>,
+    options: SendOptions | undefined,
+  ): Promise<ResultOf<K>> {
     const version = this.version;
     const w = new PacketWriter(this.knownIds, HEADER_SIZE);
     def.encode(w, params, version);
@@ -369,52 +427,51 @@ export class SdbConnection {
     const id = this.registry.nextId();
     writeCommandHeader(packet, id, CommandSet[def.set], def.command);
 
+    const timeoutMs = options?.timeoutMs ?? this.requestTimeoutMs;
     const result = new Promise<ResultOf<K>>((resolve, reject) => {
-      const timeoutMs = options?.timeoutMs ?? this.requestTimeoutMs;
       if (def.replies) {
-        this.registry.register(
-          id,
+        const collect = this.collectInvokeReplies(
           name,
-          timeoutMs,
-          this.collectInvokeReplies(
-            name,
-            def.replies(params),
-            version,
-            resolve as (r: InvokeResult[]) => void,
-            reject,
-          ),
+          def.replies(params),
+          version,
+          resolve as (r: InvokeResult[]) => void,
           reject,
         );
-      } else {
-        this.registry.register(
-          id,
-          name,
-          timeoutMs,
-          (reply, decorate) => {
-            if (reply.errorCode !== 0) {
-              reject(decorate(agentError(name, reply)));
-              return true;
-            }
-            try {
-              resolve(def.decode(new PacketReader(reply.body, this.knownIds), version, params));
-            } catch (e) {
-              reject(
-                decorate(
-                  e instanceof SdbProtocolError
-                    ? new SdbProtocolError(`${name} reply: ${e.message}`)
-                    : (e as Error),
-                ),
-              );
-            }
-            return true;
-          },
-          reject,
-        );
+        this.registry.register(id, name, timeoutMs, collect, reject);
+        return;
       }
+      this.registry.register(
+        id,
+        name,
+        timeoutMs,
+        (reply, decorate) => {
+          if (reply.errorCode !== 0) {
+            reject(decorate(agentError(name, reply)));
+            return true;
+          }
+          let value: ResultOf<K>;
+          try {
+            value = def.decode(new PacketReader(reply.body, this.knownIds), version, params);
+          } catch (e) {
+            reject(
+              decorate(
+                e instanceof SdbProtocolError
+                  ? new SdbProtocolError(`${name} reply: ${e.message}`)
+                  : (e as Error),
+              ),
+            );
+            return true;
+          }
+          this.afterReply(name, params, value);
+          resolve(value);
+          return true;
+        },
+        reject,
+      );
     });
     this.write(packet);
     this.stats.commandsSent++;
-    if (name === 'VM.INVOKE_METHOD' || name === 'VM.INVOKE_METHODS') {
+    if (def.set === 'VM' && (def.command === 7 || def.command === 13)) {
       const threadId = (params as { threadId: number }).threadId;
       const settled = result.then(
         () => this.invokes.delete(id),
@@ -423,9 +480,7 @@ export class SdbConnection {
       this.invokes.set(id, { threadId, settled });
     }
     options?.onSent?.(id);
-    const value = await result;
-    this.afterReply(name, params, value);
-    return value;
+    return result;
   }
 
   private throwIfClosed(): void {
@@ -480,7 +535,8 @@ export class SdbConnection {
     }
   }
 
-  private async stringLength(stringId: number): Promise<number> {
+  /** UTF-16 length of a string object, asked once per string (strings never change). */
+  async stringLength(stringId: number): Promise<number> {
     let n = this.stringLengths.get(stringId);
     if (n === undefined) {
       n = await this.sendInternal('STRING_REF.GET_LENGTH', { objectId: stringId }, undefined);
@@ -625,6 +681,10 @@ export class SdbConnection {
     }
     this.closeListeners.clear();
   }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 function agentError(command: string, reply: ReplyPacket): SdbAgentError {

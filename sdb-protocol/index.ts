@@ -14,6 +14,8 @@ export * from './events.js';
 export { invokeWhenParked } from './invoke.js';
 export type { ParkedInvokeOptions, ParkedInvokeResult } from './invoke.js';
 export { notSupported } from './not-supported.js';
+export { readString } from './strings.js';
+export type { StringRead } from './strings.js';
 export * from './values.js';
 export * from './vocabulary.js';
 export { IMPLEMENTED_MINOR, ProtocolVersion } from './version.js';

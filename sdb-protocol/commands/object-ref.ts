@@ -119,9 +119,12 @@ export const stringRefCommands = {
       },
       encode: (w, p) => void w.objectId(p.objectId).i64(p.index).i64(p.count),
       decode: (r, _v, p) => {
-        // big-endian shorts: swap a copy into little-endian and let Buffer decode it in one pass
-        const units = Buffer.from(r.bytes(p.count * 2));
-        return units.swap16().toString('utf16le');
+        // Big-endian code units: swap them in place (the reply body belongs to this decode) and
+        // let Buffer decode UTF-16LE in one pass.
+        return r
+          .bytes(p.count * 2)
+          .swap16()
+          .toString('utf16le');
       },
     },
   ),

@@ -1,9 +1,9 @@
 // A thin, test-only convenience over the wire client: names to ids with caching, so tests read
 // like the fixture's source. (The product's own catalogue lives in unity/.)
 
+import type { SdbConnection } from '../../sdb-protocol/index.js';
 import {
   BindingFlags,
-  SdbConnection,
   Values,
   type FieldInfo,
   type InvokeResult,

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { PacketWriter } from './buffer-writer.js';
+import { SdbConnection } from './connection.js';
+import { FakeAgent } from './testing/fake-agent.js';
+import { CommandSet, ErrorCode } from './vocabulary.js';
+import { Values } from './values.js';
+
+let agent: FakeAgent | undefined;
+let conn: SdbConnection | undefined;
+
+afterEach(async () => {
+  await conn?.close();
+  await agent?.stop();
+  conn = agent = undefined;
+});
+
+/** An agent whose GET_VALUES answer field id f with I4 f*10, refusing field 13. */
+async function setup(coalesceReads = true): Promise<{ a: FakeAgent; c: SdbConnection }> {
+  const a = (agent = await FakeAgent.start());
+  const answer = (offset: number) => (req: { body: Buffer }) => {
+    const n = req.body.readInt32BE(offset);
+    const ids = Array.from({ length: n }, (_, i) => req.body.readInt32BE(offset + 4 + i * 4));
+    if (ids.includes(13)) return { error: ErrorCode.INVALID_FIELDID };
+    const w = new PacketWriter();
+    for (const f of ids) w.u8(8).i32(f * 10);
+    return { body: w.body() };
+  };
+  a.on('TYPE', 4, answer(4));
+  a.on('OBJECT_REF', 2, answer(4));
+  a.on('TYPE', 7, () => ({}));
+  const c = (conn = await SdbConnection.connect({ port: a.port, coalesceReads }));
+  for (const id of [1, 2]) c.knownIds.record('type', id);
+  for (const id of [5, 6, 7, 13]) c.knownIds.record('field', id);
+  return { a, c };
+}
+
+const reads = (a: FakeAgent): string[] =>
+  a.received
+    .filter(
+      (p) =>
+        (p.commandSet === CommandSet.TYPE || p.commandSet === CommandSet.OBJECT_REF) &&
+        p.command !== 1,
+    )
+    .map((p) => `${p.commandSet}/${p.command}:${p.body.toString('hex')}`);
+
+describe('read coalescing', () => {
+  it('sends same-tick reads of one type as one command and splits the values', async () => {
+    const { a, c } = await setup();
+    const results = await Promise.all([
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [6, 7] }),
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
+    ]);
+    expect(results).toEqual([[Values.i4(50)], [Values.i4(60), Values.i4(70)], [Values.i4(50)]]);
+    expect(reads(a)).toEqual([
+      '23/4:' + '00000001' + '00000004' + '00000005' + '00000006' + '00000007' + '00000005',
+    ]);
+    expect(c.mergedReads).toBe(2);
+  });
+
+  it('never moves a read across another command, and keeps types apart', async () => {
+    const { a, c } = await setup();
+    await Promise.all([
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
+      c.send('TYPE.SET_VALUES', { typeId: 1, writes: [{ fieldId: 5, value: Values.i4(1) }] }),
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [6] }),
+      c.send('TYPE.GET_VALUES', { typeId: 2, fieldIds: [7] }),
+    ]);
+    expect(reads(a).map((r) => r.slice(0, 13))).toEqual([
+      '23/4:00000001',
+      '23/7:00000001',
+      '23/4:00000001',
+      '23/4:00000002',
+    ]);
+  });
+
+  it('gives each read its own outcome when one field spoils the merged command', async () => {
+    const { a, c } = await setup();
+    const [ok, bad, ok2] = await Promise.allSettled([
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [5] }),
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [13] }),
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [6] }),
+    ]);
+    expect(ok).toEqual({ status: 'fulfilled', value: [Values.i4(50)] });
+    expect(bad).toMatchObject({
+      status: 'rejected',
+      reason: { errorCode: ErrorCode.INVALID_FIELDID },
+    });
+    expect(ok2).toEqual({ status: 'fulfilled', value: [Values.i4(60)] });
+    expect(reads(a)).toHaveLength(4); // the merged one, then one per read
+  });
+
+  it('fails every read at once when the object itself is gone', async () => {
+    const { a, c } = await setup();
+    a.on('OBJECT_REF', 2, () => ({ error: ErrorCode.INVALID_OBJECT }));
+    const results = await Promise.allSettled([
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [5] }),
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [6] }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(reads(a)).toHaveLength(1);
+  });
+
+  it('refuses an unknown field id for its own caller only', async () => {
+    const { c } = await setup();
+    const [bad, ok] = await Promise.allSettled([
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [99] }),
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
+    ]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: { code: 'UNSAFE_REQUEST' } });
+    expect(ok).toEqual({ status: 'fulfilled', value: [Values.i4(50)] });
+  });
+
+  it('can be turned off', async () => {
+    const { a, c } = await setup(false);
+    await Promise.all([5, 6].map((f) => c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [f] })));
+    expect(reads(a)).toHaveLength(2);
+  });
+});
