@@ -1,0 +1,689 @@
+// RefBench: the reference side of the SDB benchmarks.
+//
+// Attaches to a running Mono debuggee with the reference C# client (Mono.Debugger.Soft.dll, the
+// one Debian ships with Mono 6.8, client protocol 2.54), runs one named scenario, prints exactly
+// one line `RESULT <json>` on stdout, resumes whatever it suspended and detaches (VM DISPOSE) so
+// the debuggee accepts the next debugger.
+//
+// Build:  mcs -r:/usr/lib/mono/4.5/Mono.Debugger.Soft.dll -out:RefBench.exe RefBench.cs
+// Run:    mono RefBench.exe --port 56000 --scenario wire [--iterations 200]
+//                           [--burst-iterations 10] [--timeout-ms 60000]
+//
+// Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage, 124 watchdog fired.
+//
+// Notes on the library (checked against the IL of the installed 6.8 DLL):
+// - Connection's receiver thread ("SDB Receiver") writes unexpected exceptions to stdout with
+//   Console.WriteLine. We therefore point Console.Out at stderr and keep the real stdout for the
+//   RESULT line only.
+// - Every request is synchronous: SendReceive writes the packet, then waits on a monitor until the
+//   receiver thread hands over the reply. There is no pipelining.
+// - Value reads are not cached on the client: TypeMirror.GetValue, ObjectMirror.GetValue,
+//   ArrayMirror.GetValues and StringMirror.Value each make exactly one request. Only metadata is
+//   cached (type info, field lists, an array's lengths, a string's length).
+
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Net;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Threading;
+using Mono.Debugger.Soft;
+using StackFrame = Mono.Debugger.Soft.StackFrame;
+
+namespace RefBench
+{
+	sealed class Options
+	{
+		public int Port = -1;
+		public string Scenario;
+		public int Iterations = 200;
+		public int BurstIterations = -1; // -1: min(Iterations, 10)
+		public int TimeoutMs = 60000;
+		public int Warmup = 50; // untimed calls before each light row (heavy rows: 5)
+
+		public static Options Parse (string[] args)
+		{
+			var o = new Options ();
+			for (int i = 0; i < args.Length; i++) {
+				string a = args [i];
+				if (i + 1 >= args.Length)
+					throw new UsageException ("missing value for " + a);
+				string v = args [++i];
+				switch (a) {
+				case "--port": o.Port = ParseInt (a, v, 1, 65535); break;
+				case "--scenario": o.Scenario = v; break;
+				case "--iterations": o.Iterations = ParseInt (a, v, 1, 10000000); break;
+				case "--burst-iterations": o.BurstIterations = ParseInt (a, v, 1, 100000); break;
+				case "--timeout-ms": o.TimeoutMs = ParseInt (a, v, 1000, 24 * 3600 * 1000); break;
+				case "--warmup": o.Warmup = ParseInt (a, v, 0, 10000000); break;
+				default: throw new UsageException ("unknown option " + a);
+				}
+			}
+			if (o.Port < 0)
+				throw new UsageException ("--port is required");
+			if (string.IsNullOrEmpty (o.Scenario))
+				throw new UsageException ("--scenario is required");
+			if (o.BurstIterations < 0)
+				o.BurstIterations = Math.Min (o.Iterations, 10);
+			return o;
+		}
+
+		static int ParseInt (string name, string v, int min, int max)
+		{
+			int n;
+			if (!int.TryParse (v, NumberStyles.Integer, CultureInfo.InvariantCulture, out n) || n < min || n > max)
+				throw new UsageException (name + " must be an integer in [" + min + ", " + max + "], got '" + v + "'");
+			return n;
+		}
+	}
+
+	sealed class UsageException : Exception
+	{
+		public UsageException (string m) : base (m) { }
+	}
+
+	sealed class BenchException : Exception
+	{
+		public BenchException (string m) : base (m) { }
+	}
+
+	// The RESULT object: numbers (the measured rows) and strings (versions, diagnostics), in
+	// insertion order. Serialized as one flat JSON object.
+	sealed class Result
+	{
+		readonly List<KeyValuePair<string, object>> entries = new List<KeyValuePair<string, object>> ();
+
+		public void Num (string key, double value)
+		{
+			if (double.IsNaN (value) || double.IsInfinity (value))
+				throw new BenchException ("non-finite value for " + key);
+			Set (key, value);
+		}
+
+		public void Str (string key, string value)
+		{
+			Set (key, value ?? "");
+		}
+
+		void Set (string key, object value)
+		{
+			for (int i = 0; i < entries.Count; i++) {
+				if (entries [i].Key == key) {
+					entries [i] = new KeyValuePair<string, object> (key, value);
+					return;
+				}
+			}
+			entries.Add (new KeyValuePair<string, object> (key, value));
+		}
+
+		public string ToJson ()
+		{
+			var sb = new StringBuilder ("{");
+			for (int i = 0; i < entries.Count; i++) {
+				if (i > 0)
+					sb.Append (',');
+				Quote (sb, entries [i].Key);
+				sb.Append (':');
+				object v = entries [i].Value;
+				if (v is double)
+					sb.Append (((double)v).ToString ("R", CultureInfo.InvariantCulture));
+				else
+					Quote (sb, (string)v);
+			}
+			return sb.Append ('}').ToString ();
+		}
+
+		static void Quote (StringBuilder sb, string s)
+		{
+			sb.Append ('"');
+			foreach (char c in s) {
+				switch (c) {
+				case '"': sb.Append ("\\\""); break;
+				case '\\': sb.Append ("\\\\"); break;
+				case '\n': sb.Append ("\\n"); break;
+				case '\r': sb.Append ("\\r"); break;
+				case '\t': sb.Append ("\\t"); break;
+				default:
+					if (c < 0x20)
+						sb.Append ("\\u").Append (((int)c).ToString ("x4", CultureInfo.InvariantCulture));
+					else
+						sb.Append (c);
+					break;
+				}
+			}
+			sb.Append ('"');
+		}
+	}
+
+	// One attached debugger session. Owns the suspend count it created, so cleanup resumes exactly
+	// what this program suspended and nothing else.
+	sealed class Session
+	{
+		public readonly VirtualMachine Vm;
+		public readonly Options Options;
+		readonly object gate = new object ();
+		int suspends;
+		bool detached;
+		ThreadMirror vmStartThread;
+		ThreadMirror mainThread;
+		public string MainThreadSource = "";
+
+		Session (VirtualMachine vm, Options options)
+		{
+			Vm = vm;
+			Options = options;
+		}
+
+		public static Session Attach (Options o)
+		{
+			// Blocks until the agent completes the handshake; the watchdog bounds it (the agent
+			// serves one client at a time, so a busy agent leaves us hanging here).
+			VirtualMachine vm = VirtualMachineManager.Connect (new IPEndPoint (IPAddress.Loopback, o.Port));
+			var s = new Session (vm, o);
+			try {
+				s.TakeStartEvent ();
+			} catch {
+				s.Cleanup ();
+				throw;
+			}
+			return s;
+		}
+
+		// Mono's agent greets every client that attaches to a running VM with a VM_START event whose
+		// thread is mono_thread_get_main(), i.e. the process entry thread. Its suspend policy is
+		// NONE for suspend=n debuggees; if some agent sends it with a suspending policy we resume
+		// once right away so the debuggee runs as before.
+		void TakeStartEvent ()
+		{
+			EventSet es = Vm.GetNextEventSet (2000);
+			if (es == null)
+				return;
+			foreach (Event e in es.Events) {
+				if (e.EventType == EventType.VMStart && vmStartThread == null)
+					vmStartThread = e.Thread;
+			}
+			if (es.SuspendPolicy != SuspendPolicy.None) {
+				try {
+					Vm.Resume ();
+				} catch (VMNotSuspendedException) {
+				}
+			}
+		}
+
+		public void Suspend ()
+		{
+			lock (gate) {
+				Vm.Suspend ();
+				suspends++;
+			}
+		}
+
+		public void Resume ()
+		{
+			lock (gate) {
+				if (suspends == 0)
+					throw new BenchException ("Resume without a matching Suspend");
+				suspends--;
+				Vm.Resume ();
+			}
+		}
+
+		// Idempotent: resumes everything this session suspended, then detaches (VM DISPOSE).
+		// Throws if the detach itself fails. Waits at most 2 s for the session lock (the watchdog
+		// may call this while the main thread is stuck inside Suspend/Resume) and then goes ahead
+		// without it: a clean detach matters more than an exact count.
+		public void Cleanup ()
+		{
+			bool locked = Monitor.TryEnter (gate, 2000);
+			try {
+				if (detached)
+					return;
+				Exception first = null;
+				while (suspends > 0) {
+					suspends--;
+					try {
+						Vm.Resume ();
+					} catch (VMNotSuspendedException) {
+					} catch (Exception ex) {
+						if (first == null)
+							first = ex;
+					}
+				}
+				detached = true;
+				try {
+					Vm.Detach ();
+				} catch (Exception ex) {
+					if (first == null)
+						first = ex;
+				}
+				if (first != null)
+					throw new BenchException ("cleanup failed: " + first.GetType ().Name + ": " + first.Message);
+			} finally {
+				if (locked)
+					Monitor.Exit (gate);
+			}
+		}
+
+		// The debuggee's main thread (managed id 1, the process entry thread; its SDB name is "").
+		// SDB does not expose managed thread ids (THREAD.GET_ID returns an internal pointer), so:
+		// 1. the thread of the VM_START event the agent sent on attach (mono_thread_get_main());
+		// 2. else the thread whose bottom frame is a method named "Main" (needs a suspended VM, so
+		//    we suspend briefly if not already suspended);
+		// 3. else the first thread the agent lists.
+		public ThreadMirror MainThread ()
+		{
+			if (mainThread != null)
+				return mainThread;
+			IList<ThreadMirror> threads = Vm.GetThreads ();
+			if (threads.Count == 0)
+				throw new BenchException ("debuggee reports no threads");
+			if (vmStartThread != null) {
+				foreach (ThreadMirror t in threads) {
+					if (t.Id == vmStartThread.Id) {
+						MainThreadSource = "vm_start_event";
+						return mainThread = t;
+					}
+				}
+			}
+			bool suspendedHere = false;
+			lock (gate) {
+				if (suspends == 0) {
+					Suspend ();
+					suspendedHere = true;
+				}
+			}
+			try {
+				foreach (ThreadMirror t in threads) {
+					StackFrame[] frames;
+					try {
+						frames = t.GetFrames ();
+					} catch (Exception) {
+						continue;
+					}
+					if (frames.Length > 0 && frames [frames.Length - 1].Method.Name == "Main") {
+						MainThreadSource = "bottom_frame_main";
+						return mainThread = t;
+					}
+				}
+			} finally {
+				if (suspendedHere)
+					Resume ();
+			}
+			MainThreadSource = "first_thread";
+			return mainThread = threads [0];
+		}
+	}
+
+	// Small lookups that scenarios share.
+	static class Sdb
+	{
+		// Finds a type by full name (namespace.Name, nested types as Outer/Inner), preferring the
+		// given assembly (by simple name) when there are several. VM.GET_TYPES (protocol >= 2.9)
+		// searches every loaded assembly of every domain.
+		public static TypeMirror FindType (VirtualMachine vm, string fullName, string assemblyName)
+		{
+			IList<TypeMirror> found = vm.GetTypes (fullName, false);
+			TypeMirror any = null;
+			foreach (TypeMirror t in found) {
+				if (assemblyName == null || t.Assembly.GetName ().Name == assemblyName)
+					return t;
+				if (any == null)
+					any = t;
+			}
+			if (any != null)
+				throw new BenchException ("type " + fullName + " found, but not in assembly " + assemblyName + " (it is in " + any.Assembly.GetName ().Name + ")");
+			throw new BenchException ("type " + fullName + " not found in the debuggee (not loaded yet?)");
+		}
+
+		public static FieldInfoMirror FindStaticField (TypeMirror type, string name)
+		{
+			FieldInfoMirror f = type.GetField (name);
+			if (f == null)
+				throw new BenchException ("field " + type.FullName + "." + name + " not found");
+			if (!f.IsStatic)
+				throw new BenchException ("field " + type.FullName + "." + name + " is not static");
+			return f;
+		}
+
+		public static FieldInfoMirror FindInstanceField (TypeMirror type, string name)
+		{
+			FieldInfoMirror f = type.GetField (name);
+			if (f == null)
+				throw new BenchException ("field " + type.FullName + "." + name + " not found");
+			if (f.IsStatic)
+				throw new BenchException ("field " + type.FullName + "." + name + " is static");
+			return f;
+		}
+
+		public static MethodMirror FindStaticMethod (TypeMirror type, string name, int paramCount)
+		{
+			foreach (MethodMirror m in type.GetMethods ()) {
+				if (m.Name == name && m.IsStatic && m.GetParameters ().Length == paramCount)
+					return m;
+			}
+			throw new BenchException ("static method " + type.FullName + "." + name + "/" + paramCount + " not found");
+		}
+
+		public static T ReadStatic<T> (TypeMirror type, FieldInfoMirror field) where T : Value
+		{
+			Value v = type.GetValue (field);
+			var t = v as T;
+			if (t == null)
+				throw new BenchException (type.FullName + "." + field.Name + ": expected " + typeof (T).Name + ", got " + (v == null ? "null" : v.GetType ().Name));
+			return t;
+		}
+
+		public static object ReadStaticPrimitive (TypeMirror type, FieldInfoMirror field)
+		{
+			return ReadStatic<PrimitiveValue> (type, field).Value;
+		}
+
+		public static void WriteStaticPrimitive (VirtualMachine vm, TypeMirror type, FieldInfoMirror field, object value)
+		{
+			type.SetValue (field, vm.CreateValue (value));
+		}
+
+		// Polls a static primitive until it equals `expected` (e.g. the fixture's main loop writing
+		// Hitch.ResetRequested back to 0). Returns the milliseconds waited.
+		public static double WaitForStatic (TypeMirror type, FieldInfoMirror field, object expected, int boundMs)
+		{
+			var sw = Stopwatch.StartNew ();
+			while (true) {
+				if (Equals (ReadStaticPrimitive (type, field), expected))
+					return sw.Elapsed.TotalMilliseconds;
+				if (sw.ElapsedMilliseconds > boundMs)
+					throw new BenchException ("timed out after " + boundMs + " ms waiting for " + type.FullName + "." + field.Name + " == " + expected);
+				Thread.Sleep (1);
+			}
+		}
+
+		// Static invoke on a thread of a suspended VM, retrying while the agent answers
+		// NOT_SUSPENDED: after VM.SUSPEND a thread that is inside native code (e.g. the main loop's
+		// 16 ms sleep) only really parks when it next enters managed code, and the agent refuses to
+		// invoke on it until then. Returns the invoke's value; `waitedMs` is how long parking took.
+		public static Value InvokeWhenParked (ThreadMirror thread, TypeMirror type, MethodMirror method, IList<Value> args, InvokeOptions options, int boundMs, out double waitedMs, out int attempts)
+		{
+			var sw = Stopwatch.StartNew ();
+			attempts = 0;
+			while (true) {
+				attempts++;
+				try {
+					Value v = type.InvokeMethod (thread, method, args, options);
+					waitedMs = sw.Elapsed.TotalMilliseconds;
+					return v;
+				} catch (VMNotSuspendedException) {
+					if (sw.ElapsedMilliseconds > boundMs)
+						throw new BenchException ("thread " + thread.Id + " did not park within " + boundMs + " ms (" + attempts + " invoke attempts answered NOT_SUSPENDED)");
+					Thread.Sleep (1);
+				}
+			}
+		}
+
+		// Suspends the VM and waits until the main thread is really parked in managed code, using
+		// a static invoke of corlib's Environment.CurrentManagedThreadId getter as the probe (it
+		// needs no game type and tells which managed thread ran it). The caller must call
+		// session.Resume() afterwards (or rely on Session.Cleanup). Returns the probe's value,
+		// i.e. the parked thread's managed id; `waitedMs` is how long parking took.
+		public static int ParkMainThread (Session s, int boundMs, out double waitedMs)
+		{
+			ThreadMirror main = s.MainThread ();
+			TypeMirror env = s.Vm.RootDomain.Corlib.GetType ("System.Environment");
+			if (env == null)
+				throw new BenchException ("System.Environment not found in corlib");
+			MethodMirror probe = FindStaticMethod (env, "get_CurrentManagedThreadId", 0);
+			s.Suspend ();
+			int attempts;
+			Value v = InvokeWhenParked (main, env, probe, new Value[0], InvokeOptions.DisableBreakpoints, boundMs, out waitedMs, out attempts);
+			return AsInt (v, "Environment.CurrentManagedThreadId");
+		}
+
+		public static int AsInt (Value v, string what)
+		{
+			var p = v as PrimitiveValue;
+			if (p == null || !(p.Value is int))
+				throw new BenchException (what + ": expected an int, got " + (v == null ? "null" : (p == null ? v.GetType ().Name : (p.Value == null ? "null" : p.Value.GetType ().Name))));
+			return (int)p.Value;
+		}
+	}
+
+	static class Measure
+	{
+		// Set from --warmup; the same count is given to our client, so both are measured warm.
+		public static int Warmup = 50;
+		public const int HeavyWarmup = 5;
+
+		// Mean microseconds per call of `op` over `n` calls, after `warmup` untimed calls. One
+		// Stopwatch around the whole timed loop (total / n is the mean, without per-call timer
+		// overhead).
+		public static double MeanMicros (int warmup, int n, Action op)
+		{
+			for (int i = 0; i < warmup; i++)
+				op ();
+			var sw = Stopwatch.StartNew ();
+			for (int i = 0; i < n; i++)
+				op ();
+			sw.Stop ();
+			return sw.Elapsed.Ticks / (double)TimeSpan.TicksPerMillisecond * 1000.0 / n;
+		}
+	}
+
+	delegate void Scenario (Session s, Result r);
+
+	static class Scenarios
+	{
+		public static readonly Dictionary<string, Scenario> All = new Dictionary<string, Scenario> {
+			{ "info", Info },
+			{ "wire", Wire },
+		};
+
+		const string GameAssembly = "Assembly-CSharp";
+		const int InvokeParkBoundMs = 5000;
+
+		// Attach, find and park the main thread (reporting its managed id, which should be 1),
+		// resume, detach. A smoke test for the plumbing and for Session.MainThread.
+		static void Info (Session s, Result r)
+		{
+			ThreadMirror main = s.MainThread ();
+			r.Num ("threads", s.Vm.GetThreads ().Count);
+			r.Str ("main_thread_name", main.Name);
+			r.Str ("main_thread_source", s.MainThreadSource);
+			double waited;
+			int managedId = Sdb.ParkMainThread (s, InvokeParkBoundMs, out waited);
+			s.Resume ();
+			r.Num ("main_thread_managed_id", managedId);
+			r.Str ("park_wait_ms", waited.ToString ("0.###", CultureInfo.InvariantCulture));
+		}
+
+		static void Wire (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = s.Options.Iterations;
+			TypeMirror probe = Sdb.FindType (vm, "Game.Probe", GameAssembly);
+			FieldInfoMirror sInt = Sdb.FindStaticField (probe, "SInt");
+			FieldInfoMirror instanceField = Sdb.FindStaticField (probe, "Instance");
+			FieldInfoMirror iInt = Sdb.FindInstanceField (probe, "IInt");
+			FieldInfoMirror sBigInts = Sdb.FindStaticField (probe, "SBigInts");
+			FieldInfoMirror sBig = Sdb.FindStaticField (probe, "SBig");
+			MethodMirror add = Sdb.FindStaticMethod (probe, "Add", 2);
+
+			// static_field_read_us: TypeMirror.GetValue(field) -> GetValues(new[]{field}, null) ->
+			// Connection.Type_GetValues with thread 0 -> one TYPE.GET_VALUES (23/4) request; the
+			// reply is decoded to a PrimitiveValue locally. No value cache on the client. This is
+			// the lowest public API: Connection and VirtualMachine.conn are internal.
+			Sdb.AsInt (probe.GetValue (sInt), "Game.Probe.SInt");
+			r.Num ("static_field_read_us", Measure.MeanMicros (Measure.Warmup, n, () => {
+				probe.GetValue (sInt);
+			}));
+
+			// object_field_read_us: ObjectMirror.GetValue(field) -> one OBJECT_REF.GET_VALUES (9/2).
+			var instance = Sdb.ReadStatic<ObjectMirror> (probe, instanceField);
+			Sdb.AsInt (instance.GetValue (iInt), "Game.Probe.Instance.IInt");
+			r.Num ("object_field_read_us", Measure.MeanMicros (Measure.Warmup, n, () => {
+				instance.GetValue (iInt);
+			}));
+
+			// array_10k_read_us: ArrayMirror.GetValues(0, 10000) -> one ARRAY_REF.GET_VALUES (13/2)
+			// per call, decoded into 10,000 PrimitiveValues which we sum. The bounds check reads
+			// ArrayMirror.Length, which is fetched once (ARRAY_REF.GET_LENGTH) and cached by the
+			// mirror; we touch it before timing.
+			var arr = Sdb.ReadStatic<ArrayMirror> (probe, sBigInts);
+			if (arr.Length != 100000)
+				throw new BenchException ("Game.Probe.SBigInts: expected length 100000, got " + arr.Length);
+			const int arrayCount = 10000;
+			long expectedSum = 7L * arrayCount * (arrayCount - 1) / 2 - 50000L * arrayCount;
+			long sum = SumInts (arr.GetValues (0, arrayCount));
+			if (sum != expectedSum)
+				throw new BenchException ("Game.Probe.SBigInts[0..10000): expected sum " + expectedSum + ", got " + sum);
+			long sink = 0;
+			r.Num ("array_10k_read_us", Measure.MeanMicros (Measure.HeavyWarmup, n, () => {
+				sink += SumInts (arr.GetValues (0, arrayCount));
+			}));
+
+			// string_1mb_read_us: StringMirror.Value -> one STRING_REF.GET_VALUE (10/1) per read.
+			// In this library StringMirror.Value is not cached (it calls Connection.String_GetValue
+			// every time; only StringMirror.Length is cached), so one mirror is reused.
+			var str = Sdb.ReadStatic<StringMirror> (probe, sBig);
+			string first = str.Value;
+			if (first.Length != 1048576)
+				throw new BenchException ("Game.Probe.SBig: expected 1048576 chars, got " + first.Length);
+			r.Num ("string_1mb_read_us", Measure.MeanMicros (Measure.HeavyWarmup, n, () => {
+				sink += str.Value.Length;
+			}));
+
+			// invoke_parked_us: VM.SUSPEND, wait until the main thread parks (retrying the invoke
+			// while the agent answers NOT_SUSPENDED), then time TypeMirror.InvokeMethod(main, Add,
+			// [1, 2], DisableBreakpoints): one VM.INVOKE_METHOD (1/7) request whose reply arrives
+			// when the invoke finished. Without SingleThreaded the agent resumes the other threads
+			// for the duration of each invoke and suspends them again afterwards.
+			ThreadMirror main = s.MainThread ();
+			var addArgs = new Value[] { vm.CreateValue (1), vm.CreateValue (2) };
+			s.Suspend ();
+			double parkMs;
+			int parkAttempts;
+			int three = Sdb.AsInt (Sdb.InvokeWhenParked (main, probe, add, addArgs, InvokeOptions.DisableBreakpoints, InvokeParkBoundMs, out parkMs, out parkAttempts), "Game.Probe.Add(1, 2)");
+			if (three != 3)
+				throw new BenchException ("Game.Probe.Add(1, 2) returned " + three);
+			r.Num ("invoke_parked_us", Measure.MeanMicros (Measure.Warmup, n, () => {
+				probe.InvokeMethod (main, add, addArgs, InvokeOptions.DisableBreakpoints);
+			}));
+			s.Resume ();
+			r.Str ("main_thread_source", s.MainThreadSource);
+			r.Str ("park_wait_ms", parkMs.ToString ("0.###", CultureInfo.InvariantCulture));
+			r.Str ("park_attempts", parkAttempts.ToString (CultureInfo.InvariantCulture));
+
+			// burst_1000_reads_us: total time of 1,000 back-to-back static reads (the reference
+			// client sends one request and waits for its reply before the next). Mean over
+			// --burst-iterations bursts after 5 warm-up bursts.
+			r.Num ("burst_1000_reads_us", Measure.MeanMicros (Measure.HeavyWarmup, s.Options.BurstIterations, () => {
+				for (int i = 0; i < 1000; i++)
+					probe.GetValue (sInt);
+			}));
+
+			r.Num ("iterations", n);
+			r.Num ("burst_iterations", s.Options.BurstIterations);
+			GC.KeepAlive (sink);
+		}
+
+		static long SumInts (IList<Value> values)
+		{
+			long sum = 0;
+			for (int i = 0; i < values.Count; i++)
+				sum += (int)((PrimitiveValue)values [i]).Value;
+			return sum;
+		}
+	}
+
+	static class Program
+	{
+		static Session current;
+
+		public static int Main (string[] args)
+		{
+			// Keep stdout for the RESULT line: the library writes receiver-thread exceptions to
+			// Console.Out, so route Console.Out to stderr.
+			TextWriter resultOut = Console.Out;
+			Console.SetOut (Console.Error);
+
+			Options o;
+			try {
+				o = Options.Parse (args);
+				if (!Scenarios.All.ContainsKey (o.Scenario))
+					throw new UsageException ("unknown scenario '" + o.Scenario + "' (known: " + string.Join (", ", new List<string> (Scenarios.All.Keys).ToArray ()) + ")");
+			} catch (UsageException ex) {
+				Console.Error.WriteLine ("RefBench: " + ex.Message);
+				Console.Error.WriteLine ("usage: mono RefBench.exe --port N --scenario NAME [--iterations N] [--burst-iterations N] [--timeout-ms N] [--warmup N]");
+				return 2;
+			}
+
+			Measure.Warmup = o.Warmup;
+			StartWatchdog (o.TimeoutMs);
+
+			var r = new Result ();
+			r.Str ("scenario", o.Scenario);
+			Session s = null;
+			try {
+				s = Session.Attach (o);
+				Volatile.Write (ref current, s);
+				VersionInfo ver = s.Vm.Version;
+				r.Str ("protocol_version", ver.MajorVersion + "." + ver.MinorVersion);
+				r.Str ("vm_version", ver.VMVersion);
+				r.Str ("client", "Mono.Debugger.Soft " + typeof (VirtualMachine).Assembly.GetName ().Version);
+				Scenarios.All [o.Scenario] (s, r);
+				s.Cleanup ();
+			} catch (Exception ex) {
+				Console.Error.WriteLine ("RefBench: scenario '" + o.Scenario + "' failed: " + ex);
+				if (s != null) {
+					try {
+						s.Cleanup ();
+					} catch (Exception cex) {
+						Console.Error.WriteLine ("RefBench: " + cex.Message);
+					}
+				}
+				return 1;
+			}
+			resultOut.WriteLine ("RESULT " + r.ToJson ());
+			resultOut.Flush ();
+			return 0;
+		}
+
+		[DllImport ("libc", EntryPoint = "_exit")]
+		static extern void _exit (int status);
+
+		// Exits the process if the run takes longer than timeoutMs, after a best-effort cleanup
+		// (resume what we suspended, detach) bounded to 3 s on its own thread.
+		static void StartWatchdog (int timeoutMs)
+		{
+			var t = new Thread (() => {
+				Thread.Sleep (timeoutMs);
+				Console.Error.WriteLine ("RefBench: watchdog: no result after " + timeoutMs + " ms, exiting");
+				Session s = Volatile.Read (ref current);
+				if (s != null) {
+					var c = new Thread (() => {
+						try {
+							s.Cleanup ();
+						} catch (Exception ex) {
+							Console.Error.WriteLine ("RefBench: watchdog cleanup: " + ex.Message);
+						}
+					});
+					c.IsBackground = true;
+					c.Start ();
+					c.Join (3000);
+				}
+				Console.Error.Flush ();
+				// Environment.Exit takes about a second when the main thread is blocked in a socket
+				// read (runtime shutdown waits for it); _exit ends the process at once.
+				try {
+					_exit (124);
+				} catch (Exception) {
+					Environment.Exit (124);
+				}
+			});
+			t.IsBackground = true;
+			t.Name = "RefBench watchdog";
+			t.Start ();
+		}
+	}
+}
