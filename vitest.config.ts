@@ -6,7 +6,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['sdb-protocol/**/*.test.ts', 'unity/**/*.test.ts', 'eval/**/*.test.ts', 'mcp/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'sdb-protocol/**/*.test.ts',
+            'unity/**/*.test.ts',
+            'eval/**/*.test.ts',
+            'mcp/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
         },
       },
       {
