@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'fixtures/.build/', 'bench/.build/'] },
+  { ignores: ['node_modules/', 'dist/', 'fixtures/.build/', 'bench/.build/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -106,17 +106,21 @@ export class PacketFramer {
 
   private skip(n: number): void {
     this.buffered -= n;
+    // Drop whole chunks with one splice: a packet fed byte by byte spans thousands of chunks.
+    let drop = 0;
+    let head = this.head;
     while (n > 0) {
-      const first = this.chunks[0]!;
-      const avail = first.length - this.head;
+      const avail = this.chunks[drop]!.length - head;
       if (n < avail) {
-        this.head += n;
-        return;
+        head += n;
+        break;
       }
       n -= avail;
-      this.chunks.shift();
-      this.head = 0;
+      drop++;
+      head = 0;
     }
+    if (drop > 0) this.chunks.splice(0, drop);
+    this.head = head;
   }
 
   private copyOut(n: number, consume: boolean): Buffer {
