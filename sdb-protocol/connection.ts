@@ -132,6 +132,7 @@ export class SdbConnection {
 
   private constructor(
     private readonly socket: net.Socket,
+    reader: SocketReader,
     opts: Required<Pick<ConnectOptions, 'host' | 'port' | 'requestTimeoutMs' | 'closeTimeoutMs'>> &
       ConnectOptions,
   ) {
@@ -164,7 +165,7 @@ export class SdbConnection {
       });
     }
     this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    reader.sink = (chunk) => this.onData(chunk);
     socket.on('error', (err) => {
       this.log(`sdb socket error: ${err.message}`);
       this.onClosed(
@@ -205,8 +206,8 @@ export class SdbConnection {
   /** Connects, handshakes, negotiates the protocol version and waits for VM_START. */
   static async connect(options: ConnectOptions): Promise<SdbConnection> {
     const opts = { ...DEFAULTS, ...options };
-    const { socket, leftover } = await openAndHandshake(opts);
-    const conn = new SdbConnection(socket, opts);
+    const { socket, reader, leftover } = await openAndHandshake(opts);
+    const conn = new SdbConnection(socket, reader, opts);
     const started = conn.waitForVmStart(opts.handshakeTimeoutMs);
     try {
       if (leftover.length > 0) conn.onData(leftover);
@@ -700,11 +701,33 @@ function agentError(command: string, reply: ReplyPacket): SdbAgentError {
   return new SdbAgentError(command, reply.errorCode, message);
 }
 
+/**
+ * Where the socket's bytes go. The socket reads into one reused buffer (no allocation and no
+ * stream machinery per read), so a sink must consume each chunk before it returns: the framer
+ * copies only what it keeps across reads.
+ */
+interface SocketReader {
+  sink: (chunk: Buffer) => void;
+}
+
+const READ_BUFFER_BYTES = 256 * 1024;
+
 async function openAndHandshake(
   opts: typeof DEFAULTS & ConnectOptions,
-): Promise<{ socket: net.Socket; leftover: Buffer }> {
+): Promise<{ socket: net.Socket; reader: SocketReader; leftover: Buffer }> {
   const endpoint = `${opts.host}:${opts.port}`;
-  const socket = net.connect({ host: opts.host, port: opts.port });
+  const reader: SocketReader = { sink: () => undefined };
+  const socket = net.connect({
+    host: opts.host,
+    port: opts.port,
+    onread: {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (nread: number, buf: Uint8Array) => {
+        reader.sink(Buffer.from(buf.buffer, buf.byteOffset, nread));
+        return true;
+      },
+    },
+  });
   socket.setNoDelay(true);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -736,7 +759,7 @@ async function openAndHandshake(
       let got = Buffer.alloc(0);
       const cleanup = (): void => {
         clearTimeout(timer);
-        socket.off('data', onData);
+        reader.sink = () => undefined;
         socket.off('close', onClose);
       };
       const timer = setTimeout(() => {
@@ -750,7 +773,7 @@ async function openAndHandshake(
         );
       }, opts.handshakeTimeoutMs);
       const onData = (chunk: Buffer): void => {
-        got = Buffer.concat([got, chunk]);
+        got = Buffer.concat([got, chunk]); // a copy: the read buffer is reused
         if (got.length >= expected.length) {
           cleanup();
           resolve(got);
@@ -764,7 +787,7 @@ async function openAndHandshake(
           ),
         );
       };
-      socket.on('data', onData);
+      reader.sink = onData;
       socket.once('close', onClose);
     });
     if (!received.subarray(0, expected.length).equals(expected)) {
@@ -774,7 +797,7 @@ async function openAndHandshake(
     }
     socket.write(expected);
     socket.removeAllListeners('error');
-    return { socket, leftover: received.subarray(expected.length) };
+    return { socket, reader, leftover: received.subarray(expected.length) };
   } catch (e) {
     socket.destroy();
     throw e;

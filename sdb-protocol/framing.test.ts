@@ -90,6 +90,23 @@ describe('PacketFramer', () => {
     expect(f.error?.message).toMatch(/invalid packet length 1048576/);
   });
 
+  it('keeps what spans chunks safe when the caller reuses its read buffer', () => {
+    // the connection reads the socket into one reused buffer: only views of the current
+    // chunk may be handed out, everything kept across pushes must be copied
+    const f = new PacketFramer();
+    const shared = Buffer.alloc(64);
+    const out: Packet[] = [];
+    for (let i = 0; i < stream.length; i += 64) {
+      const n = stream.copy(shared, 0, i, i + 64);
+      for (const p of f.push(shared.subarray(0, n))) {
+        out.push({ ...p, body: Buffer.from(p.body) }); // consumers decode before the next push
+      }
+      shared.fill(0xee); // the next read overwrites the buffer
+    }
+    expect(summary(out)).toEqual(expected);
+    expect(out[3]!.body.every((b) => b === 7)).toBe(true);
+  });
+
   it('never throws on random bytes, and either frames or reports a typed error', () => {
     fc.assert(
       fc.property(

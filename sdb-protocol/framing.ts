@@ -1,5 +1,11 @@
 // Splits the agent's byte stream into packets (sdb-protocol.md §1.3), however the stream is
-// chunked. A packet's bytes are copied at most once: when it spans several socket chunks.
+// chunked. A packet that arrives whole inside one chunk is handed out as a view of that chunk
+// (no copy); one that spans chunks is copied once, into a buffer of its exact size allocated as
+// soon as its header is known.
+//
+// Contract: a packet's body is valid only until the next push(), because it may be a view of
+// the caller's chunk (the connection reads the socket into one reused buffer). Decode it before
+// returning; never keep a reference to it.
 
 import { SdbProtocolError } from './errors.js';
 import { HEADER_SIZE, REPLY_FLAG } from './vocabulary.js';
@@ -25,9 +31,12 @@ export type Packet = ReplyPacket | CommandPacket;
 export const DEFAULT_MAX_PACKET = 512 * 1024 * 1024;
 
 export class PacketFramer {
-  private chunks: Buffer[] = [];
-  private head = 0; // consumed bytes of chunks[0]
-  private buffered = 0;
+  /** Header bytes of a packet whose header straddles chunks. */
+  private readonly header = Buffer.alloc(HEADER_SIZE);
+  private headerFill = 0;
+  /** A packet spanning chunks: its whole bytes (header included) and how many arrived. */
+  private partial: Buffer | undefined;
+  private partialFill = 0;
   private failed: SdbProtocolError | undefined;
 
   constructor(private readonly maxPacket = DEFAULT_MAX_PACKET) {}
@@ -37,35 +46,49 @@ export class PacketFramer {
    * the packets before it are still returned, and `error` is set from then on.
    */
   push(chunk: Buffer): Packet[] {
-    if (this.failed) return [];
-    if (chunk.length > 0) {
-      this.chunks.push(chunk);
-      this.buffered += chunk.length;
-    }
     const out: Packet[] = [];
-    while (this.buffered >= HEADER_SIZE) {
-      const header = this.peek(HEADER_SIZE);
-      const length = header.readInt32BE(0);
-      const flags = header[8]!;
-      if (length < HEADER_SIZE || length > this.maxPacket) {
-        this.fail(`invalid packet length ${length}`);
-        break;
+    let pos = 0;
+    while (pos < chunk.length && !this.failed) {
+      if (this.partial) {
+        const n = Math.min(this.partial.length - this.partialFill, chunk.length - pos);
+        chunk.copy(this.partial, this.partialFill, pos, pos + n);
+        this.partialFill += n;
+        pos += n;
+        if (this.partialFill === this.partial.length) {
+          out.push(packetOf(this.partial, this.partial.length));
+          this.partial = undefined;
+        }
+        continue;
       }
-      if (flags !== 0 && flags !== REPLY_FLAG) {
-        this.fail(`invalid packet flags 0x${flags.toString(16)}`);
-        break;
+      if (this.headerFill > 0 || chunk.length - pos < HEADER_SIZE) {
+        // the header itself straddles chunks: gather its 11 bytes first
+        const n = Math.min(HEADER_SIZE - this.headerFill, chunk.length - pos);
+        chunk.copy(this.header, this.headerFill, pos, pos + n);
+        this.headerFill += n;
+        pos += n;
+        if (this.headerFill < HEADER_SIZE) break;
+        this.headerFill = 0;
+        const length = this.check(this.header);
+        if (length < 0) break;
+        this.partial = Buffer.allocUnsafe(length);
+        this.header.copy(this.partial, 0);
+        this.partialFill = HEADER_SIZE;
+        if (length === HEADER_SIZE) {
+          out.push(packetOf(this.partial, length));
+          this.partial = undefined;
+        }
+        continue;
       }
-      if (this.buffered < length) break;
-      const id = header.readInt32BE(4);
-      const b9 = header[9]!;
-      const b10 = header[10]!;
-      this.skip(HEADER_SIZE);
-      const body = this.take(length - HEADER_SIZE);
-      out.push(
-        flags === REPLY_FLAG
-          ? { kind: 'reply', id, errorCode: (b9 << 8) | b10, body }
-          : { kind: 'command', id, commandSet: b9, command: b10, body },
-      );
+      const length = this.check(chunk.subarray(pos, pos + HEADER_SIZE));
+      if (length < 0) break;
+      if (chunk.length - pos >= length) {
+        out.push(packetOf(chunk.subarray(pos, pos + length), length));
+        pos += length;
+      } else {
+        this.partial = Buffer.allocUnsafe(length);
+        this.partialFill = chunk.copy(this.partial, 0, pos);
+        pos = chunk.length;
+      }
     }
     return out;
   }
@@ -77,68 +100,36 @@ export class PacketFramer {
 
   /** Bytes received but not yet part of a complete packet. */
   get pending(): number {
-    return this.buffered;
+    return this.partial ? this.partialFill : this.headerFill;
   }
 
-  private fail(message: string): void {
+  /** Validates a header; returns the packet length, or -1 after recording the failure. */
+  private check(header: Buffer): number {
+    const length = header.readInt32BE(0);
+    const flags = header[8]!;
+    if (length < HEADER_SIZE || length > this.maxPacket) {
+      return this.fail(`invalid packet length ${length}`);
+    }
+    if (flags !== 0 && flags !== REPLY_FLAG) {
+      return this.fail(`invalid packet flags 0x${flags.toString(16)}`);
+    }
+    return length;
+  }
+
+  private fail(message: string): -1 {
     this.failed = new SdbProtocolError(`${message}: the byte stream cannot be resynchronised`);
-    this.chunks = [];
-    this.head = 0;
-    this.buffered = 0;
+    this.partial = undefined;
+    this.headerFill = 0;
+    return -1;
   }
+}
 
-  private peek(n: number): Buffer {
-    const first = this.chunks[0]!;
-    if (first.length - this.head >= n) return first.subarray(this.head, this.head + n);
-    return this.copyOut(n, false);
-  }
-
-  private take(n: number): Buffer {
-    if (n === 0) return Buffer.alloc(0);
-    const first = this.chunks[0]!;
-    if (first.length - this.head >= n) {
-      const b = first.subarray(this.head, this.head + n);
-      this.skip(n);
-      return b;
-    }
-    return this.copyOut(n, true);
-  }
-
-  private skip(n: number): void {
-    this.buffered -= n;
-    // Drop whole chunks with one splice: a packet fed byte by byte spans thousands of chunks.
-    let drop = 0;
-    let head = this.head;
-    while (n > 0) {
-      const avail = this.chunks[drop]!.length - head;
-      if (n < avail) {
-        head += n;
-        break;
-      }
-      n -= avail;
-      drop++;
-      head = 0;
-    }
-    if (drop > 0) this.chunks.splice(0, drop);
-    this.head = head;
-  }
-
-  private copyOut(n: number, consume: boolean): Buffer {
-    const out = Buffer.allocUnsafe(n);
-    let written = 0;
-    let i = 0;
-    let offset = this.head;
-    while (written < n) {
-      const c = this.chunks[i]!;
-      const len = Math.min(c.length - offset, n - written);
-      c.copy(out, written, offset, offset + len);
-      written += len;
-      offset = 0;
-      i++;
-    }
-    if (consume) this.skip(n);
-    return out;
-  }
+function packetOf(bytes: Buffer, length: number): Packet {
+  const id = bytes.readInt32BE(4);
+  const body = bytes.subarray(HEADER_SIZE, length);
+  return bytes[8] === REPLY_FLAG
+    ? { kind: 'reply', id, errorCode: (bytes[9]! << 8) | bytes[10]!, body }
+    : { kind: 'command', id, commandSet: bytes[9]!, command: bytes[10]!, body };
 }
 
 export function encodeCommandPacket(
@@ -148,8 +139,8 @@ export function encodeCommandPacket(
   body: Uint8Array,
 ): Buffer {
   const packet = Buffer.allocUnsafe(HEADER_SIZE + body.length);
-  writeCommandHeader(packet, id, commandSet, command);
   packet.set(body, HEADER_SIZE);
+  writeCommandHeader(packet, id, commandSet, command);
   return packet;
 }
 
