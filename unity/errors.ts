@@ -1,0 +1,178 @@
+// The error catalogue of the unity layer: one stable code per failure an agent or a person can
+// act on, each made by a named factory with an actionable message. Wire errors are translated
+// here, once (`fromSdbError`); the MCP layer shows `code`, `message`, `suggestions`.
+
+import {
+  SdbAgentError,
+  SdbConnectionClosedError,
+  SdbError,
+  SdbHandshakeError,
+  SdbNotParkedError,
+  SdbProtocolError,
+  SdbTimeoutError,
+  SdbUnsafeRequestError,
+  SdbUnsupportedError,
+} from '../sdb-protocol/index.js';
+
+export type UnityErrorCode =
+  | 'NO_PLAYER'
+  | 'AMBIGUOUS_PLAYER'
+  | 'NOT_ATTACHED'
+  | 'ATTACH_FAILED'
+  | 'CONNECTION_LOST'
+  | 'MAY_HAVE_APPLIED'
+  | 'GAME_REPLACED'
+  | 'MAIN_THREAD_BUSY'
+  | 'TIMEOUT'
+  | 'GAME_EXCEPTION'
+  | 'TYPE_NOT_FOUND'
+  | 'MEMBER_NOT_FOUND'
+  | 'INVALID_ARGUMENT'
+  | 'HOLD_NOT_OWNED'
+  | 'UNSAFE_REQUEST'
+  | 'UNSUPPORTED'
+  | 'PROTOCOL_ERROR'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+export interface UnityErrorOptions {
+  /** Close names, for misses. */
+  suggestions?: string[];
+  /** Structured facts for tools (e.g. the players to choose from, the exception's type). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class UnityError extends Error {
+  override name = 'UnityError';
+  readonly suggestions: string[] | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly code: UnityErrorCode,
+    message: string,
+    options: UnityErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.suggestions = options.suggestions;
+    this.details = options.details;
+  }
+}
+
+export interface PlayerSummary {
+  key: string;
+  label: string;
+  endpoint: string;
+}
+
+/** A game exception as the game reported it. */
+export interface GameExceptionInfo {
+  type: string;
+  message: string;
+  stackTrace: string;
+}
+
+export const Errors = {
+  noPlayer: (why: string): UnityError =>
+    new UnityError(
+      'NO_PLAYER',
+      `no game to attach to: ${why}. Start a development build with script debugging on, or attach to an explicit host:port`,
+    ),
+  ambiguousPlayer: (players: PlayerSummary[]): UnityError =>
+    new UnityError(
+      'AMBIGUOUS_PLAYER',
+      `${players.length} players are visible and none was chosen: ${players
+        .map((p) => `${p.label} (${p.key}, ${p.endpoint})`)
+        .join('; ')}. Choose one with attach {player: "<key>"} or attach {host, port}`,
+      { details: { players } },
+    ),
+  notAttached: (): UnityError =>
+    new UnityError(
+      'NOT_ATTACHED',
+      'not attached to a game: attach first (or let a call attach lazily)',
+    ),
+  attachFailed: (endpoint: string, cause: unknown): UnityError =>
+    new UnityError(
+      'ATTACH_FAILED',
+      `cannot attach to the debugger at ${endpoint}: ${messageOf(cause)}`,
+      { cause },
+    ),
+  connectionLost: (endpoint: string, cause: unknown): UnityError =>
+    new UnityError(
+      'CONNECTION_LOST',
+      `the connection to the game at ${endpoint} was lost (${messageOf(cause)}); the next call reattaches`,
+      { cause },
+    ),
+  mayHaveApplied: (what: string, endpoint: string, cause: unknown): UnityError =>
+    new UnityError(
+      'MAY_HAVE_APPLIED',
+      `the connection to ${endpoint} was lost during ${what}, which may already have taken effect in the game; it was not retried. Check the game's state before repeating it (the next call reattaches)`,
+      { cause },
+    ),
+  gameReplaced: (expected: string, found: string): UnityError =>
+    new UnityError(
+      'GAME_REPLACED',
+      `the game at this endpoint is not the one this session was pointed at (was ${expected}, now ${found}); writes are refused. Attach again to accept the new game`,
+      { details: { expected, found } },
+    ),
+  mainThreadBusy: (waitedMs: number): UnityError =>
+    new UnityError(
+      'MAIN_THREAD_BUSY',
+      `main thread did not reach managed code in ${waitedMs} ms (the game is in a long native frame, loading, or wedged); nothing was run. Try again, or give the call a longer bound`,
+      { details: { waitedMs } },
+    ),
+  timeout: (what: string, ms: number, mayHaveRun: boolean): UnityError =>
+    new UnityError(
+      'TIMEOUT',
+      `${what} did not finish within ${ms} ms${mayHaveRun ? '; it was aborted, but the work may still have happened in the game' : ''}`,
+      { details: { timeoutMs: ms, mayHaveRun } },
+    ),
+  gameException: (info: GameExceptionInfo): UnityError =>
+    new UnityError('GAME_EXCEPTION', `${info.type}: ${info.message}`, {
+      details: { ...info },
+    }),
+  typeNotFound: (name: string, suggestions: string[]): UnityError =>
+    new UnityError(
+      'TYPE_NOT_FOUND',
+      `no loaded type is named ${JSON.stringify(name)}${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
+      { suggestions },
+    ),
+  memberNotFound: (typeName: string, member: string, suggestions: string[]): UnityError =>
+    new UnityError(
+      'MEMBER_NOT_FOUND',
+      `${typeName} has no member ${JSON.stringify(member)}${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
+      { suggestions },
+    ),
+  invalidArgument: (message: string): UnityError => new UnityError('INVALID_ARGUMENT', message),
+  holdNotOwned: (caller: string, holders: string[]): UnityError =>
+    new UnityError(
+      'HOLD_NOT_OWNED',
+      `${caller} holds no suspension of the game${holders.length ? ` (held by ${holders.join(', ')})` : ''}; resuming someone else's hold needs force: true`,
+      { details: { holders } },
+    ),
+  shuttingDown: (): UnityError => new UnityError('SHUTTING_DOWN', 'the server is shutting down'),
+};
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Translates a wire error into the catalogue; anything already translated passes through. */
+export function fromSdbError(e: unknown, endpoint: string): UnityError {
+  if (e instanceof UnityError) return e;
+  if (e instanceof SdbNotParkedError) return Errors.mainThreadBusy(e.waitedMs);
+  if (e instanceof SdbConnectionClosedError || e instanceof SdbHandshakeError) {
+    return Errors.connectionLost(endpoint, e);
+  }
+  if (e instanceof SdbTimeoutError) return Errors.timeout(e.command, e.timeoutMs, false);
+  if (e instanceof SdbUnsafeRequestError)
+    return new UnityError('UNSAFE_REQUEST', e.message, { cause: e });
+  if (e instanceof SdbUnsupportedError)
+    return new UnityError('UNSUPPORTED', e.message, { cause: e });
+  if (e instanceof SdbProtocolError)
+    return new UnityError('PROTOCOL_ERROR', e.message, { cause: e });
+  if (e instanceof SdbAgentError || e instanceof SdbError) {
+    return new UnityError('INTERNAL', e.message, { cause: e });
+  }
+  return new UnityError('INTERNAL', messageOf(e), { cause: e });
+}
