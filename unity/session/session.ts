@@ -1,0 +1,486 @@
+// The one debugger session of a server process: it attaches lazily on the first call that needs
+// the game, keeps that connection for every later call, and gives each operation a counted
+// suspend window that is always closed. Holds (suspend/resume across calls) belong to the caller
+// that took them. See docs/solutions/session-promises.md for the reasoning behind each rule.
+
+import { SdbConnection, type ConnectOptions, type Value } from '../../sdb-protocol/index.js';
+import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
+import {
+  MainThreadInvoker,
+  findMainThread,
+  type InvokeOptions,
+  type InvokeOutcome,
+} from '../invoker.js';
+import { HoldTable } from './holds.js';
+import { RwLock } from './rw-lock.js';
+
+/** A game found by discovery, resolved to an endpoint. */
+export interface PlayerEndpoint {
+  key: string;
+  label: string;
+  host: string;
+  port: number;
+  /** The beacon's per-run id, when the player came from discovery. */
+  guid?: number;
+}
+
+/** What the session asks of discovery (unity/discovery implements it). */
+export interface PlayerResolver {
+  /** No selector: the one visible debuggable player; throws NO_PLAYER / AMBIGUOUS_PLAYER. */
+  select(selector?: string): PlayerEndpoint;
+  /** The same game after a restart (new run id, maybe a new port), if it is visible. */
+  reselect?(previous: PlayerEndpoint): PlayerEndpoint | undefined;
+}
+
+export type Target =
+  | { kind: 'auto' }
+  | { kind: 'player'; selector: string }
+  | { kind: 'endpoint'; host: string; port: number };
+
+export interface OperationCost {
+  wireCommands: number;
+  invokes: number;
+  /** How long the game was held by this operation's window (ms). */
+  freezeMs: number;
+  wallMs: number;
+}
+
+export interface OperationResult<T> {
+  value: T;
+  cost: OperationCost;
+}
+
+export interface RunOptions {
+  /** Run alone: no other operation starts until this one ends. */
+  exclusive?: boolean;
+  /** The operation changes the game: refused if the game was replaced since it was chosen. */
+  writes?: boolean;
+  /** Bound on waiting for other operations (default 30 s). */
+  lockWaitMs?: number;
+}
+
+/** What an operation may use while its window is open. */
+export interface OperationContext {
+  readonly conn: SdbConnection;
+  readonly mainThread: number;
+  invoke(
+    methodId: number,
+    thisArg: Value,
+    args: readonly Value[],
+    options?: InvokeOptions,
+  ): Promise<InvokeOutcome>;
+  /** Call before sending anything that changes the game (SET_VALUES, an invoke that writes). */
+  markWrite(): void;
+}
+
+export interface SessionOptions {
+  players?: PlayerResolver;
+  /** Why discovery is unavailable, when it is (shown in errors and status). */
+  discoveryProblem?: string;
+  connectTimeoutMs?: number;
+  handshakeTimeoutMs?: number;
+  parkTimeoutMs?: number;
+  invokeTimeoutMs?: number;
+  /** For tests: how a connection is opened. */
+  connect?: (options: ConnectOptions) => Promise<SdbConnection>;
+  log?: (message: string) => void;
+}
+
+interface Attachment {
+  conn: SdbConnection;
+  endpoint: string;
+  player?: PlayerEndpoint;
+  identity: string;
+  mainThread?: number;
+  invoker?: MainThreadInvoker;
+}
+
+export interface SessionStatus {
+  target: Target;
+  attached: boolean;
+  endpoint?: string;
+  player?: PlayerEndpoint;
+  protocol?: string;
+  runtime?: string;
+  connects: number;
+  holds: { caller: string; count: number }[];
+  /** Operations running now, and for whom. */
+  operations: { caller: string; label: string }[];
+  replaced?: { expected: string; found: string };
+  lastDrop?: string;
+}
+
+export class GameSession {
+  /** Connections opened so far (one per process run against one game, unless it drops). */
+  connects = 0;
+  private target: Target = { kind: 'auto' };
+  private attachment: Attachment | undefined;
+  private attaching: Promise<Attachment> | undefined;
+  /** The game this session was pointed at; writes are refused when another one answers. */
+  private baseline: string | undefined;
+  private replaced: { expected: string; found: string } | undefined;
+  private lastDrop: string | undefined;
+  private readonly holds = new HoldTable();
+  private readonly lock = new RwLock();
+  private readonly running = new Map<number, { caller: string; label: string }>();
+  private nextOperation = 0;
+  private closed = false;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly opts: SessionOptions = {}) {
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  /** Never attaches. */
+  status(): SessionStatus {
+    const a = this.attachment;
+    const s: SessionStatus = {
+      target: this.target,
+      attached: a !== undefined && !a.conn.isClosed,
+      connects: this.connects,
+      holds: this.holds.list(),
+      operations: [...this.running.values()],
+    };
+    if (a) {
+      s.endpoint = a.endpoint;
+      if (a.player) s.player = a.player;
+      s.protocol = a.conn.version.toString();
+      s.runtime = a.conn.agent.description;
+    }
+    if (this.replaced) s.replaced = this.replaced;
+    if (this.lastDrop) s.lastDrop = this.lastDrop;
+    return s;
+  }
+
+  /**
+   * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
+   * The game found becomes the one writes are checked against.
+   */
+  async attach(target: Target): Promise<SessionStatus> {
+    this.throwIfClosed();
+    if (
+      target.kind === 'endpoint' &&
+      (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
+    ) {
+      throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
+    }
+    const previous = this.attachment;
+    this.target = target;
+    this.baseline = undefined;
+    this.replaced = undefined;
+    if (previous) await this.dropAttachment(previous, 'a new attach');
+    await this.ensureAttached();
+    return this.status();
+  }
+
+  /**
+   * The escape hatch: frees the game and the debugger slot without waiting on anything it
+   * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+   * MAY_HAVE_APPLIED.
+   */
+  async detach(): Promise<void> {
+    const a = this.attachment;
+    this.attachment = undefined;
+    this.attaching = undefined;
+    this.holds.clear();
+    if (a) await a.conn.close();
+  }
+
+  /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    await this.detach();
+  }
+
+  /** Runs `op` inside its own suspend window; the window is closed on every path. */
+  async run<T>(
+    label: string,
+    caller: string,
+    op: (ctx: OperationContext) => Promise<T>,
+    options: RunOptions = {},
+  ): Promise<OperationResult<T>> {
+    this.throwIfClosed();
+    const started = performance.now();
+    const release = await this.lock.acquire(
+      options.exclusive === true,
+      options.lockWaitMs ?? 30_000,
+      label,
+    );
+    const opId = ++this.nextOperation;
+    this.running.set(opId, { caller, label });
+    try {
+      let a = await this.ensureAttached();
+      try {
+        await a.conn.send('VM.SUSPEND');
+      } catch (e) {
+        if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
+        // Dropped as the window opens: nothing ran yet, so retry once against a freshly
+        // resolved endpoint (the game may have restarted, maybe on another port).
+        this.noteDrop(a, e);
+        a = await this.ensureAttached();
+        try {
+          await a.conn.send('VM.SUSPEND');
+        } catch (e2) {
+          if (isDrop(e2)) this.noteDrop(a, e2);
+          throw fromSdbError(e2, a.endpoint);
+        }
+      }
+      return await this.inWindow(a, label, op, options, started);
+    } finally {
+      this.running.delete(opId);
+      release();
+    }
+  }
+
+  private async inWindow<T>(
+    a: Attachment,
+    label: string,
+    op: (ctx: OperationContext) => Promise<T>,
+    options: RunOptions,
+    started: number,
+  ): Promise<OperationResult<T>> {
+    const windowOpened = performance.now();
+    const commandsBefore = a.conn.stats.commandsSent - 1; // the SUSPEND
+    let invokes = 0;
+    let wrote = false;
+    const checkWrite = (): void => {
+      if (this.replaced) throw Errors.gameReplaced(this.replaced.expected, this.replaced.found);
+      wrote = true;
+    };
+    try {
+      if (options.writes) checkWrite();
+      const invoker = await this.invokerFor(a);
+      const ctx: OperationContext = {
+        conn: a.conn,
+        mainThread: invoker.threadId,
+        invoke: (methodId, thisArg, args, o) => {
+          invokes++;
+          wrote = true; // an invoke may change anything
+          return invoker.invoke(methodId, thisArg, args, o);
+        },
+        markWrite: checkWrite,
+      };
+      const value = await op(ctx);
+      return {
+        value,
+        cost: this.cost(a, commandsBefore, invokes, windowOpened, started),
+      };
+    } catch (e) {
+      if (a.conn.isClosed || isDrop(e)) {
+        this.noteDrop(a, e);
+        throw wrote
+          ? Errors.mayHaveApplied(label, a.endpoint, e)
+          : Errors.connectionLost(a.endpoint, e);
+      }
+      throw fromSdbError(e, a.endpoint);
+    } finally {
+      if (!a.conn.isClosed) {
+        await a.conn
+          .send('VM.RESUME')
+          .catch((e: unknown) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
+      }
+    }
+  }
+
+  private cost(
+    a: Attachment,
+    commandsBefore: number,
+    invokes: number,
+    windowOpened: number,
+    started: number,
+  ): OperationCost {
+    const now = performance.now();
+    return {
+      wireCommands: a.conn.stats.commandsSent - commandsBefore + 1, // the RESUME to come
+      invokes,
+      freezeMs: round(now - windowOpened),
+      wallMs: round(now - started),
+    };
+  }
+
+  /** Takes a hold for `caller`: the game stays suspended across calls until released. */
+  async hold(caller: string): Promise<OperationResult<{ holds: number }>> {
+    const started = performance.now();
+    const release = await this.lock.acquire(false, 30_000, 'suspend');
+    try {
+      const a = await this.ensureAttached();
+      const before = a.conn.stats.commandsSent;
+      await a.conn.send('VM.SUSPEND').catch((e: unknown) => {
+        if (isDrop(e)) this.noteDrop(a, e);
+        throw fromSdbError(e, a.endpoint);
+      });
+      this.holds.add(caller);
+      return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+    } finally {
+      release();
+    }
+  }
+
+  /** Releases one of `caller`'s holds; someone else's only with `force`. */
+  async release(caller: string, force = false): Promise<OperationResult<{ holds: number }>> {
+    const started = performance.now();
+    const owner =
+      this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : undefined;
+    if (!owner)
+      throw Errors.holdNotOwned(
+        caller,
+        this.holds.list().map((h) => h.caller),
+      );
+    const a = this.attachment;
+    this.holds.remove(owner);
+    if (!a || a.conn.isClosed)
+      return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+    const before = a.conn.stats.commandsSent;
+    await a.conn.send('VM.RESUME').catch((e: unknown) => {
+      throw fromSdbError(e, a.endpoint);
+    });
+    return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+  }
+
+  /** A caller went away (its MCP session closed): its holds are released. */
+  async callerGone(caller: string): Promise<void> {
+    const n = this.holds.count(caller);
+    for (let i = 0; i < n; i++)
+      await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
+  }
+
+  private async invokerFor(a: Attachment): Promise<MainThreadInvoker> {
+    if (a.invoker) return a.invoker;
+    const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2000;
+    a.mainThread ??= await findMainThread(a.conn, {
+      parkTimeoutMs,
+      endpoint: a.endpoint,
+      log: this.log,
+    });
+    a.invoker = new MainThreadInvoker(a.conn, a.mainThread, {
+      endpoint: a.endpoint,
+      parkTimeoutMs,
+      invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
+      log: this.log,
+    });
+    return a.invoker;
+  }
+
+  private ensureAttached(): Promise<Attachment> {
+    const a = this.attachment;
+    if (a && !a.conn.isClosed) return Promise.resolve(a);
+    this.attaching ??= this.connectNow().finally(() => (this.attaching = undefined));
+    return this.attaching;
+  }
+
+  private async connectNow(): Promise<Attachment> {
+    const previous = this.attachment;
+    this.attachment = undefined;
+    const { host, port, player } = this.resolve(previous?.player);
+    const endpoint = `${host}:${port}`;
+    let conn: SdbConnection;
+    try {
+      this.connects++;
+      conn = await (this.opts.connect ?? SdbConnection.connect)({
+        host,
+        port,
+        connectTimeoutMs: this.opts.connectTimeoutMs ?? 3000,
+        handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3000,
+        log: this.log,
+      });
+    } catch (e) {
+      throw Errors.attachFailed(endpoint, e);
+    }
+    const identity = await gameIdentity(conn, player).catch(async (e: unknown) => {
+      await conn.close();
+      throw Errors.attachFailed(endpoint, e);
+    });
+    if (this.baseline === undefined) this.baseline = identity;
+    else if (this.baseline !== identity)
+      this.replaced = { expected: this.baseline, found: identity };
+    const a: Attachment = { conn, endpoint, identity, ...(player ? { player } : {}) };
+    conn.onClose((reason) => {
+      if (this.attachment === a) this.noteDrop(a, reason);
+    });
+    this.holds.clear(); // a new connection holds nothing: the agent resumed when the old one went
+    this.attachment = a;
+    return a;
+  }
+
+  private resolve(previous: PlayerEndpoint | undefined): {
+    host: string;
+    port: number;
+    player?: PlayerEndpoint;
+  } {
+    const t = this.target;
+    if (t.kind === 'endpoint') return { host: t.host, port: t.port };
+    const players = this.opts.players;
+    if (!players) {
+      throw Errors.noPlayer(
+        `no endpoint was given and discovery is unavailable${this.opts.discoveryProblem ? ` (${this.opts.discoveryProblem})` : ''}`,
+      );
+    }
+    let player: PlayerEndpoint | undefined;
+    try {
+      player = players.select(t.kind === 'player' ? t.selector : undefined);
+    } catch (e) {
+      // the chosen game restarted under a new run id: find it again by what identifies it
+      player = previous ? players.reselect?.(previous) : undefined;
+      if (!player) throw e;
+    }
+    return { host: player.host, port: player.port, player };
+  }
+
+  private noteDrop(a: Attachment, reason: unknown): void {
+    if (this.attachment === a) this.attachment = undefined;
+    this.holds.clear();
+    this.lastDrop = `${new Date().toISOString()}: ${messageOf(reason)}`;
+    this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
+  }
+
+  private async dropAttachment(a: Attachment, why: string): Promise<void> {
+    if (this.attachment === a) this.attachment = undefined;
+    this.holds.clear();
+    this.log(`session: leaving ${a.endpoint} for ${why}`);
+    await a.conn.close();
+  }
+
+  private throwIfClosed(): void {
+    if (this.closed) throw Errors.shuttingDown();
+  }
+}
+
+/**
+ * Who the game is: the OS id and object address of the thread that started the runtime (the
+ * main thread's OS id is the process id on Linux), and the beacon's run id when known. A game
+ * restarted at the same endpoint has a different identity.
+ */
+async function gameIdentity(
+  conn: SdbConnection,
+  player: PlayerEndpoint | undefined,
+): Promise<string> {
+  const threads = await conn.send('VM.ALL_THREADS');
+  const start = conn.vmStart?.threadId;
+  const thread = start !== undefined && threads.includes(start) ? start : threads[0];
+  if (thread === undefined)
+    throw new UnityError('ATTACH_FAILED', 'the game reports no managed threads');
+  const [tid, address] = await Promise.all([
+    conn.send('THREAD.GET_TID', { threadId: thread }),
+    conn.send('THREAD.GET_ID', { threadId: thread }),
+  ]);
+  const run = player?.guid !== undefined ? ` run ${player.guid}` : '';
+  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+}
+
+function isDrop(e: unknown): boolean {
+  const code = (e as { code?: string } | undefined)?.code;
+  return code === 'CONNECTION_CLOSED' || code === 'HANDSHAKE_FAILED' || code === 'CONNECTION_LOST';
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+function simpleCost(a: Attachment, before: number, started: number): OperationCost {
+  const ms = round(performance.now() - started);
+  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
+}
+
+function zeroCost(started: number): OperationCost {
+  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
+}
