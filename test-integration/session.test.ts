@@ -242,11 +242,15 @@ describe('fault paths', () => {
       expect(r.value).toEqual(Values.i4(-123456789));
       expect(s.connects).toBe(2);
       expect(s.status().replaced).toBeDefined();
-      await expect(s.run('write', 'test', async () => 1, { writes: true })).rejects.toMatchObject({
+      await expect(
+        s.run('write', 'test', () => Promise.resolve(1), { writes: true }),
+      ).rejects.toMatchObject({
         code: 'GAME_REPLACED',
       });
       await s.attach({ kind: 'endpoint', host: '127.0.0.1', port });
-      await expect(s.run('write', 'test', async () => 1, { writes: true })).resolves.toMatchObject({
+      await expect(
+        s.run('write', 'test', () => Promise.resolve(1), { writes: true }),
+      ).resolves.toMatchObject({
         value: 1,
       });
     } finally {

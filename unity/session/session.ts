@@ -62,7 +62,8 @@ export interface RunOptions {
 /** What an operation may use while its window is open. */
 export interface OperationContext {
   readonly conn: SdbConnection;
-  readonly mainThread: number;
+  /** The game's main thread (found on first use, once per connection). */
+  mainThread(): Promise<number>;
   invoke(
     methodId: number,
     thisArg: Value,
@@ -91,8 +92,7 @@ interface Attachment {
   endpoint: string;
   player?: PlayerEndpoint;
   identity: string;
-  mainThread?: number;
-  invoker?: MainThreadInvoker;
+  invoker?: Promise<MainThreadInvoker>;
 }
 
 export interface SessionStatus {
@@ -249,11 +249,11 @@ export class GameSession {
     };
     try {
       if (options.writes) checkWrite();
-      const invoker = await this.invokerFor(a);
       const ctx: OperationContext = {
         conn: a.conn,
-        mainThread: invoker.threadId,
-        invoke: (methodId, thisArg, args, o) => {
+        mainThread: async () => (await this.invokerFor(a)).threadId,
+        invoke: async (methodId, thisArg, args, o) => {
+          const invoker = await this.invokerFor(a);
           invokes++;
           wrote = true; // an invoke may change anything
           return invoker.invoke(methodId, thisArg, args, o);
@@ -344,20 +344,23 @@ export class GameSession {
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
   }
 
-  private async invokerFor(a: Attachment): Promise<MainThreadInvoker> {
-    if (a.invoker) return a.invoker;
-    const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2000;
-    a.mainThread ??= await findMainThread(a.conn, {
-      parkTimeoutMs,
-      endpoint: a.endpoint,
-      log: this.log,
-    });
-    a.invoker = new MainThreadInvoker(a.conn, a.mainThread, {
-      endpoint: a.endpoint,
-      parkTimeoutMs,
-      invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
-      log: this.log,
-    });
+  /** The invoker of this connection, made on first use (finding the main thread may invoke). */
+  private invokerFor(a: Attachment): Promise<MainThreadInvoker> {
+    a.invoker ??= (async () => {
+      const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2000;
+      const thread = await findMainThread(a.conn, {
+        parkTimeoutMs,
+        endpoint: a.endpoint,
+        log: this.log,
+      });
+      return new MainThreadInvoker(a.conn, thread, {
+        endpoint: a.endpoint,
+        parkTimeoutMs,
+        invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
+        log: this.log,
+      });
+    })();
+    a.invoker.catch(() => (a.invoker = undefined)); // a failed search is tried again next time
     return a.invoker;
   }
 

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
+import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import { Errors } from '../errors.js';
+import { GameSession, type PlayerResolver } from './session.js';
+
+let agent: FakeAgent | undefined;
+let session: GameSession | undefined;
+
+afterEach(async () => {
+  await session?.shutdown();
+  await agent?.stop();
+  session = agent = undefined;
+});
+
+/** A fake agent that answers what attaching asks (threads, identity) and static reads. */
+async function gameAgent(): Promise<FakeAgent> {
+  const a = await FakeAgent.start();
+  a.on('VM', 2, () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
+  a.on('THREAD', 6, () => ({ body: new PacketWriter().i64(4242).body() }));
+  a.on('THREAD', 5, () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  a.on('VM', 12, () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // GET_TYPES → type 7
+  a.on('TYPE', 3, () => ({
+    body: new PacketWriter().i32(1).i32(9).string('SInt').i32(7).i32(0x16).body(),
+  }));
+  a.on('TYPE', 4, () => ({ body: new PacketWriter().u8(8).i32(5).body() }));
+  return a;
+}
+
+async function readSInt(s: GameSession): Promise<unknown> {
+  return (
+    await s.run('read', 'test', async (ctx) => {
+      const [t] = await ctx.conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
+      const [f] = await ctx.conn.send('TYPE.GET_FIELDS', { typeId: t! });
+      return (await ctx.conn.send('TYPE.GET_VALUES', { typeId: t!, fieldIds: [f!.fieldId] }))[0];
+    })
+  ).value;
+}
+
+describe('GameSession against a scripted agent', () => {
+  it('retries once, on a fresh connection, when the connection drops as the window opens', async () => {
+    agent = await gameAgent();
+    session = new GameSession();
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    let drops = 1;
+    agent.on('VM', 3, (_req, a) => {
+      if (drops-- > 0) {
+        a.dropConnection();
+        return 'none';
+      }
+      a.suspendCount++;
+      return {};
+    });
+    expect(await readSInt(session)).toEqual({ kind: 'i4', value: 5 });
+    expect(session.connects).toBe(2);
+  });
+
+  it('does not retry twice', async () => {
+    agent = await gameAgent();
+    session = new GameSession();
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    agent.on('VM', 3, (_req, a) => {
+      a.dropConnection();
+      return 'none';
+    });
+    await expect(readSInt(session)).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(session.connects).toBe(2);
+  });
+
+  it('reports a drop in the middle of a read as CONNECTION_LOST and of a write as MAY_HAVE_APPLIED, without retrying', async () => {
+    agent = await gameAgent();
+    session = new GameSession();
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    agent.on('TYPE', 4, (_req, a) => {
+      a.dropConnection();
+      return 'none';
+    });
+    await expect(readSInt(session)).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(session.connects).toBe(1);
+    agent.on('TYPE', 7, (_req, a) => {
+      a.dropConnection();
+      return 'none';
+    });
+    await expect(
+      session.run('write', 'test', async (ctx) => {
+        ctx.markWrite();
+        const [t] = await ctx.conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
+        const [f] = await ctx.conn.send('TYPE.GET_FIELDS', { typeId: t! });
+        await ctx.conn.send('TYPE.SET_VALUES', {
+          typeId: t!,
+          writes: [{ fieldId: f!.fieldId, value: { kind: 'i4', value: 1 } }],
+        });
+      }),
+    ).rejects.toMatchObject({ code: 'MAY_HAVE_APPLIED' });
+    expect(session.connects).toBe(2); // the write's own attach; it was not retried after the drop
+  });
+
+  it('refuses to guess between several players, and names them', async () => {
+    const players: PlayerResolver = {
+      select: () => {
+        throw Errors.ambiguousPlayer([
+          { key: '1@127.0.0.1', label: 'LinuxPlayer(a)', endpoint: '127.0.0.1:56001' },
+          { key: '2@127.0.0.1', label: 'LinuxPlayer(b)', endpoint: '127.0.0.1:56002' },
+        ]);
+      },
+    };
+    session = new GameSession({ players });
+    await expect(session.run('read', 'test', () => Promise.resolve(1))).rejects.toMatchObject({
+      code: 'AMBIGUOUS_PLAYER',
+      message: expect.stringMatching(/LinuxPlayer\(a\).*LinuxPlayer\(b\)/),
+    });
+    expect(session.connects).toBe(0);
+  });
+
+  it('says why there is nothing to attach to when discovery is unavailable', async () => {
+    session = new GameSession({ discoveryProblem: 'port 54997 is in use' });
+    await expect(session.run('read', 'test', () => Promise.resolve(1))).rejects.toMatchObject({
+      code: 'NO_PLAYER',
+      message: expect.stringMatching(/discovery is unavailable \(port 54997 is in use\)/),
+    });
+  });
+
+  it('refuses a bad explicit port before connecting', async () => {
+    session = new GameSession();
+    await expect(
+      session.attach({ kind: 'endpoint', host: '127.0.0.1', port: 70000 }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+});
