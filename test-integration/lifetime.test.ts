@@ -119,7 +119,7 @@ describe('the server process leaves the game running on every exit path', () => 
     let hostPid = 0;
     try {
       let out = '';
-      parent.stdout!.on('data', (d: Buffer) => {
+      parent.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /CHILD (\d+)/.exec(out);
         if (m) hostPid = Number(m[1]);

@@ -7,8 +7,7 @@
 // still have happened). An exception thrown in the game comes back as the game's own type,
 // message and stack trace.
 
-import type {
-  SdbConnection} from '../sdb-protocol/index.js';
+import type { SdbConnection } from '../sdb-protocol/index.js';
 import {
   BindingFlags,
   ErrorCode,
