@@ -1,37 +1,10 @@
 // Player discovery against real fixture games beaconing by unicast to a loopback listener (no
 // multicast: tests never join the group or send to it).
-import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { UnityError } from '../unity/errors.js';
 import { BeaconListener, type ListedPlayer } from '../unity/discovery/index.js';
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await delay(50);
-  }
-}
-
-/** A UDP port free on 127.0.0.1 right now. */
-async function freeUdpPort(): Promise<number> {
-  const socket = dgram.createSocket('udp4');
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}
+import { delay, freeUdpPort, waitFor } from './support/net.js';
 
 function caught(fn: () => unknown): UnityError {
   try {

@@ -18,3 +18,4 @@ export {
   type ListenerProblem,
   type ListenerStatus,
 } from './beacon-listener.js';
+export { playerResolver } from './player-resolver.js';

@@ -22,6 +22,7 @@ export interface PlayerEndpoint {
   port: number;
   /** The beacon's per-run id, when the player came from discovery. */
   guid?: number;
+  projectName?: string;
 }
 
 /** What the session asks of discovery (unity/discovery implements it). */
@@ -57,6 +58,11 @@ export interface RunOptions {
   writes?: boolean;
   /** Bound on waiting for other operations (default 30 s). */
   lockWaitMs?: number;
+  /**
+   * false: run without suspending the game, for reads that need no consistent snapshot (status
+   * counters, cursors). Invokes and writes need a window and are refused.
+   */
+  window?: boolean;
 }
 
 /** What an operation may use while its window is open. */
@@ -120,6 +126,8 @@ export class GameSession {
   private baseline: string | undefined;
   private replaced: { expected: string; found: string } | undefined;
   private lastDrop: string | undefined;
+  /** The player last attached to, kept across drops to find it again. */
+  private lastPlayer: PlayerEndpoint | undefined;
   private readonly holds = new HoldTable();
   private readonly lock = new RwLock();
   private readonly running = new Map<number, { caller: string; label: string }>();
@@ -166,6 +174,7 @@ export class GameSession {
     }
     const previous = this.attachment;
     this.target = target;
+    this.lastPlayer = undefined;
     this.baseline = undefined;
     this.replaced = undefined;
     if (previous) await this.dropAttachment(previous, 'a new attach');
@@ -210,6 +219,11 @@ export class GameSession {
     this.running.set(opId, { caller, label });
     try {
       let a = await this.ensureAttached();
+      if (options.window === false) {
+        if (options.writes)
+          throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
+        return await this.withoutWindow(a, label, op, started);
+      }
       try {
         await a.conn.send('VM.SUSPEND');
       } catch (e) {
@@ -279,6 +293,35 @@ export class GameSession {
           .send('VM.RESUME')
           .catch((e: unknown) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
       }
+    }
+  }
+
+  private async withoutWindow<T>(
+    a: Attachment,
+    label: string,
+    op: (ctx: OperationContext) => Promise<T>,
+    started: number,
+  ): Promise<OperationResult<T>> {
+    const before = a.conn.stats.commandsSent;
+    const refuse = (): never => {
+      throw Errors.invalidArgument(
+        `${label} runs without a suspend window: it cannot invoke or write`,
+      );
+    };
+    try {
+      const value = await op({
+        conn: a.conn,
+        mainThread: refuse,
+        invoke: refuse,
+        markWrite: refuse,
+      });
+      return { value, cost: simpleCost(a, before, started) };
+    } catch (e) {
+      if (a.conn.isClosed || isDrop(e)) {
+        this.noteDrop(a, e);
+        throw Errors.connectionLost(a.endpoint, e);
+      }
+      throw fromSdbError(e, a.endpoint);
     }
   }
 
@@ -372,9 +415,8 @@ export class GameSession {
   }
 
   private async connectNow(): Promise<Attachment> {
-    const previous = this.attachment;
     this.attachment = undefined;
-    const { host, port, player } = this.resolve(previous?.player);
+    const { host, port, player } = this.resolve(this.lastPlayer);
     const endpoint = `${host}:${port}`;
     let conn: SdbConnection;
     try {
@@ -397,6 +439,7 @@ export class GameSession {
     else if (this.baseline !== identity)
       this.replaced = { expected: this.baseline, found: identity };
     const a: Attachment = { conn, endpoint, identity, ...(player ? { player } : {}) };
+    this.lastPlayer = player;
     conn.onClose((reason) => {
       if (this.attachment === a) this.noteDrop(a, reason);
     });
@@ -422,9 +465,10 @@ export class GameSession {
     try {
       player = players.select(t.kind === 'player' ? t.selector : undefined);
     } catch (e) {
-      // the chosen game restarted under a new run id: find it again by what identifies it
-      player = previous ? players.reselect?.(previous) : undefined;
-      if (!player) throw e;
+      if (!previous) throw e;
+      // the chosen game restarted under a new run id: find it again by what identifies it;
+      // or it is paused (a suspended game stops announcing): try where it was
+      player = players.reselect?.(previous) ?? previous;
     }
     return { host: player.host, port: player.port, player };
   }
