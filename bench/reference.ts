@@ -17,22 +17,30 @@ const EXE_NAME = 'RefBench.exe';
 export const SDB_DLL = '/usr/lib/mono/4.5/Mono.Debugger.Soft.dll';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** RefBench's default --iterations for the session scenario (200 for the others). */
+export const SESSION_DEFAULT_ITERATIONS = 30;
+/**
+ * Default bound per session iteration: one iteration is 4 samples of about 6-7 frames each
+ * (≈ 0.45 s at 60 fps); 1 s leaves room for a loaded machine.
+ */
+const SESSION_TIMEOUT_PER_ITERATION_MS = 1_000;
 const COMPILE_TIMEOUT_MS = 120_000;
 const STDERR_KEEP_CHARS = 16_000;
 
 export interface RunReferenceOptions {
   /** The debuggee's SDB port on 127.0.0.1 (the agent must be listening: server=y). */
   port: number;
-  /** Scenario name, e.g. "wire" (see the Scenarios table in RefBench.cs). */
+  /** Scenario name: "info", "wire" or "session" (see the Scenarios table in RefBench.cs). */
   scenario: string;
-  /** Timed iterations per row (RefBench default 200). */
+  /** Timed iterations per row (RefBench default 200; for "session", samples per row, default 30). */
   iterations?: number;
   /** Bursts to average for burst rows (RefBench default min(iterations, 10)). */
   burstIterations?: number;
   /** Untimed calls before each light row (RefBench default 50). */
   warmup?: number;
   /**
-   * Upper bound for the whole run, default 60 s. RefBench's own watchdog fires a little earlier
+   * Upper bound for the whole run, default 60 s (for "session": the larger of 60 s and 30 s + 1 s
+   * per iteration). RefBench's own watchdog fires a little earlier
    * (timeoutMs minus min(5 s, timeoutMs/4)) so it can resume and detach cleanly; at timeoutMs the
    * process is killed by pid.
    */
@@ -40,10 +48,21 @@ export interface RunReferenceOptions {
 }
 
 export interface ReferenceResult {
-  /** The numeric fields of the RESULT line: the measured rows (µs) and counts. */
+  /**
+   * The numeric fields of the RESULT line: the measured rows and counts. Rows are in µs (info,
+   * wire) or, for "session", in ms of main-thread freeze (`<row>_freeze_ms` median,
+   * `<row>_freeze_mean_ms`, `<row>_freeze_max_ms` for rows idle, field_read, one_invoke,
+   * ten_invokes, plus `iterations`).
+   */
   metrics: Record<string, number>;
-  /** The string fields: scenario, protocol_version, vm_version, client, diagnostics. */
+  /** The string fields: scenario, protocol_version, vm_version, client, diagnostics, ... */
   info: Record<string, string>;
+}
+
+function defaultTimeoutMs(scenario: string, iterations: number | undefined): number {
+  if (scenario !== 'session') return DEFAULT_TIMEOUT_MS;
+  const n = iterations ?? SESSION_DEFAULT_ITERATIONS;
+  return Math.max(DEFAULT_TIMEOUT_MS, 30_000 + n * SESSION_TIMEOUT_PER_ITERATION_MS);
 }
 
 async function run(
@@ -183,7 +202,7 @@ export function parseResultLine(stdout: string): ReferenceResult {
  * accept another debugger after a client vanished without VM DISPOSE, so restart the debuggee).
  */
 export async function runReferenceDetailed(opts: RunReferenceOptions): Promise<ReferenceResult> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs(opts.scenario, opts.iterations);
   if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) {
     throw new Error(`invalid port ${opts.port}`);
   }
@@ -256,26 +275,41 @@ export async function runReferenceDetailed(opts: RunReferenceOptions): Promise<R
   }
 }
 
-/** Runs one scenario and returns the numeric fields of its RESULT line (µs per row, counts). */
+/** Runs one scenario and returns the numeric fields of its RESULT line (see ReferenceResult). */
 export async function runReference(opts: RunReferenceOptions): Promise<Record<string, number>> {
   return (await runReferenceDetailed(opts)).metrics;
 }
 
-// `npx tsx bench/reference.ts --port N [--scenario wire] [--iterations N]`: one run, printed.
+// `npx tsx bench/reference.ts [--port N] [--scenario wire|info|session] [--iterations N]
+// [--timeout-ms N]`: one run, printed. Without --port it starts a fixture game of its own
+// (fixtures/launch.ts), runs against it and stops it.
 async function main(argv: string[]): Promise<void> {
   const get = (name: string): string | undefined => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const port = Number(get('--port'));
+  const portArg = get('--port');
   const iterations = get('--iterations');
   const timeoutMs = get('--timeout-ms');
-  const result = await runReferenceDetailed({
-    port,
-    scenario: get('--scenario') ?? 'wire',
-    ...(iterations !== undefined ? { iterations: Number(iterations) } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs: Number(timeoutMs) } : {}),
-  });
+  const runOn = (port: number): Promise<ReferenceResult> =>
+    runReferenceDetailed({
+      port,
+      scenario: get('--scenario') ?? 'wire',
+      ...(iterations !== undefined ? { iterations: Number(iterations) } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs: Number(timeoutMs) } : {}),
+    });
+  let result: ReferenceResult;
+  if (portArg !== undefined) {
+    result = await runOn(Number(portArg));
+  } else {
+    const { startFixture } = await import('../fixtures/launch.js');
+    const fixture = await startFixture();
+    try {
+      result = await runOn(fixture.sdbPort);
+    } finally {
+      await fixture.stop();
+    }
+  }
   console.log(JSON.stringify(result, null, 2));
 }
 

@@ -1,7 +1,7 @@
 // `npm run bench [-- scenario...] [--rounds N] [--iterations N]`: our client and the reference C#
-// client (Mono.Debugger.Soft, via bench/reference/RefBench.cs) against the same fixture in one run,
-// alternating, several rounds; each row is the median of the rounds' means. Prints a table and
-// writes bench/results/<scenario>.json. Figures are reported, never asserted: machines are noisy.
+// client (Mono.Debugger.Soft, via bench/reference/RefBench.cs) against the same fixture in one
+// run, alternating, several rounds; each figure is the median of the rounds. Prints a table per
+// scenario and writes bench/results/<scenario>.json. Figures are reported, never asserted.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,40 +11,36 @@ import { fileURLToPath } from 'node:url';
 import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { buildReference, runReference } from './reference.js';
+import { measureSession } from './session.js';
 import { measurePipelinedBurst, measureWire } from './wire.js';
-
-/** Rows of ours compared with a differently named row of the reference. */
-const referenceRow: Record<string, string> = {
-  burst_1000_reads_pipelined_only_us: 'burst_1000_reads_us',
-};
-
-/**
- * Untimed calls before each light row, for both clients. Mono compiles a method fully on its
- * first call; V8 needs a few thousand calls to reach its optimising tier. A server process is
- * long-lived, so both are measured warm.
- */
-const WARMUP = 2000;
 
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
-interface Row {
-  name: string;
-  ours_us: number;
-  reference_us: number;
-  ratio: number;
+/**
+ * Untimed calls before each light wire row, for both clients. Mono compiles a method fully on
+ * its first call; V8 needs a few thousand calls to reach its optimising tier. A server process
+ * is long-lived, so both are measured warm.
+ */
+const WARMUP = 2000;
+
+interface Options {
+  rounds: number;
+  iterations: number;
 }
 
-/** Upper bounds on ours/reference per row, from the issues. */
-const targets: Record<string, Record<string, number>> = {
-  wire: {
-    static_field_read_us: 1.0,
-    object_field_read_us: 1.0,
-    array_10k_read_us: 0.5,
-    string_1mb_read_us: 0.5,
-    invoke_parked_us: 1.0,
-    burst_1000_reads_us: 0.25, // at least 4x faster: pipelined against sequential
-  },
-};
+/** One printed line: ours against the reference, and the target it is held to. */
+interface Line {
+  name: string;
+  ours: number;
+  reference: number;
+  unit: string;
+  /** `ratio <= x` or `ours < x`. */
+  target?: { kind: 'ratio' | 'absolute'; value: number };
+}
+
+interface Scenario {
+  run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }>;
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -52,97 +48,173 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-function parseArgs(argv: string[]): { scenarios: string[]; rounds: number; iterations: number } {
-  const scenarios: string[] = [];
+const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Runs `rounds` alternating rounds and returns per-key medians of both sides. */
+async function alternate(
+  label: string,
+  rounds: number,
+  reference: () => Promise<Record<string, number>>,
+  ours: () => Promise<Record<string, number>>,
+): Promise<{ ours: Record<string, number>; reference: Record<string, number> }> {
+  const a: Record<string, number[]> = {};
+  const b: Record<string, number[]> = {};
+  for (let r = 1; r <= rounds; r++) {
+    process.stderr.write(`${label}: round ${r}/${rounds}: reference client...`);
+    for (const [k, v] of Object.entries(await reference())) (b[k] ??= []).push(v);
+    process.stderr.write(' ours...');
+    for (const [k, v] of Object.entries(await ours())) (a[k] ??= []).push(v);
+    process.stderr.write(' done\n');
+  }
+  const med = (x: Record<string, number[]>): Record<string, number> =>
+    Object.fromEntries(Object.entries(x).map(([k, v]) => [k, median(v)]));
+  return { ours: med(a), reference: med(b) };
+}
+
+const wire: Scenario = {
+  async run(fixture, o) {
+    const bursts = Math.min(o.iterations, 10);
+    const port = fixture.sdbPort;
+    const m = await alternate(
+      'wire',
+      o.rounds,
+      () =>
+        runReference({
+          port,
+          scenario: 'wire',
+          iterations: o.iterations,
+          burstIterations: bursts,
+          warmup: WARMUP,
+          timeoutMs: 240_000,
+        }),
+      async () => {
+        const w = await measureWire({ port, iterations: o.iterations, bursts, warmup: WARMUP });
+        w.burst_1000_reads_pipelined_only_us = await measurePipelinedBurst({ port, bursts });
+        return { ...w };
+      },
+    );
+    // target: ours/reference at most this
+    const rows: [string, number, string?][] = [
+      ['static_field_read_us', 1.0],
+      ['object_field_read_us', 1.0],
+      ['array_10k_read_us', 0.5],
+      ['string_1mb_read_us', 0.5],
+      ['invoke_parked_us', 1.0],
+      ['burst_1000_reads_us', 0.25], // at least 4x faster than the reference's sequential reads
+      ['burst_1000_reads_pipelined_only_us', Infinity, 'burst_1000_reads_us'], // pipelining alone, for the record
+    ];
+    const json = rows.map(([name, , refName]) => {
+      const ours = m.ours[name]!;
+      const reference = m.reference[refName ?? name];
+      if (reference === undefined)
+        throw new Error(`the reference client reported no ${refName ?? name}`);
+      return {
+        name,
+        ours_us: round(ours, 2),
+        reference_us: round(reference, 2),
+        ratio: round(ours / reference, 3),
+      };
+    });
+    const lines = json.map((r, i): Line => {
+      const t = rows[i]![1];
+      return {
+        name: r.name,
+        ours: r.ours_us,
+        reference: r.reference_us,
+        unit: 'us',
+        ...(Number.isFinite(t) ? { target: { kind: 'ratio', value: t } } : {}),
+      };
+    });
+    return { lines, json };
+  },
+};
+
+const session: Scenario = {
+  async run(fixture, o) {
+    const port = fixture.sdbPort;
+    const n = Math.max(10, Math.min(o.iterations, 40));
+    const m = await alternate(
+      'session',
+      o.rounds,
+      () => runReference({ port, scenario: 'session', iterations: n, timeoutMs: 240_000 }),
+      async () => ({ ...(await measureSession({ port, iterations: n })) }),
+    );
+    const names: [string, string][] = [
+      ['idle_freeze_ms', "nothing (the frame loop's own lateness)"],
+      ['field_read_freeze_ms', 'one field read in a suspend window'],
+      ['one_invoke_freeze_ms', 'one invoke on the main thread'],
+      ['ten_invokes_freeze_ms', 'ten invokes in one exclusive window'],
+    ];
+    const json = names.map(([name]) => ({
+      name,
+      ours: round(m.ours[name]!, 3),
+      reference: round(m.reference[name]!, 3),
+      unit: 'ms',
+    }));
+    const lines = json.map((r): Line => ({
+      ...r,
+      // idle is the baseline both share; the field read is held to 2 ms absolute
+      ...(r.name === 'idle_freeze_ms'
+        ? {}
+        : r.name === 'field_read_freeze_ms'
+          ? { target: { kind: 'absolute', value: 2 } }
+          : { target: { kind: 'ratio', value: 1 } }),
+    }));
+    return { lines, json };
+  },
+};
+
+const scenarios: Record<string, Scenario> = { wire, session };
+
+function printTable(name: string, lines: Line[]): void {
+  console.log(`\n${name} (median of rounds)`);
+  console.log(
+    `${'row'.padEnd(36)}${'ours'.padStart(12)}${'reference'.padStart(12)}${'ours/ref'.padStart(10)}  target`,
+  );
+  for (const l of lines) {
+    const ratio = l.ours / l.reference;
+    let target = '';
+    if (l.target) {
+      const met = l.target.kind === 'ratio' ? ratio <= l.target.value : l.ours < l.target.value;
+      target = `${l.target.kind === 'ratio' ? `ratio <= ${l.target.value}` : `< ${l.target.value} ${l.unit}`}: ${met ? 'met' : 'MISSED'}`;
+    }
+    console.log(
+      `${`${l.name}`.padEnd(36)}${l.ours.toFixed(2).padStart(12)}${l.reference.toFixed(2).padStart(12)}${ratio.toFixed(3).padStart(10)}  ${target}`,
+    );
+  }
+}
+
+function parseArgs(argv: string[]): Options & { names: string[] } {
+  const names: string[] = [];
   let rounds = 3;
   let iterations = 200;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--rounds') rounds = Number(argv[++i]);
     else if (a === '--iterations') iterations = Number(argv[++i]);
-    else scenarios.push(a);
+    else names.push(a);
   }
-  return { scenarios: scenarios.length ? scenarios : Object.keys(targets), rounds, iterations };
-}
-
-async function benchWire(
-  fixture: FixtureProcess,
-  rounds: number,
-  iterations: number,
-): Promise<Row[]> {
-  const ours: Record<string, number[]> = {};
-  const reference: Record<string, number[]> = {};
-  const bursts = Math.min(iterations, 10);
-  for (let round = 1; round <= rounds; round++) {
-    process.stderr.write(`wire: round ${round}/${rounds}: reference client...`);
-    const ref = await runReference({
-      port: fixture.sdbPort,
-      scenario: 'wire',
-      iterations,
-      burstIterations: bursts,
-      warmup: WARMUP,
-      timeoutMs: 240_000,
-    });
-    process.stderr.write(' ours...');
-    const mine = await measureWire({ port: fixture.sdbPort, iterations, bursts, warmup: WARMUP });
-    mine.burst_1000_reads_pipelined_only_us = await measurePipelinedBurst({
-      port: fixture.sdbPort,
-      bursts,
-    });
-    process.stderr.write(' done\n');
-    for (const [k, v] of Object.entries(mine as unknown as Record<string, number>)) {
-      (ours[k] ??= []).push(v);
-    }
-    for (const k of Object.keys(mine)) {
-      const r = ref[referenceRow[k] ?? k];
-      if (r === undefined) throw new Error(`the reference client reported no ${k}`);
-      (reference[k] ??= []).push(r);
-    }
-  }
-  return Object.keys(ours).map((name) => {
-    const o = median(ours[name]!);
-    const r = median(reference[name]!);
-    return { name, ours_us: round2(o), reference_us: round2(r), ratio: round3(o / r) };
-  });
-}
-
-const round2 = (x: number): number => Math.round(x * 100) / 100;
-const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-
-function printTable(scenario: string, rows: Row[]): void {
-  const t = targets[scenario] ?? {};
-  console.log(`\n${scenario} (median of rounds; µs per operation)`);
-  console.log(
-    `${'row'.padEnd(24)}${'ours'.padStart(12)}${'reference'.padStart(12)}${'ours/ref'.padStart(10)}${'target'.padStart(9)}  `,
-  );
-  for (const r of rows) {
-    const target = t[r.name];
-    const verdict = target === undefined ? '' : r.ratio <= target ? 'met' : 'MISSED';
-    console.log(
-      `${r.name.padEnd(24)}${r.ours_us.toFixed(1).padStart(12)}${r.reference_us.toFixed(1).padStart(12)}${r.ratio.toFixed(3).padStart(10)}${(target === undefined ? '' : `<= ${target}`).padStart(9)}  ${verdict}`,
-    );
-  }
+  for (const n of names)
+    if (!scenarios[n])
+      throw new Error(`unknown scenario ${n} (known: ${Object.keys(scenarios).join(', ')})`);
+  return { names: names.length ? names : Object.keys(scenarios), rounds, iterations };
 }
 
 async function main(): Promise<void> {
-  const { scenarios, rounds, iterations } = parseArgs(process.argv.slice(2));
+  const { names, ...o } = parseArgs(process.argv.slice(2));
   await Promise.all([buildFixture(), buildReference()]);
   await mkdir(RESULTS, { recursive: true });
-  console.log(
-    `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
-  );
-  for (const scenario of scenarios) {
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load ${load}`);
+  for (const name of names) {
     const fixture = await startFixture();
     try {
-      let rows: Row[];
-      if (scenario === 'wire') rows = await benchWire(fixture, rounds, iterations);
-      else
-        throw new Error(`unknown scenario ${scenario} (known: ${Object.keys(targets).join(', ')})`);
-      printTable(scenario, rows);
-      await writeFile(path.join(RESULTS, `${scenario}.json`), `${JSON.stringify(rows, null, 2)}\n`);
+      const { lines, json } = await scenarios[name]!.run(fixture, o);
+      printTable(name, lines);
+      await writeFile(path.join(RESULTS, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
     } finally {
       await fixture.stop();
     }

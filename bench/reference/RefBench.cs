@@ -8,6 +8,7 @@
 // Build:  mcs -r:/usr/lib/mono/4.5/Mono.Debugger.Soft.dll -out:RefBench.exe RefBench.cs
 // Run:    mono RefBench.exe --port 56000 --scenario wire [--iterations 200]
 //                           [--burst-iterations 10] [--timeout-ms 60000]
+//         (scenarios: info, wire, session; --iterations defaults to 200, for session to 30)
 //
 // Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage, 124 watchdog fired.
 //
@@ -40,6 +41,7 @@ namespace RefBench
 		public int Port = -1;
 		public string Scenario;
 		public int Iterations = 200;
+		public bool IterationsGiven; // session uses its own default (30) when --iterations is absent
 		public int BurstIterations = -1; // -1: min(Iterations, 10)
 		public int TimeoutMs = 60000;
 		public int Warmup = 50; // untimed calls before each light row (heavy rows: 5)
@@ -55,7 +57,7 @@ namespace RefBench
 				switch (a) {
 				case "--port": o.Port = ParseInt (a, v, 1, 65535); break;
 				case "--scenario": o.Scenario = v; break;
-				case "--iterations": o.Iterations = ParseInt (a, v, 1, 10000000); break;
+				case "--iterations": o.Iterations = ParseInt (a, v, 1, 10000000); o.IterationsGiven = true; break;
 				case "--burst-iterations": o.BurstIterations = ParseInt (a, v, 1, 100000); break;
 				case "--timeout-ms": o.TimeoutMs = ParseInt (a, v, 1000, 24 * 3600 * 1000); break;
 				case "--warmup": o.Warmup = ParseInt (a, v, 0, 10000000); break;
@@ -477,6 +479,7 @@ namespace RefBench
 		public static readonly Dictionary<string, Scenario> All = new Dictionary<string, Scenario> {
 			{ "info", Info },
 			{ "wire", Wire },
+			{ "session", SessionScenario },
 		};
 
 		const string GameAssembly = "Assembly-CSharp";
@@ -585,6 +588,277 @@ namespace RefBench
 			r.Num ("iterations", n);
 			r.Num ("burst_iterations", s.Options.BurstIterations);
 			GC.KeepAlive (sink);
+		}
+
+		// ---- session: how long typical debugger work freezes the game's main thread ----------
+		//
+		// Read from the fixture's frame-pacing recorder FixtureEngine.Hitch (plain static fields,
+		// read and written without suspending the VM): MaxLateMs is the longest delay of a frame
+		// start past its schedule since the last reset, Frames counts frame starts, and writing
+		// ResetRequested = 1 makes the main loop zero the maxima at its next frame start (that
+		// frame's own sample, which spans the reset, is not recorded) and write 0 back.
+		//
+		// PROTOCOL (our TypeScript client follows exactly the same one). For each operation X, in
+		// the row order idle, field_read, one_invoke, ten_invokes, repeat N times (--iterations,
+		// default 30):
+		//   1. write Hitch.ResetRequested = 1 (TypeMirror.SetValue: one TYPE.SET_VALUES); poll
+		//      [ResetRequested, Frames] together (one TYPE.GET_VALUES of both fields) every 2 ms
+		//      until ResetRequested reads 0, keeping the Frames of that same reply as F0; then poll
+		//      Frames every 2 ms until Frames >= F0 + 2 (the discarded sample is behind us);
+		//   2. perform X;
+		//   3. read Frames once right after X returned (F1), then poll every 2 ms until
+		//      Frames >= F1 + 2 (the frame X delayed has started and been recorded);
+		//   4. read MaxLateMs: one sample, in ms.
+		// Each poll is one request; the first poll is immediate, then Thread.Sleep(2) between
+		// polls. Steps 1 and 3 never suspend the VM. Every wait is bounded (HitchWaitBoundMs for
+		// each of the waits in steps 1 and 3, InvokeParkBoundMs for parking) and fails with a
+		// message naming what it waited for.
+		//   X(idle)        = nothing;
+		//   X(field_read)  = VM.SUSPEND; one TypeMirror.GetValue(Game.Probe.SInt); VM.RESUME;
+		//   X(one_invoke)  = VM.SUSPEND; invoke Game.Probe.Add(1, 2) on the main thread with
+		//                    InvokeOptions.DisableBreakpoints, retrying every 1 ms (Thread.Sleep(1))
+		//                    while the agent answers NOT_SUSPENDED, until the thread has parked and
+		//                    the invoke ran; VM.RESUME;
+		//   X(ten_invokes) = VM.SUSPEND; park exactly as one_invoke (that Add invoke is the first
+		//                    of the ten); then 9 more invokes of Add(1, 2) on the main thread
+		//                    (DisableBreakpoints), i.e. 10 invokes in all; VM.RESUME.
+		// Between steps 1 and 2 both clients sleep a pseudo-random 0-16 ms, the same sequence on
+		// both sides (per row: state = 1; state = (state * 1103515245 + 12345) & 0x7fffffff;
+		// delay = state % 17), so X lands anywhere in the frame, as real calls do (without it, X
+		// always starts just after a frame start, where the frame's slack hides it).
+		// Every invoke's result is checked to be 3. VM.RESUME is sent on every path after a
+		// successful VM.SUSPEND (try/finally), so each X leaves the suspend count as it found it.
+		// Per row: the median of the N samples (even N: the mean of the middle two), their mean
+		// and their max, in ms. Setup before the rows, not sampled: find Hitch, Probe and the
+		// main thread, then one check of everything X uses (read SInt, suspend, park with Add,
+		// check it returns 3, resume), which also compiles Add in the debuggee and warms the
+		// client, so no row pays a first-call cost.
+		//
+		// Caveat (measured on the fixture, 2 cores): step 1 ends when a poll sees the new frame,
+		// i.e. 0-2.5 ms after a frame start, so X starts while the main thread is still doing
+		// that frame's 3-5 ms of managed work. VM.SUSPEND then parks it at once (one invoke
+		// attempt) and a short X only stretches that frame's work into the slack before the next
+		// deadline: no lateness. A sample shows X only when work + X overrun the 16.7 ms period,
+		// or when the work had already ended and parking waited in the native sleep until the
+		// deadline (then park-to-resume is all lateness). So samples are bimodal and the invoke
+		// rows' medians move between runs; compare the two clients within the same run. The
+		// baseline (idle) is the max lateness of ~4-5 frame starts (Thread.Sleep rounds the
+		// remaining time up to whole ms), about 1 ms.
+		const int SessionDefaultIterations = 30;
+		const int HitchPollMs = 2;
+		const int HitchWaitBoundMs = 3000;
+		const int TenInvokes = 10;
+
+		sealed class HitchRecorder
+		{
+			readonly TypeMirror type;
+			readonly FieldInfoMirror maxLate;
+			readonly FieldInfoMirror frames;
+			readonly FieldInfoMirror resetRequested;
+			readonly FieldInfoMirror[] resetAndFrames;
+			readonly Value one;
+
+			public HitchRecorder (VirtualMachine vm)
+			{
+				type = Sdb.FindType (vm, "FixtureEngine.Hitch", "FixtureEngine");
+				maxLate = Sdb.FindStaticField (type, "MaxLateMs");
+				frames = Sdb.FindStaticField (type, "Frames");
+				resetRequested = Sdb.FindStaticField (type, "ResetRequested");
+				resetAndFrames = new FieldInfoMirror[] { resetRequested, frames };
+				one = vm.CreateValue (1);
+				// Type checks up front, so a changed fixture fails here and not mid-row.
+				MaxLateMs ();
+				Frames ();
+				AsInt32 (type.GetValue (resetRequested), "Hitch.ResetRequested");
+			}
+
+			public double MaxLateMs ()
+			{
+				var p = type.GetValue (maxLate) as PrimitiveValue;
+				if (p == null || !(p.Value is double))
+					throw new BenchException ("FixtureEngine.Hitch.MaxLateMs: expected a double");
+				return (double)p.Value;
+			}
+
+			public long Frames ()
+			{
+				return AsInt64 (type.GetValue (frames), "Hitch.Frames");
+			}
+
+			// Step 1. Returns the milliseconds it took.
+			public double ResetAndSettle ()
+			{
+				var sw = Stopwatch.StartNew ();
+				type.SetValue (resetRequested, one);
+				long f0;
+				while (true) {
+					Value[] v = type.GetValues (resetAndFrames);
+					if (AsInt32 (v [0], "Hitch.ResetRequested") == 0) {
+						f0 = AsInt64 (v [1], "Hitch.Frames");
+						break;
+					}
+					if (sw.ElapsedMilliseconds > HitchWaitBoundMs)
+						throw new BenchException ("FixtureEngine.Hitch.ResetRequested still reads 1 " + HitchWaitBoundMs + " ms after writing it: the game's main loop is not starting frames (suspended by someone else, or wedged)");
+					Thread.Sleep (HitchPollMs);
+				}
+				WaitFrames (f0 + 2, "after the reset");
+				return sw.Elapsed.TotalMilliseconds;
+			}
+
+			// Polls Frames (first read immediate, then every HitchPollMs) until it reaches target;
+			// `what` completes "<bound> ms ..." in the error.
+			public void WaitFrames (long target, string what)
+			{
+				var sw = Stopwatch.StartNew ();
+				while (true) {
+					long f = Frames ();
+					if (f >= target)
+						return;
+					if (sw.ElapsedMilliseconds > HitchWaitBoundMs)
+						throw new BenchException ("FixtureEngine.Hitch.Frames reads " + f + ", not yet " + target + ", " + HitchWaitBoundMs + " ms " + what + ": the game's main loop is not starting frames (suspended by someone else, or wedged)");
+					Thread.Sleep (HitchPollMs);
+				}
+			}
+
+			static int AsInt32 (Value v, string what)
+			{
+				var p = v as PrimitiveValue;
+				if (p == null || !(p.Value is int))
+					throw new BenchException ("FixtureEngine." + what + ": expected an int");
+				return (int)p.Value;
+			}
+
+			static long AsInt64 (Value v, string what)
+			{
+				var p = v as PrimitiveValue;
+				if (p == null || !(p.Value is long))
+					throw new BenchException ("FixtureEngine." + what + ": expected a long");
+				return (long)p.Value;
+			}
+		}
+
+		// VM.SUSPEND, body, VM.RESUME, the resume on every path. A resume that fails after the
+		// body failed is reported on stderr and the body's exception is the one that propagates.
+		static void WhileSuspended (Session s, Action body)
+		{
+			s.Suspend ();
+			bool ok = false;
+			try {
+				body ();
+				ok = true;
+			} finally {
+				if (ok) {
+					s.Resume ();
+				} else {
+					try {
+						s.Resume ();
+					} catch (Exception ex) {
+						Console.Error.WriteLine ("RefBench: resume after a failed step: " + ex.GetType ().Name + ": " + ex.Message);
+					}
+				}
+			}
+		}
+
+		static double Median (double[] xs)
+		{
+			var sorted = (double[])xs.Clone ();
+			Array.Sort (sorted);
+			int mid = sorted.Length / 2;
+			return sorted.Length % 2 == 1 ? sorted [mid] : (sorted [mid - 1] + sorted [mid]) / 2;
+		}
+
+		static string Ms (double ms)
+		{
+			return ms.ToString ("0.###", CultureInfo.InvariantCulture);
+		}
+
+		// Runs one row of the protocol above and reports <row>_freeze_ms (median),
+		// <row>_freeze_mean_ms and <row>_freeze_max_ms. Adds how long X itself took on the
+		// client (mean and max, ms), the step-1 wait and the sample range to `diag`.
+		static void FreezeRow (Result r, HitchRecorder hitch, string row, int n, Action op, List<string> diag)
+		{
+			var samples = new double[n];
+			double opSum = 0, opMax = 0, settleSum = 0;
+			long state = 1;
+			for (int i = 0; i < n; i++) {
+				settleSum += hitch.ResetAndSettle ();
+				state = (state * 1103515245 + 12345) & 0x7fffffff;
+				Thread.Sleep ((int)(state % 17));
+				var sw = Stopwatch.StartNew ();
+				op ();
+				double opMs = sw.Elapsed.TotalMilliseconds;
+				long f1 = hitch.Frames ();
+				hitch.WaitFrames (f1 + 2, "after X of row " + row + " finished");
+				samples [i] = hitch.MaxLateMs ();
+				opSum += opMs;
+				opMax = Math.Max (opMax, opMs);
+			}
+			double sum = 0, max = double.NegativeInfinity, min = double.PositiveInfinity;
+			foreach (double x in samples) {
+				sum += x;
+				max = Math.Max (max, x);
+				min = Math.Min (min, x);
+			}
+			r.Num (row + "_freeze_ms", Median (samples));
+			r.Num (row + "_freeze_mean_ms", sum / n);
+			r.Num (row + "_freeze_max_ms", max);
+			diag.Add (row + ": min " + Ms (min) + " ms, X took mean " + Ms (opSum / n) + " max " + Ms (opMax) + " ms, step 1 took mean " + Ms (settleSum / n) + " ms");
+		}
+
+		static void SessionScenario (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = s.Options.IterationsGiven ? s.Options.Iterations : SessionDefaultIterations;
+			var hitch = new HitchRecorder (vm);
+			TypeMirror probe = Sdb.FindType (vm, "Game.Probe", GameAssembly);
+			FieldInfoMirror sInt = Sdb.FindStaticField (probe, "SInt");
+			MethodMirror add = Sdb.FindStaticMethod (probe, "Add", 2);
+			ThreadMirror main = s.MainThread ();
+			var addArgs = new Value[] { vm.CreateValue (1), vm.CreateValue (2) };
+
+			double parkMs = 0;
+			int parkAttempts = 0;
+			Action park = () => {
+				Value v = Sdb.InvokeWhenParked (main, probe, add, addArgs, InvokeOptions.DisableBreakpoints, InvokeParkBoundMs, out parkMs, out parkAttempts);
+				CheckThree (v);
+			};
+
+			// Setup check (not sampled): everything X uses, once.
+			Sdb.AsInt (probe.GetValue (sInt), "Game.Probe.SInt");
+			WhileSuspended (s, park);
+
+			var diag = new List<string> ();
+			FreezeRow (r, hitch, "idle", n, () => { }, diag);
+			FreezeRow (r, hitch, "field_read", n, () => WhileSuspended (s, () => {
+				probe.GetValue (sInt);
+			}), diag);
+
+			double parkSum = 0, parkMax = 0;
+			long attemptSum = 0;
+			Action parkAndCount = () => {
+				park ();
+				parkSum += parkMs;
+				parkMax = Math.Max (parkMax, parkMs);
+				attemptSum += parkAttempts;
+			};
+			FreezeRow (r, hitch, "one_invoke", n, () => WhileSuspended (s, parkAndCount), diag);
+			FreezeRow (r, hitch, "ten_invokes", n, () => WhileSuspended (s, () => {
+				parkAndCount ();
+				for (int i = 1; i < TenInvokes; i++)
+					CheckThree (probe.InvokeMethod (main, add, addArgs, InvokeOptions.DisableBreakpoints));
+			}), diag);
+
+			r.Num ("iterations", n);
+			r.Str ("main_thread_source", s.MainThreadSource);
+			diag.Add ("parking (invoke rows): mean " + Ms (parkSum / (2 * n)) + " ms, max " + Ms (parkMax) + " ms, mean attempts " + Ms (attemptSum / (2.0 * n)));
+			r.Str ("diagnostics", string.Join ("; ", diag.ToArray ()));
+		}
+
+		static void CheckThree (Value v)
+		{
+			int three = Sdb.AsInt (v, "Game.Probe.Add(1, 2)");
+			if (three != 3)
+				throw new BenchException ("Game.Probe.Add(1, 2) returned " + three);
 		}
 
 		static long SumInts (IList<Value> values)
