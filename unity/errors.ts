@@ -27,6 +27,7 @@ export type UnityErrorCode =
   | 'GAME_EXCEPTION'
   | 'TYPE_NOT_FOUND'
   | 'MEMBER_NOT_FOUND'
+  | 'AMBIGUOUS_NAME'
   | 'INVALID_ARGUMENT'
   | 'HOLD_NOT_OWNED'
   | 'UNSAFE_REQUEST'
@@ -142,6 +143,14 @@ export const Errors = {
       'MEMBER_NOT_FOUND',
       `${typeName} has no member ${JSON.stringify(member)}${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
       { suggestions },
+    ),
+  ambiguousName: (name: string, candidates: string[], how: string): UnityError =>
+    new UnityError(
+      'AMBIGUOUS_NAME',
+      `${JSON.stringify(name)} is ambiguous: ${candidates.slice(0, 10).join('; ')}${
+        candidates.length > 10 ? `; and ${candidates.length - 10} more` : ''
+      }. ${how}`,
+      { suggestions: candidates, details: { candidates } },
     ),
   invalidArgument: (message: string): UnityError => new UnityError('INVALID_ARGUMENT', message),
   holdNotOwned: (caller: string, holders: string[]): UnityError =>

@@ -11,6 +11,8 @@ import {
   type InvokeOptions,
   type InvokeOutcome,
 } from '../invoker.js';
+import { TypeCatalog } from '../catalog/index.js';
+import { listTypeNamesByInvoke } from '../type-names-by-invoke.js';
 import { HoldTable } from './holds.js';
 import { RwLock } from './rw-lock.js';
 
@@ -70,6 +72,8 @@ export interface OperationContext {
   readonly conn: SdbConnection;
   /** The game's main thread (found on first use, once per connection). */
   mainThread(): Promise<number>;
+  /** Types and members of the game, cached per connection. */
+  readonly catalog: TypeCatalog;
   invoke(
     methodId: number,
     thisArg: Value,
@@ -99,6 +103,7 @@ interface Attachment {
   player?: PlayerEndpoint;
   identity: string;
   invoker?: Promise<MainThreadInvoker>;
+  catalog?: TypeCatalog;
 }
 
 export interface SessionStatus {
@@ -265,6 +270,7 @@ export class GameSession {
       if (options.writes) checkWrite();
       const ctx: OperationContext = {
         conn: a.conn,
+        catalog: this.catalogFor(a),
         mainThread: async () => (await this.invokerFor(a)).threadId,
         invoke: async (methodId, thisArg, args, o) => {
           const invoker = await this.invokerFor(a);
@@ -311,6 +317,7 @@ export class GameSession {
     try {
       const value = await op({
         conn: a.conn,
+        catalog: this.catalogFor(a),
         mainThread: refuse,
         invoke: refuse,
         markWrite: refuse,
@@ -385,6 +392,20 @@ export class GameSession {
     const n = this.holds.count(caller);
     for (let i = 0; i < n; i++)
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
+  }
+
+  /**
+   * The catalogue of this connection. On loopback the game's assembly files are this machine's
+   * files, cheaper to read than their metadata over the wire (checked by module id); where
+   * neither works the types are listed by asking the game.
+   */
+  private catalogFor(a: Attachment): TypeCatalog {
+    a.catalog ??= new TypeCatalog(a.conn, {
+      preferLocalFiles: isLoopback(a.endpoint),
+      listTypeNames: async (assemblyId) =>
+        listTypeNamesByInvoke(a.conn, await this.invokerFor(a), assemblyId),
+    });
+    return a.catalog;
   }
 
   /** The invoker of this connection, made on first use (finding the main thread may invoke). */
@@ -512,6 +533,10 @@ async function gameIdentity(
   ]);
   const run = player?.guid !== undefined ? ` run ${player.guid}` : '';
   return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+}
+
+function isLoopback(endpoint: string): boolean {
+  return /^(127\.|localhost:|\[::1\]:)/.test(endpoint);
 }
 
 function isDrop(e: unknown): boolean {

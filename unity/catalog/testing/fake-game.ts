@@ -1,0 +1,281 @@
+// A small model of a game's assemblies, types and members that answers the type catalogue's
+// commands on a FakeAgent, encoded as Mono's agent encodes them. Assembly images are built from
+// the same model (pe-builder.ts), so names, tokens and ids always agree.
+
+import { PacketReader } from '../../../sdb-protocol/buffer-reader.js';
+import { PacketWriter } from '../../../sdb-protocol/buffer-writer.js';
+import type { FakeAgent, FakeReply } from '../../../sdb-protocol/testing/fake-agent.js';
+import { ErrorCode, TypeInfoFlags } from '../../../sdb-protocol/vocabulary.js';
+import { buildImage, type SynthTypeDef, type SynthTypeRef } from './pe-builder.js';
+
+export interface FakeAssembly {
+  id: number;
+  fullName: string;
+  location: string;
+  /** 'dynamic': GET_METADATA_BLOB answers NOT_IMPLEMENTED, like Mono for a dynamic assembly. */
+  blob: 'image' | 'dynamic';
+  mvid: Uint8Array;
+  types: FakeType[];
+}
+
+export interface FakeType {
+  id: number;
+  assembly: FakeAssembly;
+  namespace: string;
+  name: string;
+  fullName: string;
+  token: number;
+  base: FakeType | undefined;
+  enclosing: FakeType | undefined;
+  flags: number;
+  attributes: number;
+  typeArgs: FakeType[];
+  fields: { id: number; name: string; type: FakeType; attributes: number }[];
+  properties: { id: number; name: string; getter: number; setter: number }[];
+  methods: number[];
+}
+
+export interface FakeMethod {
+  id: number;
+  name: string;
+  attributes: number;
+  returnType: FakeType;
+  params: { name: string; type: FakeType }[];
+  genericParamCount: number;
+}
+
+export class FakeGame {
+  readonly assemblies: FakeAssembly[] = [];
+  /** Assemblies GET_ASSEMBLIES reports (a test can add late ones). */
+  readonly loaded: FakeAssembly[] = [];
+  readonly types = new Map<number, FakeType>();
+  readonly methods = new Map<number, FakeMethod>();
+  /** Methods whose GET_PARAM_INFO fails (a parameter type that cannot be loaded). */
+  readonly brokenMethods = new Set<number>();
+  private nextId = 1;
+
+  assembly(
+    fullName: string,
+    opts: Partial<Pick<FakeAssembly, 'blob' | 'location'>> & { loaded?: boolean } = {},
+  ): FakeAssembly {
+    const id = this.assemblies.length + 1;
+    const mvid = Uint8Array.from({ length: 16 }, (_, i) => (id * 17 + i) & 0xff);
+    const a: FakeAssembly = {
+      id,
+      fullName,
+      location: opts.location ?? `/fake/${fullName.split(',')[0]!}.dll`,
+      blob: opts.blob ?? 'image',
+      mvid,
+      types: [],
+    };
+    this.assemblies.push(a);
+    if (opts.loaded !== false) this.loaded.push(a);
+    return a;
+  }
+
+  type(
+    assembly: FakeAssembly,
+    fullName: string,
+    opts: {
+      base?: FakeType;
+      enclosing?: FakeType;
+      flags?: number;
+      attributes?: number;
+      /** Not in the assembly's metadata (generic instances and parameters): give the names. */
+      runtimeOnly?: { namespace: string; name: string };
+    } = {},
+  ): FakeType {
+    const plus = fullName.lastIndexOf('+');
+    const dot = fullName.lastIndexOf('.');
+    const t: FakeType = {
+      id: this.nextId++,
+      assembly,
+      namespace:
+        opts.runtimeOnly?.namespace ?? (opts.enclosing || dot < 0 ? '' : fullName.slice(0, dot)),
+      name: opts.runtimeOnly?.name ?? fullName.slice(Math.max(plus, dot) + 1),
+      fullName,
+      token: opts.runtimeOnly ? 0 : 0x02000002 + assembly.types.length,
+      base: opts.base,
+      enclosing: opts.enclosing,
+      flags: opts.flags ?? 0,
+      attributes: opts.attributes ?? 0x100001,
+      typeArgs: [],
+      fields: [],
+      properties: [],
+      methods: [],
+    };
+    if (!opts.runtimeOnly) assembly.types.push(t);
+    this.types.set(t.id, t);
+    return t;
+  }
+
+  method(
+    owner: FakeType,
+    name: string,
+    returnType: FakeType,
+    params: { name: string; type: FakeType }[] = [],
+    opts: { attributes?: number; genericParamCount?: number } = {},
+  ): FakeMethod {
+    const m: FakeMethod = {
+      id: this.nextId++,
+      name,
+      attributes: opts.attributes ?? 0x6,
+      returnType,
+      params,
+      genericParamCount: opts.genericParamCount ?? 0,
+    };
+    this.methods.set(m.id, m);
+    owner.methods.push(m.id);
+    return m;
+  }
+
+  field(owner: FakeType, name: string, type: FakeType, attributes = 0x6): void {
+    owner.fields.push({ id: this.nextId++, name, type, attributes });
+  }
+
+  property(owner: FakeType, name: string, getter?: FakeMethod, setter?: FakeMethod): void {
+    owner.properties.push({
+      id: this.nextId++,
+      name,
+      getter: getter?.id ?? 0,
+      setter: setter?.id ?? 0,
+    });
+  }
+
+  /** The assembly's PE image, as GET_METADATA_BLOB or its file would give it. */
+  image(a: FakeAssembly): Uint8Array {
+    const refs: SynthTypeRef[] = [];
+    const refOf = (t: FakeType): number => {
+      const at = refs.findIndex((r) => r.namespace === t.namespace && r.name === t.name);
+      if (at >= 0) return at + 1;
+      refs.push({ namespace: t.namespace, name: t.name });
+      return refs.length;
+    };
+    const types = a.types.map((t): SynthTypeDef => {
+      const def: SynthTypeDef = { namespace: t.namespace, name: t.name, flags: t.attributes };
+      if (t.enclosing) def.nestedIn = a.types.indexOf(t.enclosing) + 1;
+      if (t.base?.assembly === a) def.extendsDef = a.types.indexOf(t.base) + 1;
+      else if (t.base) def.extendsRef = refOf(t.base);
+      return def;
+    });
+    return buildImage({ types, typeRefs: refs, mvid: a.mvid });
+  }
+
+  /** Registers the catalogue's commands on the agent. */
+  install(agent: FakeAgent): void {
+    const ok = (w: PacketWriter): FakeReply => ({ body: w.body() });
+    const reader = (body: Buffer): PacketReader => new PacketReader(body);
+    const assemblyOf = (body: Buffer): FakeAssembly | undefined =>
+      this.assemblies[reader(body).i32() - 1];
+    const none = { error: ErrorCode.INVALID_ARGUMENT };
+
+    agent.on('APPDOMAIN', 1, () => ok(new PacketWriter().i32(1)));
+    agent.on('APPDOMAIN', 3, () => {
+      const w = new PacketWriter().i32(this.loaded.length);
+      for (const a of this.loaded) w.i32(a.id);
+      return ok(w);
+    });
+    agent.on('ASSEMBLY', 6, (p) => ok(new PacketWriter().string(assemblyOf(p.body)!.fullName)));
+    agent.on('ASSEMBLY', 1, (p) => ok(new PacketWriter().string(assemblyOf(p.body)!.location)));
+    agent.on('ASSEMBLY', 3, (p) => ok(new PacketWriter().i32(assemblyOf(p.body)!.id + 100)));
+    agent.on('MODULE', 1, (p) => {
+      const a = this.assemblies[reader(p.body).i32() - 101]!;
+      const guid = readGuidText(a.mvid);
+      const w = new PacketWriter().string('m').string('m').string(a.location).string(guid);
+      return ok(w.i32(a.id).string(''));
+    });
+    agent.on('ASSEMBLY', 8, (p) => {
+      const a = assemblyOf(p.body)!;
+      if (a.blob === 'dynamic') return { error: ErrorCode.NOT_IMPLEMENTED };
+      const image = this.image(a);
+      return ok(new PacketWriter().i32(image.length).bytes(image));
+    });
+    agent.on('ASSEMBLY', 11, (p) => {
+      const r = reader(p.body);
+      const a = this.assemblies[r.i32() - 1]!;
+      const token = r.i32();
+      const t = a.types.find((x) => x.token === token);
+      return t ? ok(new PacketWriter().i32(t.id)) : none;
+    });
+    agent.on('ASSEMBLY', 5, (p) => {
+      const r = reader(p.body);
+      const a = this.assemblies[r.i32() - 1]!;
+      const name = r.string();
+      return ok(new PacketWriter().i32(a.types.find((t) => t.fullName === name)?.id ?? 0));
+    });
+    agent.on('VM', 12, (p) => {
+      const name = reader(p.body).string();
+      const found = [...this.types.values()].filter((t) => t.fullName === name);
+      const w = new PacketWriter().i32(found.length);
+      for (const t of found) w.i32(t.id);
+      return ok(w);
+    });
+    this.installTypes(agent, ok, reader);
+  }
+
+  private installTypes(
+    agent: FakeAgent,
+    ok: (w: PacketWriter) => FakeReply,
+    reader: (b: Buffer) => PacketReader,
+  ): void {
+    const type = (b: Buffer): FakeType => this.types.get(reader(b).i32())!;
+    const method = (b: Buffer): FakeMethod => this.methods.get(reader(b).i32())!;
+    agent.on('TYPE', 1, (p) => {
+      const t = type(p.body);
+      const w = new PacketWriter().string(t.namespace).string(t.name).string(t.fullName);
+      w.i32(t.assembly.id)
+        .i32(t.assembly.id + 100)
+        .i32(t.base?.id ?? 0)
+        .i32(0);
+      w.i32(t.token).u8(0).i32(t.attributes).u8(t.flags).i32(0);
+      const definition = t.flags & TypeInfoFlags.GENERIC_TYPE_DEFINITION ? t.id : 0;
+      w.i32(definition).i32(t.typeArgs.length);
+      for (const a of t.typeArgs) w.i32(a.id);
+      return ok(w);
+    });
+    agent.on('TYPE', 3, (p) => {
+      const t = type(p.body);
+      const w = new PacketWriter().i32(t.fields.length);
+      for (const f of t.fields) w.i32(f.id).string(f.name).i32(f.type.id).i32(f.attributes);
+      return ok(w);
+    });
+    agent.on('TYPE', 9, (p) => {
+      const t = type(p.body);
+      const w = new PacketWriter().i32(t.properties.length);
+      for (const x of t.properties) w.i32(x.id).string(x.name).i32(x.getter).i32(x.setter).i32(0);
+      return ok(w);
+    });
+    agent.on('TYPE', 2, (p) => {
+      const t = type(p.body);
+      const w = new PacketWriter().i32(t.methods.length);
+      for (const m of t.methods) w.i32(m);
+      return ok(w);
+    });
+    agent.on('METHOD', 1, (p) => ok(new PacketWriter().string(method(p.body).name)));
+    agent.on('METHOD', 6, (p) => {
+      const m = method(p.body);
+      const w = new PacketWriter().i32(m.attributes).i32(0).i32(0x06000001);
+      return ok(
+        w
+          .u8(m.genericParamCount ? 3 : 0)
+          .i32(0)
+          .i32(0),
+      );
+    });
+    agent.on('METHOD', 4, (p) => {
+      const m = method(p.body);
+      if (this.brokenMethods.has(m.id)) return { error: ErrorCode.LOADER_ERROR };
+      const w = new PacketWriter().i32(0).i32(m.params.length).i32(m.genericParamCount);
+      w.i32(m.returnType.id);
+      for (const x of m.params) w.i32(x.type.id);
+      for (const x of m.params) w.string(x.name);
+      return ok(w);
+    });
+  }
+}
+
+function readGuidText(mvid: Uint8Array): string {
+  const h = (...i: number[]): string =>
+    i.map((k) => mvid[k]!.toString(16).padStart(2, '0')).join('');
+  return `${h(3, 2, 1, 0)}-${h(5, 4)}-${h(7, 6)}-${h(8, 9)}-${h(10, 11, 12, 13, 14, 15)}`.toUpperCase();
+}
