@@ -50,7 +50,11 @@ function median(xs: number[]): number {
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Runs `rounds` alternating rounds and returns per-key medians of both sides. */
+/**
+ * Runs `rounds` rounds of both clients and returns per-key medians. The order alternates each
+ * round and the machine gets a moment between clients: a client process that is still exiting
+ * (Mono's takes about a second) must not compete with the next one's measurements.
+ */
 async function alternate(
   label: string,
   rounds: number,
@@ -59,11 +63,26 @@ async function alternate(
 ): Promise<{ ours: Record<string, number>; reference: Record<string, number> }> {
   const a: Record<string, number[]> = {};
   const b: Record<string, number[]> = {};
-  for (let r = 1; r <= rounds; r++) {
-    process.stderr.write(`${label}: round ${r}/${rounds}: reference client...`);
+  const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
+  const runRef = async (): Promise<void> => {
+    process.stderr.write(' reference client...');
     for (const [k, v] of Object.entries(await reference())) (b[k] ??= []).push(v);
+    await settle();
+  };
+  const runOurs = async (): Promise<void> => {
     process.stderr.write(' ours...');
     for (const [k, v] of Object.entries(await ours())) (a[k] ??= []).push(v);
+    await settle();
+  };
+  for (let r = 1; r <= rounds; r++) {
+    process.stderr.write(`${label}: round ${r}/${rounds}:`);
+    if (r % 2 === 1) {
+      await runRef();
+      await runOurs();
+    } else {
+      await runOurs();
+      await runRef();
+    }
     process.stderr.write(' done\n');
   }
   const med = (x: Record<string, number[]>): Record<string, number> =>

@@ -55,8 +55,8 @@ export async function invokeWhenParked(
         );
       }
       retries++;
-      // Poll quickly at first (a frame's native part lasts a few ms), then back off a little.
-      await new Promise((r) => setTimeout(r, retries < 20 ? 1 : 5));
+      // Retry at once: once the thread parks, every moment until the invoke runs is game freeze.
+      await new Promise((r) => setImmediate(r));
     }
   }
 }

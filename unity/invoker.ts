@@ -53,6 +53,7 @@ export class MainThreadInvoker {
   /** Invokes run so far (including the ones made to read an exception). */
   invokes = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private idle = true;
   private exceptionMethods: Promise<{ message: number; stack: number }> | undefined;
 
   constructor(
@@ -68,8 +69,19 @@ export class MainThreadInvoker {
     args: readonly Value[],
     options: InvokeOptions = {},
   ): Promise<InvokeOutcome> {
-    const run = this.queue.then(() => this.invokeParked(methodId, thisArg, args, options));
-    this.queue = run.catch(() => undefined);
+    // one at a time (the agent takes one pending invoke per thread); no hop when idle
+    const run = this.idle
+      ? this.invokeParked(methodId, thisArg, args, options)
+      : this.queue.then(() => this.invokeParked(methodId, thisArg, args, options));
+    this.idle = false;
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queue = settled;
+    void settled.then(() => {
+      if (this.queue === settled) this.idle = true;
+    });
     return run;
   }
 
@@ -101,50 +113,42 @@ export class MainThreadInvoker {
     let retries = 0;
     for (;;) {
       let packetId = -1;
-      const reply = this.conn.send(
-        'VM.INVOKE_METHOD',
-        { threadId: this.threadId, flags, methodId, thisArg, args },
-        // the wire bound stays above ours: expiry is handled here, with an abort
-        { timeoutMs: callMs + ABORT_GRACE_MS + 1000, onSent: (id) => (packetId = id) },
-      );
+      let expired = false;
+      // On expiry the call is aborted; its reply (INVOKE_ABORTED, or a result that raced the
+      // abort) then ends the wait below. The wire bound stays above ours as the last resort.
+      const timer = setTimeout(() => {
+        expired = true;
+        this.conn
+          .send('VM.ABORT_INVOKE', { threadId: this.threadId, invokeId: packetId })
+          .catch((e: unknown) =>
+            this.opts.log?.(`abort of invoke ${packetId} failed: ${(e as Error).message}`),
+          );
+      }, callMs);
       this.invokes++;
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<'expired'>((resolve) => {
-        timer = setTimeout(() => resolve('expired'), callMs);
-      });
       try {
-        const r = await Promise.race([reply, expired]);
-        if (r === 'expired') {
-          await this.abort(packetId, reply);
-          throw Errors.timeout('the call in the game', callMs, true);
-        }
+        const r = await this.conn.send(
+          'VM.INVOKE_METHOD',
+          { threadId: this.threadId, flags, methodId, thisArg, args },
+          { timeoutMs: callMs + ABORT_GRACE_MS, onSent: (id) => (packetId = id) },
+        );
+        if (expired) throw Errors.timeout('the call in the game', callMs, true);
         if (r.threw) return { threw: true, exception: r.exception };
         const outcome: InvokeOutcome = { result: r.result };
         if (r.outThis) outcome.outThis = r.outThis;
         if (r.outArgs) outcome.outArgs = r.outArgs;
         return { threw: false, outcome };
       } catch (e) {
+        if (expired) throw Errors.timeout('the call in the game', callMs, true);
         if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
         this.invokes--; // the agent refused it: nothing ran
         if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
         retries++;
-        await new Promise((r) => setTimeout(r, retries < 20 ? 1 : 5));
+        // retry at once: once the thread parks, every moment until the call runs freezes the game
+        await new Promise((r) => setImmediate(r));
       } finally {
         clearTimeout(timer);
       }
     }
-  }
-
-  private async abort(packetId: number, reply: Promise<unknown>): Promise<void> {
-    try {
-      await this.conn.send('VM.ABORT_INVOKE', { threadId: this.threadId, invokeId: packetId });
-    } catch (e) {
-      this.opts.log?.(`abort of invoke ${packetId} failed: ${(e as Error).message}`);
-    }
-    await Promise.race([
-      reply.catch(() => undefined),
-      new Promise((r) => setTimeout(r, ABORT_GRACE_MS)),
-    ]);
   }
 
   /** The exception's runtime type, message and stack trace, read with invokes on this thread. */
