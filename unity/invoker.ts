@@ -110,7 +110,6 @@ export class MainThreadInvoker {
     const parkMs = options.parkTimeoutMs ?? this.opts.parkTimeoutMs;
     const callMs = options.timeoutMs ?? this.opts.invokeTimeoutMs;
     const started = performance.now();
-    let retries = 0;
     for (;;) {
       let packetId = -1;
       let expired = false;
@@ -142,7 +141,6 @@ export class MainThreadInvoker {
         if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
         this.invokes--; // the agent refused it: nothing ran
         if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
-        retries++;
         // retry at once: once the thread parks, every moment until the call runs freezes the game
         await new Promise((r) => setImmediate(r));
       } finally {
