@@ -45,18 +45,32 @@ const reads = (a: FakeAgent): string[] =>
     .map((p) => `${p.commandSet}/${p.command}:${p.body.toString('hex')}`);
 
 describe('read coalescing', () => {
-  it('sends same-tick reads of one type as one command and splits the values', async () => {
+  it('sends the first read of a tick at once, and merges the rest of that tick into one command', async () => {
     const { a, c } = await setup();
     const results = await Promise.all([
+      c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [7] }),
       c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
       c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [6, 7] }),
       c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [5] }),
     ]);
-    expect(results).toEqual([[Values.i4(50)], [Values.i4(60), Values.i4(70)], [Values.i4(50)]]);
+    expect(results).toEqual([
+      [Values.i4(70)],
+      [Values.i4(50)],
+      [Values.i4(60), Values.i4(70)],
+      [Values.i4(50)],
+    ]);
     expect(reads(a)).toEqual([
+      '23/4:' + '00000001' + '00000001' + '00000007',
       '23/4:' + '00000001' + '00000004' + '00000005' + '00000006' + '00000007' + '00000005',
     ]);
     expect(c.mergedReads).toBe(2);
+  });
+
+  it('never delays a lone read', async () => {
+    const { a, c } = await setup();
+    for (const f of [5, 6, 7]) await c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [f] });
+    expect(reads(a)).toHaveLength(3);
+    expect(c.mergedReads).toBe(0);
   });
 
   it('never moves a read across another command, and keeps types apart', async () => {
@@ -97,9 +111,10 @@ describe('read coalescing', () => {
     const results = await Promise.allSettled([
       c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [5] }),
       c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [6] }),
+      c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [7] }),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(reads(a)).toHaveLength(1);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(reads(a)).toHaveLength(2); // the first read alone, then the merged one: no re-sends
   });
 
   it('refuses an unknown field id for its own caller only', async () => {

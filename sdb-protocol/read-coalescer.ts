@@ -1,5 +1,5 @@
 // Field reads of one type (statics) or one object issued in the same tick travel as one
-// command. Mono's agent handles commands strictly one at a time and each costs it tens of
+// command (after the tick's first read, which leaves at once). Mono's agent handles commands strictly one at a time and each costs it tens of
 // microseconds whatever its size, while one more field in a GET_VALUES costs it well under one:
 // a burst of reads is bounded by the agent's per-command cost, not by the wire.
 //
@@ -57,6 +57,7 @@ export function isCoalescable(
 export class ReadCoalescer {
   private batch: Batch | undefined;
   private scheduled = false;
+  private readThisTick = false;
   /** Commands saved by merging (reads that did not need their own packet). */
   merged = 0;
 
@@ -68,6 +69,12 @@ export class ReadCoalescer {
     options: SendOptions | undefined,
   ): Promise<Value[]> {
     this.sender.checkIds(params);
+    if (!this.batch && !this.readThisTick) {
+      // the first read of a tick goes at once: a lone read never waits for company
+      this.readThisTick = true;
+      process.nextTick(() => (this.readThisTick = false));
+      return this.sender.send(name, params, options);
+    }
     const key = 'typeId' in params ? params.typeId : params.objectId;
     const b = this.batch;
     if (b && (b.name !== name || b.key !== key || b.fields + params.fieldIds.length > MAX_FIELDS))
