@@ -178,6 +178,17 @@ export class PacketReader {
     return out;
   }
 
+  /**
+   * An int count, then that many items. `minItemBytes` bounds the count by the bytes left, so a
+   * corrupt count fails before anything is allocated.
+   */
+  list<T>(what: string, minItemBytes: number, item: (r: this) => T): T[] {
+    const n = this.count(`${what} count`, Math.floor(this.remaining / minItemBytes));
+    const out = new Array<T>(n);
+    for (let i = 0; i < n; i++) out[i] = item(this);
+    return out;
+  }
+
   /** Fails when bytes are left over where the layout says the body ends. */
   expectEnd(what: string): void {
     if (this.pos !== this.end) {

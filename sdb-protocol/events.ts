@@ -37,10 +37,7 @@ export interface EventSet {
 export function readEventSet(r: PacketReader, v: ProtocolVersion): EventSet {
   const suspendPolicy = r.u8();
   // every event takes at least 9 bytes (kind, request id, thread id)
-  const n = r.count('event count', Math.floor(r.remaining / 9));
-  const events: SdbEvent[] = [];
-  for (let i = 0; i < n; i++) events.push(readEvent(r, v));
-  return { suspendPolicy, events };
+  return { suspendPolicy, events: r.list('event', 9, (x) => readEvent(x, v)) };
 }
 
 function readEvent(r: PacketReader, v: ProtocolVersion): SdbEvent {

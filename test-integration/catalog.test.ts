@@ -4,31 +4,22 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { buildFixture } from '../fixtures/build.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { SdbConnection } from '../sdb-protocol/index.js';
 import {
   readAssemblyMetadata,
   TypeCatalog,
   type MethodMember,
   type TypeMatch,
 } from '../unity/catalog/index.js';
+import { useAttachedFixture } from './support/attached-fixture.js';
 
-let fixture: FixtureProcess;
-let conn: SdbConnection;
+const g = useAttachedFixture();
 let catalog: TypeCatalog;
 
-beforeAll(async () => {
-  fixture = await startFixture({ entities: 200 });
-  conn = await SdbConnection.connect({ port: fixture.sdbPort });
-  catalog = new TypeCatalog(conn);
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await fixture?.stop();
+beforeAll(() => {
+  catalog = new TypeCatalog(g.conn);
 });
 
 const signature = (m: MethodMember): string =>
@@ -37,16 +28,22 @@ const signature = (m: MethodMember): string =>
 describe('findTypes', () => {
   // first in the file: it pays for listing every assembly
   it('finds Game.Probe by full name, and a repeat costs one command', async () => {
-    let sent = conn.stats.commandsSent;
+    let sent = g.conn.stats.commandsSent;
     let started = performance.now();
     const first = await catalog.findTypes('Game.Probe');
-    const firstCost = { commands: conn.stats.commandsSent - sent, ms: performance.now() - started };
-    sent = conn.stats.commandsSent;
+    const firstCost = {
+      commands: g.conn.stats.commandsSent - sent,
+      ms: performance.now() - started,
+    };
+    sent = g.conn.stats.commandsSent;
     started = performance.now();
     const again = await catalog.findTypes('Game.Probe');
-    const againCost = { commands: conn.stats.commandsSent - sent, ms: performance.now() - started };
+    const againCost = {
+      commands: g.conn.stats.commandsSent - sent,
+      ms: performance.now() - started,
+    };
 
-    const [probe] = await conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
+    const [probe] = await g.conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
     const expected: Partial<TypeMatch> = {
       fullName: 'Game.Probe',
       namespace: 'Game',
@@ -92,7 +89,7 @@ describe('findTypes', () => {
         kind: 'struct',
       },
     ]);
-    const info = await conn.send('TYPE.GET_INFO', { typeId: found.matches[0]!.typeId! });
+    const info = await g.conn.send('TYPE.GET_INFO', { typeId: found.matches[0]!.typeId! });
     expect(info.fullName).toBe('Unity.Entities.World+NoAllocReadOnlyCollection`1');
   });
 
@@ -122,7 +119,7 @@ describe('findTypes', () => {
     for (const assembly of ['Assembly-CSharp', 'Unity.Entities', 'Unity.Mathematics']) {
       const all = await catalog.findTypes('*', { assembly, limit: 1000 });
       const infos = await Promise.all(
-        all.matches.map((m) => conn.send('TYPE.GET_INFO', { typeId: m.typeId! })),
+        all.matches.map((m) => g.conn.send('TYPE.GET_INFO', { typeId: m.typeId! })),
       );
       expect(infos.map((i) => i.fullName)).toEqual(all.matches.map((m) => m.fullName));
     }
@@ -141,9 +138,11 @@ describe('findTypes', () => {
     const [corlib] = await catalog.assemblies();
     expect(corlib!.name).toBe('mscorlib');
     const started = performance.now();
-    const blob = await conn.send('ASSEMBLY.GET_METADATA_BLOB', { assemblyId: corlib!.assemblyId });
+    const blob = await g.conn.send('ASSEMBLY.GET_METADATA_BLOB', {
+      assemblyId: corlib!.assemblyId,
+    });
     const ms = performance.now() - started;
-    const location = await conn.send('ASSEMBLY.GET_LOCATION', { assemblyId: corlib!.assemblyId });
+    const location = await g.conn.send('ASSEMBLY.GET_LOCATION', { assemblyId: corlib!.assemblyId });
     expect(blob.equals(readFileSync(location))).toBe(true); // the whole file, byte for byte
     console.log(`mscorlib metadata blob: ${blob.length} bytes in ${ms.toFixed(0)} ms`);
   });
@@ -151,11 +150,11 @@ describe('findTypes', () => {
 
 describe('the local-file route', () => {
   it('lists the same types from MVID-checked files, without transferring images', async () => {
-    const local = new TypeCatalog(conn, { preferLocalFiles: true });
-    const sent = conn.stats.commandsSent;
+    const local = new TypeCatalog(g.conn, { preferLocalFiles: true });
+    const sent = g.conn.stats.commandsSent;
     const started = performance.now();
     const viaFiles = await local.findTypes('Game.*', { limit: 100 });
-    const cost = { commands: conn.stats.commandsSent - sent, ms: performance.now() - started };
+    const cost = { commands: g.conn.stats.commandsSent - sent, ms: performance.now() - started };
     const viaBlob = await catalog.findTypes('Game.*', { limit: 100 });
     expect(viaFiles.matches).toEqual(viaBlob.matches);
     expect(local.stats.metadataBlobBytes).toBe(0);
@@ -277,10 +276,10 @@ describe('the metadata reader on the fixture assemblies', () => {
     expect(nested?.enclosingToken).toBe(world?.token);
 
     const assembly = (await catalog.assemblies()).find((a) => a.name === 'Assembly-CSharp')!;
-    const moduleId = await conn.send('ASSEMBLY.GET_MANIFEST_MODULE', {
+    const moduleId = await g.conn.send('ASSEMBLY.GET_MANIFEST_MODULE', {
       assemblyId: assembly.assemblyId,
     });
-    const module = await conn.send('MODULE.GET_INFO', { moduleId });
+    const module = await g.conn.send('MODULE.GET_INFO', { moduleId });
     expect(module.guid).toBe(game.mvid);
   });
 });

@@ -2,19 +2,10 @@
 // multicast: tests never join the group or send to it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { UnityError } from '../unity/errors.js';
+
 import { BeaconListener, type ListedPlayer } from '../unity/discovery/index.js';
 import { delay, freeUdpPort, waitFor } from './support/net.js';
-
-function caught(fn: () => unknown): UnityError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof UnityError) return error;
-    throw error;
-  }
-  throw new Error('expected a UnityError');
-}
+import { caught } from '../unity/testing/errors.js';
 
 describe('player discovery with real fixtures', () => {
   let listener: BeaconListener;

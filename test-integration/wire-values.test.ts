@@ -1,32 +1,12 @@
 // The wire client against the real Mono agent: every kind of value the fixture holds, read and
 // decoded exactly.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  SdbConnection,
-  ValueTag,
-  Values,
-  type StructValue,
-  type Value,
-} from '../sdb-protocol/index.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { Mirror } from './support/mirror.js';
+import { ValueTag, Values, type StructValue, type Value } from '../sdb-protocol/index.js';
+import { useAttachedFixture } from './support/attached-fixture.js';
 
-let fixture: FixtureProcess;
-let conn: SdbConnection;
-let m: Mirror;
-
-beforeAll(async () => {
-  fixture = await startFixture({ entities: 200 });
-  conn = await SdbConnection.connect({ port: fixture.sdbPort });
-  m = new Mirror(conn);
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await fixture?.stop();
-});
+const g = useAttachedFixture();
 
 const P = 'Game.Probe';
 
@@ -45,11 +25,11 @@ describe('static fields of every primitive type', () => {
     ['SFloat', Values.r4(3.14159)],
     ['SDouble', Values.r8(2.718281828459045)],
   ])('%s', async (name, expected) => {
-    expect(await m.static(P, name)).toEqual(expected);
+    expect(await g.m.static(P, name)).toEqual(expected);
   });
 
   it('reads many fields in one command', async () => {
-    const values = await m.statics(P, ['SInt', 'SBool', 'SDouble']);
+    const values = await g.m.statics(P, ['SInt', 'SBool', 'SDouble']);
     expect(values).toEqual([
       Values.i4(-123456789),
       Values.bool(true),
@@ -58,49 +38,49 @@ describe('static fields of every primitive type', () => {
   });
 
   it('reads decimal and IntPtr as structs', async () => {
-    const dec = await m.static(P, 'SDecimal');
+    const dec = await g.m.static(P, 'SDecimal');
     expect(dec.kind).toBe('valuetype');
-    expect(await m.runtimeTypeName(dec)).toBe('System.Decimal');
-    const ptr = await m.static(P, 'SIntPtr');
+    expect(await g.m.runtimeTypeName(dec)).toBe('System.Decimal');
+    const ptr = await g.m.static(P, 'SIntPtr');
     expect(ptr).toMatchObject({
       kind: 'valuetype',
       fields: [{ kind: 'ptr', address: 0x12345678n }],
     });
-    expect(await m.runtimeTypeName(ptr)).toBe('System.IntPtr');
+    expect(await g.m.runtimeTypeName(ptr)).toBe('System.IntPtr');
   });
 });
 
 describe('strings', () => {
   it('reads ASCII, non-ASCII (incl. astral), empty and null', async () => {
-    const [s, nonAscii, empty, nul] = await m.statics(P, [
+    const [s, nonAscii, empty, nul] = await g.m.statics(P, [
       'SString',
       'SNonAscii',
       'SEmpty',
       'SNull',
     ]);
-    expect(await m.string(s!)).toBe('hello');
-    expect(await m.string(nonAscii!)).toBe(
+    expect(await g.m.string(s!)).toBe('hello');
+    expect(await g.m.string(nonAscii!)).toBe(
       'h\u00e9llo w\u00f6rld \u2713 \u65e5\u672c\u8a9e \u{1F600}',
     );
-    expect(await m.string(empty!)).toBe('');
+    expect(await g.m.string(empty!)).toBe('');
     expect(nul).toEqual({ kind: 'null' });
   });
 
   it('reads a string holding U+0000 (the agent switches to raw UTF-16LE)', async () => {
-    expect(await m.string(await m.static(P, 'SWithNul'))).toBe('a\0b');
+    expect(await g.m.string(await g.m.static(P, 'SWithNul'))).toBe('a\0b');
   });
 
   it('reads the 1 MB string whole, and a slice of it by length and chars', async () => {
-    const big = await m.static(P, 'SBig');
-    const text = (await m.string(big))!;
+    const big = await g.m.static(P, 'SBig');
+    const text = (await g.m.string(big))!;
     expect(text.length).toBe(1 << 20);
     for (const i of [0, 25, 26, 999, 1000, 1998, 1999, (1 << 20) - 1]) {
       const want = i % 1000 === 999 ? '\u00df' : String.fromCharCode(97 + (i % 26));
       expect(text[i], `char ${i}`).toBe(want);
     }
     const id = (big as { objectId: number }).objectId;
-    expect(await conn.send('STRING_REF.GET_LENGTH', { objectId: id })).toBe(1 << 20);
-    expect(await conn.send('STRING_REF.GET_CHARS', { objectId: id, index: 995, count: 6 })).toBe(
+    expect(await g.conn.send('STRING_REF.GET_LENGTH', { objectId: id })).toBe(1 << 20);
+    expect(await g.conn.send('STRING_REF.GET_CHARS', { objectId: id, index: 995, count: 6 })).toBe(
       text.slice(995, 1001),
     );
   });
@@ -108,14 +88,14 @@ describe('strings', () => {
 
 describe('arrays', () => {
   it('reads the 100,000-int array in bulk', async () => {
-    const arr = await m.static(P, 'SBigInts');
+    const arr = await g.m.static(P, 'SBigInts');
     expect(arr).toMatchObject({ kind: 'object', tag: ValueTag.SZARRAY });
     const arrayId = (arr as { objectId: number }).objectId;
-    expect(await conn.send('ARRAY_REF.GET_LENGTH', { arrayId })).toEqual({
+    expect(await g.conn.send('ARRAY_REF.GET_LENGTH', { arrayId })).toEqual({
       rank: 1,
       dimensions: [{ length: 100_000, lowerBound: 0 }],
     });
-    const values = await conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 100_000 });
+    const values = await g.conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 100_000 });
     expect(values).toHaveLength(100_000);
     values.forEach((v, i) => {
       if (v.kind !== 'i4' || v.value !== i * 7 - 50000)
@@ -124,19 +104,19 @@ describe('arrays', () => {
   });
 
   it('refuses an out-of-range read instead of letting the agent abort the game', async () => {
-    const arrayId = ((await m.static(P, 'SInts')) as { objectId: number }).objectId;
+    const arrayId = ((await g.m.static(P, 'SInts')) as { objectId: number }).objectId;
     await expect(
-      conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 2, count: 2 }),
+      g.conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 2, count: 2 }),
     ).rejects.toMatchObject({
       code: 'UNSAFE_REQUEST',
     });
-    expect(await conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 3 })).toEqual(
+    expect(await g.conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 3 })).toEqual(
       [1, 2, 3].map(Values.i4),
     );
   });
 
   it('reads empty arrays, strings with nulls, doubles with NaN/-0/Inf and a 2-D array', async () => {
-    const [empty, strings, doubles, matrix] = (await m.statics(P, [
+    const [empty, strings, doubles, matrix] = (await g.m.statics(P, [
       'SEmptyInts',
       'SStrings',
       'SDoubles',
@@ -145,16 +125,16 @@ describe('arrays', () => {
       objectId: number;
       tag: number;
     }[];
-    expect(await conn.send('ARRAY_REF.GET_LENGTH', { arrayId: empty!.objectId })).toMatchObject({
+    expect(await g.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: empty!.objectId })).toMatchObject({
       rank: 1,
     });
-    const s = await conn.send('ARRAY_REF.GET_VALUES', {
+    const s = await g.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: strings!.objectId,
       index: 0,
       count: 3,
     });
-    expect(await Promise.all(s.map((v) => m.string(v)))).toEqual(['a', null, '\u00fc']);
-    const d = await conn.send('ARRAY_REF.GET_VALUES', {
+    expect(await Promise.all(s.map((v) => g.m.string(v)))).toEqual(['a', null, '\u00fc']);
+    const d = await g.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: doubles!.objectId,
       index: 0,
       count: 5,
@@ -162,14 +142,14 @@ describe('arrays', () => {
     expect(d.map((v) => (v as { value: number }).value)).toEqual([0.1, -0, NaN, Infinity, 1e300]);
     expect(Object.is((d[1] as { value: number }).value, -0)).toBe(true);
     expect(matrix!.tag).toBe(ValueTag.ARRAY);
-    expect(await conn.send('ARRAY_REF.GET_LENGTH', { arrayId: matrix!.objectId })).toEqual({
+    expect(await g.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: matrix!.objectId })).toEqual({
       rank: 2,
       dimensions: [
         { length: 2, lowerBound: 0 },
         { length: 3, lowerBound: 0 },
       ],
     });
-    const flat = await conn.send('ARRAY_REF.GET_VALUES', {
+    const flat = await g.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: matrix!.objectId,
       index: 0,
       count: 6,
@@ -178,32 +158,32 @@ describe('arrays', () => {
   });
 
   it('reads an object[] whose boxed values arrive inline', async () => {
-    const arr = (await m.static(P, 'SObjects')) as { objectId: number };
-    const [boxedInt, str, nul, point, color, node] = await conn.send('ARRAY_REF.GET_VALUES', {
+    const arr = (await g.m.static(P, 'SObjects')) as { objectId: number };
+    const [boxedInt, str, nul, point, color, node] = await g.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: arr.objectId,
       index: 0,
       count: 6,
     });
     expect(boxedInt).toMatchObject({ kind: 'valuetype', isEnum: false, fields: [Values.i4(42)] });
-    expect(await m.runtimeTypeName(boxedInt!)).toBe('System.Int32');
-    expect(await m.string(str!)).toBe('str');
+    expect(await g.m.runtimeTypeName(boxedInt!)).toBe('System.Int32');
+    expect(await g.m.string(str!)).toBe('str');
     expect(nul).toEqual({ kind: 'null' });
     expect(point).toMatchObject({ kind: 'valuetype', fields: [Values.i4(1), Values.i4(2)] });
-    expect(await m.runtimeTypeName(point!)).toBe('Game.Point');
+    expect(await g.m.runtimeTypeName(point!)).toBe('Game.Point');
     expect(color).toMatchObject({ kind: 'valuetype', isEnum: true, fields: [Values.i4(10)] });
     expect(node).toMatchObject({ kind: 'object', tag: ValueTag.CLASS });
-    expect(await m.runtimeTypeName(node!)).toBe('Game.Node');
+    expect(await g.m.runtimeTypeName(node!)).toBe('Game.Node');
   });
 });
 
 describe('structs, enums, nullables', () => {
   it('reads a struct and a nested struct with float3, enum and bool', async () => {
-    expect(await m.static(P, 'SPoint')).toMatchObject({
+    expect(await g.m.static(P, 'SPoint')).toMatchObject({
       kind: 'valuetype',
       fields: [Values.i4(3), Values.i4(4)],
     });
-    const outer = await m.static(P, 'SOuter');
-    expect(await m.runtimeTypeName(outer)).toBe('Game.Outer');
+    const outer = await g.m.static(P, 'SOuter');
+    expect(await g.m.runtimeTypeName(outer)).toBe('Game.Outer');
     expect(outer).toMatchObject({
       kind: 'valuetype',
       fields: [
@@ -223,7 +203,7 @@ describe('structs, enums, nullables', () => {
   });
 
   it('reads enums of several underlying types by their primitive', async () => {
-    const [color, small, perms, big] = await m.statics(P, [
+    const [color, small, perms, big] = await g.m.statics(P, [
       'SColor',
       'SSmall',
       'SPerms',
@@ -233,17 +213,17 @@ describe('structs, enums, nullables', () => {
     expect(small).toMatchObject({ isEnum: true, fields: [Values.number('u1', 200)] });
     expect(perms).toMatchObject({ isEnum: true, fields: [Values.i4(5)] });
     expect(big).toMatchObject({ isEnum: true, fields: [Values.i8(-(2n ** 63n))] });
-    expect(await m.runtimeTypeName(small!)).toBe('Game.Small');
+    expect(await g.m.runtimeTypeName(small!)).toBe('Game.Small');
   });
 
   it('reads nullables as the Nullable struct, and a boxed int in an object field inline', async () => {
-    const [set, unset, point, boxed] = await m.statics(P, [
+    const [set, unset, point, boxed] = await g.m.statics(P, [
       'SNullableSet',
       'SNullableNull',
       'SNullablePoint',
       'SBoxedInt',
     ]);
-    expect(await m.runtimeTypeName(set!)).toMatch(/^System\.Nullable`1\[\[System\.Int32/);
+    expect(await g.m.runtimeTypeName(set!)).toMatch(/^System\.Nullable`1\[\[System\.Int32/);
     expect(set).toMatchObject({ kind: 'valuetype' });
     const setFields = (set as StructValue).fields;
     expect(setFields).toContainEqual(Values.bool(true));
@@ -256,7 +236,7 @@ describe('structs, enums, nullables', () => {
 
 describe('instance fields and object graphs', () => {
   it('reads instance fields of every kind on Probe.Instance', async () => {
-    const inst = (await m.static(P, 'Instance')) as { objectId: number };
+    const inst = (await g.m.static(P, 'Instance')) as { objectId: number };
     const names = [
       'IBool',
       'IByte',
@@ -271,7 +251,7 @@ describe('instance fields and object graphs', () => {
       'IFloat',
       'IDouble',
     ];
-    expect(await m.instance(inst.objectId, P, names)).toEqual([
+    expect(await g.m.instance(inst.objectId, P, names)).toEqual([
       Values.bool(false),
       Values.number('u1', 7),
       Values.number('i1', -7),
@@ -285,13 +265,13 @@ describe('instance fields and object graphs', () => {
       Values.r4(-1.5),
       Values.r8(1e-10),
     ]);
-    const [str, point, color, nullable] = await m.instance(inst.objectId, P, [
+    const [str, point, color, nullable] = await g.m.instance(inst.objectId, P, [
       'IString',
       'IPoint',
       'IColor',
       'INullable',
     ]);
-    expect(await m.string(str!)).toBe('instance');
+    expect(await g.m.string(str!)).toBe('instance');
     expect(point).toMatchObject({ fields: [Values.i4(5), Values.i4(6)] });
     expect(color).toMatchObject({ isEnum: true, fields: [Values.i4(0)] });
     expect((nullable as StructValue).fields).toContainEqual(Values.bool(false));
@@ -299,28 +279,28 @@ describe('instance fields and object graphs', () => {
 
   it('follows a linked list and reads a List<int> through its fields', async () => {
     const labels: (string | null)[] = [];
-    let node = await m.static(P, 'SChain');
+    let node = await g.m.static(P, 'SChain');
     while (node.kind === 'object') {
-      const [value, label, next] = await m.instance(node.objectId, 'Game.Node', [
+      const [value, label, next] = await g.m.instance(node.objectId, 'Game.Node', [
         'Value',
         'Label',
         'Next',
       ]);
-      labels.push(`${(value as { value: number }).value}:${await m.string(label!)}`);
+      labels.push(`${(value as { value: number }).value}:${await g.m.string(label!)}`);
       node = next!;
     }
     expect(labels).toEqual(['1:one', '2:two', '3:three']);
 
-    const list = (await m.static(P, 'SList')) as { objectId: number };
-    const listType = await conn.send('OBJECT_REF.GET_TYPE', { objectId: list.objectId });
-    const fields = await conn.send('TYPE.GET_FIELDS', { typeId: listType });
+    const list = (await g.m.static(P, 'SList')) as { objectId: number };
+    const listType = await g.conn.send('OBJECT_REF.GET_TYPE', { objectId: list.objectId });
+    const fields = await g.conn.send('TYPE.GET_FIELDS', { typeId: listType });
     const byName = (n: string): number => fields.find((f) => f.name === n)!.fieldId;
-    const [items, size] = await conn.send('OBJECT_REF.GET_VALUES', {
+    const [items, size] = await g.conn.send('OBJECT_REF.GET_VALUES', {
       objectId: list.objectId,
       fieldIds: [byName('_items'), byName('_size')],
     });
     expect(size).toEqual(Values.i4(3));
-    const got = await conn.send('ARRAY_REF.GET_VALUES', {
+    const got = await g.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: (items as { objectId: number }).objectId,
       index: 0,
       count: 3,
@@ -329,32 +309,32 @@ describe('instance fields and object graphs', () => {
   });
 
   it('reads an auto-property through its backing field', async () => {
-    expect(await m.string(await m.static(P, '<SAutoProp>k__BackingField'))).toBe('auto');
+    expect(await g.m.string(await g.m.static(P, '<SAutoProp>k__BackingField'))).toBe('auto');
   });
 });
 
 describe('writes, read back', () => {
   it('sets a static field and an array element', async () => {
-    await m.setStatic(P, 'SCounter', Values.i4(41));
-    expect(await m.static(P, 'SCounter')).toEqual(Values.i4(41));
-    const arrayId = ((await m.static(P, 'SInts')) as { objectId: number }).objectId;
-    await conn.send('ARRAY_REF.SET_VALUES', { arrayId, index: 1, values: [Values.i4(20)] });
-    expect(await conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 3 })).toEqual(
+    await g.m.setStatic(P, 'SCounter', Values.i4(41));
+    expect(await g.m.static(P, 'SCounter')).toEqual(Values.i4(41));
+    const arrayId = ((await g.m.static(P, 'SInts')) as { objectId: number }).objectId;
+    await g.conn.send('ARRAY_REF.SET_VALUES', { arrayId, index: 1, values: [Values.i4(20)] });
+    expect(await g.conn.send('ARRAY_REF.GET_VALUES', { arrayId, index: 0, count: 3 })).toEqual(
       [1, 20, 3].map(Values.i4),
     );
-    await conn.send('ARRAY_REF.SET_VALUES', { arrayId, index: 1, values: [Values.i4(2)] });
+    await g.conn.send('ARRAY_REF.SET_VALUES', { arrayId, index: 1, values: [Values.i4(2)] });
   });
 
   it('sets an enum field and a struct field by sending them back with isEnum 0', async () => {
-    const color = await m.static(P, 'SColor');
-    await m.setStatic(P, 'SColor', {
+    const color = await g.m.static(P, 'SColor');
+    await g.m.setStatic(P, 'SColor', {
       ...(color as Extract<Value, { kind: 'valuetype' }>),
       fields: [Values.i4(10)],
     });
-    expect(await m.static(P, 'SColor')).toMatchObject({ isEnum: true, fields: [Values.i4(10)] });
-    await m.setStatic(P, 'SColor', color);
-    const ptr = await m.static(P, 'SIntPtr');
-    await m.setStatic(P, 'SIntPtr', ptr); // PTR echoed as I8: the agent would abort on 0x0f
-    expect(await m.static(P, 'SIntPtr')).toEqual(ptr);
+    expect(await g.m.static(P, 'SColor')).toMatchObject({ isEnum: true, fields: [Values.i4(10)] });
+    await g.m.setStatic(P, 'SColor', color);
+    const ptr = await g.m.static(P, 'SIntPtr');
+    await g.m.setStatic(P, 'SIntPtr', ptr); // PTR echoed as I8: the agent would abort on 0x0f
+    expect(await g.m.static(P, 'SIntPtr')).toEqual(ptr);
   });
 });

@@ -1,12 +1,27 @@
 // OBJECT_REF (9) and STRING_REF (10): sdb-protocol.md §3.3, §3.4.
 
+import type { PacketWriter } from '../buffer-writer.js';
 import { defineCommand, noReply } from '../command.js';
+import type { ProtocolVersion } from '../version.js';
 import { SdbProtocolError, SdbUnsafeRequestError } from '../errors.js';
 import { readValues, writeValue, type Value } from '../values.js';
 
 export interface FieldWrite {
   fieldId: number;
   value: Value;
+}
+
+/** SET_VALUES bodies interleave: n × (field id, value), not all ids first. */
+export function writeFieldWrites(
+  w: PacketWriter,
+  writes: readonly FieldWrite[],
+  v: ProtocolVersion,
+): void {
+  w.i32(writes.length);
+  for (const f of writes) {
+    w.fieldId(f.fieldId);
+    writeValue(w, f.value, v);
+  }
 }
 
 export const objectRefCommands = {
@@ -50,12 +65,8 @@ export const objectRefCommands = {
     set: 'OBJECT_REF',
     command: 6,
     encode: (w, p, v) => {
-      // interleaved: n × (field id, value) — not all ids first
-      w.objectId(p.objectId).i32(p.writes.length);
-      for (const f of p.writes) {
-        w.fieldId(f.fieldId);
-        writeValue(w, f.value, v);
-      }
+      w.objectId(p.objectId);
+      writeFieldWrites(w, p.writes, v);
     },
     decode: noReply,
   }),

@@ -29,14 +29,13 @@ export const threadCommands = {
       }
     },
     encode: (w, p) => void w.threadId(p.threadId).i32(0).i32(-1),
-    decode: (r) => {
-      const n = r.count('frame count', Math.floor(r.remaining / 13));
-      const frames = new Array<FrameInfo>(n);
-      for (let i = 0; i < n; i++) {
-        frames[i] = { frameId: r.i32(), methodId: r.methodId(), ilOffset: r.i32(), flags: r.u8() };
-      }
-      return frames;
-    },
+    decode: (r) =>
+      r.list('frame', 13, (x) => ({
+        frameId: x.i32(),
+        methodId: x.methodId(),
+        ilOffset: x.i32(),
+        flags: x.u8(),
+      })),
   }),
   'THREAD.GET_NAME': defineCommand<{ threadId: number }, string>({
     set: 'THREAD',

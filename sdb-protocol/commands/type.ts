@@ -1,10 +1,10 @@
 // TYPE (23) and FIELD (25): sdb-protocol.md §3.12, §3.14, §7.1, §7.6.
 
 import { defineCommand, noReply } from '../command.js';
-import { readValues, writeValue, type Value } from '../values.js';
+import { readValues, type Value } from '../values.js';
 import { MethodListType } from '../vocabulary.js';
 import { readCustomAttributes, type CustomAttribute } from './custom-attributes.js';
-import type { FieldWrite } from './object-ref.js';
+import { writeFieldWrites, type FieldWrite } from './object-ref.js';
 
 export interface TypeInfo {
   namespace: string;
@@ -97,19 +97,13 @@ export const typeCommands = {
     set: 'TYPE',
     command: 3,
     encode: byType,
-    decode: (r) => {
-      const n = r.count('field count', Math.floor(r.remaining / 16));
-      const out: FieldInfo[] = [];
-      for (let i = 0; i < n; i++) {
-        out.push({
-          fieldId: r.fieldId(),
-          name: r.string(),
-          typeId: r.typeId(),
-          attributes: r.i32(),
-        });
-      }
-      return out;
-    },
+    decode: (r) =>
+      r.list('field', 16, (x) => ({
+        fieldId: x.fieldId(),
+        name: x.string(),
+        typeId: x.typeId(),
+        attributes: x.i32(),
+      })),
   }),
   /** Static fields only; thread-static → INVALID_FIELDID (use GET_VALUES_2). */
   'TYPE.GET_VALUES': defineCommand<{ typeId: number; fieldIds: readonly number[] }, Value[]>({
@@ -132,23 +126,14 @@ export const typeCommands = {
     set: 'TYPE',
     command: 6,
     encode: byType,
-    decode: (r) => {
-      const n = r.count('file count', Math.floor(r.remaining / 4));
-      const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(r.string());
-      return out;
-    },
+    decode: (r) => r.list('file', 4, (x) => x.string()),
   }),
   'TYPE.SET_VALUES': defineCommand<{ typeId: number; writes: readonly FieldWrite[] }>({
     set: 'TYPE',
     command: 7,
     encode: (w, p, v) => {
-      // interleaved: n × (field id, value) — not all ids first
-      w.typeId(p.typeId).i32(p.writes.length);
-      for (const f of p.writes) {
-        w.fieldId(f.fieldId);
-        writeValue(w, f.value, v);
-      }
+      w.typeId(p.typeId);
+      writeFieldWrites(w, p.writes, v);
     },
     decode: noReply,
   }),
@@ -164,20 +149,14 @@ export const typeCommands = {
     set: 'TYPE',
     command: 9,
     encode: byType,
-    decode: (r) => {
-      const n = r.count('property count', Math.floor(r.remaining / 20));
-      const out: PropertyInfo[] = [];
-      for (let i = 0; i < n; i++) {
-        out.push({
-          propertyId: r.id('property'),
-          name: r.string(),
-          getterId: r.methodId(),
-          setterId: r.methodId(),
-          attributes: r.i32(),
-        });
-      }
-      return out;
-    },
+    decode: (r) =>
+      r.list('property', 20, (x) => ({
+        propertyId: x.id('property'),
+        name: x.string(),
+        getterId: x.methodId(),
+        setterId: x.methodId(),
+        attributes: x.i32(),
+      })),
   }),
   'TYPE.GET_CATTRS': defineCommand<{ typeId: number; attributeTypeId: number }, CustomAttribute[]>({
     set: 'TYPE',
@@ -219,12 +198,7 @@ export const typeCommands = {
     set: 'TYPE',
     command: 13,
     encode: byType,
-    decode: (r) => {
-      const n = r.count('file count', Math.floor(r.remaining / 4));
-      const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push(r.string());
-      return out;
-    },
+    decode: (r) => r.list('file', 4, (x) => x.string()),
   }),
   /** Thread-static fields as seen by `threadId`. */
   'TYPE.GET_VALUES_2': defineCommand<

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UnityError } from '../errors.js';
 import { BeaconFlags, type BeaconMessage } from './beacon-message.js';
 import { PlayerRegistry } from './player-registry.js';
+import { caught } from '../testing/errors.js';
 
 function beacon(overrides: Partial<BeaconMessage> = {}): BeaconMessage {
   return {
@@ -23,16 +23,6 @@ function beacon(overrides: Partial<BeaconMessage> = {}): BeaconMessage {
 function setup(): { registry: PlayerRegistry; clock: { now: number } } {
   const clock = { now: 1_000_000 };
   return { registry: new PlayerRegistry({ clock: () => clock.now }), clock };
-}
-
-function caught(fn: () => unknown): UnityError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof UnityError) return error;
-    throw error;
-  }
-  throw new Error('expected a UnityError');
 }
 
 describe('PlayerRegistry: what it records', () => {
