@@ -6,17 +6,14 @@
 //      since it was loaded, must not lend us wrong names;
 //   3. an injected lister (the session's invoke-based Assembly.GetTypes(), for instance).
 // With preferLocalFiles, 2 goes before 1: three small commands and a disk read instead of the
-// whole image over the wire (mscorlib alone is 4.8 MB).
+// whole image over the wire (mscorlib alone is 4.8 MB). Method signatures read images through
+// the same loadAssemblyImage (sources 1 and 2 only: names alone carry no signatures).
 
 import { readFile as fsReadFile } from 'node:fs/promises';
 
 import { isAgentError, type SdbConnection } from '../../sdb-protocol/index.js';
 import type { TypeKind, TypeListSource } from './catalog-types.js';
-import {
-  MetadataFormatError,
-  readAssemblyMetadata,
-  type MetadataTypeDef,
-} from './metadata-reader.js';
+import { MetadataFormatError, MetadataImage, type MetadataTypeDef } from './metadata-reader.js';
 import { nameKeys, type NameKeys } from './name-query.js';
 import { splitFullName } from './type-names.js';
 
@@ -55,15 +52,26 @@ export async function defaultReadFile(path: string): Promise<Uint8Array | undefi
   }
 }
 
-type Listed = Extract<AssemblyTypes, { listed: true }>;
-/** One source: the types, or why it cannot give them (thrown errors that are not wire-fatal). */
-type Attempt = () => Promise<Listed | string>;
+/** An assembly's image, opened, and where it came from. */
+export interface LoadedImage {
+  source: Exclude<TypeListSource, 'fallback'>;
+  metadata: MetadataImage;
+  /** Bytes transferred over the wire (0 for a local file). */
+  blobBytes: number;
+}
 
-export async function listAssemblyTypes(
+/** One source: the image, or why it cannot give it (thrown errors that are not wire-fatal). */
+type Attempt = () => Promise<LoadedImage | string>;
+
+/**
+ * The assembly's image from its metadata blob or its MVID-checked local file (in the order
+ * `preferLocalFiles` picks), or why neither could give it, one reason per source.
+ */
+export async function loadAssemblyImage(
   conn: SdbConnection,
   assemblyId: number,
-  sources: TypeSources,
-): Promise<AssemblyTypes> {
+  sources: Pick<TypeSources, 'readFile' | 'preferLocalFiles'>,
+): Promise<LoadedImage | { reasons: string[] }> {
   const blob: Attempt = async () => {
     if (!conn.version.atLeast(47)) {
       return `needs protocol 2.47, the agent speaks ${conn.version.toString()}`;
@@ -73,13 +81,12 @@ export async function listAssemblyTypes(
       { assemblyId },
       { timeoutMs: BLOB_TIMEOUT_MS },
     );
-    const types = fromMetadata(readAssemblyMetadata(image).types);
-    return { listed: true, source: 'metadata-blob', types, blobBytes: image.length };
+    return { source: 'metadata-blob', metadata: new MetadataImage(image), blobBytes: image.length };
   };
   const file: Attempt = async () => {
     const read = await readLocalImage(conn, assemblyId, sources.readFile);
     if (typeof read === 'string') return read;
-    return { listed: true, source: 'file', types: fromMetadata(read), blobBytes: 0 };
+    return { source: 'file', metadata: read, blobBytes: 0 };
   };
   const attempts: [string, Attempt][] = sources.preferLocalFiles
     ? [
@@ -100,6 +107,20 @@ export async function listAssemblyTypes(
       reasons.push(`${what}: ${recoverable(e)}`);
     }
   }
+  return { reasons };
+}
+
+export async function listAssemblyTypes(
+  conn: SdbConnection,
+  assemblyId: number,
+  sources: TypeSources,
+): Promise<AssemblyTypes> {
+  const loaded = await loadAssemblyImage(conn, assemblyId, sources);
+  if ('metadata' in loaded) {
+    const types = fromMetadata(loaded.metadata.typeDefs());
+    return { listed: true, source: loaded.source, types, blobBytes: loaded.blobBytes };
+  }
+  const reasons = loaded.reasons;
   if (!sources.listTypeNames) {
     reasons.push('fallback lister: none configured');
     return { listed: false, reasons };
@@ -113,12 +134,12 @@ export async function listAssemblyTypes(
   }
 }
 
-/** The image's types, or why the local file cannot stand for the loaded assembly. */
+/** The opened image, or why the local file cannot stand for the loaded assembly. */
 async function readLocalImage(
   conn: SdbConnection,
   assemblyId: number,
   readFile: TypeSources['readFile'],
-): Promise<MetadataTypeDef[] | string> {
+): Promise<MetadataImage | string> {
   const [location, guid] = await Promise.all([
     conn.send('ASSEMBLY.GET_LOCATION', { assemblyId }),
     conn
@@ -129,11 +150,11 @@ async function readLocalImage(
   if (!location) return 'the assembly has no location (loaded from memory)';
   const image = await readFile(location);
   if (!image) return `${location} is not readable here`;
-  const metadata = readAssemblyMetadata(image);
+  const metadata = new MetadataImage(image);
   if (guid && normalizeGuid(guid) !== normalizeGuid(metadata.mvid)) {
     return `${location} is not the loaded image (MVID ${metadata.mvid}, loaded ${guid})`;
   }
-  return metadata.types;
+  return metadata;
 }
 
 function normalizeGuid(g: string): string {

@@ -173,3 +173,48 @@ export type MemberLookup =
   | { kind: 'property'; property: PropertyMember }
   /** Every overload of that name, most derived first. */
   | { kind: 'method'; overloads: MethodMember[] };
+
+/**
+ * A parameter's default value, from the assembly's Constant table (ECMA-335 II.22.9). Enum
+ * defaults carry their underlying integer (`Allocator.Temp` → `{ kind: 'int', value: 2 }`); a
+ * char is its UTF-16 code unit; 64-bit integers are bigints.
+ */
+export type DefaultValue =
+  | { kind: 'null' }
+  | { kind: 'bool'; value: boolean }
+  | {
+      kind: 'char' | 'sbyte' | 'byte' | 'short' | 'ushort' | 'int' | 'uint' | 'float' | 'double';
+      value: number;
+    }
+  | { kind: 'long' | 'ulong'; value: bigint }
+  | { kind: 'string'; value: string };
+
+export type RefKind = 'none' | 'ref' | 'out' | 'in';
+
+/** What the agent's METHOD.GET_PARAM_INFO does not tell about a parameter. */
+export interface SignatureParameter {
+  /** From the Param row; '' when the compiler wrote none for this position. */
+  name: string;
+  /**
+   * `ref`, `out` (Out flag without In) or `in` (In flag without Out, or IsReadOnlyAttribute) for
+   * a by-reference parameter; the agent reports such a parameter by its element type.
+   */
+  refKind: RefKind;
+  /** The Optional flag: C# lets a call leave this parameter out. */
+  optional: boolean;
+  /**
+   * The default a call that leaves it out passes, when optional and stored as a constant.
+   * Optional without a default means `default(T)` (a struct's zero value, or a default stored as
+   * DecimalConstantAttribute / DateTimeConstantAttribute, which are not decoded).
+   */
+  defaultValue?: DefaultValue;
+  /** `params T[]`: the parameter carries System.ParamArrayAttribute. */
+  isParams: boolean;
+}
+
+export interface MethodSignature {
+  /** In declaration order, one per parameter the agent reports (`this` not included). */
+  parameters: SignatureParameter[];
+  /** Method type parameters (`Echo<T>` → 1); 0 for methods that are not generic. */
+  genericArity: number;
+}

@@ -1,9 +1,14 @@
-// The type catalogue: assemblies, type search and resolution, type descriptions and members.
+// The type catalogue: assemblies, type search and resolution, type descriptions and members,
+// and method signatures from metadata.
 
 export { TypeCatalog, kindOf } from './type-catalog.js';
 export type { CatalogStats, TypeCatalogOptions } from './type-catalog.js';
 export type * from './catalog-types.js';
-export { MetadataFormatError, readAssemblyMetadata } from './metadata-reader.js';
+export { MetadataFormatError, MetadataImage, readAssemblyMetadata } from './metadata-reader.js';
+export { MethodDefinitions, ParamAttributes } from './method-metadata.js';
+export type { MethodDefinition, ParamDefinition } from './method-metadata.js';
+export { decodeMethodSig, ElementType } from './signature-blob.js';
+export type { MethodSig, SigType } from './signature-blob.js';
 export type { AssemblyMetadata, MetadataTypeDef } from './metadata-reader.js';
 export { boundedEditDistance, closestNames, suggestionBound } from './edit-distance.js';
 export { parseTypeQuery } from './name-query.js';

@@ -1,12 +1,19 @@
-// A small, strict ECMA-335 metadata reader: every TypeDef of an assembly image with its
+// A small, strict ECMA-335 metadata reader: an opened assembly image (its tables and heaps, read
+// by metadata-tables.ts; its methods by method-metadata.ts), and every TypeDef with its
 // reflection full name, as Mono's agent spells it (TYPE.GET_INFO full name, format FULL_NAME).
 // No SDB command lists the types of an assembly, so the catalogue reads them from the image.
 // Everything is bounds-checked; a malformed image throws MetadataFormatError, and nothing loops
 // on counts the image did not prove it has room for.
 
-import { CodedIndex, columnWidths, Table, tagBitsOf } from './metadata-schema.js';
-import type { Region } from './pe-image.js';
-import { locateMetadata, MetadataFormatError, readStreams } from './pe-image.js';
+import { Table } from './metadata-schema.js';
+import {
+  openStreams,
+  readGuid,
+  type BlobHeap,
+  type StringHeap,
+  type Tables,
+} from './metadata-tables.js';
+import { MetadataFormatError } from './pe-image.js';
 import { escapeTypeNameChars } from './type-names.js';
 
 export { MetadataFormatError } from './pe-image.js';
@@ -34,24 +41,46 @@ export interface AssemblyMetadata {
   types: MetadataTypeDef[];
 }
 
+/** An opened assembly image: its streams, its MVID, and (computed once) its TypeDefs. */
+export class MetadataImage {
+  readonly tables: Tables;
+  readonly strings: StringHeap;
+  readonly blobs: BlobHeap;
+  /** The module's MVID, formatted like Mono's MODULE.GET_INFO guid (upper-case, dashed). */
+  readonly mvid: string;
+  private typeDefList: MetadataTypeDef[] | undefined;
+  private typeRefNames: ((row: number) => string) | undefined;
+
+  constructor(image: Uint8Array) {
+    const s = openStreams(image);
+    this.tables = s.tables;
+    this.strings = s.strings;
+    this.blobs = s.blobs;
+    const module = s.tables.row(Table.Module, 1);
+    this.mvid = module ? readGuid(s.guids, module.index(2)) : '';
+  }
+
+  /** Every TypeDef (including `<Module>`, row 1), in row order. */
+  typeDefs(): MetadataTypeDef[] {
+    return (this.typeDefList ??= readTypeDefs(this.tables, this.strings, this.typeRefName));
+  }
+
+  /** Full name of TypeRef row `row` (nested references as `Outer+Inner`). */
+  readonly typeRefName = (row: number): string =>
+    (this.typeRefNames ??= typeRefNamer(this.tables, this.strings))(row);
+}
+
 /** Reads every TypeDef (including `<Module>`, row 1) of a PE image. */
 export function readAssemblyMetadata(image: Uint8Array): AssemblyMetadata {
-  const streams = readStreams(locateMetadata(image));
-  // Like Mono, the last stream of a name wins.
-  const stream = (...names: string[]): Region | undefined => {
-    let found: Region | undefined;
-    for (const s of streams) if (names.includes(s.name)) found = s.region;
-    return found;
-  };
-  const tablesStream = stream('#~', '#-');
-  if (!tablesStream) throw new MetadataFormatError('metadata has no #~ tables stream');
-  const tables = new Tables(tablesStream);
-  const strings = new StringHeap(stream('#Strings'));
-  const guids = stream('#GUID');
+  const m = new MetadataImage(image);
+  return { mvid: m.mvid, types: m.typeDefs() };
+}
 
-  const module = tables.row(Table.Module, 1);
-  const mvid = module ? readGuid(guids, module.index(2)) : '';
-
+function readTypeDefs(
+  tables: Tables,
+  strings: StringHeap,
+  typeRefName: (row: number) => string,
+): MetadataTypeDef[] {
   const typeDefCount = tables.rows[Table.TypeDef]!;
   if (typeDefCount > 0xffffff) throw new MetadataFormatError('more TypeDefs than tokens can name');
   const enclosing = new Uint32Array(typeDefCount + 1);
@@ -65,7 +94,6 @@ export function readAssemblyMetadata(image: Uint8Array): AssemblyMetadata {
     enclosing[nested] = outer;
   }
 
-  const typeRefName = typeRefNamer(tables, strings);
   const raw: { flags: number; namespace: string; name: string; extends: string | undefined }[] = [];
   for (let i = 1; i <= typeDefCount; i++) {
     const r = tables.row(Table.TypeDef, i)!;
@@ -87,18 +115,15 @@ export function readAssemblyMetadata(image: Uint8Array): AssemblyMetadata {
       raw[i - 1]!.extends = typeRefName(row);
     }
   }
-  return {
-    mvid,
-    types: raw.map((t, i) => ({
-      token: 0x02000000 | (i + 1),
-      flags: t.flags,
-      namespace: t.namespace,
-      name: t.name,
-      fullName: fullNames[i]!,
-      enclosingToken: enclosing[i + 1] ? 0x02000000 | enclosing[i + 1]! : 0,
-      extends: t.extends,
-    })),
-  };
+  return raw.map((t, i) => ({
+    token: 0x02000000 | (i + 1),
+    flags: t.flags,
+    namespace: t.namespace,
+    name: t.name,
+    fullName: fullNames[i]!,
+    enclosingToken: enclosing[i + 1] ? 0x02000000 | enclosing[i + 1]! : 0,
+    extends: t.extends,
+  }));
 }
 
 /** `Ns.Name`, or `Outer+Name` for nested types (Mono ignores a nested type's namespace). */
@@ -170,135 +195,4 @@ function typeRefNamer(tables: Tables, strings: StringHeap): (row: number) => str
     }
     return outer!;
   };
-}
-
-/** The `#~` stream: row counts, row sizes and where each table starts (II.24.2.6). */
-class Tables {
-  readonly rows: number[] = new Array<number>(64).fill(0);
-  private readonly offsets: number[] = [];
-  private readonly widths: (readonly number[])[] = [];
-  private readonly rowSizes: number[] = [];
-
-  constructor(private readonly region: Region) {
-    const s = region.start;
-    const heapSizes = region.u8(s + 6, 'heap sizes');
-    const validLow = region.u32(s + 8, 'valid mask');
-    const validHigh = region.u32(s + 12, 'valid mask');
-    let at = s + 24;
-    for (let t = 0; t < 64; t++) {
-      const present = t < 32 ? (validLow >>> t) & 1 : (validHigh >>> (t - 32)) & 1;
-      if (!present) continue;
-      this.rows[t] = region.u32(at, `row count of table 0x${t.toString(16)}`);
-      at += 4;
-    }
-    // Only tables up to NestedClass are needed; every one of them is defined by ECMA-335.
-    for (let t = 0; t <= Table.NestedClass; t++) {
-      const widths = columnWidths(t, this.rows, heapSizes);
-      const size = widths.reduce((a, b) => a + b, 0);
-      const length = this.rows[t]! * size;
-      region.need(at, length, `table 0x${t.toString(16)}`);
-      this.offsets[t] = at;
-      this.widths[t] = widths;
-      this.rowSizes[t] = size;
-      at += length;
-    }
-  }
-
-  /** Row `n` (1-based) of a table, or undefined when the table has fewer rows. */
-  row(table: number, n: number): Row | undefined {
-    if (n < 1 || n > this.rows[table]!) return undefined;
-    return new Row(
-      this.region,
-      this.offsets[table]! + (n - 1) * this.rowSizes[table]!,
-      this.widths[table]!,
-    );
-  }
-
-  /** Splits a coded index into [table, row]; row 0 means null. */
-  decode(kind: keyof typeof CodedIndex, value: number): [number, number] {
-    const targets: readonly number[] = CodedIndex[kind];
-    const bits = tagBitsOf(targets.length);
-    const table = targets[value & ((1 << bits) - 1)];
-    if (table === undefined || table < 0) {
-      throw new MetadataFormatError(`bad ${kind} coded index 0x${value.toString(16)}`);
-    }
-    return [table, Math.floor(value / 2 ** bits)];
-  }
-}
-
-class Row {
-  constructor(
-    private readonly region: Region,
-    private readonly at: number,
-    private readonly widths: readonly number[],
-  ) {}
-
-  /** Column `c` as an unsigned integer (fixed-width value or index). */
-  index(c: number): number {
-    let offset = this.at;
-    for (let i = 0; i < c; i++) offset += this.widths[i]!;
-    return this.region.index(offset, this.widths[c]!, 'table row');
-  }
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The `#Strings` heap: NUL-terminated UTF-8, decoded once per offset. */
-class StringHeap {
-  private readonly cache = new Map<number, string>();
-  /** Offsets of every NUL, found in one pass: hostile images cannot make lookups quadratic. */
-  private nuls: Uint32Array | undefined;
-  constructor(private readonly region: Region | undefined) {}
-
-  at(index: number): string {
-    if (index === 0) return '';
-    const cached = this.cache.get(index);
-    if (cached !== undefined) return cached;
-    const r = this.region;
-    if (!r || index >= r.length) {
-      throw new MetadataFormatError(`string index ${index} is outside the #Strings heap`);
-    }
-    const start = r.start + index;
-    const end = this.nextNul(r, start);
-    if (end < 0) throw new MetadataFormatError('unterminated string', start);
-    let s: string;
-    try {
-      s = utf8.decode(r.bytes.subarray(start, end));
-    } catch {
-      throw new MetadataFormatError('string is not valid UTF-8', start);
-    }
-    this.cache.set(index, s);
-    return s;
-  }
-
-  private nextNul(r: Region, from: number): number {
-    if (!this.nuls) {
-      let n = 0;
-      for (let i = r.start; i < r.end; i++) if (r.bytes[i] === 0) n++;
-      const nuls = new Uint32Array(n);
-      n = 0;
-      for (let i = r.start; i < r.end; i++) if (r.bytes[i] === 0) nuls[n++] = i;
-      this.nuls = nuls;
-    }
-    const nuls = this.nuls;
-    let lo = 0;
-    let hi = nuls.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (nuls[mid]! < from) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < nuls.length ? nuls[lo]! : -1;
-  }
-}
-
-/** GUID `index` (1-based) of the `#GUID` heap, formatted like Mono's mono_guid_to_string. */
-function readGuid(heap: Region | undefined, index: number): string {
-  if (index === 0) return '';
-  if (!heap) throw new MetadataFormatError('metadata has no #GUID heap');
-  const at = heap.start + (index - 1) * 16;
-  heap.need(at, 16, 'module MVID');
-  const b = (i: number): string => heap.bytes[at + i]!.toString(16).padStart(2, '0');
-  const hex = (...i: number[]): string => i.map(b).join('');
-  return `${hex(3, 2, 1, 0)}-${hex(5, 4)}-${hex(7, 6)}-${hex(8, 9)}-${hex(10, 11, 12, 13, 14, 15)}`.toUpperCase();
 }

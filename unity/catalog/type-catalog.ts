@@ -13,6 +13,7 @@ import type {
   FindTypesOptions,
   FindTypesResult,
   MemberLookup,
+  MethodSignature,
   TypeDescription,
   TypeKind,
   TypeMatch,
@@ -20,6 +21,7 @@ import type {
 import { closestNames } from './edit-distance.js';
 import { mergeFields, mergeMethods, mergeProperties, memberNames, page } from './member-merge.js';
 import { MemberReader } from './member-reader.js';
+import { MethodSignatures } from './method-signatures.js';
 import { parseTypeQuery } from './name-query.js';
 import { TypeIndex, type CatalogStats } from './type-index.js';
 import { bestHits, suggestTypeNames, type Hit } from './type-search.js';
@@ -53,6 +55,7 @@ const DEFAULT_MEMBER_LIMIT = 200;
 export class TypeCatalog {
   private readonly members: MemberReader;
   private readonly index: TypeIndex;
+  private readonly signatures: MethodSignatures;
 
   constructor(
     private readonly conn: SdbConnection,
@@ -65,6 +68,9 @@ export class TypeCatalog {
       preferLocalFiles: options.preferLocalFiles ?? false,
     };
     this.index = new TypeIndex(conn, this.members, sources, options.domainId);
+    this.signatures = new MethodSignatures(conn, this.members, sources, (bytes) => {
+      this.index.stats.metadataBlobBytes += bytes;
+    });
   }
 
   /** Metadata transferred, and how each assembly's types were listed. */
@@ -222,6 +228,30 @@ export class TypeCatalog {
         ),
       );
     });
+  }
+
+  /**
+   * What METHOD.GET_PARAM_INFO does not tell about a method's parameters, read from its
+   * assembly's metadata: `ref` / `out` / `in` (the agent reports `out int` as Int32), optional
+   * parameters and their default constants, `params` arrays, and the method's generic arity.
+   * Methods of closed generic types and instantiated generic methods are answered from their
+   * definition.
+   *
+   * undefined when the assembly's image cannot be read: an agent older than 2.47 (Unity's 2.45
+   * has no ASSEMBLY.GET_METADATA_BLOB) with no readable local file of the same MVID (a game on
+   * another machine, an assembly loaded from memory), or a method the runtime made (array
+   * accessors, dynamic methods). Callers must then treat every parameter as by-value and
+   * required, with no defaults and no `params` expansion.
+   *
+   * Cost: METHOD.GET_DECLARING_TYPE + METHOD.GET_INFO per method, TYPE.GET_INFO per declaring
+   * type, and per assembly one image (its metadata blob, or three commands and a local file
+   * read; listing types does not keep it, so it is read again), kept for the catalogue's life;
+   * every answer is cached per method id. A method whose own rows or blobs are malformed
+   * rejects (INTERNAL, with the reader's message), each time; an image that cannot be opened at
+   * all counts as unavailable.
+   */
+  methodSignature(methodId: number): Promise<MethodSignature | undefined> {
+    return this.translate(() => this.signatures.of(methodId));
   }
 
   private async translate<T>(run: () => Promise<T>): Promise<T> {

@@ -5,8 +5,19 @@
 import { PacketReader } from '../../../sdb-protocol/buffer-reader.js';
 import { PacketWriter } from '../../../sdb-protocol/buffer-writer.js';
 import type { FakeAgent, FakeReply } from '../../../sdb-protocol/testing/fake-agent.js';
-import { ErrorCode, TypeInfoFlags } from '../../../sdb-protocol/vocabulary.js';
-import { buildImage, type SynthTypeDef, type SynthTypeRef } from './pe-builder.js';
+import { ErrorCode } from '../../../sdb-protocol/vocabulary.js';
+import { installMembers } from './fake-members.js';
+import {
+  buildImage,
+  type SynthMemberRef,
+  type SynthMethod,
+  type SynthParam,
+  type SynthTypeDef,
+  type SynthTypeRef,
+} from './pe-builder.js';
+
+/** The attribute constructor of `params` in every fake image (a Param's `attributes`). */
+export const PARAM_ARRAY_CTOR = { memberRef: 1 } as const;
 
 export interface FakeAssembly {
   id: number;
@@ -38,10 +49,17 @@ export interface FakeType {
 export interface FakeMethod {
   id: number;
   name: string;
+  owner: FakeType;
   attributes: number;
   returnType: FakeType;
   params: { name: string; type: FakeType }[];
   genericParamCount: number;
+  /** The method this one instantiates (a method of a closed generic type): its token is used. */
+  definition: FakeMethod | undefined;
+  /** Its MethodDef's signature blob and Param rows (default: every parameter an object). */
+  metadata: { signature?: number[]; params?: SynthParam[] } | undefined;
+  /** METHOD.GET_INFO's token when the runtime made the method (no MethodDef): usually 0. */
+  runtimeToken?: number;
 }
 
 export class FakeGame {
@@ -114,15 +132,20 @@ export class FakeGame {
     name: string,
     returnType: FakeType,
     params: { name: string; type: FakeType }[] = [],
-    opts: { attributes?: number; genericParamCount?: number } = {},
+    opts: Partial<
+      Pick<FakeMethod, 'attributes' | 'genericParamCount' | 'definition' | 'metadata'>
+    > = {},
   ): FakeMethod {
     const m: FakeMethod = {
       id: this.nextId++,
       name,
+      owner,
       attributes: opts.attributes ?? 0x6,
       returnType,
       params,
       genericParamCount: opts.genericParamCount ?? 0,
+      definition: opts.definition,
+      metadata: opts.metadata,
     };
     this.methods.set(m.id, m);
     owner.methods.push(m.id);
@@ -145,20 +168,43 @@ export class FakeGame {
   /** The assembly's PE image, as GET_METADATA_BLOB or its file would give it. */
   image(a: FakeAssembly): Uint8Array {
     const refs: SynthTypeRef[] = [];
-    const refOf = (t: FakeType): number => {
+    const refOf = (t: { namespace: string; name: string }): number => {
       const at = refs.findIndex((r) => r.namespace === t.namespace && r.name === t.name);
       if (at >= 0) return at + 1;
       refs.push({ namespace: t.namespace, name: t.name });
       return refs.length;
     };
+    const paramArray = refOf({ namespace: 'System', name: 'ParamArrayAttribute' });
     const types = a.types.map((t): SynthTypeDef => {
-      const def: SynthTypeDef = { namespace: t.namespace, name: t.name, flags: t.attributes };
+      const def: SynthTypeDef = {
+        namespace: t.namespace,
+        name: t.name,
+        flags: t.attributes,
+        methods: t.methods.map((id) => synthMethod(this.methods.get(id)!)),
+      };
       if (t.enclosing) def.nestedIn = a.types.indexOf(t.enclosing) + 1;
       if (t.base?.assembly === a) def.extendsDef = a.types.indexOf(t.base) + 1;
       else if (t.base) def.extendsRef = refOf(t.base);
       return def;
     });
-    return buildImage({ types, typeRefs: refs, mvid: a.mvid });
+    // PARAM_ARRAY_CTOR: the first MemberRef is ParamArrayAttribute's constructor
+    const memberRefs: SynthMemberRef[] = [
+      { parent: { typeRef: paramArray }, name: '.ctor', signature: [0x20, 0, 0x01] },
+    ];
+    return buildImage({ types, typeRefs: refs, mvid: a.mvid, memberRefs });
+  }
+
+  /** METHOD.GET_INFO's token: the MethodDef row of the method (or of its definition). */
+  tokenOf(m: FakeMethod): number {
+    if (m.definition) return this.tokenOf(m.definition);
+    if (m.runtimeToken !== undefined) return m.runtimeToken;
+    let row = 1;
+    for (const t of m.owner.assembly.types) {
+      const at = t.methods.indexOf(m.id);
+      if (at >= 0) return 0x06000000 | (row + at);
+      row += t.methods.length;
+    }
+    return 0;
   }
 
   /** Registers the catalogue's commands on the agent. */
@@ -210,67 +256,7 @@ export class FakeGame {
       for (const t of found) w.i32(t.id);
       return ok(w);
     });
-    this.installTypes(agent, ok, reader);
-  }
-
-  private installTypes(
-    agent: FakeAgent,
-    ok: (w: PacketWriter) => FakeReply,
-    reader: (b: Buffer) => PacketReader,
-  ): void {
-    const type = (b: Buffer): FakeType => this.types.get(reader(b).i32())!;
-    const method = (b: Buffer): FakeMethod => this.methods.get(reader(b).i32())!;
-    agent.on('TYPE', 1, (p) => {
-      const t = type(p.body);
-      const w = new PacketWriter().string(t.namespace).string(t.name).string(t.fullName);
-      w.i32(t.assembly.id)
-        .i32(t.assembly.id + 100)
-        .i32(t.base?.id ?? 0)
-        .i32(0);
-      w.i32(t.token).u8(0).i32(t.attributes).u8(t.flags).i32(0);
-      const definition = t.flags & TypeInfoFlags.GENERIC_TYPE_DEFINITION ? t.id : 0;
-      w.i32(definition).i32(t.typeArgs.length);
-      for (const a of t.typeArgs) w.i32(a.id);
-      return ok(w);
-    });
-    agent.on('TYPE', 3, (p) => {
-      const t = type(p.body);
-      const w = new PacketWriter().i32(t.fields.length);
-      for (const f of t.fields) w.i32(f.id).string(f.name).i32(f.type.id).i32(f.attributes);
-      return ok(w);
-    });
-    agent.on('TYPE', 9, (p) => {
-      const t = type(p.body);
-      const w = new PacketWriter().i32(t.properties.length);
-      for (const x of t.properties) w.i32(x.id).string(x.name).i32(x.getter).i32(x.setter).i32(0);
-      return ok(w);
-    });
-    agent.on('TYPE', 2, (p) => {
-      const t = type(p.body);
-      const w = new PacketWriter().i32(t.methods.length);
-      for (const m of t.methods) w.i32(m);
-      return ok(w);
-    });
-    agent.on('METHOD', 1, (p) => ok(new PacketWriter().string(method(p.body).name)));
-    agent.on('METHOD', 6, (p) => {
-      const m = method(p.body);
-      const w = new PacketWriter().i32(m.attributes).i32(0).i32(0x06000001);
-      return ok(
-        w
-          .u8(m.genericParamCount ? 3 : 0)
-          .i32(0)
-          .i32(0),
-      );
-    });
-    agent.on('METHOD', 4, (p) => {
-      const m = method(p.body);
-      if (this.brokenMethods.has(m.id)) return { error: ErrorCode.LOADER_ERROR };
-      const w = new PacketWriter().i32(0).i32(m.params.length).i32(m.genericParamCount);
-      w.i32(m.returnType.id);
-      for (const x of m.params) w.i32(x.type.id);
-      for (const x of m.params) w.string(x.name);
-      return ok(w);
-    });
+    installMembers(this, agent);
   }
 }
 
@@ -278,4 +264,18 @@ function readGuidText(mvid: Uint8Array): string {
   const h = (...i: number[]): string =>
     i.map((k) => mvid[k]!.toString(16).padStart(2, '0')).join('');
   return `${h(3, 2, 1, 0)}-${h(5, 4)}-${h(7, 6)}-${h(8, 9)}-${h(10, 11, 12, 13, 14, 15)}`.toUpperCase();
+}
+
+function synthMethod(m: FakeMethod): SynthMethod {
+  const params =
+    m.metadata?.params ?? m.params.map((p, i): SynthParam => ({ name: p.name, sequence: i + 1 }));
+  // by default every parameter an object: enough for a catalogue that only reads Param rows
+  const signature = m.metadata?.signature ?? [
+    (m.attributes & 0x10 ? 0 : 0x20) | (m.genericParamCount ? 0x10 : 0),
+    ...(m.genericParamCount ? [m.genericParamCount] : []),
+    m.params.length,
+    0x1c,
+    ...m.params.map(() => 0x1c),
+  ];
+  return { name: m.name, flags: m.attributes, signature, params };
 }

@@ -1,7 +1,11 @@
 // Builds small but well-formed .NET PE images for tests: a Module row, TypeRefs, TypeDefs and
-// NestedClass rows, with index widths chosen by the ECMA-335 rules independently of the reader
-// (so the two can disagree, and a test notices). Not a general writer: no methods, fields or
-// other tables.
+// NestedClass rows, methods with their Param, Constant and CustomAttribute rows, MemberRefs and
+// TypeSpecs, with index widths chosen by the ECMA-335 rules independently of the reader (so the
+// two can disagree, and a test notices). Not a general writer: no fields, properties or other
+// tables. The tables themselves are written by table-builder.ts.
+
+import { Out } from './byte-out.js';
+import { buildTables } from './table-builder.js';
 
 export interface SynthTypeRef {
   namespace: string;
@@ -20,6 +24,40 @@ export interface SynthTypeDef {
   extendsDef?: number;
   /** 1-based index into `types` of the enclosing type. */
   nestedIn?: number;
+  /** Its methods, in MethodDef row order (rows follow the types' order). */
+  methods?: SynthMethod[];
+}
+
+/** An attribute constructor: a MemberRef row or a MethodDef row (1-based). */
+export type SynthCtor = { memberRef: number } | { methodDef: number };
+
+export interface SynthParam {
+  name: string;
+  /** 1-based position; 0 is the return value. */
+  sequence: number;
+  flags?: number;
+  /** A Constant row: its element type and raw value bytes. */
+  constant?: { type: number; value: ArrayLike<number> };
+  /** CustomAttribute rows on this parameter (empty value blobs). */
+  attributes?: SynthCtor[];
+}
+
+export interface SynthMethod {
+  name: string;
+  flags?: number;
+  implFlags?: number;
+  /** The signature blob's bytes (testing/sig-builder.ts writes them). */
+  signature: ArrayLike<number>;
+  params?: SynthParam[];
+  /** Replaces the ParamList value the builder computes (to build malformed lists). */
+  paramList?: number;
+}
+
+export interface SynthMemberRef {
+  /** 1-based TypeRef or TypeDef row (row 1 is <Module>) of the declaring type. */
+  parent: { typeRef: number } | { typeDef: number };
+  name: string;
+  signature: ArrayLike<number>;
 }
 
 export interface SynthImage {
@@ -33,34 +71,11 @@ export interface SynthImage {
   tablesStream?: '#~' | '#-';
   /** Force 4-byte #Strings indexes even for a small heap. */
   wideStrings?: boolean;
-}
-
-class Out {
-  bytes: number[] = [];
-  u8(v: number): this {
-    this.bytes.push(v & 0xff);
-    return this;
-  }
-  u16(v: number): this {
-    return this.u8(v).u8(v >>> 8);
-  }
-  u32(v: number): this {
-    return this.u16(v & 0xffff).u16(v >>> 16);
-  }
-  idx(v: number, wide: boolean): this {
-    return wide ? this.u32(v) : this.u16(v);
-  }
-  raw(b: ArrayLike<number>): this {
-    for (let i = 0; i < b.length; i++) this.bytes.push(b[i]!);
-    return this;
-  }
-  align(n: number): this {
-    while (this.bytes.length % n) this.bytes.push(0);
-    return this;
-  }
-  get length(): number {
-    return this.bytes.length;
-  }
+  /** Force 4-byte #Blob indexes even for a small heap. */
+  wideBlobs?: boolean;
+  memberRefs?: SynthMemberRef[];
+  /** TypeSpec blobs, one per row. */
+  typeSpecs?: ArrayLike<number>[];
 }
 
 const TEXT_RVA = 0x2000;
@@ -110,92 +125,13 @@ export function buildImage(spec: SynthImage): Uint8Array {
 }
 
 function buildMetadata(spec: SynthImage): number[] {
-  const strings = new Out().u8(0);
-  const stringIndex = new Map<string, number>();
-  const str = (s: string): number => {
-    if (!s) return 0;
-    let at = stringIndex.get(s);
-    if (at === undefined) {
-      at = strings.length;
-      stringIndex.set(s, at);
-      strings.raw(new TextEncoder().encode(s)).u8(0);
-    }
-    return at;
-  };
-  const refs = spec.typeRefs ?? [];
-  const refNames = refs.map((r) => [str(r.namespace), str(r.name)] as const);
-  const defNames = spec.types.map((t) => [str(t.namespace), str(t.name)] as const);
-  const moduleName = str('synthetic.dll');
-  const moduleType = str('<Module>');
-  strings.align(4);
-  const wideStrings = spec.wideStrings === true || strings.length >= 0x10000;
-
-  const typeDefRows = spec.types.length + 1;
-  const nested =
-    spec.nestedRows ??
-    spec.types.flatMap((t, i): [number, number][] => (t.nestedIn ? [[i + 2, t.nestedIn + 1]] : []));
-  const wideTypeDef = typeDefRows >= 0x10000;
-  // TypeDefOrRef has 2 tag bits, ResolutionScope 2
-  const wideTypeDefOrRef = Math.max(typeDefRows, refs.length) >= 1 << 14;
-  const wideScope = refs.length >= 1 << 14;
-
-  const tables = new Out();
-  tables
-    .u32(0)
-    .u8(2)
-    .u8(0)
-    .u8(wideStrings ? 1 : 0)
-    .u8(1);
-  const present = [0x00, 0x02, ...(refs.length ? [0x01] : []), ...(nested.length ? [0x29] : [])];
-  let low = 0;
-  let high = 0;
-  for (const t of present) {
-    if (t < 32) low |= 1 << t;
-    else high |= 1 << (t - 32);
-  }
-  tables
-    .u32(low >>> 0)
-    .u32(high >>> 0)
-    .u32(0)
-    .u32(0);
-  tables.u32(1); // Module
-  if (refs.length) tables.u32(refs.length);
-  tables.u32(typeDefRows);
-  if (nested.length) tables.u32(nested.length);
-  // Module
-  tables.u16(0).idx(moduleName, wideStrings).u16(1).u16(0).u16(0);
-  // TypeRef: ResolutionScope tag 2 = AssemblyRef row 1, tag 3 = TypeRef
-  refs.forEach((r, i) => {
-    const scope = r.nestedIn ? (r.nestedIn << 2) | 3 : (1 << 2) | 2;
-    tables
-      .idx(scope, wideScope)
-      .idx(refNames[i]![1], wideStrings)
-      .idx(refNames[i]![0], wideStrings);
-  });
-  // TypeDef: <Module> first
-  const typeDef = (flags: number, name: number, ns: number, ext: number): void => {
-    tables.u32(flags).idx(name, wideStrings).idx(ns, wideStrings);
-    tables.idx(ext, wideTypeDefOrRef).u16(1).u16(1);
-  };
-  typeDef(0, moduleType, 0, 0);
-  spec.types.forEach((t, i) => {
-    const ext = t.extendsRef
-      ? (t.extendsRef << 2) | 1
-      : t.extendsDef
-        ? ((t.extendsDef + 1) << 2) | 0
-        : 0;
-    typeDef(t.flags ?? 0x100001, defNames[i]![1], defNames[i]![0], ext);
-  });
-  for (const [n, e] of nested) tables.idx(n, wideTypeDef).idx(e, wideTypeDef);
-  tables.align(4);
-
+  const { tables, strings, blobs } = buildTables(spec);
   const guid = new Out().raw(spec.mvid ?? new Uint8Array(16).fill(0xab));
-  const blob = new Out().u32(0);
   const streams: [string, Out][] = [
     [spec.tablesStream ?? '#~', tables],
     ['#Strings', strings],
     ['#GUID', guid],
-    ['#Blob', blob],
+    ['#Blob', blobs],
   ];
 
   const version = 'v4.0.30319';
