@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+
+import { parse } from './parser.js';
+import { errorSummary } from './testing/helpers.js';
+
+// [input, code of the first error, its column, a fragment of its message]
+function table(rows: [string, string, number, string][]): void {
+  it.each(rows)('%s', (input, code, column, fragment) => {
+    const { errors } = parse(input);
+    expect(errors.length, 'an error is reported').toBeGreaterThan(0);
+    const first = errors[0]!;
+    expect({ code: first.code, column: first.span.column }).toEqual({ code, column });
+    expect(first.message).toContain(fragment);
+    expect(first.message).toContain(`column ${column})`);
+  });
+}
+
+describe('constructs rejected by name', () => {
+  table([
+    [
+      'x => x + 1',
+      'unsupported-lambda',
+      1,
+      'lambdas are not supported: write the call without a lambda',
+    ],
+    ['list.Where(x => x > 1)', 'unsupported-lambda', 12, 'lambdas are not supported'],
+    ['list.Select((x, i) => x)', 'unsupported-lambda', 13, 'lambdas are not supported'],
+    ['f(() => 1)', 'unsupported-lambda', 3, 'lambdas are not supported'],
+    ['f((int x) => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
+    ['f(async x => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
+    ['f(static x => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
+    ['f(x => { return x; })', 'unsupported-lambda', 3, 'lambdas are not supported'],
+    ['Action a = () => {};', 'unsupported-lambda', 12, 'lambdas are not supported'],
+    ['f(delegate { })', 'unsupported-anonymous-method', 3, 'anonymous methods'],
+    ['f(delegate (int x) { return x; })', 'unsupported-anonymous-method', 3, 'anonymous methods'],
+    ['from x in xs select x', 'unsupported-query', 1, 'query expressions (from ... in ...)'],
+    ['var q = from int x in xs where x > 1 select x;', 'unsupported-query', 9, 'query expressions'],
+    ['f(from x in xs orderby x, y select x)', 'unsupported-query', 3, 'query expressions'],
+    ['x switch { 1 => a, _ => b }', 'unsupported-switch-expression', 3, 'switch expressions'],
+    ['a ?? throw new E()', 'unsupported-throw-expression', 6, 'throw expressions'],
+    ['await f()', 'unsupported-await', 1, 'await is not supported'],
+    ['var x = await t;', 'unsupported-await', 9, 'await is not supported'],
+    ['await foreach (var x in xs) {}', 'unsupported-await', 1, 'await is not supported'],
+    ['(a, b)', 'unsupported-tuple', 1, 'tuples are not supported'],
+    ['x = (a < b, c > d)', 'unsupported-tuple', 5, 'tuples are not supported'],
+    ['var (a, b) = t;', 'unsupported-tuple', 5, 'tuples are not supported'],
+    ['(int, string) t = x;', 'unsupported-tuple', 1, 'tuples are not supported'],
+    ['typeof((int, int))', 'unsupported-tuple', 8, 'tuples are not supported'],
+    ['x is T t', 'unsupported-pattern', 8, 'declaration patterns (x is T name)'],
+    ['x is int n && n > 0', 'unsupported-pattern', 10, 'declaration patterns'],
+    ['x is not null', 'unsupported-pattern', 6, "'not' patterns"],
+    ['x is 5', 'unsupported-pattern', 6, 'constant patterns'],
+    ['x is "a"', 'unsupported-pattern', 6, 'constant patterns'],
+    ['x is -1', 'unsupported-pattern', 6, 'constant patterns'],
+    ['x is true', 'unsupported-pattern', 6, 'constant patterns'],
+    ['x is var y', 'unsupported-pattern', 6, 'var patterns'],
+    ['x is { Length: 2 }', 'unsupported-pattern', 6, 'property and positional patterns'],
+    ['x is (1, 2)', 'unsupported-pattern', 6, 'property and positional patterns'],
+    ['x is T { }', 'unsupported-pattern', 8, 'property and positional patterns'],
+    ['x is [1, 2]', 'unsupported-pattern', 6, 'list patterns'],
+    ['x is > 5', 'unsupported-pattern', 6, 'relational patterns'],
+    ['x is A or B', 'unsupported-pattern', 8, "pattern combinators ('and', 'or')"],
+    ['if (a) b;', 'unsupported-statement', 1, "'if' statements are not supported"],
+    [
+      'if (a) { b; } else { c; }',
+      'unsupported-statement',
+      1,
+      'use the conditional operator c ? a : b',
+    ],
+    [
+      'for (var i = 0; i < 3; i++) x += i;',
+      'unsupported-statement',
+      1,
+      "loops ('for') are not supported",
+    ],
+    ['foreach (var e in es) f(e);', 'unsupported-statement', 1, "loops ('foreach')"],
+    ['while (x) { }', 'unsupported-statement', 1, "loops ('while')"],
+    ['do { } while (x);', 'unsupported-statement', 1, "loops ('do')"],
+    ['switch (x) { case 1: break; }', 'unsupported-statement', 1, "'switch' statements"],
+    ['return x;', 'unsupported-statement', 1, "'return' is not supported"],
+    ['x; return y', 'unsupported-statement', 4, 'drop the return'],
+    ['using (var s = f()) { }', 'unsupported-statement', 1, "'using' statements"],
+    ['using var s = f();', 'unsupported-statement', 1, "'using' statements"],
+    ['try { f(); } catch { }', 'unsupported-statement', 1, "'try' statements"],
+    ['lock (o) { }', 'unsupported-statement', 1, "'lock' statements"],
+    ['goto done;', 'unsupported-statement', 1, "'goto' statements"],
+    ['break;', 'unsupported-statement', 1, "'break' statements"],
+    ['continue;', 'unsupported-statement', 1, "'continue' statements"],
+    ['throw new E();', 'unsupported-statement', 1, "'throw' statements"],
+    ['yield return 1;', 'unsupported-statement', 1, "'yield' statements"],
+    ['checked { x++; }', 'unsupported-statement', 1, "'checked' statements"],
+    ['unsafe { }', 'unsupported-statement', 1, "'unsafe' statements"],
+    ['fixed (int* p = a) { }', 'unsupported-statement', 1, "'fixed' statements"],
+    ['{ x; }', 'unsupported-statement', 1, 'blocks { ... }'],
+    ['label: x;', 'unsupported-statement', 1, 'labels are not supported'],
+    ['const int x = 1;', 'unsupported-declaration', 1, "'const' locals are not supported"],
+    ['ref int r = ref x;', 'unsupported-declaration', 1, "'ref' locals"],
+    ['class C { }', 'unsupported-declaration', 1, 'type and member declarations'],
+    ['static int F() => 1;', 'unsupported-declaration', 1, 'type and member declarations'],
+    ['int F(int x) => x;', 'unsupported-local-function', 1, 'local functions are not supported'],
+    ['void F() { }', 'unsupported-local-function', 1, 'local functions'],
+    ['T M<T>(T x) => x;', 'unsupported-local-function', 1, 'local functions'],
+    ['stackalloc int[3]', 'unsupported-stackalloc', 1, 'stackalloc is not supported'],
+    ['int* p = null;', 'unsupported-pointer', 1, 'pointers'],
+    ['&x', 'unsupported-pointer', 1, 'pointers'],
+    ['*p', 'unsupported-pointer', 1, 'pointers'],
+    ['p->x', 'unsupported-pointer', 2, 'pointers'],
+    ['(int*)p', 'unsupported-pointer', 1, 'pointers'],
+    ['typeof(int*)', 'unsupported-pointer', 11, 'pointers'],
+    ['dynamic d = x;', 'unsupported-dynamic', 1, "'dynamic' is not supported"],
+    ['(dynamic)x', 'unsupported-dynamic', 2, "'dynamic'"],
+    ['f(out dynamic d)', 'unsupported-dynamic', 7, "'dynamic'"],
+    ['a[1..3]', 'unsupported-range', 4, 'ranges (a..b)'],
+    ['a[..3]', 'unsupported-range', 3, 'ranges'],
+    ['a[^1]', 'unsupported-range', 3, 'index-from-end (^i)'],
+    ['new { A = 1 }', 'unsupported-anonymous-type', 1, 'anonymous types'],
+    ['Foo f = new();', 'unsupported-target-typed-new', 9, 'target-typed new()'],
+    ['Foo f = new(1) { A = 2 };', 'unsupported-target-typed-new', 9, 'target-typed new()'],
+    ['base.ToString()', 'unsupported-base', 1, "'base' is not supported"],
+    ['y = ref x', 'unsupported-ref', 5, "'ref' is only supported on call arguments"],
+    ['[1, 2, 3]', 'unsupported-collection-expression', 1, 'collection expressions'],
+    ['q = p with { X = 1 }', 'unsupported-with', 7, "'with' expressions"],
+    ['a >>> 1', 'unsupported-unsigned-shift', 3, '>>> is not supported'],
+    ['"""raw"""', 'unsupported-raw-string', 1, 'raw string literals'],
+    ['#region x', 'unsupported-preprocessor', 1, 'preprocessor directives'],
+  ]);
+});
+
+describe('malformed input', () => {
+  table([
+    ['a +', 'missing-expression', 4, 'expected an expression but found the end of the input'],
+    ['a + ;', 'missing-expression', 5, "found ';'"],
+    ['* 2', 'unsupported-pointer', 1, 'pointers'],
+    ['f(a, , b)', 'missing-expression', 6, "found ','"],
+    ['f(a,)', 'missing-expression', 5, "found ')'"],
+    ['x = a ? b', 'expected-token', 10, "expected ':' but found the end of the input"],
+    ['a ? b :', 'missing-expression', 8, 'expected an expression'],
+    ['(a + b', 'expected-token', 7, "expected ')' but found the end of the input"],
+    ['f(a', 'expected-token', 4, "expected ')'"],
+    ['f(a b)', 'expected-token', 5, "expected ',' or ')' but found identifier 'b'"],
+    ['a[0', 'expected-token', 4, "expected ']'"],
+    ['a + b)', 'unexpected-token', 6, "unexpected ')': expected ';' or an operator"],
+    ['a b c', 'unexpected-token', 5, "unexpected identifier 'c'"],
+    ['x = 1 2', 'unexpected-token', 7, 'unexpected number 2'],
+    ['1 = x', 'invalid-assignment-target', 1, "the operand of '=' must be a variable"],
+    ['a + b = c', 'invalid-assignment-target', 1, "operand of '='"],
+    ['f() = 1', 'invalid-assignment-target', 1, "operand of '='"],
+    ['a?.b = 1', 'invalid-assignment-target', 1, "operand of '='"],
+    ['a?.b.c = 1', 'invalid-assignment-target', 1, "operand of '='"],
+    ['5++', 'invalid-assignment-target', 1, "operand of '++'"],
+    ['--f()', 'invalid-assignment-target', 3, "operand of '--'"],
+    ['f(ref 1)', 'invalid-assignment-target', 7, "operand of 'ref'"],
+    ['f(out a + b)', 'invalid-assignment-target', 7, "operand of 'out'"],
+    ['var x;', 'invalid-declaration', 5, 'var needs an initializer'],
+    ['var a = 1, b = 2;', 'invalid-declaration', 1, 'var declares one variable at a time'],
+    ['var a = { 1, 2 };', 'invalid-declaration', 9, 'needs an array type'],
+    ['int a = { 1 };', 'invalid-declaration', 9, 'needs an array type'],
+    ['int a[3];', 'invalid-declaration', 6, 'write the brackets on the type'],
+    ['int x = ;', 'missing-expression', 9, 'expected an expression'],
+    ['int', 'type-as-expression', 1, "'int' is a type, not a value"],
+    ['int + 1', 'type-as-expression', 1, "'int' is a type"],
+    ['typeof(x', 'expected-token', 9, "expected ')'"],
+    ['typeof()', 'missing-type', 8, "expected a type but found ')'"],
+    ['default(1)', 'missing-type', 9, 'expected a type but found number 1'],
+    ['List<void> x;', 'invalid-type', 6, "'void' is only a type inside typeof(void)"],
+    ['default(List<>)', 'invalid-type', 9, 'unbound generic type is only allowed inside typeof'],
+    ['typeof(List<List<>>)', 'invalid-type', 13, 'unbound generic'],
+    ['nameof(f())', 'invalid-nameof', 8, 'nameof(...) takes a name'],
+    ['nameof(1)', 'invalid-nameof', 8, 'takes a name'],
+    ['new Foo', 'expected-token', 8, "expected '(', '[' or '{' after new T"],
+    ['new int[]', 'invalid-array-creation', 10, 'needs sizes or an initializer'],
+    ['new int[3][4]', 'invalid-array-creation', 11, 'only the first brackets take sizes'],
+    ['new[3]', 'invalid-array-creation', 4, 'write new[] { ... }'],
+    ['new[]', 'invalid-array-creation', 6, 'an implicitly typed array needs an initializer'],
+    ['new Foo { A = 1, 2 }', 'expected-token', 18, 'a member initializer (Name = value)'],
+    ['new List<int> { 1 2 }', 'expected-token', 19, "expected ',' or '}'"],
+    [
+      'new List<int> { 1, X = 2 }',
+      'invalid-initializer',
+      20,
+      'sets members (A = 1, ...) or adds elements',
+    ],
+    ['new int[] { 1, 2', 'expected-token', 17, "expected '}'"],
+    ['a.', 'expected-token', 3, 'expected a name but found the end of the input'],
+    ['a.1', 'unexpected-token', 2, 'unexpected number .1'],
+    ['a.if', 'expected-token', 3, "expected a name but found 'if'"],
+    ['$"{}"', 'invalid-interpolation', 3, 'empty interpolation hole'],
+    ['$"{a b}"', 'unexpected-token', 6, "unexpected identifier 'b': expected '}' to end the hole"],
+    ['$"{a ? b : c}"', 'invalid-interpolation', 3, 'needs parentheses: write {(c ? a : b)}'],
+    ['$"{a +}"', 'missing-expression', 7, "expected an expression but found '}'"],
+    ['$"{x,}"', 'invalid-interpolation', 3, 'empty interpolation hole'],
+    ['(a.b())c', 'unexpected-token', 8, "unexpected identifier 'c'"],
+    ['checked x', 'expected-token', 9, "expected '('"],
+    ['{', 'unsupported-statement', 1, 'blocks'],
+    ['}', 'unexpected-token', 1, "unexpected '}': expected a statement"],
+    [')', 'unexpected-token', 1, "unexpected ')'"],
+    ['a; ] b', 'unexpected-token', 4, "unexpected ']'"],
+    ['x = (', 'missing-expression', 6, 'expected an expression'],
+    ['x = a < b > +', 'missing-expression', 14, 'expected an expression'],
+    ['await x.F()', 'unsupported-await', 1, 'await is not supported'],
+  ]);
+});
+
+describe('every error is reported, each with its column', () => {
+  it.each<[string, string[]]>([
+    ['a +; b +; c', ['missing-expression@4', 'missing-expression@9']],
+    [
+      'f(x => 1); 0x; if (b) c; "open',
+      [
+        'unsupported-lambda@3',
+        'malformed-number@12',
+        'unsupported-statement@16',
+        'unterminated-string@26',
+      ],
+    ],
+    ['var x; var y; z', ['invalid-declaration@5', 'invalid-declaration@12']],
+    ['f(a, , b, , c)', ['missing-expression@6', 'missing-expression@11']],
+    [
+      'x is T t; y is not null; z is 5',
+      ['unsupported-pattern@8', 'unsupported-pattern@16', 'unsupported-pattern@31'],
+    ],
+    ['(a, b) = (b, a)', ['unsupported-tuple@1', 'unsupported-tuple@10']],
+    [
+      'new { A = 1 }; stackalloc int[1]; base.X',
+      ['unsupported-anonymous-type@1', 'unsupported-stackalloc@16', 'unsupported-base@35'],
+    ],
+    [
+      "'ab' + '' + \"\\q\"",
+      ['invalid-char-literal@1', 'invalid-char-literal@8', 'invalid-escape@14'],
+    ],
+    ['$"{a b}{}"', ['unexpected-token@6', 'invalid-interpolation@8']],
+    ['for (;;) {} x = (1', ['unsupported-statement@1', 'expected-token@19']],
+    ['a +\nb +\n  c d', ['unexpected-token@5']],
+  ])('%s', (input, expected) => {
+    expect(errorSummary(input)).toEqual(expected);
+  });
+
+  it('gives the line as well as the column past the first line', () => {
+    const { errors } = parse('var a = 1;\nvar b = a +;\n');
+    expect(errors.map((e) => e.message)).toEqual([
+      "expected an expression but found ';' (line 2, column 12)",
+    ]);
+  });
+
+  it('keeps parsing after an error: the program holds the statements around it', () => {
+    const { program, errors } = parse('a = 1; if (x) y; b = 2');
+    expect(errors).toHaveLength(1);
+    expect(program.statements.map((s) => s.kind)).toEqual([
+      'ExpressionStatement',
+      'ExpressionStatement',
+    ]);
+  });
+});

@@ -1,0 +1,74 @@
+// Constructs that are valid C# but outside this evaluator, recognised early enough to be named
+// in the error ("lambdas are not supported: ...") and skipped as a whole, so that the rest of the
+// input is still checked.
+
+import type { Expression } from './ast.js';
+import { Diagnostics } from './diagnostics.js';
+import { errorAt, parseExpression } from './parse-expressions.js';
+import { isCloser, type Parser } from './parser-core.js';
+import { isPredefinedType, type Token } from './tokens.js';
+
+/** `x =>`, `(...) =>`, `async x =>`, `static (...) =>`, `async delegate`. */
+export function isLambdaAhead(p: Parser): boolean {
+  if (p.atIdentifier() && p.atPunct('=>', 1)) return true;
+  let k = 0;
+  while (p.atContextual('async', k) || p.atKeyword('static', k)) k++;
+  if (k > 0 && p.atKeyword('delegate', k)) return true;
+  if (p.atIdentifier(k) && p.atPunct('=>', k + 1)) return true;
+  if (!p.atPunct('(', k)) return false;
+  const close = p.match[p.pos + k] ?? -1;
+  const after = close < 0 ? undefined : p.tokens[close + 1];
+  return after?.kind === 'punct' && after.punct === '=>';
+}
+
+/** Reports a lambda starting at `start`, then skips its parameters and its body. */
+export function rejectLambda(p: Parser, start: Token['span']): Expression {
+  p.error(Diagnostics.lambda(start));
+  while (!p.atPunct('=>') && !isCloser(p.tok)) p.skipGroup();
+  if (p.eatPunct('=>')) {
+    if (p.atPunct('{')) p.skipGroup();
+    else if (!isCloser(p.tok)) parseExpression(p);
+  }
+  return errorAt(p, start);
+}
+
+/** `(a, b)` opened at token `open`: a tuple literal (or deconstruction), named and skipped. */
+export function rejectTuple(p: Parser, open: number): Expression {
+  const start = p.tokens[open]!.span;
+  p.error(Diagnostics.tuple(start));
+  p.pos = open;
+  p.skipGroup();
+  return errorAt(p, start);
+}
+
+/**
+ * `from x in ...` / `from T x in ...` (§12.20): `from` followed by a name or a predefined type,
+ * the test Roslyn applies in expression context.
+ */
+export function isQueryAhead(p: Parser): boolean {
+  if (!p.atContextual('from')) return false;
+  const next = p.peek(1);
+  return next.kind === 'identifier' || (next.kind === 'keyword' && isPredefinedType(next.keyword));
+}
+
+/** Skips the query to the end of its enclosing list or statement (its clauses hold commas). */
+export function rejectQuery(p: Parser): Expression {
+  const start = p.tok.span;
+  p.error(Diagnostics.query(start));
+  p.skipUntil(
+    (t) =>
+      t.kind === 'punct' &&
+      (t.punct === ';' || t.punct === ')' || t.punct === ']' || t.punct === '}'),
+  );
+  return errorAt(p, start);
+}
+
+/** `delegate (int x) { ... }`, `delegate { ... }`. */
+export function rejectAnonymousMethod(p: Parser): Expression {
+  const start = p.tok.span;
+  p.error(Diagnostics.anonymousMethod(start));
+  p.advance();
+  if (p.atPunct('(')) p.skipGroup();
+  if (p.atPunct('{')) p.skipGroup();
+  return errorAt(p, start);
+}

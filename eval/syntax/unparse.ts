@@ -1,0 +1,240 @@
+// The canonical unparser: one spelling per tree, so tests can state what was parsed as text.
+// Every operator application is parenthesized, which makes precedence and associativity
+// visible: `a + b * c` → `(a + (b * c))`, `(int)-x` → `((int)(-x))`. A Parenthesized node adds
+// its own parentheses: `(a + b) * c` → `(((a + b)) * c)`. Literals print their value in one
+// canonical form (`0x1F` → `31`, `1_000L` → `1000L`, `@"a""b"` → `"a\"b"`), so the tables also
+// check decoding. The output parses back to the same tree.
+
+import type {
+  Argument,
+  ArrayInitializer,
+  CollectionInitializer,
+  ElementInitializer,
+  Expression,
+  Identifier,
+  InterpolatedString,
+  Literal,
+  MemberInitializer,
+  ObjectInitializer,
+  OutDeclaration,
+  Program,
+  Statement,
+  TypeNode,
+} from './ast.js';
+import { isKeyword } from './tokens.js';
+
+export function unparse(node: Program | Statement | Expression): string {
+  if (node.kind === 'Program') return node.statements.map(unparseStatement).join(' ');
+  if (node.kind === 'ExpressionStatement' || node.kind === 'LocalDeclaration') {
+    return unparseStatement(node);
+  }
+  return expr(node);
+}
+
+function unparseStatement(s: Statement): string {
+  const end = s.semicolon ? ';' : '';
+  if (s.kind === 'ExpressionStatement') return expr(s.expression) + end;
+  const declarators = s.declarators.map((d) => {
+    const init = d.initializer;
+    if (init === null) return name(d.name);
+    return `${name(d.name)} = ${init.kind === 'ArrayInitializer' ? arrayInit(init) : expr(init)}`;
+  });
+  return `${s.type === 'var' ? 'var' : unparseType(s.type)} ${declarators.join(', ')}${end}`;
+}
+
+export function unparseType(t: TypeNode): string {
+  switch (t.kind) {
+    case 'PredefinedType':
+      return t.name;
+    case 'NamedType': {
+      const parts = t.parts.map((p) => name(p.name) + typeArgs(p.typeArgs));
+      return (t.alias ? `${name(t.alias)}::` : '') + parts.join('.');
+    }
+    case 'ArrayType':
+      return unparseType(t.elementType) + t.ranks.map(rank).join('');
+    case 'NullableType':
+      return `${unparseType(t.underlying)}?`;
+    case 'OmittedTypeArgument':
+      return '';
+  }
+}
+
+const rank = (n: number): string => `[${','.repeat(n - 1)}]`;
+
+function typeArgs(args: TypeNode[]): string {
+  if (args.length === 0) return '';
+  const omitted = args.every((a) => a.kind === 'OmittedTypeArgument');
+  return `<${args.map(unparseType).join(omitted ? ',' : ', ')}>`;
+}
+
+/** A name, with `@` when it is spelled like a reserved keyword. */
+function name(id: Identifier | string): string {
+  const text = typeof id === 'string' ? id : id.name;
+  return isKeyword(text) ? `@${text}` : text;
+}
+
+function expr(e: Expression): string {
+  switch (e.kind) {
+    case 'Literal':
+      return literal(e);
+    case 'InterpolatedString':
+      return interpolated(e);
+    case 'Name':
+      return (e.alias ? `${name(e.alias)}::` : '') + name(e.name) + typeArgs(e.typeArgs);
+    case 'This':
+      return 'this';
+    case 'PredefinedType':
+      return e.name;
+    case 'MemberAccess':
+      return `${expr(e.target)}${e.conditional ? '?.' : '.'}${name(e.name)}${typeArgs(e.typeArgs)}`;
+    case 'Invocation':
+      return `${expr(e.target)}(${args(e.arguments)})`;
+    case 'ElementAccess':
+      return `${expr(e.target)}${e.conditional ? '?[' : '['}${args(e.arguments)}]`;
+    case 'ObjectCreation': {
+      const a = e.arguments === null ? '' : `(${args(e.arguments)})`;
+      const init = e.initializer === null ? '' : ` ${initializer(e.initializer)}`;
+      return `new ${unparseType(e.type)}${a}${init}`;
+    }
+    case 'ArrayCreation': {
+      const [first = 1, ...rest] = e.ranks;
+      const firstRank = e.sizes.length > 0 ? `[${e.sizes.map(expr).join(', ')}]` : rank(first);
+      const type = e.elementType === null ? '' : ` ${unparseType(e.elementType)}`;
+      const init = e.initializer === null ? '' : ` ${arrayInit(e.initializer)}`;
+      return `new${type}${firstRank}${rest.map(rank).join('')}${init}`;
+    }
+    case 'Cast':
+      return `((${unparseType(e.type)})${expr(e.operand)})`;
+    case 'Unary':
+      return `(${e.operator}${expr(e.operand)})`;
+    case 'Postfix':
+      return `(${expr(e.operand)}${e.operator})`;
+    case 'Binary':
+      return `(${expr(e.left)} ${e.operator} ${expr(e.right)})`;
+    case 'Coalesce':
+      return `(${expr(e.left)} ?? ${expr(e.right)})`;
+    case 'Assignment':
+      return `(${expr(e.target)} ${e.operator} ${expr(e.value)})`;
+    case 'Conditional':
+      return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
+    case 'Is':
+      return `(${expr(e.operand)} is ${e.pattern.kind === 'NullPattern' ? 'null' : unparseType(e.pattern.type)})`;
+    case 'As':
+      return `(${expr(e.operand)} as ${unparseType(e.type)})`;
+    case 'TypeOf':
+      return `typeof(${unparseType(e.type)})`;
+    case 'SizeOf':
+      return `sizeof(${unparseType(e.type)})`;
+    case 'Default':
+      return e.type === null ? 'default' : `default(${unparseType(e.type)})`;
+    case 'NameOf':
+      return `nameof(${expr(e.argument)})`;
+    case 'Checked':
+      return `${e.checked ? 'checked' : 'unchecked'}(${expr(e.expression)})`;
+    case 'Parenthesized':
+      return `(${expr(e.expression)})`;
+    case 'Error':
+      return '<error>';
+  }
+}
+
+function args(list: Argument[]): string {
+  return list.map(argument).join(', ');
+}
+
+function argument(a: Argument): string {
+  const label = a.name ? `${name(a.name)}: ` : '';
+  const modifier = a.modifier === 'none' ? '' : `${a.modifier} `;
+  const value = a.value.kind === 'OutDeclaration' ? outDeclaration(a.value) : expr(a.value);
+  return label + modifier + value;
+}
+
+function outDeclaration(d: OutDeclaration): string {
+  return `${d.type === 'var' ? 'var' : unparseType(d.type)} ${name(d.name)}`;
+}
+
+function initializer(i: ObjectInitializer | CollectionInitializer): string {
+  const items =
+    i.kind === 'ObjectInitializer' ? i.members.map(member) : i.elements.map(collectionElement);
+  return items.length === 0 ? '{ }' : `{ ${items.join(', ')} }`;
+}
+
+function member(m: MemberInitializer): string {
+  const target = Array.isArray(m.target) ? `[${args(m.target)}]` : name(m.target);
+  const v = m.value;
+  const value =
+    v.kind === 'ObjectInitializer' || v.kind === 'CollectionInitializer' ? initializer(v) : expr(v);
+  return `${target} = ${value}`;
+}
+
+function collectionElement(e: Expression | ElementInitializer): string {
+  return e.kind === 'ElementInitializer' ? `{ ${e.arguments.map(expr).join(', ')} }` : expr(e);
+}
+
+function arrayInit(a: ArrayInitializer): string {
+  const items = a.elements.map((e) => (e.kind === 'ArrayInitializer' ? arrayInit(e) : expr(e)));
+  return items.length === 0 ? '{ }' : `{ ${items.join(', ')} }`;
+}
+
+function literal(l: Literal): string {
+  switch (l.type) {
+    case 'int':
+      return String(l.value);
+    case 'uint':
+      return `${l.value}u`;
+    case 'long':
+      return `${l.value}L`;
+    case 'ulong':
+      return `${l.value}UL`;
+    case 'float':
+      return `${l.digits}f`;
+    case 'double':
+      return /[.e]/.test(l.digits) ? l.digits : `${l.digits}d`;
+    case 'decimal':
+      return `${l.digits}m`;
+    case 'char':
+      return `'${escape(String.fromCharCode(l.value), "'")}'`;
+    case 'string':
+      return `"${escape(l.value, '"')}"`;
+    case 'bool':
+      return String(l.value);
+    case 'null':
+      return 'null';
+  }
+}
+
+function interpolated(s: InterpolatedString): string {
+  const body = s.parts.map((part) => {
+    if (part.kind === 'InterpolatedText') return escape(part.value, '"').replace(/[{}]/g, '$&$&');
+    const align = part.alignment ? `,${expr(part.alignment)}` : '';
+    const format = part.format === null ? '' : `:${escape(part.format, '"')}`;
+    return `{${expr(part.expression)}${align}${format}}`;
+  });
+  return `$"${body.join('')}"`;
+}
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '\0': '\\0',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
+
+/** C# escapes: named ones, `\uXXXX` for everything outside printable ASCII. */
+function escape(text: string, quote: string): string {
+  let out = '';
+  for (const ch of text.split('')) {
+    const named = NAMED_ESCAPES[ch];
+    const c = ch.charCodeAt(0);
+    if (named !== undefined) out += named;
+    else if (ch === quote) out += `\\${quote}`;
+    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out;
+}
