@@ -2,6 +2,7 @@
 // act on, each made by a named factory with an actionable message. Wire errors are translated
 // here, once (`fromSdbError`); the MCP layer shows `code`, `message`, `suggestions`.
 
+import { EvalError } from '../eval/index.js';
 import {
   SdbAgentError,
   SdbConnectionClosedError,
@@ -34,6 +35,10 @@ export type UnityErrorCode =
   | 'UNSUPPORTED'
   | 'PROTOCOL_ERROR'
   | 'SHUTTING_DOWN'
+  /** The program does not parse / C# would not compile it / the evaluator refuses a construct. */
+  | 'EVAL_SYNTAX'
+  | 'EVAL_COMPILE'
+  | 'EVAL_UNSUPPORTED'
   | 'INTERNAL';
 
 export interface UnityErrorOptions {
@@ -169,6 +174,18 @@ export function messageOf(e: unknown): string {
 /** Translates a wire error into the catalogue; anything already translated passes through. */
 export function fromSdbError(e: unknown, endpoint: string): UnityError {
   if (e instanceof UnityError) return e;
+  if (e instanceof EvalError) {
+    const details: Record<string, unknown> = {};
+    if (e.csCode) details.csCode = e.csCode;
+    if (e.span) details.span = e.span;
+    if (e.syntaxErrors)
+      details.errors = e.syntaxErrors.map((x) => ({
+        code: x.code,
+        message: x.message,
+        span: x.span,
+      }));
+    return new UnityError(e.code, e.message, { details, cause: e });
+  }
   if (e instanceof SdbNotParkedError) return Errors.mainThreadBusy(e.waitedMs);
   if (e instanceof SdbConnectionClosedError || e instanceof SdbHandshakeError) {
     return Errors.connectionLost(endpoint, e);

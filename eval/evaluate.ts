@@ -1,0 +1,158 @@
+// The evaluator's entry point: C# text in, a value (or the exception the program threw) out.
+// Two passes: the whole program is first bound without running (every compile error C# would
+// report is found before anything in the game is touched, so a refused program changes
+// nothing), then run.
+
+import { csharpName } from './format/type-names.js';
+import { formatValue } from './format/format-value.js';
+import { CompileError, ManagedException, UnsupportedError } from './interpret/errors.js';
+import { Interpreter, type Builtin, type BuiltinFunction } from './interpret/interpreter.js';
+import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
+import { EvalCompileError, EvalManagedException } from './semantics/errors.js';
+import { describeLocation, parse, type ParseError, type Span } from './syntax/index.js';
+import type { EvalValue } from './values.js';
+
+/** The namespaces a Unity script has in scope by default (and the ECS ones agents use). */
+export const DEFAULT_USINGS: readonly string[] = [
+  'System',
+  'System.Collections.Generic',
+  'UnityEngine',
+  'Unity.Entities',
+  'Unity.Mathematics',
+  'Unity.Collections',
+  'Unity.Transforms',
+];
+
+export interface EvaluateOptions {
+  readonly usings?: readonly string[];
+  /** Resolve a type's simple name in any namespace when unique (default true). */
+  readonly anyNamespace?: boolean;
+  readonly builtins?: ReadonlyMap<string, Builtin>;
+  readonly functions?: ReadonlyMap<string, BuiltinFunction>;
+}
+
+export type EvaluateResult =
+  | {
+      readonly kind: 'value';
+      /** The static type, as C# writes it. */
+      readonly type: string;
+      /** The static type itself (undefined for the `null` literal's). */
+      readonly staticType: TypeHandle | undefined;
+      readonly value: EvalValue;
+      /** The value for a reader (bounded; see docs/eval-contract.md). */
+      readonly text: string;
+    }
+  | { readonly kind: 'void' }
+  /** The program threw (in the game or in its own arithmetic): the evaluation itself worked. */
+  | {
+      readonly kind: 'exception';
+      readonly type: string;
+      readonly message: string;
+      readonly stackTrace: string;
+      /** What was null, for a NullReferenceException of the program's own (`'a.b' is null`). */
+      readonly hint?: string;
+    };
+
+export type EvalErrorCode = 'EVAL_SYNTAX' | 'EVAL_COMPILE' | 'EVAL_UNSUPPORTED';
+
+/** The program cannot run: C# would not compile it, or it uses what this evaluator refuses. */
+export class EvalError extends Error {
+  override name = 'EvalError';
+  constructor(
+    readonly code: EvalErrorCode,
+    message: string,
+    /** The C# compiler's code for a compile error (CS0103...). */
+    readonly csCode?: string,
+    readonly span?: Span,
+    readonly syntaxErrors?: readonly ParseError[],
+  ) {
+    super(message);
+  }
+}
+
+export async function evaluate(
+  source: string,
+  runtime: Runtime,
+  options: EvaluateOptions = {},
+): Promise<EvaluateResult> {
+  const { program, errors } = parse(source);
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 5).map((e) => e.message);
+    throw new EvalError(
+      'EVAL_SYNTAX',
+      shown.join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : ''),
+      undefined,
+      errors[0]!.span,
+      errors,
+    );
+  }
+  if (program.statements.length === 0)
+    throw new EvalError('EVAL_SYNTAX', 'nothing to evaluate: write an expression');
+  const settings = {
+    usings: options.usings ?? DEFAULT_USINGS,
+    anyNamespace: options.anyNamespace ?? true,
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+    ...(options.functions ? { functions: options.functions } : {}),
+  };
+  // pass 1: bind everything, run nothing
+  const binder = new Interpreter(runtime, settings);
+  await guard(async () => {
+    binder.dry++;
+    await binder.run(program);
+  });
+  // pass 2: run
+  const interpreter = new Interpreter(runtime, settings);
+  try {
+    const last = await guard(() => interpreter.run(program));
+    const voidType = await interpreter.wk.keyword('void');
+    if (last.type !== 'null' && last.type.key === voidType.key) return { kind: 'void' };
+    const type = last.type === 'null' ? '<null>' : await csharpName(runtime.metadata, last.type);
+    return {
+      kind: 'value',
+      type,
+      staticType: last.type === 'null' ? undefined : last.type,
+      value: last.value,
+      text: await formatValue(runtime, last.value),
+    };
+  } catch (e) {
+    if (e instanceof ManagedException)
+      return {
+        kind: 'exception',
+        type: e.type,
+        message: e.managedMessage,
+        stackTrace: e.stackTrace,
+        ...(e.hint ? { hint: e.hint } : {}),
+      };
+    if (e instanceof GameExceptionError)
+      return { kind: 'exception', type: e.type, message: e.gameMessage, stackTrace: e.stackTrace };
+    throw e;
+  }
+}
+
+/** Turns the interpreter's refusals into EvalErrors with the place to fix. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof CompileError) {
+      throw new EvalError(
+        'EVAL_COMPILE',
+        `${e.csCode}: ${e.message}${e.span ? ` ${describeLocation(e.span)}` : ''}`,
+        e.csCode,
+        e.span,
+      );
+    }
+    if (e instanceof UnsupportedError) {
+      throw new EvalError(
+        'EVAL_UNSUPPORTED',
+        `${e.message}${e.span ? ` ${describeLocation(e.span)}` : ''}`,
+        undefined,
+        e.span,
+      );
+    }
+    if (e instanceof EvalCompileError)
+      throw new EvalError('EVAL_COMPILE', `${e.code}: ${e.message}`, e.code);
+    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,10 @@
+// The C# expression evaluator: parse, bind and run over a Runtime the caller provides.
+
+export { evaluate, EvalError, DEFAULT_USINGS } from './evaluate.js';
+export type { EvaluateOptions, EvaluateResult, EvalErrorCode } from './evaluate.js';
+export type { Builtin, BuiltinFunction } from './interpret/interpreter.js';
+export { ManagedException } from './interpret/errors.js';
+export { formatValue } from './format/format-value.js';
+export { csharpName } from './format/type-names.js';
+export * from './runtime.js';
+export * from './values.js';

@@ -1,0 +1,59 @@
+// What evaluation can end with besides a value. A CompileError is what the C# compiler would
+// refuse (with its CS code, so the differential tests can match the oracle's refusals); a
+// ManagedException is what the program threw (in the game, or in our own arithmetic); an
+// Unsupported error names a construct this evaluator does not handle rather than guess.
+
+import type { Span } from '../syntax/index.js';
+
+export class CompileError extends Error {
+  override name = 'CompileError';
+  constructor(
+    /** The C# compiler's code for the same refusal, e.g. CS0019. */
+    readonly csCode: string,
+    message: string,
+    readonly span?: Span,
+  ) {
+    super(message);
+  }
+}
+
+export class UnsupportedError extends Error {
+  override name = 'UnsupportedError';
+  constructor(
+    message: string,
+    readonly span?: Span,
+  ) {
+    super(message);
+  }
+}
+
+/** An exception the evaluated program threw, as .NET would name it. */
+export class ManagedException extends Error {
+  override name = 'ManagedException';
+  /** For the reader: which part of the program was null, say (not part of .NET's message). */
+  hint: string | undefined;
+  constructor(
+    readonly type: string,
+    readonly managedMessage: string,
+    readonly stackTrace = '',
+  ) {
+    super(`${type}: ${managedMessage}`);
+  }
+}
+
+export const Messages = {
+  nullReference: (): ManagedException =>
+    new ManagedException(
+      'System.NullReferenceException',
+      'Object reference not set to an instance of an object',
+    ),
+  invalidCast: (): ManagedException =>
+    new ManagedException('System.InvalidCastException', 'Specified cast is not valid.'),
+  noValue: (): ManagedException =>
+    new ManagedException('System.InvalidOperationException', 'Nullable object must have a value.'),
+  indexOutOfRange: (): ManagedException =>
+    new ManagedException(
+      'System.IndexOutOfRangeException',
+      'Index was outside the bounds of the array.',
+    ),
+};

@@ -1,0 +1,430 @@
+// Overload resolution (ECMA-334 §12.6.4): which of a method group's members a call binds to —
+// applicable candidates in normal or expanded (`params`) form, named and optional arguments,
+// generic type inference (§12.6.3, the common cases), then the better function member.
+
+import type * as A from '../syntax/index.js';
+import type { MethodDescriptor, ParameterDescriptor, TypeHandle } from '../runtime.js';
+import { VOID } from '../values.js';
+import type { Conversion } from './conversions.js';
+import { CompileError } from './errors.js';
+import type { Interpreter } from './interpreter.js';
+import type { Operand } from './operand.js';
+import { primitiveKindOfName } from './primitives.js';
+
+/** An argument as binding sees it: its operand (type, constant), how it is passed, its name. */
+export interface ArgInfo {
+  readonly op: Operand;
+  readonly name: string | undefined;
+  readonly modifier: 'none' | 'ref' | 'out' | 'in';
+  /** `out var x`: a local whose type comes from the parameter. */
+  readonly outVar: boolean;
+  readonly span: A.Span;
+}
+
+export interface Candidate {
+  readonly method: MethodDescriptor;
+  readonly expanded: boolean;
+  /** For each argument, the index of its parameter. */
+  readonly map: readonly number[];
+  /** For each argument, the type it converts to (the params element type when expanded). */
+  readonly targets: readonly TypeHandle[];
+  readonly conversions: readonly (Conversion | undefined)[];
+  /** Some optional parameter takes its default. */
+  readonly usesDefaults: boolean;
+  readonly generic: boolean;
+}
+
+export class Overloads {
+  constructor(private readonly it: Interpreter) {}
+
+  private get f() {
+    return this.it.facts;
+  }
+
+  /** The best candidate, or the compiler's error for none (CS1501/CS1503) or many (CS0121). */
+  async resolve(
+    methods: readonly MethodDescriptor[],
+    args: readonly ArgInfo[],
+    typeArgs: readonly TypeHandle[],
+    what: string,
+    span: A.Span,
+  ): Promise<Candidate> {
+    const named = args.findIndex((a) => a.name !== undefined);
+    const positionalAfter =
+      named >= 0 ? args.slice(named).find((a) => a.name === undefined) : undefined;
+    if (positionalAfter) {
+      throw new CompileError(
+        'CS1738',
+        'named arguments must appear after the positional arguments',
+        positionalAfter.span,
+      );
+    }
+    const applicable: Candidate[] = [];
+    for (const m of methods) applicable.push(...(await this.applicable(m, args, typeArgs)));
+    if (applicable.length === 0)
+      throw await this.noneApplicable(methods, args, typeArgs, what, span);
+    const narrowed = await this.mostDerived(applicable);
+    const best = await this.best(narrowed, args);
+    if (!best) {
+      const names = await Promise.all(narrowed.slice(0, 2).map((c) => this.signature(c.method)));
+      throw new CompileError(
+        'CS0121',
+        `the call is ambiguous between ${names.map((n) => `'${n}'`).join(' and ')}`,
+        span,
+      );
+    }
+    return best;
+  }
+
+  async signature(m: MethodDescriptor): Promise<string> {
+    const params = await Promise.all(
+      m.parameters.map(
+        async (p) =>
+          `${p.refKind === 'none' ? '' : `${p.refKind} `}${p.isParams ? 'params ' : ''}${await this.f.name(p.type)}`,
+      ),
+    );
+    return `${await this.f.name(m.declaringType)}.${m.isConstructor ? (await this.f.describe(m.declaringType)).name.replace(/`\d+$/, '') : m.name}(${params.join(', ')})`;
+  }
+
+  private async noneApplicable(
+    methods: readonly MethodDescriptor[],
+    args: readonly ArgInfo[],
+    typeArgs: readonly TypeHandle[],
+    what: string,
+    span: A.Span,
+  ): Promise<CompileError> {
+    const byCount = methods.filter((m) => {
+      const required = m.parameters.filter((p) => !p.optional && !p.isParams).length;
+      const params = m.parameters.at(-1)?.isParams ?? false;
+      return args.length >= required && (params || args.length <= m.parameters.length);
+    });
+    if (byCount.length === 0) {
+      return new CompileError(
+        'CS1501',
+        `no overload for '${what}' takes ${args.length} argument${args.length === 1 ? '' : 's'}`,
+        span,
+      );
+    }
+    const unknownName = args.find(
+      (a) => a.name && !byCount.some((m) => m.parameters.some((p) => p.name === a.name)),
+    );
+    if (unknownName) {
+      return new CompileError(
+        'CS1739',
+        `the best overloaded method match for '${await this.signature(byCount[0]!)}' does not contain a parameter named '${unknownName.name}'`,
+        unknownName.span,
+      );
+    }
+    if (typeArgs.length === 0 && byCount.every((m) => m.genericArity > 0)) {
+      return new CompileError(
+        'CS0411',
+        `the type arguments for '${what}' cannot be inferred from the usage; specify them explicitly`,
+        span,
+      );
+    }
+    const m = byCount[0]!;
+    for (let i = 0; i < args.length && i < m.parameters.length; i++) {
+      const a = args[i]!;
+      if (a.name) break;
+      const p = m.parameters[i]!;
+      if (p.isParams || m.genericArity > 0) break;
+      if (!(await this.argumentFits(a, p, p.type))) {
+        // mcs reports CS1502 and then CS1503 for the argument
+        const passed = a.modifier === 'none' ? '' : `${a.modifier} `;
+        return new CompileError(
+          'CS1502',
+          `the best overloaded method match for '${await this.signature(m)}' has some invalid arguments: argument ${i + 1} cannot convert from '${passed}${await this.f.name(a.op.type)}' to '${p.refKind === 'none' ? '' : `${p.refKind} `}${await this.f.name(p.type)}' (CS1503)`,
+          a.span,
+        );
+      }
+    }
+    return new CompileError(
+      'CS1502',
+      `the best overloaded match for '${await this.signature(m)}' has some invalid arguments`,
+      span,
+    );
+  }
+
+  /** The method's applicable forms for these arguments (§12.6.4.2). */
+  private async applicable(
+    m0: MethodDescriptor,
+    args: readonly ArgInfo[],
+    typeArgs: readonly TypeHandle[],
+  ): Promise<Candidate[]> {
+    let m = m0;
+    if (typeArgs.length > 0) {
+      if (m.genericArity !== typeArgs.length) return [];
+      m = await this.it.md.instantiateMethod(m, typeArgs);
+    } else if (m.genericArity > 0) {
+      const inferred = await this.infer(m, args);
+      if (!inferred) return [];
+      m = await this.it.md
+        .instantiateMethod(m, inferred)
+        .catch(() => undefined as unknown as MethodDescriptor);
+      if (!m) return [];
+    }
+    const generic = m0.genericArity > 0;
+    const normal = await this.form(m, args, false, generic);
+    if (normal) return [normal];
+    if (m.parameters.at(-1)?.isParams) {
+      const expanded = await this.form(m, args, true, generic);
+      if (expanded) return [expanded];
+    }
+    return [];
+  }
+
+  private async form(
+    m: MethodDescriptor,
+    args: readonly ArgInfo[],
+    expanded: boolean,
+    generic: boolean,
+  ): Promise<Candidate | undefined> {
+    const params = m.parameters;
+    const fixed = expanded ? params.length - 1 : params.length;
+    const map: number[] = [];
+    const used = new Set<number>();
+    let positional = true;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      let j: number;
+      if (a.name) {
+        positional = false;
+        j = params.findIndex((p) => p.name === a.name);
+        if (j < 0 || (expanded && j === params.length - 1)) return undefined;
+      } else {
+        if (!positional) return undefined; // C# 7: no positional argument after a named one
+        j = i < fixed ? i : expanded ? params.length - 1 : -1;
+        if (j < 0) return undefined;
+      }
+      if (used.has(j) && !(expanded && j === params.length - 1)) return undefined;
+      used.add(j);
+      map.push(j);
+    }
+    let usesDefaults = false;
+    for (let j = 0; j < fixed; j++) {
+      if (used.has(j)) continue;
+      if (!params[j]!.optional) return undefined;
+      usesDefaults = true;
+    }
+    const targets: TypeHandle[] = [];
+    const conversions: (Conversion | undefined)[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const p = params[map[i]!]!;
+      let target = p.type;
+      if (expanded && map[i] === params.length - 1) {
+        const element = (await this.f.describe(p.type)).elementType;
+        if (!element) return undefined;
+        target = element;
+        if (args[i]!.modifier !== 'none') return undefined;
+        const c = await this.it.conversions.implicit(args[i]!.op, target);
+        if (!c) return undefined;
+        targets.push(target);
+        conversions.push(c);
+        continue;
+      }
+      if (!(await this.argumentFits(args[i]!, p, target))) return undefined;
+      targets.push(target);
+      conversions.push(
+        args[i]!.modifier === 'none' || args[i]!.modifier === 'in'
+          ? await this.it.conversions.implicit(args[i]!.op, target)
+          : undefined,
+      );
+    }
+    return { method: m, expanded, map, targets, conversions, usesDefaults, generic };
+  }
+
+  private async argumentFits(
+    a: ArgInfo,
+    p: ParameterDescriptor,
+    target: TypeHandle,
+  ): Promise<boolean> {
+    const ref = p.refKind === 'ref' || p.refKind === 'out';
+    if (a.modifier === 'ref' || a.modifier === 'out') {
+      if (p.refKind !== a.modifier) return false;
+      return a.outVar || (a.op.type !== 'null' && this.f.same(a.op.type, target));
+    }
+    if (ref) return false;
+    if (a.modifier === 'in' && p.refKind !== 'in') return false;
+    return !!(await this.it.conversions.implicit(a.op, target));
+  }
+
+  /** §12.6.4.1: candidates from a derived type hide the base type's applicable ones. */
+  private async mostDerived(cs: Candidate[]): Promise<Candidate[]> {
+    if (cs.length < 2) return cs;
+    const out: Candidate[] = [];
+    for (const c of cs) {
+      let hidden = false;
+      for (const d of cs) {
+        if (d === c || this.f.same(d.method.declaringType, c.method.declaringType)) continue;
+        const dk = (await this.f.describe(d.method.declaringType)).kind;
+        if (dk === 'interface') continue;
+        if (await this.it.md.isAssignable(c.method.declaringType, d.method.declaringType)) {
+          hidden = true;
+          break;
+        }
+      }
+      if (!hidden) out.push(c);
+    }
+    return out;
+  }
+
+  /** §12.6.4.3: the candidate better than every other, if one is. */
+  private async best(cs: Candidate[], args: readonly ArgInfo[]): Promise<Candidate | undefined> {
+    if (cs.length === 1) return cs[0];
+    for (const c of cs) {
+      let wins = true;
+      for (const d of cs) {
+        if (d === c) continue;
+        if (!(await this.better(c, d, args))) {
+          wins = false;
+          break;
+        }
+      }
+      if (wins) return c;
+    }
+    return undefined;
+  }
+
+  private async better(p: Candidate, q: Candidate, args: readonly ArgInfo[]): Promise<boolean> {
+    let anyBetter = false;
+    let allSame = true;
+    for (let i = 0; i < args.length; i++) {
+      const tp = p.targets[i]!;
+      const tq = q.targets[i]!;
+      if (!this.f.same(tp, tq)) allSame = false;
+      const cmp = await this.compareConversion(args[i]!.op, tp, tq);
+      if (cmp < 0) return false;
+      if (cmp > 0) anyBetter = true;
+    }
+    if (anyBetter) return true;
+    if (!allSame) return false;
+    // tie-breakers (§12.6.4.3)
+    if (!p.generic && q.generic) return true;
+    if (!p.expanded && q.expanded) return true;
+    if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
+      return true;
+    if (!p.usesDefaults && q.usesDefaults) return true;
+    return false;
+  }
+
+  /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
+  private async compareConversion(e: Operand, t1: TypeHandle, t2: TypeHandle): Promise<number> {
+    if (this.f.same(t1, t2)) return 0;
+    if (e.type !== 'null') {
+      if (this.f.same(e.type, t1)) return 1;
+      if (this.f.same(e.type, t2)) return -1;
+    }
+    if (await this.betterTarget(t1, t2)) return 1;
+    if (await this.betterTarget(t2, t1)) return -1;
+    return 0;
+  }
+
+  /** §12.6.4.6 better conversion target. */
+  private async betterTarget(t1: TypeHandle, t2: TypeHandle): Promise<boolean> {
+    const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
+    const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
+    if (c12 && !c21) return true;
+    const [k1, k2] = [
+      primitiveKindOfName(await this.f.fullName(t1)),
+      primitiveKindOfName(await this.f.fullName(t2)),
+    ];
+    const signed: Record<string, string[]> = {
+      sbyte: ['byte', 'ushort', 'uint', 'ulong'],
+      short: ['ushort', 'uint', 'ulong'],
+      int: ['uint', 'ulong'],
+      long: ['ulong'],
+    };
+    return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
+  }
+
+  // ---------------------------------------------------------------- type inference
+
+  /** Method type arguments from the argument types (§12.6.3, without lambdas). */
+  private async infer(
+    m: MethodDescriptor,
+    args: readonly ArgInfo[],
+  ): Promise<TypeHandle[] | undefined> {
+    const tparams = m.genericParameterTypes ?? [];
+    if (tparams.length !== m.genericArity) return undefined;
+    const bounds = tparams.map(() => [] as TypeHandle[]);
+    const index = new Map(tparams.map((t, i) => [t.key, i]));
+    const params = m.parameters;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const j = a.name
+        ? params.findIndex((p) => p.name === a.name)
+        : Math.min(i, params.length - 1);
+      if (j < 0) return undefined;
+      const p = params[j]!;
+      if (a.op.type === 'null' || a.outVar) continue;
+      let pt = p.type;
+      if (p.isParams && i >= params.length - 1) {
+        // expanded: an element argument infers from the element type
+        const pd = await this.f.describe(pt);
+        const ad = await this.f.describe(a.op.type);
+        if (pd.elementType && !(ad.kind === 'array' && ad.rank === pd.rank)) pt = pd.elementType;
+      }
+      await this.unify(pt, a.op.type, index, bounds, 0);
+    }
+    const out: TypeHandle[] = [];
+    for (const b of bounds) {
+      const fixed = await this.fix(b);
+      if (!fixed) return undefined;
+      out.push(fixed);
+    }
+    return out;
+  }
+
+  private async unify(
+    p: TypeHandle,
+    a: TypeHandle,
+    index: Map<string, number>,
+    bounds: TypeHandle[][],
+    depth: number,
+  ): Promise<void> {
+    if (depth > 8) return;
+    const i = index.get(p.key);
+    if (i !== undefined) {
+      bounds[i]!.push(a);
+      return;
+    }
+    const pd = await this.f.describe(p);
+    if (pd.kind === 'array' && pd.elementType) {
+      const ad = await this.f.describe(a);
+      if (ad.kind === 'array' && ad.rank === pd.rank && ad.elementType)
+        await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
+      return;
+    }
+    if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
+    // the argument's type, a base or an interface constructed from the same definition
+    const candidates = [
+      ...(await this.f.chain(a)).map((d) => d.handle),
+      ...(await this.it.md.interfaces(a)),
+    ];
+    for (const c of candidates) {
+      const cd = await this.f.describe(c);
+      if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
+        for (let k = 0; k < pd.typeArguments.length; k++) {
+          const pa = pd.typeArguments[k];
+          const ca = cd.typeArguments[k];
+          if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Fixing (§12.6.3.12): the bound every other bound converts to. */
+  private async fix(bounds: TypeHandle[]): Promise<TypeHandle | undefined> {
+    const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
+    if (unique.length <= 1) return unique[0];
+    const fits: TypeHandle[] = [];
+    for (const x of unique) {
+      let all = true;
+      for (const y of unique)
+        if (!(await this.it.conversions.implicit({ type: y, value: VOID }, x))) all = false;
+      if (all) fits.push(x);
+    }
+    return fits.length === 1 ? fits[0] : undefined;
+  }
+}

@@ -1,0 +1,85 @@
+// Questions about types the language asks all the time, answered from the runtime's metadata.
+
+import { csharpName } from '../format/type-names.js';
+import type { IntegralKind, PrimitiveKind } from '../semantics/numeric-types.js';
+import type { MetadataProvider, TypeDescriptor, TypeHandle } from '../runtime.js';
+import { primitiveKindOfName } from './primitives.js';
+
+/** A static type: a runtime type, or the type of the `null` literal. */
+export type SType = TypeHandle | 'null';
+
+export class TypeFacts {
+  constructor(readonly md: MetadataProvider) {}
+
+  describe(t: TypeHandle): Promise<TypeDescriptor> {
+    return this.md.describe(t);
+  }
+
+  async name(t: SType): Promise<string> {
+    return t === 'null' ? '<null>' : csharpName(this.md, t);
+  }
+
+  async fullName(t: TypeHandle): Promise<string> {
+    return (await this.md.describe(t)).fullName;
+  }
+
+  same(a: SType, b: SType): boolean {
+    return a === 'null' || b === 'null' ? a === b : a.key === b.key;
+  }
+
+  async primitive(t: SType): Promise<PrimitiveKind | undefined> {
+    return t === 'null' ? undefined : primitiveKindOfName(await this.fullName(t));
+  }
+
+  async isString(t: SType): Promise<boolean> {
+    return t !== 'null' && (await this.fullName(t)) === 'System.String';
+  }
+
+  async isObject(t: SType): Promise<boolean> {
+    return t !== 'null' && (await this.fullName(t)) === 'System.Object';
+  }
+
+  async isValueType(t: SType): Promise<boolean> {
+    if (t === 'null') return false;
+    const k = (await this.md.describe(t)).kind;
+    return k === 'struct' || k === 'enum';
+  }
+
+  async isReferenceType(t: SType): Promise<boolean> {
+    return t === 'null' || !(await this.isValueType(t));
+  }
+
+  async isEnum(t: SType): Promise<boolean> {
+    return t !== 'null' && (await this.md.describe(t)).kind === 'enum';
+  }
+
+  async enumUnderlying(t: TypeHandle): Promise<IntegralKind> {
+    const d = await this.md.describe(t);
+    const k = d.enumUnderlying ? primitiveKindOfName(d.enumUnderlying) : undefined;
+    if (!k || k === 'bool' || k === 'float' || k === 'double' || k === 'decimal') return 'int';
+    return k;
+  }
+
+  /** T for Nullable<T>, else undefined. */
+  async nullableUnderlying(t: SType): Promise<TypeHandle | undefined> {
+    if (t === 'null') return undefined;
+    const d = await this.md.describe(t);
+    if (!d.genericDefinition) return undefined;
+    const def = await this.md.describe(d.genericDefinition);
+    return def.fullName === 'System.Nullable`1' ? d.typeArguments[0] : undefined;
+  }
+
+  /** The type and its base types, nearest first. */
+  async chain(t: TypeHandle): Promise<TypeDescriptor[]> {
+    const out: TypeDescriptor[] = [];
+    for (let c: TypeHandle | undefined = t; c; c = out.at(-1)?.baseType) {
+      out.push(await this.md.describe(c));
+    }
+    return out;
+  }
+
+  /** A reference/boxing/identity conversion from `from` to `to`. */
+  async assignable(to: TypeHandle, from: TypeHandle): Promise<boolean> {
+    return this.same(to, from) || this.md.isAssignable(to, from);
+  }
+}

@@ -1,0 +1,185 @@
+// What the evaluator needs from a running game, and nothing more. `eval/` defines it and
+// `unity/` implements it over the debugger session, the way mono/debugger-libs keeps
+// ObjectValueAdaptor in its evaluator and implements it in SoftDebuggerAdaptor; unit tests use a
+// fake. Two halves: metadata (types and members, no side effects, safe while binding) and game
+// access (reads, writes, invokes: only while evaluating).
+
+import type { EvalValue } from './values.js';
+
+/** A type as the runtime knows it. Opaque to the evaluator but for the fields below. */
+export interface TypeHandle {
+  /** Runtime-specific identity; equal handles denote the same type. */
+  readonly key: string;
+}
+
+export type TypeKind = 'class' | 'struct' | 'enum' | 'interface' | 'array' | 'pointer' | 'delegate';
+
+export interface TypeDescriptor {
+  readonly handle: TypeHandle;
+  /** Reflection name: `Ns.Outer+Inner`, closed generics with `[[...]]` arguments. */
+  readonly fullName: string;
+  readonly namespace: string;
+  /** Simple name with arity: `List\`1`. */
+  readonly name: string;
+  readonly kind: TypeKind;
+  readonly baseType: TypeHandle | undefined;
+  /** Arrays: element type and rank. */
+  readonly elementType: TypeHandle | undefined;
+  readonly rank: number;
+  /** Enums: the underlying integral type's reflection name (`System.Int32`). */
+  readonly enumUnderlying: string | undefined;
+  /** Generic instances: their definition and arguments; definitions: their parameters. */
+  readonly genericDefinition: TypeHandle | undefined;
+  readonly typeArguments: readonly TypeHandle[];
+  readonly isAbstract: boolean;
+  readonly isSealed: boolean;
+}
+
+export type RefKind = 'none' | 'ref' | 'out' | 'in';
+
+export interface ParameterDescriptor {
+  readonly name: string;
+  readonly type: TypeHandle;
+  readonly refKind: RefKind;
+  /** Has a default value (C# optional parameter). */
+  readonly optional: boolean;
+  /** The default, when optional and representable. */
+  readonly defaultValue: EvalValue | undefined;
+  /** `params T[]`. */
+  readonly isParams: boolean;
+}
+
+export interface FieldDescriptor {
+  readonly handle: unknown;
+  readonly name: string;
+  readonly declaringType: TypeHandle;
+  readonly type: TypeHandle;
+  readonly isStatic: boolean;
+  /** A `const`: its value is known without reading the game. */
+  readonly constant: EvalValue | undefined;
+  readonly isReadOnly: boolean;
+  readonly isPublic: boolean;
+}
+
+export interface MethodDescriptor {
+  readonly handle: unknown;
+  readonly name: string;
+  readonly declaringType: TypeHandle;
+  readonly isStatic: boolean;
+  readonly isVirtual: boolean;
+  readonly isAbstract: boolean;
+  readonly isConstructor: boolean;
+  readonly isPublic: boolean;
+  readonly parameters: readonly ParameterDescriptor[];
+  readonly returnType: TypeHandle | undefined; // undefined for void
+  /** Method type parameters (0 for non-generic). */
+  readonly genericArity: number;
+  /** For generic definitions: how each parameter's type mentions method type parameters. */
+  readonly genericParameterTypes?: readonly TypeHandle[];
+}
+
+export interface PropertyDescriptor {
+  readonly name: string;
+  readonly declaringType: TypeHandle;
+  readonly type: TypeHandle;
+  readonly getter: MethodDescriptor | undefined;
+  readonly setter: MethodDescriptor | undefined;
+  readonly isStatic: boolean;
+  /** Indexer parameters (empty for plain properties). */
+  readonly parameters: readonly ParameterDescriptor[];
+}
+
+export interface MemberSet {
+  readonly fields: readonly FieldDescriptor[];
+  readonly properties: readonly PropertyDescriptor[];
+  readonly methods: readonly MethodDescriptor[];
+  /** Nested types of this name. */
+  readonly nestedTypes: readonly TypeHandle[];
+}
+
+/** Metadata only: never reads or changes the game's state. */
+export interface MetadataProvider {
+  /** A type by reflection name (`System.Int32`, `Game.Probe`, `Ns.Outer+Inner`, `List\`1`). */
+  findType(name: string): Promise<TypeHandle | undefined>;
+  /** Every type of this simple name (arity kept: `List\`1`) in any namespace (for `anyNamespace`). */
+  typesNamed(simpleName: string): Promise<TypeHandle[]>;
+  /** The interfaces a type implements, inherited ones included. */
+  interfaces(type: TypeHandle): Promise<TypeHandle[]>;
+  /** Whether a namespace exists (for name lookup of `A.B.C`). */
+  hasNamespace(name: string): Promise<boolean>;
+  describe(type: TypeHandle): Promise<TypeDescriptor>;
+  /** Members of this name declared on the type itself (not inherited). */
+  members(type: TypeHandle, name: string): Promise<MemberSet>;
+  /** Every member name declared on the type (for suggestions on a miss). */
+  memberNames(type: TypeHandle): Promise<string[]>;
+  /** The member names of the type (and its bases) closest to a missed one, best first. */
+  closestMemberNames?(type: TypeHandle, name: string): Promise<string[]>;
+  /** Every field declared on the type, in declaration order, statics included. */
+  allFields(type: TypeHandle): Promise<FieldDescriptor[]>;
+  /** A reference, boxing or identity conversion from `from` to `to` exists. */
+  isAssignable(to: TypeHandle, from: TypeHandle): Promise<boolean>;
+  /** A closed generic type (`List<int>`), or a clear error when the runtime cannot name it. */
+  constructGeneric(definition: TypeHandle, args: readonly TypeHandle[]): Promise<TypeHandle>;
+  /** An array type of this element type and rank. */
+  arrayOf(element: TypeHandle, rank: number): Promise<TypeHandle>;
+  /** A generic method instantiated with these type arguments. */
+  instantiateMethod(
+    method: MethodDescriptor,
+    args: readonly TypeHandle[],
+  ): Promise<MethodDescriptor>;
+}
+
+export interface InvokeResult {
+  result: EvalValue;
+  /** The receiver after the call (struct methods mutate a copy). */
+  outThis?: EvalValue;
+  /** Every argument after the call (out/ref). */
+  outArgs?: EvalValue[];
+}
+
+/** Reads, writes and calls in the game. */
+export interface GameAccess {
+  readStatic(field: FieldDescriptor): Promise<EvalValue>;
+  writeStatic(field: FieldDescriptor, value: EvalValue): Promise<void>;
+  /** A field of a reference-type instance (struct fields are read from the value itself). */
+  readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue>;
+  writeField(target: EvalValue, field: FieldDescriptor, value: EvalValue): Promise<void>;
+  invoke(
+    method: MethodDescriptor,
+    thisArg: EvalValue | undefined,
+    args: readonly EvalValue[],
+    options: { virtual: boolean; outThis: boolean; outArgs: boolean },
+  ): Promise<InvokeResult>;
+  /** Lengths per dimension. */
+  arrayLengths(array: EvalValue): Promise<number[]>;
+  readElement(array: EvalValue, index: number): Promise<EvalValue>;
+  writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void>;
+  newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue>;
+  /** The text of a game string (bounded: `maxChars` with a clipping note left to the caller). */
+  stringText(value: EvalValue, maxChars?: number): Promise<{ text: string; length: number }>;
+  /** A string in the game (arguments of reference type must be game objects). */
+  createString(text: string): Promise<EvalValue>;
+  /** A boxed copy in the game of a value-type value, for `object`/interface slots. */
+  box(value: EvalValue, type: TypeHandle): Promise<EvalValue>;
+  /** The `System.Type` object of a type (for `typeof`). */
+  typeObject(type: TypeHandle): Promise<EvalValue>;
+  /** The runtime type of an object or boxed value. */
+  typeOf(value: EvalValue): Promise<TypeHandle>;
+}
+
+export interface Runtime {
+  readonly metadata: MetadataProvider;
+  readonly game: GameAccess;
+}
+
+/** An exception thrown in the game, as the game reported it. */
+export class GameExceptionError extends Error {
+  override name = 'GameExceptionError';
+  constructor(
+    readonly type: string,
+    readonly gameMessage: string,
+    readonly stackTrace: string,
+  ) {
+    super(`${type}: ${gameMessage}`);
+  }
+}

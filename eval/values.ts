@@ -1,0 +1,63 @@
+// The evaluator's values. Primitives are held locally (the game sends them by value anyway);
+// everything with identity in the game (objects, arrays, strings that came from it) keeps an
+// opaque reference the runtime understands. Structs are copies, as in C#: where a struct came
+// from is kept so that writing one of its fields can be written back.
+
+import type { TypeHandle } from './runtime.js';
+
+export type IntegralKind =
+  'sbyte' | 'byte' | 'short' | 'ushort' | 'int' | 'uint' | 'long' | 'ulong' | 'char';
+export type NumericKind = IntegralKind | 'float' | 'double';
+
+/** An opaque reference to an object in the game (its object id, for the debugger runtime). */
+export interface ObjectRef {
+  readonly id: number;
+}
+
+/** System.Decimal's four ints, as the runtime stores them: flags (sign, scale), hi, lo, mid. */
+export interface DecimalBits {
+  readonly flags: number;
+  readonly hi: number;
+  readonly lo: number;
+  readonly mid: number;
+}
+
+export type EvalValue =
+  | { readonly kind: 'null' }
+  | { readonly kind: 'void' }
+  | { readonly kind: 'bool'; readonly value: boolean }
+  /** Integers up to 32 bits, char (UTF-16 unit) and double: number; float: a Math.fround-exact number; long/ulong: bigint. */
+  | { readonly kind: 'number'; readonly type: NumericKind; readonly value: number | bigint }
+  | { readonly kind: 'decimal'; readonly bits: DecimalBits }
+  /** `text` is known when the string was made or already read; `ref` when it lives in the game. */
+  | { readonly kind: 'string'; readonly text?: string; readonly ref?: ObjectRef }
+  /**
+   * A reference-type instance (class instance, array, System.Type...). Its runtime type is
+   * fetched only when something needs it (a field chain does not).
+   */
+  | { readonly kind: 'object'; readonly ref: ObjectRef; readonly type?: TypeHandle }
+  /** A struct value: its instance fields in declaration order. */
+  | { readonly kind: 'struct'; readonly type: TypeHandle; readonly fields: readonly EvalValue[] }
+  | {
+      readonly kind: 'enum';
+      readonly type: TypeHandle;
+      readonly underlying: IntegralKind;
+      readonly value: number | bigint;
+    }
+  /** A pointer-sized value (IntPtr payload). */
+  | { readonly kind: 'pointer'; readonly address: bigint };
+
+export const NULL: EvalValue = { kind: 'null' };
+export const VOID: EvalValue = { kind: 'void' };
+
+export function bool(value: boolean): EvalValue {
+  return { kind: 'bool', value };
+}
+
+export function num(type: NumericKind, value: number | bigint): EvalValue {
+  return { kind: 'number', type, value };
+}
+
+export function str(text: string): EvalValue {
+  return { kind: 'string', text };
+}

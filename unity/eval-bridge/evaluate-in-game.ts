@@ -1,0 +1,104 @@
+// Evaluating C# in the game, inside one operation of the session: the evaluator over this
+// connection's metadata (cached across evaluations) and the operation's reads, writes and
+// main-thread invokes.
+
+import { Values, type SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  evaluate,
+  type EvaluateOptions,
+  type EvaluateResult,
+  type TypeHandle,
+} from '../../eval/index.js';
+import type { OperationContext } from '../session/session.js';
+import { typeIdOf } from './convert.js';
+import { SessionGameAccess } from './game-access.js';
+import { GameMetadata } from './game-metadata.js';
+import { unityBuiltins, type LastValue } from './builtins.js';
+
+const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
+const lastValues = new WeakMap<SdbConnection, LastValue>();
+
+export function metadataFor(ctx: OperationContext): GameMetadata {
+  let md = metadataByConnection.get(ctx.conn);
+  if (!md) {
+    md = new GameMetadata(ctx.conn, ctx.catalog);
+    metadataByConnection.set(ctx.conn, md);
+  }
+  return md;
+}
+
+export async function evaluateInGame(
+  ctx: OperationContext,
+  source: string,
+  options: EvaluateOptions = {},
+): Promise<EvaluateResult> {
+  const metadata = metadataFor(ctx);
+  const game = new SessionGameAccess(ctx, metadata);
+  metadata.invokeRoute = (kind, base, args, rank) =>
+    constructedTypeId(ctx, game, metadata, kind, base, args, rank);
+  const runtime = { metadata, game };
+  const defaults = await unityBuiltins(runtime, lastValues.get(ctx.conn));
+  try {
+    const result = await evaluate(source, runtime, {
+      ...options,
+      builtins: options.builtins ?? defaults.builtins,
+      functions: options.functions ?? defaults.functions,
+    });
+    // `_` is the last value, for the next program on this connection
+    if (result.kind === 'value' && result.staticType) {
+      lastValues.set(ctx.conn, { type: result.staticType, value: result.value });
+    }
+    return result;
+  } finally {
+    metadata.invokeRoute = undefined;
+  }
+}
+
+/**
+ * The type id of a closed generic or array type the agent cannot look up by name (VM.GET_TYPES
+ * refuses constructed names): built with Type.MakeGenericType in the game, then named by the
+ * element type of an empty array of it (works for interfaces and abstract types too).
+ */
+async function constructedTypeId(
+  ctx: OperationContext,
+  game: SessionGameAccess,
+  metadata: GameMetadata,
+  kind: 'generic' | 'array',
+  base: TypeHandle,
+  args: readonly TypeHandle[],
+  rank: number,
+): Promise<number> {
+  const conn = ctx.conn;
+  const typeObject = (t: TypeHandle) => conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(t) });
+  const typeOfObject = async (v: { kind: string; ref?: { id: number } }) =>
+    conn.send('OBJECT_REF.GET_TYPE', { objectId: v.ref!.id });
+  if (kind === 'array') {
+    const array = await game.createArray(await typeObject(base), new Array<number>(rank).fill(0));
+    return typeOfObject(array);
+  }
+  const systemType = await metadata.findType('System.Type');
+  if (!systemType) throw new Error('System.Type is not loaded');
+  const argArray = (await game.createArray(await typeObject(systemType), [args.length])) as {
+    ref: { id: number };
+  };
+  const argObjects = await Promise.all(args.map(typeObject));
+  await conn.send('ARRAY_REF.SET_VALUES', {
+    arrayId: argArray.ref.id,
+    index: 0,
+    values: argObjects.map((id) => Values.object(id)),
+  });
+  const make = (await metadata.members(systemType, 'MakeGenericType')).methods[0];
+  if (!make) throw new Error('System.Type.MakeGenericType not found');
+  const r = await ctx.invoke(
+    make.handle as number,
+    Values.object(await typeObject(base)),
+    [Values.object(argArray.ref.id)],
+    { virtual: true },
+  );
+  if (r.result.kind !== 'object') throw new Error('MakeGenericType returned no type');
+  const holder = await game.createArray(r.result.objectId, [0]);
+  const arrayTypeId = await typeOfObject(holder);
+  const info = await conn.send('TYPE.GET_INFO', { typeId: arrayTypeId });
+  if (!info.elementTypeId) throw new Error('an array of the constructed type has no element type');
+  return info.elementTypeId;
+}

@@ -1,0 +1,396 @@
+// The evaluator's GameAccess over one operation of the session: field reads and writes are wire
+// commands, calls are main-thread invokes, strings are read with GET_CHARS (bounded when asked).
+
+import {
+  BindingFlags,
+  Values,
+  readString,
+  type SdbConnection,
+  type Value,
+} from '../../sdb-protocol/index.js';
+import {
+  GameExceptionError,
+  type FieldDescriptor,
+  type GameAccess,
+  type InvokeResult,
+  type MethodDescriptor,
+  type TypeHandle,
+} from '../../eval/runtime.js';
+import type { EvalValue } from '../../eval/values.js';
+import { UnityError } from '../errors.js';
+import type { OperationContext } from '../session/session.js';
+import { fromWire, handleOf, toWire, typeIdOf, type WireSupport } from './convert.js';
+import type { GameMetadata } from './game-metadata.js';
+
+const PRIMITIVE_TYPES: Record<string, string> = {
+  bool: 'System.Boolean',
+  char: 'System.Char',
+  sbyte: 'System.SByte',
+  byte: 'System.Byte',
+  short: 'System.Int16',
+  ushort: 'System.UInt16',
+  int: 'System.Int32',
+  uint: 'System.UInt32',
+  long: 'System.Int64',
+  ulong: 'System.UInt64',
+  float: 'System.Single',
+  double: 'System.Double',
+  decimal: 'System.Decimal',
+  string: 'System.String',
+};
+
+export class SessionGameAccess implements GameAccess, WireSupport {
+  private readonly conn: SdbConnection;
+
+  constructor(
+    private readonly ctx: OperationContext,
+    private readonly metadata: GameMetadata,
+  ) {
+    this.conn = ctx.conn;
+  }
+
+  private async type(name: string): Promise<number> {
+    const t = await this.metadata.findType(name);
+    if (!t) throw new Error(`${name} is not loaded in the game`);
+    return typeIdOf(t);
+  }
+
+  decimalTypeId(): Promise<number> {
+    return this.type('System.Decimal');
+  }
+
+  async decimalFieldNames(): Promise<string[]> {
+    return this.metadata.instanceFieldNames(await this.decimalTypeId());
+  }
+
+  async gameString(text: string): Promise<number> {
+    const domainId =
+      this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
+    return this.conn.send('APPDOMAIN.CREATE_STRING', { domainId, text });
+  }
+
+  async createString(text: string): Promise<EvalValue> {
+    return { kind: 'string', text, ref: { id: await this.gameString(text) } };
+  }
+
+  private wire(v: EvalValue): ReturnType<typeof toWire> {
+    return toWire(v, this);
+  }
+
+  /**
+   * A value for a slot of a known type. The evaluator keeps boxed values unboxed and
+   * Nullable<T> as T-or-null (C#'s view); the wire needs the real shapes: a box in the game
+   * for a reference slot, the Nullable struct for a Nullable slot.
+   */
+  private async wireFor(v: EvalValue, slot: TypeHandle | undefined): Promise<Value> {
+    if (!slot) return this.wire(v);
+    const d = await this.metadata.describe(slot);
+    const boxable =
+      v.kind === 'number' ||
+      v.kind === 'bool' ||
+      v.kind === 'decimal' ||
+      v.kind === 'enum' ||
+      v.kind === 'struct';
+    if (boxable && d.kind !== 'struct' && d.kind !== 'enum') {
+      const boxed = await this.box(v, await this.typeOf(v));
+      return Values.object((boxed as { ref: { id: number } }).ref.id);
+    }
+    if (d.kind === 'struct' && d.fullName.startsWith('System.Nullable`1') && d.typeArguments[0]) {
+      const inner = d.typeArguments[0];
+      const names = await this.metadata.instanceFieldNames(typeIdOf(slot));
+      const hasValue = v.kind !== 'null';
+      const value = hasValue ? await this.wireFor(v, inner) : await this.zeroWire(inner);
+      return Values.struct(
+        typeIdOf(slot),
+        names.map((n) => (n === 'has_value' || n === 'hasValue' ? Values.bool(hasValue) : value)),
+      );
+    }
+    return this.wire(v);
+  }
+
+  /** default(T) on the wire. */
+  private async zeroWire(type: TypeHandle): Promise<Value> {
+    const d = await this.metadata.describe(type);
+    const primitive = Object.entries(PRIMITIVE_TYPES).find(([, n]) => n === d.fullName)?.[0];
+    if (primitive === 'bool') return Values.bool(false);
+    if (primitive === 'decimal')
+      return this.wire({ kind: 'decimal', bits: { flags: 0, hi: 0, lo: 0, mid: 0 } });
+    if (primitive && primitive !== 'string') {
+      const value = primitive === 'long' || primitive === 'ulong' ? 0n : 0;
+      return this.wire({ kind: 'number', type: primitive as 'int', value });
+    }
+    if (d.kind === 'enum') {
+      const underlying = (await this.metadata.allFields(type)).find((f) => !f.isStatic);
+      return Values.struct(
+        typeIdOf(type),
+        [underlying ? await this.zeroWire(underlying.type) : Values.i4(0)],
+        true,
+      );
+    }
+    if (d.kind !== 'struct') return Values.null();
+    const fields: Value[] = [];
+    for (const f of await this.metadata.allFields(type))
+      if (!f.isStatic) fields.push(await this.zeroWire(f.type));
+    return Values.struct(typeIdOf(type), fields);
+  }
+
+  /** Element types of arrays written to, by array id (an array's type never changes). */
+  private readonly elementTypes = new Map<number, Promise<TypeHandle | undefined>>();
+
+  private elementTypeOf(array: { ref: { id: number } }): Promise<TypeHandle | undefined> {
+    let p = this.elementTypes.get(array.ref.id);
+    if (!p) {
+      p = this.typeOf(array as EvalValue).then(
+        async (t) => (await this.metadata.describe(t)).elementType,
+      );
+      this.elementTypes.set(array.ref.id, p);
+    }
+    return p;
+  }
+
+  /**
+   * C# runs a type's static constructor before its statics are first used; the agent reads and
+   * writes statics without it (an uninitialized class reads as zeros). So run it first, once:
+   * RuntimeHelpers.RunClassConstructor(typeof(T).TypeHandle), on the main thread.
+   */
+  private async ensureInitialized(type: TypeHandle): Promise<void> {
+    if (this.metadata.initialized.has(type.key)) return;
+    const typeId = typeIdOf(type);
+    const done = await this.conn.send('TYPE.IS_INITIALIZED', { typeId }).catch(() => false);
+    if (!done && (await this.metadata.members(type, '.cctor')).methods.length > 0) {
+      const systemType = await this.metadata.findType('System.Type');
+      const helpers = await this.metadata.findType(
+        'System.Runtime.CompilerServices.RuntimeHelpers',
+      );
+      const handleType = await this.metadata.findType('System.RuntimeTypeHandle');
+      const getter =
+        systemType && (await this.metadata.members(systemType, 'TypeHandle')).properties[0]?.getter;
+      const run =
+        helpers &&
+        handleType &&
+        (await this.metadata.members(helpers, 'RunClassConstructor')).methods.find(
+          (m) => m.parameters.length === 1 && m.parameters[0]!.type.key === handleType.key,
+        );
+      if (!getter || !run)
+        throw new Error('RuntimeHelpers.RunClassConstructor(RuntimeTypeHandle) is not available');
+      const typeObject = await this.conn.send('TYPE.GET_OBJECT', { typeId });
+      const handle = await this.ctx.invoke(getter.handle as number, Values.object(typeObject), [], {
+        virtual: true,
+      });
+      try {
+        await this.ctx.invoke(run.handle as number, Values.null(), [handle.result]);
+      } catch (e) {
+        if (e instanceof UnityError && e.code === 'GAME_EXCEPTION') {
+          const d = e.details as { type: string; message: string; stackTrace: string };
+          throw new GameExceptionError(d.type, d.message, d.stackTrace);
+        }
+        throw e;
+      }
+    }
+    this.metadata.initialized.add(type.key);
+  }
+
+  async readStatic(field: FieldDescriptor): Promise<EvalValue> {
+    await this.ensureInitialized(field.declaringType);
+    const [v] = await this.conn.send('TYPE.GET_VALUES', {
+      typeId: typeIdOf(field.declaringType),
+      fieldIds: [field.handle as number],
+    });
+    return fromWire(v!, this.metadata);
+  }
+
+  async writeStatic(field: FieldDescriptor, value: EvalValue): Promise<void> {
+    await this.ensureInitialized(field.declaringType);
+    this.ctx.markWrite();
+    await this.conn.send('TYPE.SET_VALUES', {
+      typeId: typeIdOf(field.declaringType),
+      writes: [{ fieldId: field.handle as number, value: await this.wireFor(value, field.type) }],
+    });
+  }
+
+  async readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
+    if (target.kind !== 'object')
+      throw new Error(`a field of a ${target.kind} value is not read from the game`);
+    const [v] = await this.conn.send('OBJECT_REF.GET_VALUES', {
+      objectId: target.ref.id,
+      fieldIds: [field.handle as number],
+    });
+    return fromWire(v!, this.metadata);
+  }
+
+  async writeField(target: EvalValue, field: FieldDescriptor, value: EvalValue): Promise<void> {
+    if (target.kind !== 'object')
+      throw new Error(`a field of a ${target.kind} value is not written in the game`);
+    this.ctx.markWrite();
+    await this.conn.send('OBJECT_REF.SET_VALUES', {
+      objectId: target.ref.id,
+      writes: [{ fieldId: field.handle as number, value: await this.wireFor(value, field.type) }],
+    });
+  }
+
+  async invoke(
+    method: MethodDescriptor,
+    thisArg: EvalValue | undefined,
+    args: readonly EvalValue[],
+    options: { virtual: boolean; outThis: boolean; outArgs: boolean },
+  ): Promise<InvokeResult> {
+    const wireArgs = [];
+    for (let i = 0; i < args.length; i++) {
+      wireArgs.push(await this.wireFor(args[i]!, method.parameters[i]?.type));
+    }
+    const wireThis = thisArg ? await this.wireFor(thisArg, method.declaringType) : Values.null();
+    try {
+      const r = await this.ctx.invoke(method.handle as number, wireThis, wireArgs, {
+        virtual: options.virtual,
+        returnOutThis: options.outThis,
+        returnOutArgs: options.outArgs,
+      });
+      const out: InvokeResult = { result: await fromWire(r.result, this.metadata) };
+      if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata);
+      if (r.outArgs)
+        out.outArgs = await Promise.all(r.outArgs.map((a) => fromWire(a, this.metadata)));
+      return out;
+    } catch (e) {
+      if (e instanceof UnityError && e.code === 'GAME_EXCEPTION') {
+        const d = e.details as { type: string; message: string; stackTrace: string };
+        throw new GameExceptionError(d.type, d.message, d.stackTrace);
+      }
+      throw e;
+    }
+  }
+
+  async arrayLengths(array: EvalValue): Promise<number[]> {
+    if (array.kind !== 'object') throw new Error('not an array');
+    const l = await this.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: array.ref.id });
+    return l.dimensions.map((d) => d.length);
+  }
+
+  async readElement(array: EvalValue, index: number): Promise<EvalValue> {
+    if (array.kind !== 'object') throw new Error('not an array');
+    const [v] = await this.conn.send('ARRAY_REF.GET_VALUES', {
+      arrayId: array.ref.id,
+      index,
+      count: 1,
+    });
+    return fromWire(v!, this.metadata);
+  }
+
+  async writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void> {
+    if (array.kind !== 'object') throw new Error('not an array');
+    this.ctx.markWrite();
+    await this.conn.send('ARRAY_REF.SET_VALUES', {
+      arrayId: array.ref.id,
+      index,
+      values: [await this.wireFor(value, await this.elementTypeOf(array))],
+    });
+  }
+
+  async newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue> {
+    const typeObject = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(element) });
+    return this.createArray(typeObject, lengths);
+  }
+
+  /** Array.CreateInstance(type, lengths) for a System.Type object in the game. */
+  async createArray(typeObjectId: number, lengths: readonly number[]): Promise<EvalValue> {
+    const arrayType = await this.type('System.Array');
+    const typeType = await this.type('System.Type');
+    this.createInstance ??= (async () => {
+      const overloads = await this.conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', {
+        typeId: arrayType,
+        name: 'CreateInstance',
+        flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.DeclaredOnly,
+      });
+      const found: { one?: number; many?: number } = {};
+      for (const id of overloads) {
+        const p = await this.conn.send('METHOD.GET_PARAM_INFO', { methodId: id });
+        if (p.paramCount !== 2 || p.paramTypeIds[0] !== typeType) continue;
+        const second = await this.metadata.fullName(p.paramTypeIds[1]!);
+        if (second === 'System.Int32') found.one = id;
+        if (second === 'System.Int32[]') found.many = id;
+      }
+      if (found.one === undefined || found.many === undefined)
+        throw new Error('System.Array.CreateInstance(Type, ...) not found');
+      return { one: found.one, many: found.many };
+    })();
+    const methods = await this.createInstance;
+    let lengthArg: Value;
+    if (lengths.length === 1) {
+      lengthArg = Values.i4(lengths[0]!);
+    } else {
+      const intType = await this.conn.send('TYPE.GET_OBJECT', {
+        typeId: await this.type('System.Int32'),
+      });
+      const ints = (await this.createArray(intType, [lengths.length])) as { ref: { id: number } };
+      await this.conn.send('ARRAY_REF.SET_VALUES', {
+        arrayId: ints.ref.id,
+        index: 0,
+        values: lengths.map((n) => Values.i4(n)),
+      });
+      lengthArg = Values.object(ints.ref.id);
+    }
+    const r = await this.ctx.invoke(
+      lengths.length === 1 ? methods.one : methods.many,
+      Values.null(),
+      [Values.object(typeObjectId), lengthArg],
+    );
+    return fromWire(r.result, this.metadata);
+  }
+
+  private createInstance: Promise<{ one: number; many: number }> | undefined;
+
+  async stringText(value: EvalValue, maxChars?: number): Promise<{ text: string; length: number }> {
+    if (value.kind !== 'string') throw new Error(`not a string: ${value.kind}`);
+    if (!value.ref) {
+      const text = value.text ?? '';
+      return { text: maxChars === undefined ? text : text.slice(0, maxChars), length: text.length };
+    }
+    const r = await readString(this.conn, value.ref.id, maxChars === undefined ? {} : { maxChars });
+    return { text: r.text, length: r.length };
+  }
+
+  async box(value: EvalValue, type: TypeHandle): Promise<EvalValue> {
+    const domainId =
+      this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
+    const id = await this.conn.send('APPDOMAIN.CREATE_BOXED_VALUE', {
+      domainId,
+      typeId: typeIdOf(type),
+      value: await this.wire(value),
+    });
+    return { kind: 'object', ref: { id }, type };
+  }
+
+  async typeObject(type: TypeHandle): Promise<EvalValue> {
+    const id = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(type) });
+    return {
+      kind: 'object',
+      ref: { id },
+      type: handleOf(await this.type('System.RuntimeType').catch(() => this.type('System.Type'))),
+    };
+  }
+
+  async typeOf(value: EvalValue): Promise<TypeHandle> {
+    switch (value.kind) {
+      case 'object':
+        return (
+          value.type ??
+          handleOf(await this.conn.send('OBJECT_REF.GET_TYPE', { objectId: value.ref.id }))
+        );
+      case 'struct':
+      case 'enum':
+        return value.type;
+      case 'string':
+        return handleOf(await this.type('System.String'));
+      case 'number':
+        return handleOf(await this.type(PRIMITIVE_TYPES[value.type]!));
+      case 'bool':
+        return handleOf(await this.type('System.Boolean'));
+      case 'decimal':
+        return handleOf(await this.type('System.Decimal'));
+      case 'pointer':
+        return handleOf(await this.type('System.IntPtr'));
+      case 'null':
+      case 'void':
+        throw new Error(`a ${value.kind} value has no runtime type`);
+    }
+  }
+}
