@@ -70,11 +70,20 @@ export class EvalError extends Error {
   }
 }
 
-export async function evaluate(
+/**
+ * Binds a program without running it: every compile error C# would report, no game access
+ * beyond metadata. `evaluate` does this itself first; a caller may also run it earlier, outside
+ * any suspend window, so that the game is not held while types and members are looked up.
+ */
+export async function bind(
   source: string,
   runtime: Runtime,
   options: EvaluateOptions = {},
-): Promise<EvaluateResult> {
+): Promise<void> {
+  await prepare(source, runtime, options);
+}
+
+async function prepare(source: string, runtime: Runtime, options: EvaluateOptions) {
   const { program, errors } = parse(source);
   if (errors.length > 0) {
     const shown = errors.slice(0, 5).map((e) => e.message);
@@ -100,6 +109,15 @@ export async function evaluate(
     binder.dry++;
     await binder.run(program);
   });
+  return { program, settings };
+}
+
+export async function evaluate(
+  source: string,
+  runtime: Runtime,
+  options: EvaluateOptions = {},
+): Promise<EvaluateResult> {
+  const { program, settings } = await prepare(source, runtime, options);
   // pass 2: run
   const interpreter = new Interpreter(runtime, settings);
   try {

@@ -1,6 +1,6 @@
 // The C# expression evaluator: parse, bind and run over a Runtime the caller provides.
 
-export { evaluate, EvalError, DEFAULT_USINGS } from './evaluate.js';
+export { bind, evaluate, EvalError, DEFAULT_USINGS } from './evaluate.js';
 export type { EvaluateOptions, EvaluateResult, EvalErrorCode } from './evaluate.js';
 export type { Builtin, BuiltinFunction } from './interpret/interpreter.js';
 export { ManagedException } from './interpret/errors.js';

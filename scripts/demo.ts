@@ -3,6 +3,8 @@
 // found it: every suspend resumed, the debugger detached with VM.DISPOSE, the game ended by pid.
 
 import { buildFixture } from '../fixtures/build.js';
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { GameSession } from '../unity/session/session.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import {
   InvokeFlags,
@@ -186,11 +188,40 @@ async function main(): Promise<void> {
 
     await conn.close();
     conn = undefined;
-    const again = await SdbConnection.connect({ port: fixture.sdbPort });
-    await again.close();
-    console.log(
-      '\nDetached with VM.DISPOSE; the game accepted a second debugger and kept running. Done.',
-    );
+    console.log('\nDetached with VM.DISPOSE. A second debugger, the session, evaluates C#:');
+    const session = new GameSession();
+    try {
+      await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
+      for (const program of [
+        'Game.Probe.SChain.Next.Next.Value',
+        'Game.Probe.SPoint + new Game.Point(1, 1)',
+        'var p = Game.Probe.SPoint; p.Translate(10, 0); p',
+        '$"{world.Name}: entity 12 is {entity(12)}, at {em.GetComponentData<LocalTransform>(entity(12)).Position}"',
+        'Game.Probe.SBig',
+        'checked(Game.Probe.SInt * 20)',
+        'Game.Probe.SChain.Next.Next.Next.Value',
+        'Game.Probe.SChian',
+      ]) {
+        try {
+          const r = await evaluateInSession(session, 'demo', program);
+          const v = r.value;
+          const text =
+            v.kind === 'value'
+              ? `${v.text}  (${v.type})`
+              : v.kind === 'void'
+                ? 'void'
+                : `threw ${v.type}: ${v.message}${v.hint ? ` (${v.hint})` : ''}`;
+          console.log(
+            `  > ${program}\n    ${text}\n    [${r.cost.wireCommands} commands, ${r.cost.invokes} invokes, game held ${r.cost.freezeMs} ms]`,
+          );
+        } catch (e) {
+          console.log(`  > ${program}\n    refused: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    } finally {
+      await session.shutdown();
+    }
+    console.log('\nEvery window resumed, detached with VM.DISPOSE; the game kept running. Done.');
   } finally {
     await conn?.close();
     await fixture?.stop();

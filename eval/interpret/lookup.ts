@@ -146,6 +146,9 @@ export class Lookup {
     const global = await this.typeIn('', name, typeArgs, span, options);
     if (global) return global;
     const arity = typeArgs.length;
+    // a namespace of the global namespace hides types the usings import (§7.6.2): the caller
+    // resolves it as the namespace
+    if (arity === 0 && (await this.md.hasNamespace(name))) return undefined;
     const reflection = `${name}${arity ? `\`${arity}` : ''}`;
     const found = new Map<string, { ns: string; def: TypeHandle }>();
     for (const ns of this.it.options.usings) {

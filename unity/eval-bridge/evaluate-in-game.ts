@@ -4,16 +4,19 @@
 
 import { Values, type SdbConnection } from '../../sdb-protocol/index.js';
 import {
+  bind,
   evaluate,
   type EvaluateOptions,
   type EvaluateResult,
+  type GameAccess,
   type TypeHandle,
 } from '../../eval/index.js';
-import type { OperationContext } from '../session/session.js';
+import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
 import { typeIdOf } from './convert.js';
 import { SessionGameAccess } from './game-access.js';
 import { GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
+import { UnityError } from '../errors.js';
 
 const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
 const lastValues = new WeakMap<SdbConnection, LastValue>();
@@ -25,6 +28,62 @@ export function metadataFor(ctx: OperationContext): GameMetadata {
     metadataByConnection.set(ctx.conn, md);
   }
   return md;
+}
+
+/**
+ * Evaluates a program for a caller of the session, holding the game as briefly as possible:
+ * the program is bound first in an operation that does not suspend the game (type and member
+ * lookups, the slow part of a first evaluation, are metadata reads), so that a program C#
+ * would refuse never holds the game at all; then it runs in a suspend window with every lookup
+ * memoized. A program whose binding needs the game itself (naming a closed generic type is an
+ * invoke) is bound inside the window instead. The cost reported adds both operations.
+ */
+export async function evaluateInSession(
+  session: GameSession,
+  caller: string,
+  source: string,
+  options: EvaluateOptions = {},
+): Promise<OperationResult<EvaluateResult>> {
+  let bound: OperationResult<boolean> | undefined;
+  try {
+    bound = await session.run('eval (bind)', caller, (ctx) => bindInGame(ctx, source, options), {
+      window: false,
+    });
+  } catch (e) {
+    if (e instanceof UnityError && e.code.startsWith('EVAL_')) throw e;
+    bound = undefined; // bound again, in the window, where invokes are allowed
+  }
+  const r = await session.run('eval', caller, (ctx) => evaluateInGame(ctx, source, options));
+  if (!bound) return r;
+  return {
+    value: r.value,
+    cost: {
+      ...r.cost,
+      wireCommands: r.cost.wireCommands + bound.cost.wireCommands,
+      wallMs: r.cost.wallMs + bound.cost.wallMs,
+    },
+  };
+}
+
+/** Binds without a window: metadata only; game access is refused if anything asks for it. */
+async function bindInGame(
+  ctx: OperationContext,
+  source: string,
+  options: EvaluateOptions,
+): Promise<boolean> {
+  const metadata = metadataFor(ctx);
+  const refuse = (): never => {
+    throw new Error('binding touched the game');
+  };
+  const game = new Proxy({} as GameAccess, { get: () => refuse });
+  const runtime = { metadata, game };
+  const defaults = await unityBuiltins(runtime, lastValues.get(ctx.conn));
+  await bind(source, runtime, {
+    ...options,
+    builtins: options.builtins ?? defaults.builtins,
+    functions: options.functions ?? defaults.functions,
+  });
+  return true;
 }
 
 export async function evaluateInGame(

@@ -38,6 +38,7 @@ export class GameMetadata implements MetadataProvider, TypeNames {
   private readonly namespaces = new Map<string, Promise<boolean>>();
   private readonly fieldLists = new Map<string, Promise<FieldDescriptor[]>>();
   private readonly interfaceLists = new Map<string, Promise<TypeHandle[]>>();
+  private readonly named = new Map<string, TypeHandle[]>();
   /** Types whose static constructor has run (their statics read as C# sees them). */
   readonly initialized = new Set<string>();
   /** Closed generics and arrays seen so far, by `definition<args>` / `element[rank]`. */
@@ -269,6 +270,15 @@ export class GameMetadata implements MetadataProvider, TypeNames {
   }
 
   async typesNamed(simpleName: string): Promise<TypeHandle[]> {
+    // found types stay found; a miss is asked again (an assembly may load later)
+    const known = this.named.get(simpleName);
+    if (known) return known;
+    const found = await this.findNamed(simpleName);
+    if (found.length) this.named.set(simpleName, found);
+    return found;
+  }
+
+  private async findNamed(simpleName: string): Promise<TypeHandle[]> {
     const r = await this.catalog.findTypes(simpleName, { limit: 20 });
     const exact = r.matches.filter(
       (m) =>
