@@ -161,6 +161,10 @@ export interface GameAccess {
   createString(text: string): Promise<EvalValue>;
   /** A boxed copy in the game of a value-type value, for `object`/interface slots. */
   box(value: EvalValue, type: TypeHandle): Promise<EvalValue>;
+  /** The struct inside a box made by `box` (a copy: C#'s unboxing). */
+  unbox(box: EvalValue, type: TypeHandle): Promise<EvalValue>;
+  /** Stores a struct value into a box (after a call through an interface changed a copy). */
+  rebox(box: EvalValue, value: EvalValue): Promise<void>;
   /** The `System.Type` object of a type (for `typeof`). */
   typeObject(type: TypeHandle): Promise<EvalValue>;
   /** The runtime type of an object or boxed value. */

@@ -275,15 +275,27 @@ export class Calls {
       throw Messages.nullReference();
     const valueReceiver = rv.kind !== 'object' && rv.kind !== 'string';
     const declaredOnValueType = await this.f.isValueType(m.declaringType);
+    // a readonly field's struct is copied before the call (C# §12.8.7): nothing is written back
     const writeBack =
-      valueReceiver && declaredOnValueType && rv.kind === 'struct' && !!receiver.place;
+      valueReceiver &&
+      declaredOnValueType &&
+      rv.kind === 'struct' &&
+      !!receiver.place &&
+      !this.it.isReadOnlyPlace(receiver.place);
+    // a struct in a box called through an interface: the agent runs the method on a copy,
+    // so the changed copy is stored back into the box (the CLR changes the box in place)
+    let box = false;
+    if (rv.kind === 'object' && (await this.f.describe(m.declaringType)).kind === 'interface') {
+      box = await this.f.isValueType(await this.game.typeOf(rv));
+    }
     const r = await this.game.invoke(m, rv, values, {
       virtual: m.isVirtual && !declaredOnValueType,
-      outThis: writeBack,
+      outThis: writeBack || box,
       outArgs,
     });
     if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
       await this.it.write(receiver.place, r.outThis);
+    if (box && r.outThis?.kind === 'struct') await this.game.rebox(rv, r.outThis);
     return r;
   }
 
@@ -347,28 +359,15 @@ export class Calls {
         e.span,
       );
     const args = await this.arguments(e.arguments);
-    const accessors = new Map<MethodDescriptor, PropertyDescriptor>();
+    // overloads are chosen on the indexers' parameters; the accessor the mode needs is then
+    // checked (a get-only indexer assigned is CS0200, as C# says, not a missing overload)
+    const signatures = new Map<MethodDescriptor, PropertyDescriptor>();
     for (const p of indexers) {
-      const accessor = mode === 'read' ? p.getter : p.setter;
-      if (accessor)
-        accessors.set(
-          mode === 'read'
-            ? accessor
-            : { ...accessor, parameters: accessor.parameters.slice(0, -1) },
-          p,
-        );
+      const accessor = p.getter ?? p.setter;
+      if (accessor) signatures.set({ ...accessor, parameters: p.parameters }, p);
     }
-    if (accessors.size === 0) {
-      throw new CompileError(
-        mode === 'read' ? 'CS0154' : 'CS0200',
-        `the indexer of '${await this.f.name(type)}' cannot be ${mode === 'read' ? 'read' : 'assigned'}`,
-        e.span,
-      );
-    }
-    const c = await this.overloads.resolve([...accessors.keys()], args, [], 'this[]', e.span);
-    const property =
-      accessors.get(c.method) ??
-      accessors.get([...accessors.keys()].find((k) => k.handle === c.method.handle)!)!;
+    const c = await this.overloads.resolve([...signatures.keys()], args, [], 'this[]', e.span);
+    const property = signatures.get(c.method)!;
     const values = await this.argumentValues(c, args);
     return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
   }
@@ -512,6 +511,14 @@ export class Calls {
   ): Promise<void> {
     const type = holder.type as TypeHandle;
     if (init.kind === 'CollectionInitializer') {
+      const enumerable = await this.it.md.findType('System.Collections.IEnumerable');
+      if (enumerable && !(await this.f.assignable(enumerable, type))) {
+        throw new CompileError(
+          'CS1922',
+          `a collection initializer needs '${await this.f.name(type)}' to implement System.Collections.IEnumerable`,
+          init.span,
+        );
+      }
       for (const el of init.elements) {
         const exprs = el.kind === 'ElementInitializer' ? el.arguments : [el];
         const add = await this.it.lookup.member(type, 'Add');

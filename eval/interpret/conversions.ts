@@ -236,7 +236,9 @@ export class Conversions {
       case 'enum':
         return this.enumValue(v, to, checked);
       case 'boxing':
-        return v; // boxed when it reaches the game (the agent boxes a struct for a reference slot)
+        // a struct gets a real box (calls through an interface mutate the box, as in C#);
+        // primitives, enums and decimals stay values: immutable, boxed when they reach the game
+        return v.kind === 'struct' ? this.it.rt.game.box(v, v.type) : v;
       case 'unboxing':
         return this.unbox(v, to);
       case 'downcast': {
@@ -297,7 +299,12 @@ export class Conversions {
     }
     const target = (await this.f.nullableUnderlying(to)) ?? to;
     const actual = await this.it.rt.game.typeOf(v);
-    if (this.f.same(actual, target)) return v;
+    if (this.f.same(actual, target)) {
+      // a box made here holds a struct: unboxing copies it out
+      return v.kind === 'object' && (await this.f.describe(target)).kind === 'struct'
+        ? this.it.rt.game.unbox(v, target)
+        : v;
+    }
     // the CLR unboxes an enum as its underlying type and the reverse (ECMA-335 III.4.32)
     const [ka, kt] = [await this.underlyingKind(actual), await this.underlyingKind(target)];
     if (!ka || ka !== kt) throw Messages.invalidCast();

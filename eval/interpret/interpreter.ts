@@ -249,6 +249,8 @@ export class Interpreter {
     if (r.k !== 'value') return r;
     const t = r.op.type;
     if (t === 'null') return r;
+    // a void call stays void: `a?.M()` is a statement, not a value
+    if (await this.lookup.isVoid(t)) return { k: 'value', op: { type: t, value: VOID } };
     let type: TypeHandle = t;
     if ((await this.facts.isValueType(t)) && !(await this.facts.nullableUnderlying(t)))
       type = await this.lookup.nullableOf(t);
@@ -391,6 +393,13 @@ export class Interpreter {
     const from = await this.expr(e.operand);
     const c = await this.conversions.explicit(from, to);
     if (!c) {
+      if (from.type === 'null') {
+        throw new CompileError(
+          'CS0037',
+          `cannot convert null to '${await this.facts.name(to)}' because it is a non-nullable value type`,
+          e.span,
+        );
+      }
       throw new CompileError(
         'CS0030',
         `cannot convert type '${await this.facts.name(from.type)}' to '${await this.facts.name(to)}'`,
@@ -495,15 +504,43 @@ export class Interpreter {
         'the left-hand side of an assignment must be a variable, a property or an indexer',
         e.span,
       );
-    if (op.place?.k === 'static' || op.place?.k === 'field' || op.place?.k === 'struct-field') {
-      if (op.place.field.isReadOnly)
-        throw new CompileError(
-          'CS0191',
-          `a readonly field ('${op.place.field.name}') cannot be assigned to`,
-          e.span,
-        );
-    }
+    if (op.place) this.checkWritable(op.place, e.span);
     return op;
+  }
+
+  /**
+   * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
+   * CS0198 static) and the members of a readonly struct field (CS1648).
+   */
+  private checkWritable(place: Place, span: A.Span): void {
+    if (place.k === 'static' || place.k === 'field' || place.k === 'struct-field') {
+      if (place.field.isReadOnly) {
+        throw new CompileError(
+          place.field.isStatic ? 'CS0198' : 'CS0191',
+          `a ${place.field.isStatic ? 'static ' : ''}readonly field ('${place.field.name}') cannot be assigned to`,
+          span,
+        );
+      }
+    }
+    for (let p: Place | undefined = place.k === 'struct-field' ? place.parent : undefined; p;) {
+      if ((p.k === 'static' || p.k === 'field' || p.k === 'struct-field') && p.field.isReadOnly) {
+        throw new CompileError(
+          'CS1648',
+          `members of readonly field '${p.field.name}' cannot be modified`,
+          span,
+        );
+      }
+      p = p.k === 'struct-field' ? p.parent : undefined;
+    }
+  }
+
+  /** Whether a variable is (inside) a readonly field: a struct method called on it runs on a copy. */
+  isReadOnlyPlace(place: Place): boolean {
+    for (let p: Place | undefined = place; p; p = p.k === 'struct-field' ? p.parent : undefined) {
+      if ((p.k === 'static' || p.k === 'field' || p.k === 'struct-field') && p.field.isReadOnly)
+        return true;
+    }
+    return false;
   }
 
   /** The current value of an assignment target. */

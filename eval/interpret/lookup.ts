@@ -578,6 +578,14 @@ export class Lookup {
           `property or indexer '${property.name}' cannot be assigned to: it is read only`,
           span,
         );
+      // a struct's setter on a copy C# cannot name would change nothing (CS1612)
+      if (receiver && !receiver.place && (await this.it.facts.isValueType(receiver.type))) {
+        throw new CompileError(
+          'CS1612',
+          `cannot modify the value of '${property.name}': its struct is not a variable (store it in a local first)`,
+          span,
+        );
+      }
       return { type: property.type, value: VOID, property: target };
     }
     if (!property.getter)

@@ -380,6 +380,11 @@ export class Operators {
       ? await this.it.calls.userOperator(BINARY_METHODS[op], [l, r], span)
       : undefined;
     if (user) return user;
+    // two references compare by identity before any user-defined conversion is considered
+    if ((op === '==' || op === '!=') && (await this.referenceComparable(l.type, r.type)))
+      return this.referenceEquality(op, l, r);
+    const converted = await this.throughUserConversion(op, l, r, span);
+    if (converted) return converted;
     const [ln, rn] = await Promise.all([
       this.f.nullableUnderlying(l.type),
       this.f.nullableUnderlying(r.type),
@@ -395,6 +400,58 @@ export class Operators {
     if ((op === '==' || op === '!=') && (await this.referenceComparable(l.type, r.type)))
       return this.referenceEquality(op, l, r);
     throw await this.noOperator(op, l.type, r.type, span);
+  }
+
+  /**
+   * A predefined numeric operator reached through an operand's user-defined implicit conversion
+   * (`meters + 1.5` with `implicit operator double(Meters)`): overload resolution over the
+   * predefined operators considers user-defined conversions too (§12.4.5).
+   */
+  private async throughUserConversion(
+    op: BinaryOperator,
+    l: Operand,
+    r: Operand,
+    span: A.Span,
+  ): Promise<Operand | undefined> {
+    const options = async (x: Operand): Promise<PrimitiveKind[]> => {
+      if (x.type === 'null') return [];
+      const p = await this.f.primitive(x.type);
+      if (p) return [p];
+      const kinds: PrimitiveKind[] = [];
+      for (const m of (await this.it.md.members(x.type, 'op_Implicit')).methods) {
+        const k = m.returnType && (await this.f.primitive(m.returnType));
+        if (k && m.parameters.length === 1 && this.f.same(m.parameters[0]!.type, x.type))
+          kinds.push(k);
+      }
+      return kinds;
+    };
+    const [lo, ro] = [await options(l), await options(r)];
+    if (
+      (lo.length === 1 &&
+        ro.length === 1 &&
+        lo[0] === (await this.f.primitive(l.type)) &&
+        ro[0] === (await this.f.primitive(r.type))) ||
+      !lo.length ||
+      !ro.length
+    ) {
+      return undefined;
+    }
+    const fits: [PrimitiveKind, PrimitiveKind][] = [];
+    for (const a of lo) {
+      for (const b of ro) {
+        try {
+          resolveBinaryOperator(op, { kind: a }, { kind: b });
+          fits.push([a, b]);
+        } catch (e) {
+          if (!(e instanceof EvalCompileError)) throw e;
+        }
+      }
+    }
+    if (fits.length !== 1) return undefined;
+    const [a, b] = fits[0]!;
+    const lc = await this.it.conversions.implicitly(l, await this.typeOfKind(a));
+    const rc = await this.it.conversions.implicitly(r, await this.typeOfKind(b));
+    return this.applyBinaryOp(op, lc, rc, span);
   }
 
   private async noOperator(op: string, l: SType, r: SType, span: A.Span): Promise<CompileError> {
@@ -823,18 +880,20 @@ export class Operators {
           e.span,
         );
       }
+      // the value of x ??= y is of x's underlying type when x is a Nullable (C# 8, §12.21.5)
+      const resultType = (await this.f.nullableUnderlying(type)) ?? type;
       const current = await this.it.readTarget(target);
       if (!this.it.dry && current.kind !== 'null') {
         await this.it.inDry(() => this.it.expr(e.value));
-        return { type, value: current };
+        return { type: resultType, value: current };
       }
       const v = await this.it.conversions.implicitly(
         await this.it.expr(e.value),
-        (await this.f.nullableUnderlying(type)) ?? type,
+        resultType,
         'the assigned value',
       );
       await this.it.store(target, v.value);
-      return { type, value: v.value };
+      return { type: resultType, value: v.value };
     }
     const op = e.operator.slice(0, -1) as BinaryOperator;
     const current: Operand = { type, value: await this.readForCompound(target) };

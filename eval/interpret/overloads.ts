@@ -49,6 +49,15 @@ export class Overloads {
     what: string,
     span: A.Span,
   ): Promise<Candidate> {
+    const names = args.filter((a) => a.name !== undefined).map((a) => a.name!);
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice) {
+      throw new CompileError(
+        'CS1740',
+        `named argument '${twice}' cannot be specified multiple times`,
+        span,
+      );
+    }
     const named = args.findIndex((a) => a.name !== undefined);
     const positionalAfter =
       named >= 0 ? args.slice(named).find((a) => a.name === undefined) : undefined;
@@ -103,6 +112,23 @@ export class Overloads {
         'CS1501',
         `no overload for '${what}' takes ${args.length} argument${args.length === 1 ? '' : 's'}`,
         span,
+      );
+    }
+    // a named argument for a parameter a positional argument already gave (CS1744)
+    const positional = args.filter((a) => a.name === undefined).length;
+    const givenTwice = args.find(
+      (a) =>
+        a.name &&
+        byCount.every((m) => {
+          const i = m.parameters.findIndex((p) => p.name === a.name);
+          return i >= 0 && i < positional;
+        }),
+    );
+    if (givenTwice) {
+      return new CompileError(
+        'CS1744',
+        `named argument '${givenTwice.name}' specifies a parameter for which a positional argument has already been given`,
+        givenTwice.span,
       );
     }
     const unknownName = args.find(

@@ -359,6 +359,35 @@ export class SessionGameAccess implements GameAccess, WireSupport {
     return { kind: 'object', ref: { id }, type };
   }
 
+  async rebox(box: EvalValue, value: EvalValue): Promise<void> {
+    if (box.kind !== 'object' || value.kind !== 'struct')
+      throw new Error('rebox needs a box and a struct');
+    const fields = (await this.metadata.allFields(value.type)).filter((f) => !f.isStatic);
+    this.ctx.markWrite();
+    await this.conn.send('OBJECT_REF.SET_VALUES', {
+      objectId: box.ref.id,
+      writes: await Promise.all(
+        fields.map(async (f, i) => ({
+          fieldId: f.handle as number,
+          value: await this.wireFor(value.fields[i]!, f.type),
+        })),
+      ),
+    });
+  }
+
+  async unbox(box: EvalValue, type: TypeHandle): Promise<EvalValue> {
+    if (box.kind !== 'object') throw new Error(`not a box: ${box.kind}`);
+    const fields = (await this.metadata.allFields(type)).filter((f) => !f.isStatic);
+    const values = await this.conn.send('OBJECT_REF.GET_VALUES', {
+      objectId: box.ref.id,
+      fieldIds: fields.map((f) => f.handle as number),
+    });
+    return fromWire(
+      { kind: 'valuetype', typeId: typeIdOf(type), isEnum: false, fields: values },
+      this.metadata,
+    );
+  }
+
   async typeObject(type: TypeHandle): Promise<EvalValue> {
     const id = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(type) });
     return {

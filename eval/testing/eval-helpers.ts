@@ -1,0 +1,80 @@
+// Evaluating a program over a fake game and taking the one outcome a test expects: a value, a
+// thrown exception, or a refusal (EvalError). Any other outcome fails with what happened.
+
+import { EvalError, evaluate, type EvaluateOptions } from '../evaluate.js';
+import type { EvalValue } from '../values.js';
+import { jsonBigInt } from './fake-game.js';
+import type { FakeRuntime } from './fake-runtime.js';
+
+/** Tests name their types in full unless they test `using`. */
+const DEFAULTS: EvaluateOptions = { usings: ['System'], anyNamespace: false };
+
+export interface ValueOutcome {
+  /** The static type as C# writes it. */
+  readonly type: string;
+  /** The value as the evaluator formats it for a reader. */
+  readonly text: string;
+  readonly value: EvalValue;
+}
+
+export async function valueOf(
+  fake: FakeRuntime,
+  source: string,
+  options: EvaluateOptions = DEFAULTS,
+): Promise<ValueOutcome> {
+  const r = await evaluate(source, fake, { ...DEFAULTS, ...options });
+  if (r.kind !== 'value') throw new Error(`expected a value from ${source}, got ${describe(r)}`);
+  return { type: r.type, text: r.text, value: r.value };
+}
+
+/** Runs a program that must complete (with a value or void), for its effects on the game. */
+export async function runs(
+  fake: FakeRuntime,
+  source: string,
+  options: EvaluateOptions = DEFAULTS,
+): Promise<void> {
+  const r = await evaluate(source, fake, { ...DEFAULTS, ...options });
+  if (r.kind === 'exception') throw new Error(`expected ${source} to run, got ${describe(r)}`);
+}
+
+export async function exceptionOf(
+  fake: FakeRuntime,
+  source: string,
+  options: EvaluateOptions = DEFAULTS,
+): Promise<{ type: string; message: string }> {
+  const r = await evaluate(source, fake, { ...DEFAULTS, ...options });
+  if (r.kind !== 'exception')
+    throw new Error(`expected an exception from ${source}, got ${describe(r)}`);
+  return { type: r.type, message: r.message };
+}
+
+export async function refusal(
+  fake: FakeRuntime,
+  source: string,
+  options: EvaluateOptions = DEFAULTS,
+): Promise<EvalError> {
+  try {
+    const r = await evaluate(source, fake, { ...DEFAULTS, ...options });
+    throw new Error(`expected ${source} to be refused, got ${describe(r)}`);
+  } catch (e) {
+    if (e instanceof EvalError) return e;
+    throw e;
+  }
+}
+
+function describe(r: unknown): string {
+  return JSON.stringify(r, jsonBigInt);
+}
+
+/** Builtins (names for game objects, as `world` is) typed by their values' runtime types. */
+export function builtins(
+  fake: FakeRuntime,
+  values: Readonly<Record<string, EvalValue>>,
+): NonNullable<EvaluateOptions['builtins']> {
+  return new Map(
+    Object.entries(values).map(([name, v]) => [
+      name,
+      { type: fake.game.typeOfValue(v), value: () => Promise.resolve(v) },
+    ]),
+  );
+}
