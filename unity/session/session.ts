@@ -294,8 +294,11 @@ export class GameSession {
       }
       throw fromSdbError(e, a.endpoint);
     } finally {
+      // The RESUME is on the wire before we return, and the agent runs commands in order, so
+      // nothing can overtake it; its reply is not waited for (one round trip less per
+      // operation). A failure is logged, as it would be if we waited.
       if (!a.conn.isClosed) {
-        await a.conn
+        a.conn
           .send('VM.RESUME')
           .catch((e: unknown) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
       }
