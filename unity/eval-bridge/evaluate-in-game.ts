@@ -20,6 +20,14 @@ import { UnityError } from '../errors.js';
 
 const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
 const lastValues = new WeakMap<SdbConnection, LastValue>();
+/** Programs that bound on a connection (their lookups are memoized there), and each session's connection. */
+const boundPrograms = new WeakMap<SdbConnection, Set<string>>();
+const connectionOf = new WeakMap<GameSession, SdbConnection>();
+const MAX_REMEMBERED_PROGRAMS = 512;
+
+function programKey(source: string, options: EvaluateOptions): string {
+  return JSON.stringify([source, options.usings ?? null, options.anyNamespace ?? null]);
+}
 
 export function metadataFor(ctx: OperationContext): GameMetadata {
   let md = metadataByConnection.get(ctx.conn);
@@ -44,11 +52,22 @@ export async function evaluateInSession(
   source: string,
   options: EvaluateOptions = {},
 ): Promise<OperationResult<EvaluateResult>> {
+  const key = programKey(source, options);
+  const conn = connectionOf.get(session);
+  if (conn && boundPrograms.get(conn)?.has(key)) {
+    // bound before on this connection: its lookups are memoized, binding in the window is cheap
+    return session.run('eval', caller, (ctx) => evaluateInGame(ctx, source, options));
+  }
   let bound: OperationResult<boolean> | undefined;
   try {
-    bound = await session.run('eval (bind)', caller, (ctx) => bindInGame(ctx, source, options), {
-      window: false,
-    });
+    bound = await session.run(
+      'eval (bind)',
+      caller,
+      (ctx) => bindInGame(session, ctx, source, options),
+      {
+        window: false,
+      },
+    );
   } catch (e) {
     if (e instanceof UnityError && e.code.startsWith('EVAL_')) throw e;
     bound = undefined; // bound again, in the window, where invokes are allowed
@@ -67,11 +86,13 @@ export async function evaluateInSession(
 
 /** Binds without a window: metadata only; game access is refused if anything asks for it. */
 async function bindInGame(
+  session: GameSession,
   ctx: OperationContext,
   source: string,
   options: EvaluateOptions,
 ): Promise<boolean> {
   const metadata = metadataFor(ctx);
+  connectionOf.set(session, ctx.conn);
   const refuse = (): never => {
     throw new Error('binding touched the game');
   };
@@ -83,6 +104,12 @@ async function bindInGame(
     builtins: options.builtins ?? defaults.builtins,
     functions: options.functions ?? defaults.functions,
   });
+  let programs = boundPrograms.get(ctx.conn);
+  if (!programs || programs.size >= MAX_REMEMBERED_PROGRAMS) {
+    programs = new Set();
+    boundPrograms.set(ctx.conn, programs);
+  }
+  programs.add(programKey(source, options));
   return true;
 }
 
