@@ -8,7 +8,7 @@
 // Build:  mcs -r:/usr/lib/mono/4.5/Mono.Debugger.Soft.dll -out:RefBench.exe RefBench.cs
 // Run:    mono RefBench.exe --port 56000 --scenario wire [--iterations 200]
 //                           [--burst-iterations 10] [--timeout-ms 60000]
-//         (scenarios: info, wire, session; --iterations defaults to 200, for session to 30)
+//         (scenarios: info, wire, session, eval; --iterations defaults to 200, for session to 30)
 //
 // Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage, 124 watchdog fired.
 //
@@ -490,6 +490,7 @@ namespace RefBench
 			{ "info", Info },
 			{ "wire", Wire },
 			{ "session", SessionScenario },
+			{ "eval", EvalScenario },
 		};
 
 		const string GameAssembly = "Assembly-CSharp";
@@ -598,6 +599,119 @@ namespace RefBench
 			r.Num ("iterations", n);
 			r.Num ("burst_iterations", s.Options.BurstIterations);
 			GC.KeepAlive (sink);
+		}
+
+		// ---- eval: what three evaluator programs do, written by hand against the client -------
+		//
+		// One op = VM.SUSPEND; the reads and invokes the program needs; VM.RESUME: what one
+		// evaluation does in its session window. Every mirror is resolved before timing (the
+		// evaluator's repeated evaluations have their lookups memoized too). The first invoke of
+		// each op retries while the agent answers NOT_SUSPENDED (the main thread parks when it
+		// next enters managed code), as both clients must.
+		//   field_chain:    Game.Probe.SChain.Next.Next.Value: TYPE.GET_VALUES + 3 OBJECT_REF.GET_VALUES
+		//   property_chain: Game.Shop.Featured.Name.Length: 1 read, 2 getter invokes
+		//   ecs_read:       World.DefaultGameObjectInjectionWorld.EntityManager
+		//                   .GetComponentData<LocalTransform>(entity 12, version 1).Position: 3 invokes
+		// Rows in ms per op: the median of n ops, each timed alone after a 20 ms pause.
+		static void EvalScenario (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = Math.Max (10, Math.Min (s.Options.Iterations, 100));
+			ThreadMirror main = s.MainThread ();
+			TypeMirror probe = Sdb.FindType (vm, "Game.Probe", GameAssembly);
+			TypeMirror node = Sdb.FindType (vm, "Game.Node", GameAssembly);
+			FieldInfoMirror sChain = Sdb.FindStaticField (probe, "SChain");
+			FieldInfoMirror next = Sdb.FindInstanceField (node, "Next");
+			FieldInfoMirror value = Sdb.FindInstanceField (node, "Value");
+			Func<int> fieldChain = () => {
+				var a = Sdb.ReadStatic<ObjectMirror> (probe, sChain);
+				var b = (ObjectMirror)a.GetValue (next);
+				var c = (ObjectMirror)b.GetValue (next);
+				return Sdb.AsInt (c.GetValue (value), "Game.Probe.SChain.Next.Next.Value");
+			};
+
+			TypeMirror shop = Sdb.FindType (vm, "Game.Shop", GameAssembly);
+			TypeMirror item = Sdb.FindType (vm, "Game.Item", GameAssembly);
+			FieldInfoMirror featured = Sdb.FindStaticField (shop, "Featured");
+			MethodMirror getName = item.GetProperty ("Name").GetGetMethod ();
+			MethodMirror getLength = vm.RootDomain.Corlib.GetType ("System.String").GetProperty ("Length").GetGetMethod ();
+			Func<int> propertyChain = () => {
+				var f = Sdb.ReadStatic<ObjectMirror> (shop, featured);
+				var name = (StringMirror)Parked (() => f.InvokeMethod (main, getName, new Value[0], InvokeOptions.DisableBreakpoints));
+				return Sdb.AsInt (name.InvokeMethod (main, getLength, new Value[0], InvokeOptions.DisableBreakpoints), "Featured.Name.Length");
+			};
+
+			TypeMirror world = Sdb.FindType (vm, "Unity.Entities.World", "Unity.Entities");
+			TypeMirror manager = Sdb.FindType (vm, "Unity.Entities.EntityManager", "Unity.Entities");
+			TypeMirror entity = Sdb.FindType (vm, "Unity.Entities.Entity", "Unity.Entities");
+			TypeMirror transform = Sdb.FindType (vm, "Unity.Transforms.LocalTransform", "Unity.Transforms");
+			MethodMirror getWorld = world.GetProperty ("DefaultGameObjectInjectionWorld").GetGetMethod ();
+			MethodMirror getManager = world.GetProperty ("EntityManager").GetGetMethod ();
+			MethodMirror getData = null;
+			foreach (MethodMirror m in manager.GetMethods ())
+				if (m.Name == "GetComponentData" && m.GetParameters ().Length == 1 && m.GetParameters () [0].ParameterType == entity)
+					getData = m.MakeGenericMethod (new[] { transform });
+			if (getData == null)
+				throw new BenchException ("EntityManager.GetComponentData<T>(Entity) not found");
+			StructMirror theEntity = null;
+			Func<string> ecsRead = () => {
+				var w = (ObjectMirror)Parked (() => world.InvokeMethod (main, getWorld, new Value[0], InvokeOptions.DisableBreakpoints));
+				var em = (StructMirror)w.InvokeMethod (main, getManager, new Value[0], InvokeOptions.DisableBreakpoints);
+				if (theEntity == null) {
+					theEntity = (StructMirror)entity.InvokeMethod (main, entity.GetProperty ("Null").GetGetMethod (), new Value[0], InvokeOptions.DisableBreakpoints);
+					theEntity ["Index"] = vm.CreateValue (12);
+					theEntity ["Version"] = vm.CreateValue (1);
+				}
+				var t = (StructMirror)em.InvokeMethod (main, getData, new Value[] { theEntity }, InvokeOptions.DisableBreakpoints);
+				return t ["Position"].ToString ();
+			};
+
+			// a check of each op, which also compiles the game's methods on first use; first, run
+			// Game.Shop's static constructor (reading a static does not; a static call does)
+			MethodMirror touch = Sdb.FindStaticMethod (shop, "Touch", 0);
+			WhileSuspended (s, () => Parked (() => shop.InvokeMethod (main, touch, new Value[0], InvokeOptions.DisableBreakpoints)));
+			WhileSuspended (s, () => {
+				if (fieldChain () != 3)
+					throw new BenchException ("Game.Probe.SChain.Next.Next.Value is not 3");
+				if (propertyChain () != 4)
+					throw new BenchException ("Game.Shop.Featured.Name.Length is not 4");
+				ecsRead ();
+			});
+			// each op timed alone, after a pause that lets the game run a frame or so: an agent's
+			// calls find the main thread anywhere in its frame, not still parked from the last one
+			Func<Action, double> perOpMs = op => {
+				for (int i = 0; i < Measure.HeavyWarmup; i++)
+					WhileSuspended (s, op);
+				var samples = new double[n];
+				for (int i = 0; i < n; i++) {
+					Thread.Sleep (EvalGapMs);
+					var sw = Stopwatch.StartNew ();
+					WhileSuspended (s, op);
+					samples [i] = sw.Elapsed.TotalMilliseconds;
+				}
+				return Median (samples);
+			};
+			r.Num ("field_chain_ms", perOpMs (() => fieldChain ()));
+			r.Num ("property_chain_ms", perOpMs (() => propertyChain ()));
+			r.Num ("ecs_read_ms", perOpMs (() => ecsRead ()));
+			r.Num ("iterations", n);
+		}
+
+		const int EvalGapMs = 20;
+
+		// Retries an invoke while the agent answers NOT_SUSPENDED (the thread has not parked yet).
+		static Value Parked (Func<Value> invoke)
+		{
+			var sw = Stopwatch.StartNew ();
+			while (true) {
+				try {
+					return invoke ();
+				} catch (VMNotSuspendedException) {
+					if (sw.ElapsedMilliseconds > InvokeParkBoundMs)
+						throw new BenchException ("the main thread did not park within " + InvokeParkBoundMs + " ms");
+					Thread.Sleep (1);
+				}
+			}
 		}
 
 		// ---- session: how long typical debugger work freezes the game's main thread ----------

@@ -1,0 +1,88 @@
+// Our side of the "eval" benchmark: three programs through the evaluator in a session, as an
+// agent's eval call runs them (RefBench's `eval` scenario does the same work by hand with the
+// reference client). Per program: the first evaluation on a fresh connection (nothing
+// memoized), then repeated evaluations (type and member lookups memoized per attach), with the
+// wire commands and invokes each one costs.
+
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { GameSession } from '../unity/session/session.js';
+
+export const EVAL_PROGRAMS = {
+  field_chain: { source: 'Probe.SChain.Next.Next.Value', expected: '3' },
+  property_chain: { source: 'Shop.Featured.Name.Length', expected: '4' },
+  ecs_read: {
+    source: 'em.GetComponentData<LocalTransform>(entity(12, 1)).Position.x',
+    expected: undefined,
+  },
+} as const;
+
+const USINGS = ['System', 'Game', 'Unity.Entities', 'Unity.Transforms'];
+const GAP_MS = 20;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function once(session: GameSession, source: string) {
+  const t = performance.now();
+  const r = await evaluateInSession(session, 'bench', source, {
+    usings: USINGS,
+    anyNamespace: false,
+  });
+  const ms = performance.now() - t;
+  if (r.value.kind !== 'value') throw new Error(`${source}: ${JSON.stringify(r.value)}`);
+  return {
+    ms,
+    text: r.value.text,
+    commands: r.cost.wireCommands,
+    invokes: r.cost.invokes,
+    freezeMs: r.cost.freezeMs,
+  };
+}
+
+export async function measureEval(opts: {
+  port: number;
+  iterations: number;
+}): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [name, program] of Object.entries(EVAL_PROGRAMS)) {
+    const session = new GameSession({ parkTimeoutMs: 5000 });
+    try {
+      await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: opts.port });
+      const first = await once(session, program.source);
+      if (program.expected !== undefined && first.text !== program.expected) {
+        throw new Error(`${program.source} gave ${first.text}, not ${program.expected}`);
+      }
+      out[`${name}_first_ms`] = first.ms;
+      out[`${name}_first_commands`] = first.commands;
+      out[`${name}_first_invokes`] = first.invokes;
+      out[`${name}_first_freeze_ms`] = first.freezeMs;
+      // warm-up, untimed: a server is long-lived, so its evaluator is measured JIT-warm (a field
+      // chain costs 0.3 ms warm, several times that in its first hundred runs)
+      const warmup = first.invokes === 0 ? 300 : 30;
+      for (let i = 0; i < warmup; i++) await once(session, program.source);
+      // each evaluation timed alone after a pause that lets the game run a frame or so, as
+      // RefBench does: an agent's calls find the main thread anywhere in its frame
+      const n = opts.iterations;
+      const samples: number[] = [];
+      let commands = 0;
+      let invokes = 0;
+      for (let i = 0; i < n; i++) {
+        await sleep(GAP_MS);
+        const r = await once(session, program.source);
+        samples.push(r.ms);
+        commands += r.commands;
+        invokes += r.invokes;
+      }
+      out[`${name}_ms`] = median(samples);
+      out[`${name}_commands`] = commands / n;
+      out[`${name}_invokes`] = invokes / n;
+    } finally {
+      await session.shutdown();
+    }
+  }
+  return out;
+}
