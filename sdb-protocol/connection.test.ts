@@ -55,7 +55,7 @@ describe('SdbConnection.connect', () => {
       code: 'HANDSHAKE_FAILED',
       message: expect.stringMatching(/sent no handshake within 200 ms/),
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000); // a hang check, not a speed check
   });
 
   it('refuses a peer that is not a Mono agent', async () => {

@@ -215,7 +215,7 @@ describe('fault paths', () => {
       const killedAt = Date.now();
       process.kill(doomed.pid, 'SIGKILL');
       await expect(call).rejects.toMatchObject({ code: 'MAY_HAVE_APPLIED' });
-      expect(Date.now() - killedAt).toBeLessThan(2000);
+      expect(Date.now() - killedAt).toBeLessThan(10_000); // a hang check, not a speed check
       expect(s.connects).toBe(1);
       await expect(
         s.run('read', 'test', (ctx) => read(ctx, 'Game.Probe', 'SInt')),
@@ -275,7 +275,7 @@ describe('fault paths', () => {
     await new Promise((r) => setTimeout(r, 500));
     const started = Date.now();
     await s.detach();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000); // a hang check, not a speed check
     await expect(outcome).rejects.toMatchObject({
       code: expect.stringMatching(/MAY_HAVE_APPLIED|CONNECTION_LOST/),
     });
