@@ -8,3 +8,5 @@ export { formatValue } from './format/format-value.js';
 export { csharpName } from './format/type-names.js';
 export * from './runtime.js';
 export * from './values.js';
+export { KEYWORD_TYPES } from './interpret/well-known.js';
+export { primitiveKindOfName, valueNumericKindOfName } from './interpret/primitives.js';

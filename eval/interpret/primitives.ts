@@ -1,7 +1,13 @@
 // Between the evaluator's values and the numeric semantics' primitives (eval/semantics).
 
-import type { DecimalValue, PrimitiveKind, PrimitiveValue } from '../semantics/numeric-types.js';
-import type { DecimalBits, EvalValue } from '../values.js';
+import {
+  PRIMITIVE_KINDS,
+  type DecimalValue,
+  type PrimitiveKind,
+  type PrimitiveValue,
+} from '../semantics/numeric-types.js';
+import type { DecimalBits, EvalValue, NumericKind as ValueNumericKind } from '../values.js';
+import { KEYWORD_TYPES } from './well-known.js';
 
 export function decimalFromBits(bits: DecimalBits): DecimalValue {
   const mantissa =
@@ -35,21 +41,9 @@ export function fromPrimitive(p: PrimitiveValue): EvalValue {
   return { kind: 'number', type: p.kind, value: p.value };
 }
 
-export const PRIMITIVE_TYPE_NAMES: Readonly<Record<PrimitiveKind, string>> = {
-  bool: 'System.Boolean',
-  char: 'System.Char',
-  sbyte: 'System.SByte',
-  byte: 'System.Byte',
-  short: 'System.Int16',
-  ushort: 'System.UInt16',
-  int: 'System.Int32',
-  uint: 'System.UInt32',
-  long: 'System.Int64',
-  ulong: 'System.UInt64',
-  float: 'System.Single',
-  double: 'System.Double',
-  decimal: 'System.Decimal',
-};
+export const PRIMITIVE_TYPE_NAMES = Object.fromEntries(
+  PRIMITIVE_KINDS.map((k) => [k, KEYWORD_TYPES[k]]),
+) as Readonly<Record<PrimitiveKind, string>>;
 
 const BY_NAME = new Map<string, PrimitiveKind>(
   Object.entries(PRIMITIVE_TYPE_NAMES).map(([k, v]) => [v, k as PrimitiveKind]),
@@ -57,4 +51,10 @@ const BY_NAME = new Map<string, PrimitiveKind>(
 
 export function primitiveKindOfName(fullName: string): PrimitiveKind | undefined {
   return BY_NAME.get(fullName);
+}
+
+/** The evaluator's `number` kind for a type name: a primitive other than bool and decimal. */
+export function valueNumericKindOfName(fullName: string): ValueNumericKind | undefined {
+  const kind = BY_NAME.get(fullName);
+  return kind === undefined || kind === 'bool' || kind === 'decimal' ? undefined : kind;
 }

@@ -25,24 +25,15 @@ export const KEYWORD_TYPES = {
 
 export type KeywordType = keyof typeof KEYWORD_TYPES;
 
-const NUMERIC_BY_NAME: Readonly<Record<string, NumericKind | 'decimal'>> = {
-  'System.SByte': 'sbyte',
-  'System.Byte': 'byte',
-  'System.Int16': 'short',
-  'System.UInt16': 'ushort',
-  'System.Int32': 'int',
-  'System.UInt32': 'uint',
-  'System.Int64': 'long',
-  'System.UInt64': 'ulong',
-  'System.Char': 'char',
-  'System.Single': 'float',
-  'System.Double': 'double',
-  'System.Decimal': 'decimal',
-};
+const NUMERIC_BY_NAME = new Map<string, NumericKind | 'decimal'>(
+  (Object.keys(KEYWORD_TYPES) as KeywordType[])
+    .filter((k) => !['bool', 'string', 'object', 'void'].includes(k))
+    .map((k) => [KEYWORD_TYPES[k], k as NumericKind | 'decimal']),
+);
 
 /** The numeric kind of a type, if it is one of C#'s numeric types (char included). */
 export function numericKindOf(d: TypeDescriptor): NumericKind | 'decimal' | undefined {
-  return NUMERIC_BY_NAME[d.fullName];
+  return NUMERIC_BY_NAME.get(d.fullName);
 }
 
 export class WellKnown {
@@ -68,7 +59,6 @@ export class WellKnown {
   }
 
   numeric(kind: NumericKind | 'decimal'): Promise<TypeHandle> {
-    const name = Object.entries(NUMERIC_BY_NAME).find(([, k]) => k === kind)![0];
-    return this.named(name);
+    return this.named(KEYWORD_TYPES[kind]);
   }
 }

@@ -11,11 +11,12 @@ import {
   type MethodDescriptor,
   type TypeHandle,
 } from '../runtime.js';
-import { NULL, VOID, bool, num, type EvalValue, type NumericKind } from '../values.js';
+import { NULL, VOID, bool, num, type EvalValue } from '../values.js';
 import type { FakeMethod } from './fake-builder.js';
 import type { FakeMetadata } from './fake-metadata.js';
 import type { FakeRuntime } from './fake-runtime.js';
-import { KEYWORD_NAMES, type Call } from './fake-specs.js';
+import { valueNumericKindOfName } from '../interpret/primitives.js';
+import type { Call } from './fake-specs.js';
 
 export type HeapObject =
   | {
@@ -38,12 +39,6 @@ export type HeapObject =
 export function fieldKey(f: FieldDescriptor): string {
   return `${f.declaringType.key}::${f.name}`;
 }
-
-const NUMERIC_BY_NAME = new Map<string, NumericKind>(
-  Object.entries(KEYWORD_NAMES)
-    .filter(([k]) => !['bool', 'decimal', 'string', 'object', 'void'].includes(k))
-    .map(([k, v]) => [v, k as NumericKind]),
-);
 
 export class FakeGame implements GameAccess {
   readonly heap = new Map<number, HeapObject>();
@@ -86,7 +81,7 @@ export class FakeGame implements GameAccess {
   /** default(T) as the game holds it. */
   defaultOf(type: TypeHandle): EvalValue {
     const e = this.md.entry(type);
-    const numeric = NUMERIC_BY_NAME.get(e.fullName);
+    const numeric = valueNumericKindOfName(e.fullName);
     if (numeric) return num(numeric, numeric === 'long' || numeric === 'ulong' ? 0n : 0);
     if (e.fullName === 'System.Boolean') return bool(false);
     if (e.fullName === 'System.Decimal')

@@ -2,6 +2,7 @@
 // (`int`, `Game.Node[]`, `List<T>`, `int?`) and parameter strings (`ref int x`,
 // `params object[] args`, `int count = 3`), and TypeScript functions for method bodies.
 
+import { KEYWORD_TYPES } from '../interpret/well-known.js';
 import type { MethodDescriptor, RefKind, TypeHandle } from '../runtime.js';
 import { NULL, bool, num, str, type EvalValue, type NumericKind } from '../values.js';
 import type { FakeRuntime } from './fake-runtime.js';
@@ -108,24 +109,7 @@ export interface EnumSpec {
 // ------------------------------------------------------------------ type strings
 
 /** C#'s keyword types, usable in type strings. */
-export const KEYWORD_NAMES: Readonly<Record<string, string>> = {
-  bool: 'System.Boolean',
-  char: 'System.Char',
-  sbyte: 'System.SByte',
-  byte: 'System.Byte',
-  short: 'System.Int16',
-  ushort: 'System.UInt16',
-  int: 'System.Int32',
-  uint: 'System.UInt32',
-  long: 'System.Int64',
-  ulong: 'System.UInt64',
-  float: 'System.Single',
-  double: 'System.Double',
-  decimal: 'System.Decimal',
-  string: 'System.String',
-  object: 'System.Object',
-  void: 'System.Void',
-};
+export const KEYWORD_NAMES: Readonly<Record<string, string>> = KEYWORD_TYPES;
 
 /** A parsed type string: `name<args>` then array ranks and `?`, innermost first. */
 export interface TypeRef {

@@ -4,6 +4,7 @@
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import type { EvalValue, NumericKind } from '../../eval/values.js';
+import { primitiveKindOfName } from '../../eval/index.js';
 import type { TypeHandle } from '../../eval/runtime.js';
 
 const wireToNumeric: Record<string, NumericKind> = {
@@ -32,22 +33,6 @@ const numericToWire: Record<NumericKind, Value['kind']> = {
   char: 'char',
   float: 'r4',
   double: 'r8',
-};
-
-/** Reflection names of the primitives a boxed value arrives as. */
-const boxedPrimitive: Record<string, NumericKind | 'bool'> = {
-  'System.SByte': 'sbyte',
-  'System.Byte': 'byte',
-  'System.Int16': 'short',
-  'System.UInt16': 'ushort',
-  'System.Int32': 'int',
-  'System.UInt32': 'uint',
-  'System.Int64': 'long',
-  'System.UInt64': 'ulong',
-  'System.Char': 'char',
-  'System.Single': 'float',
-  'System.Double': 'double',
-  'System.Boolean': 'bool',
 };
 
 export const handleOf = (typeId: number): TypeHandle => ({ key: String(typeId) });
@@ -96,8 +81,9 @@ export async function fromWire(v: Value, names: TypeNames): Promise<EvalValue> {
           throw new Error(`enum ${name} has a non-integral value`);
         return { kind: 'enum', type: handleOf(v.typeId), underlying: u.type, value: u.value };
       }
-      const primitive = boxedPrimitive[name];
-      if (primitive && first) return fromWire(first, names);
+      // a boxed primitive (decimal excepted: it is a struct of four fields on the wire)
+      const primitive = primitiveKindOfName(name);
+      if (primitive && primitive !== 'decimal' && first) return fromWire(first, names);
       if (name.startsWith('System.Nullable`1') && v.fields.length === 2) {
         // Nullable<T> is T or null for the evaluator (C#'s view of it)
         const fieldNames = await names.instanceFieldNames(v.typeId);

@@ -17,27 +17,11 @@ import {
   type TypeHandle,
 } from '../../eval/runtime.js';
 import type { EvalValue } from '../../eval/values.js';
+import { KEYWORD_TYPES, primitiveKindOfName } from '../../eval/index.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, toWire, typeIdOf, type WireSupport } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
-
-const PRIMITIVE_TYPES: Record<string, string> = {
-  bool: 'System.Boolean',
-  char: 'System.Char',
-  sbyte: 'System.SByte',
-  byte: 'System.Byte',
-  short: 'System.Int16',
-  ushort: 'System.UInt16',
-  int: 'System.Int32',
-  uint: 'System.UInt32',
-  long: 'System.Int64',
-  ulong: 'System.UInt64',
-  float: 'System.Single',
-  double: 'System.Double',
-  decimal: 'System.Decimal',
-  string: 'System.String',
-};
 
 export class SessionGameAccess implements GameAccess, WireSupport {
   private readonly conn: SdbConnection;
@@ -111,13 +95,13 @@ export class SessionGameAccess implements GameAccess, WireSupport {
   /** default(T) on the wire. */
   private async zeroWire(type: TypeHandle): Promise<Value> {
     const d = await this.metadata.describe(type);
-    const primitive = Object.entries(PRIMITIVE_TYPES).find(([, n]) => n === d.fullName)?.[0];
+    const primitive = primitiveKindOfName(d.fullName);
     if (primitive === 'bool') return Values.bool(false);
     if (primitive === 'decimal')
       return this.wire({ kind: 'decimal', bits: { flags: 0, hi: 0, lo: 0, mid: 0 } });
-    if (primitive && primitive !== 'string') {
+    if (primitive) {
       const value = primitive === 'long' || primitive === 'ulong' ? 0n : 0;
-      return this.wire({ kind: 'number', type: primitive as 'int', value });
+      return this.wire({ kind: 'number', type: primitive, value });
     }
     if (d.kind === 'enum') {
       const underlying = (await this.metadata.allFields(type)).find((f) => !f.isStatic);
@@ -410,7 +394,7 @@ export class SessionGameAccess implements GameAccess, WireSupport {
       case 'string':
         return handleOf(await this.type('System.String'));
       case 'number':
-        return handleOf(await this.type(PRIMITIVE_TYPES[value.type]!));
+        return handleOf(await this.type(KEYWORD_TYPES[value.type]));
       case 'bool':
         return handleOf(await this.type('System.Boolean'));
       case 'decimal':
