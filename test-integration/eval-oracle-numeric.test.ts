@@ -25,6 +25,7 @@ import {
   type PrimitiveKind,
   type PrimitiveValue,
   INTEGRAL_INFO,
+  INTEGRAL_KINDS,
   PRIMITIVE_KINDS,
   asValue,
   isIntegralKind,
@@ -258,16 +259,8 @@ const READER: Record<PrimitiveKind, string> = Object.fromEntries(
 
 const csString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
-const ENUM_UNDERLYING = [
-  'sbyte',
-  'byte',
-  'short',
-  'ushort',
-  'int',
-  'uint',
-  'long',
-  'ulong',
-] as const;
+/** The types an enum may have underneath: the integral types but char (§19.2). */
+const ENUM_UNDERLYING = INTEGRAL_KINDS.filter((k) => k !== 'char');
 /** Enum operator forms (§12.9.5, §12.9.6, §12.11.6, §12.12.3): E enum operand, U underlying. */
 const ENUM_FORMS = ['E + U', 'U + E', 'E - E', 'E - U', 'E & E', 'E | E', 'E ^ E', 'E == E'].concat(
   ['E < E', 'E >= E', '~E'],

@@ -3,6 +3,7 @@
 // `params object[] args`, `int count = 3`), and TypeScript functions for method bodies.
 
 import { KEYWORD_TYPES } from '../interpret/well-known.js';
+import { NUMERIC_KINDS } from '../semantics/numeric-types.js';
 import type { MethodDescriptor, RefKind, TypeHandle } from '../runtime.js';
 import { NULL, bool, num, str, type EvalValue, type NumericKind } from '../values.js';
 import type { FakeRuntime } from './fake-runtime.js';
@@ -181,19 +182,8 @@ export function parseParam(spec: ParamSpec): ParamObject {
   };
 }
 
-const NUMERIC_KEYWORDS: ReadonlySet<string> = new Set([
-  'sbyte',
-  'byte',
-  'short',
-  'ushort',
-  'int',
-  'uint',
-  'long',
-  'ulong',
-  'char',
-  'float',
-  'double',
-]);
+/** The keywords the evaluator holds as `number` values (decimal has its own kind). */
+const NUMERIC_KEYWORDS: ReadonlySet<string> = new Set(NUMERIC_KINDS.filter((k) => k !== 'decimal'));
 
 /** A default value as the catalogue reports it: enum defaults arrive as plain ints. */
 function defaultLiteral(text: string, type: string): EvalValue {
