@@ -10,7 +10,8 @@
 //     test is NaN or value < MinValue or value > MaxValue on the untruncated value, so
 //     `(int)2147483647.9` and `(byte)-0.5` are errors although the run-time checked casts pass;
 //   - decimal constant -> integral out of range -> CS0031, even in unchecked;
-//   - one mcs range-check bug: (int)2147483648UL folds to int.MinValue without CS0221;
+//   - one mcs range-check bug we do NOT follow: mcs folds (int)2147483648UL to int.MinValue
+//     without CS0221; C# (Roslyn) reports CS0221 and so do we (the oracle test expects it);
 //   - float constants keep DOUBLE precision inside mcs (its FloatConstant stores a double):
 //     `16777216f + 1f` folds to 16777217 (a float variable would give 16777216),
 //     `(double)(0.1f + 0.2f)` is 0.30000000447034836, `(0.1f + 0.2f) == 0.3f` is false,
@@ -135,14 +136,13 @@ export function foldConversion(c: Constant, to: PrimitiveKind, context: Constant
   }
   if (isIntegralValue(c.value) && isIntegralKind(to) && checked) {
     const v = integralToBigInt(c.value);
-    const { min } = INTEGRAL_INFO[to];
-    // mcs bug, measured: a ulong constant converts to int unchecked up to uint.MaxValue
-    // ((int)2147483648UL folds to int.MinValue; (int)4294967296UL is CS0221).
-    const max =
-      c.value.kind === 'ulong' && to === 'int' ? INTEGRAL_INFO.uint.max : INTEGRAL_INFO[to].max;
+    const { min, max } = INTEGRAL_INFO[to];
+    // C#'s rule (CS0221), not mcs 6.8's: mcs folds (int)2147483648UL to int.MinValue silently
+    // (it checks ulong -> int against uint.MaxValue); Roslyn, which compiles Unity's code,
+    // refuses it, and so do we.
     if (v < min || v > max) throw constantConversionError(literal(c), to);
   }
-  // Integral ranges were checked above (with mcs's rules); nothing else can fail here.
+  // Integral ranges were checked above; nothing else can fail here.
   return constantOf(mapErrors(() => convert(c.value, to, false)));
 }
 
