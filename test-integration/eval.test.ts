@@ -164,6 +164,18 @@ describe('divergences from C# (docs/eval-contract.md)', () => {
   it('6. ??= works, as in C# 8 (mcs, the oracle, predates it)', async () => {
     expect(await value('string s = null; s ??= "x"; s')).toBe('"x"');
   });
+
+  it('7. a float constant expression folds at double precision (as mcs; Roslyn rounds)', async () => {
+    expect(await value('(double)(16777216f + 1f)')).toBe('16777217');
+    // stored, it is a float again, as in both compilers; non-constant float math rounds each step
+    expect(await value('float f = 16777216f + 1f; (double)f')).toBe('16777216');
+    expect(await value('float a = 16777216f; (double)(a + 1f)')).toBe('16777216');
+  });
+
+  it('where mcs breaks the spec, C# wins: (int)2147483648UL is CS0221', async () => {
+    expect((await refusal('(int)2147483648UL')).details?.csCode).toBe('CS0221');
+    expect(await value('unchecked((int)2147483648UL)')).toBe('-2147483648');
+  });
 });
 
 describe('static constructors', () => {

@@ -7,7 +7,7 @@ import {
   hasExplicitConversion,
   isImplicitlyConvertible,
 } from '../semantics/conversions.js';
-import { foldConversion } from '../semantics/constant-folding.js';
+import { foldConversion, materialize } from '../semantics/constant-folding.js';
 import {
   isIntegralKind,
   type IntegralKind,
@@ -189,8 +189,11 @@ export class Conversions {
 
   /** Applies a conversion to a value (nothing in the game is touched in type-only mode). */
   async apply(c: Conversion, from: Operand, to: TypeHandle, checked: boolean): Promise<Operand> {
-    const value = this.it.dry ? from.value : await this.value(c, from, to, checked);
     const constant = await this.constant(c, from, to);
+    // a folded constant is its own value: (double)(16777216f + 1f) keeps the compiler's double
+    if (constant?.kind === 'number' && c.k === 'numeric' && !this.it.dry)
+      return { type: to, value: fromPrimitive(materialize(constant.c)), constant };
+    const value = this.it.dry ? from.value : await this.value(c, from, to, checked);
     return constant === undefined ? { type: to, value } : { type: to, value, constant };
   }
 
