@@ -65,6 +65,8 @@ export class EvalError extends Error {
     readonly csCode?: string,
     readonly span?: Span,
     readonly syntaxErrors?: readonly ParseError[],
+    /** Close names, when a name was not found. */
+    readonly suggestions?: readonly string[],
   ) {
     super(message);
   }
@@ -158,6 +160,8 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
         `${e.csCode}: ${e.message}${e.span ? ` ${describeLocation(e.span)}` : ''}`,
         e.csCode,
         e.span,
+        undefined,
+        e.suggestions,
       );
     }
     if (e instanceof UnsupportedError) {

@@ -83,7 +83,7 @@ describe('a refused program changes nothing', () => {
     const r = await refusal(
       'Game.Probe.IncrementCounter(); Game.Probe.SCounter = 99; undefinedName',
     );
-    expect(r.code).toBe('EVAL_COMPILE');
+    expect(r.code).toBe('NAME_NOT_FOUND');
     expect(r.details?.csCode).toBe('CS0103');
     expect(await value('Game.Probe.SCounter')).toBe(before);
   });
@@ -120,7 +120,7 @@ describe('errors say what failed in the program’s terms', () => {
 
   it('gives syntax errors with their column, all of them', async () => {
     const r = await refusal('x => x + 1; 1 +');
-    expect(r.code).toBe('EVAL_SYNTAX');
+    expect(r.code).toBe('PARSE_ERROR');
     expect((r.details?.errors as unknown[]).length).toBeGreaterThanOrEqual(2);
     expect(r.message).toMatch(/lambda/);
   });

@@ -35,8 +35,10 @@ export type UnityErrorCode =
   | 'UNSUPPORTED'
   | 'PROTOCOL_ERROR'
   | 'SHUTTING_DOWN'
+  /** A name in a program that is neither a local, a builtin nor a type (CS0103). */
+  | 'NAME_NOT_FOUND'
   /** The program does not parse / C# would not compile it / the evaluator refuses a construct. */
-  | 'EVAL_SYNTAX'
+  | 'PARSE_ERROR'
   | 'EVAL_COMPILE'
   | 'EVAL_UNSUPPORTED'
   | 'INTERNAL';
@@ -184,7 +186,9 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
         message: x.message,
         span: x.span,
       }));
-    return new UnityError(e.code, e.message, { details, cause: e });
+    const options: UnityErrorOptions = { details, cause: e };
+    if (e.suggestions?.length) options.suggestions = [...e.suggestions];
+    return new UnityError(evalErrorCode(e), e.message, options);
   }
   if (e instanceof SdbNotParkedError) return Errors.mainThreadBusy(e.waitedMs);
   if (e instanceof SdbConnectionClosedError || e instanceof SdbHandshakeError) {
@@ -201,4 +205,22 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
     return new UnityError('INTERNAL', e.message, { cause: e });
   }
   return new UnityError('INTERNAL', messageOf(e), { cause: e });
+}
+
+/** The catalogue's code for an evaluator refusal: names not found get the codes lookups use. */
+function evalErrorCode(e: EvalError): UnityErrorCode {
+  if (e.code === 'EVAL_SYNTAX') return 'PARSE_ERROR';
+  if (e.code !== 'EVAL_COMPILE') return e.code;
+  switch (e.csCode) {
+    case 'CS0117': // 'T' does not contain a definition for 'x'
+    case 'CS1061': // instance member missing
+      return 'MEMBER_NOT_FOUND';
+    case 'CS0246': // type or namespace not found
+    case 'CS0234': // not in that namespace
+      return 'TYPE_NOT_FOUND';
+    case 'CS0103': // the name does not exist in the current context
+      return 'NAME_NOT_FOUND';
+    default:
+      return 'EVAL_COMPILE';
+  }
 }

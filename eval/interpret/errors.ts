@@ -12,6 +12,8 @@ export class CompileError extends Error {
     readonly csCode: string,
     message: string,
     readonly span?: Span,
+    /** Close names, for a name that was not found. */
+    readonly suggestions?: readonly string[],
   ) {
     super(message);
   }

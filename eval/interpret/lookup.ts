@@ -98,6 +98,7 @@ export class Lookup {
       'CS0103',
       `the name '${e.name}' does not exist in the current context${near.length ? ` (did you mean '${near[0]}'?)` : ''}`,
       e.span,
+      near.slice(0, 1),
     );
   }
 
@@ -483,6 +484,7 @@ export class Lookup {
       code,
       `'${await this.it.facts.name(type)}' does not contain a definition for '${name}'${hint}`,
       span,
+      near.slice(0, 3),
     );
   }
 

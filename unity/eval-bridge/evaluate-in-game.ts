@@ -5,6 +5,7 @@
 import { Values, type SdbConnection } from '../../sdb-protocol/index.js';
 import {
   bind,
+  EvalError,
   evaluate,
   type EvaluateOptions,
   type EvaluateResult,
@@ -69,7 +70,7 @@ export async function evaluateInSession(
       },
     );
   } catch (e) {
-    if (e instanceof UnityError && e.code.startsWith('EVAL_')) throw e;
+    if (e instanceof UnityError && e.cause instanceof EvalError) throw e; // the program is refused
     bound = undefined; // bound again, in the window, where invokes are allowed
   }
   const r = await session.run('eval', caller, (ctx) => evaluateInGame(ctx, source, options));

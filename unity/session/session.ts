@@ -559,3 +559,20 @@ function simpleCost(a: Attachment, before: number, started: number): OperationCo
 function zeroCost(started: number): OperationCost {
   return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
 }
+
+/**
+ * The cost of several operations run one after another for one tool call: commands, invokes and
+ * freeze add up; wall time is the caller's own measure from `startedAt` (performance.now()) when
+ * given, else the sum.
+ */
+export function sumCosts(costs: readonly OperationCost[], startedAt?: number): OperationCost {
+  const total: OperationCost = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
+  for (const c of costs) {
+    total.wireCommands += c.wireCommands;
+    total.invokes += c.invokes;
+    total.freezeMs = round(total.freezeMs + c.freezeMs);
+    total.wallMs = round(total.wallMs + c.wallMs);
+  }
+  if (startedAt !== undefined) total.wallMs = round(performance.now() - startedAt);
+  return total;
+}
