@@ -80,7 +80,7 @@ export async function evaluateInSession(
     cost: {
       ...r.cost,
       wireCommands: r.cost.wireCommands + bound.cost.wireCommands,
-      wallMs: r.cost.wallMs + bound.cost.wallMs,
+      wallMs: Math.round((r.cost.wallMs + bound.cost.wallMs) * 100) / 100,
     },
   };
 }
@@ -118,6 +118,8 @@ export async function evaluateInGame(
   ctx: OperationContext,
   source: string,
   options: EvaluateOptions = {},
+  /** false: a program the tools run for themselves leaves the agent's `_` alone. */
+  remember = true,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata);
@@ -132,7 +134,7 @@ export async function evaluateInGame(
       functions: options.functions ?? defaults.functions,
     });
     // `_` is the last value, for the next program on this connection
-    if (result.kind === 'value' && result.staticType) {
+    if (remember && result.kind === 'value' && result.staticType) {
       lastValues.set(ctx.conn, { type: result.staticType, value: result.value });
     }
     return result;

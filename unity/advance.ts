@@ -1,0 +1,141 @@
+// Let the game run for a number of frames (by its own frame counter) or seconds, then take the
+// caller's holds back: the "step a paused game" of a player build, where Unity's Editor pause
+// does not exist. Optional programs run just before and just after.
+//
+// Frames are counted by reading Time.frameCount (one main-thread invoke per read, each in its
+// own short window) as the game runs; a read parks the main thread at its next managed call, so
+// reads fall about one per frame and the count may overshoot by a frame: the result says how
+// many frames really passed. The holds are retaken on every path, errors included.
+
+import { Errors, UnityError } from './errors.js';
+import { evaluateInSession } from './eval-bridge/evaluate-in-game.js';
+import {
+  sumCosts,
+  type GameSession,
+  type OperationCost,
+  type OperationResult,
+} from './session/session.js';
+
+export interface AdvanceRequest {
+  caller: string;
+  frames?: number;
+  seconds?: number;
+  /** C# programs evaluated before the game runs and after it is held again. */
+  before?: string;
+  after?: string;
+  /** Bound on the whole wait (default: 10 s + 100 ms per frame, or seconds + 10 s). */
+  timeoutMs?: number;
+}
+
+export interface AdvanceResult {
+  framesRequested?: number;
+  secondsRequested?: number;
+  frameBefore: number;
+  frameAfter: number;
+  /** frameAfter - frameBefore. */
+  framesAdvanced: number;
+  elapsedMs: number;
+  /** The caller's holds, released for the run and taken back. */
+  holdsRetaken: number;
+  before?: string;
+  after?: string;
+}
+
+export const MAX_ADVANCE_FRAMES = 10_000;
+export const MAX_ADVANCE_SECONDS = 60;
+
+export async function advance(
+  session: GameSession,
+  req: AdvanceRequest,
+): Promise<OperationResult<AdvanceResult>> {
+  const started = performance.now();
+  const { frames, seconds } = req;
+  if ((frames === undefined) === (seconds === undefined))
+    throw Errors.invalidArgument('give exactly one of frames or seconds');
+  if (
+    frames !== undefined &&
+    (!Number.isInteger(frames) || frames < 1 || frames > MAX_ADVANCE_FRAMES)
+  )
+    throw Errors.invalidArgument(
+      `frames must be an integer in 1-${MAX_ADVANCE_FRAMES}, got ${frames}`,
+    );
+  if (seconds !== undefined && !(seconds > 0 && seconds <= MAX_ADVANCE_SECONDS))
+    throw Errors.invalidArgument(`seconds must be in (0, ${MAX_ADVANCE_SECONDS}], got ${seconds}`);
+
+  const costs: OperationCost[] = [];
+  const run = async (source: string): Promise<string> => {
+    const r = await evaluateInSession(session, req.caller, source);
+    costs.push(r.cost);
+    const v = r.value;
+    if (v.kind === 'exception')
+      throw Errors.gameException({ type: v.type, message: v.message, stackTrace: v.stackTrace });
+    return v.kind === 'void' ? 'done (no value)' : v.text;
+  };
+  const frameCount = async (): Promise<number> => {
+    const r = await evaluateInSession(session, req.caller, 'UnityEngine.Time.frameCount');
+    costs.push(r.cost);
+    if (r.value.kind !== 'value' || r.value.value.kind !== 'number')
+      throw new UnityError('INTERNAL', 'Time.frameCount did not read as a number');
+    return Number(r.value.value.value);
+  };
+
+  const before = req.before !== undefined ? await run(req.before) : undefined;
+  const holders = session.status().holds;
+  const mine = holders.find((h) => h.caller === req.caller)?.count ?? 0;
+  const others = holders.filter((h) => h.caller !== req.caller);
+  if (others.length > 0)
+    throw Errors.holdNotOwned(
+      req.caller,
+      others.map((h) => h.caller),
+    );
+
+  const frameBefore = await frameCount();
+  const runStarted = performance.now();
+  let frameAfter = frameBefore;
+  let released = 0;
+  try {
+    for (; released < mine; released++) {
+      const r = await session.release(req.caller);
+      costs.push(r.cost);
+    }
+    const bound =
+      req.timeoutMs ?? (frames !== undefined ? 10_000 + frames * 100 : seconds! * 1000 + 10_000);
+    if (seconds !== undefined) {
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      frameAfter = await frameCount();
+    } else {
+      const target = frameBefore + frames!;
+      while (frameAfter < target) {
+        if (performance.now() - runStarted > bound)
+          throw Errors.timeout(
+            `advancing ${frames} frames (${frameAfter - frameBefore} passed: the main thread may be stuck in native code or the game paused)`,
+            bound,
+            true,
+          );
+        frameAfter = await frameCount();
+      }
+    }
+  } finally {
+    // the caller's holds come back whatever happened
+    for (let i = 0; i < released; i++) {
+      const r = await session.hold(req.caller);
+      costs.push(r.cost);
+    }
+  }
+  const elapsedMs = Math.round((performance.now() - runStarted) * 100) / 100;
+  // held again: where it stopped is stable now (a frame may have passed since the last read)
+  if (released > 0) frameAfter = await frameCount();
+  const after = req.after !== undefined ? await run(req.after) : undefined;
+  const result: AdvanceResult = {
+    ...(frames !== undefined ? { framesRequested: frames } : {}),
+    ...(seconds !== undefined ? { secondsRequested: seconds } : {}),
+    frameBefore,
+    frameAfter,
+    framesAdvanced: frameAfter - frameBefore,
+    elapsedMs,
+    holdsRetaken: released,
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+  };
+  return { value: result, cost: sumCosts(costs, started) };
+}
