@@ -17,10 +17,29 @@ describe('unity-devtools', () => {
     ).toBe(`${pkg.version}\n`);
   });
 
-  it('refuses what it does not offer yet, with a failing exit code', () => {
-    const r = run('eval', '1+1');
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/unknown command "eval"/);
-    expect(r.stdout).toBe('');
+  it('refuses an unknown command and bad usage with exit code 2, nothing on stdout', () => {
+    const unknown = run('nope');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "nope"/);
+    expect(unknown.stdout).toBe('');
+    const missing = run('eval');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/eval needs a C# program/);
+    const flag = run('status', '--bogus');
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toMatch(/bogus/);
+    const port = run('eval', '1', '--port', 'x');
+    expect(port.status).toBe(2);
+    expect(port.stderr).toMatch(/--port takes an integer/);
+  });
+
+  it('explains every command with --help', () => {
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    for (const c of ['mcp', 'status', 'eval', 'types', 'screenshot', 'logs'])
+      expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
+    const evalHelp = run('eval', '--help');
+    expect(evalHelp.status).toBe(0);
+    expect(evalHelp.stdout).toMatch(/^usage: unity-devtools eval <code>/);
   });
 });

@@ -1,234 +1,126 @@
-// `npm run demo`: builds the bundled fixture game, starts it under Mono with the real debugger
-// agent, and drives it end to end over the wire, printing what it saw. It leaves the game as it
-// found it: every suspend resumed, the debugger detached with VM.DISPOSE, the game ended by pid.
+// `npm run demo`: the main job end to end. Builds the bundled fixture game and the server, starts
+// the game under Mono with its real debugger agent (announcing itself on a loopback beacon, as a
+// Unity player does), then drives it through the MCP server exactly as an agent would: tools/list,
+// status, eval, find_types, suspend/advance/resume, a screenshot saved to a file, the player log.
+// It leaves the game as it found it: holds released, debugger detached, game ended by pid.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { buildFixture } from '../fixtures/build.js';
-import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
-import { GameSession } from '../unity/session/session.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import {
-  InvokeFlags,
-  SdbConnection,
-  Values,
-  invokeWhenParked,
-  type Value,
-} from '../sdb-protocol/index.js';
+import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
+import { freeUdpPort } from '../test-integration/support/net.js';
 
-function show(label: string, value: unknown): void {
-  console.log(
-    `  ${label.padEnd(34)} ${typeof value === 'string' ? value : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`,
-  );
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function buildServer(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`building the server failed:\n${r.stdout}${r.stderr}`);
 }
 
-function id(v: Value | undefined): number {
-  if (v?.kind !== 'object' && v?.kind !== 'string')
-    throw new Error(`expected an object, got ${JSON.stringify(v)}`);
-  return v.objectId;
+function textOf(r: CallToolResult): string {
+  return r.content
+    .map((c) =>
+      c.type === 'text' ? c.text : `[${c.type} ${c.type === 'image' ? c.mimeType : ''}]`,
+    )
+    .join('\n');
 }
 
 async function main(): Promise<void> {
-  console.log('Building the fixture game (cached by a hash of its sources)...');
+  console.log('Building the fixture game and the server...');
   await buildFixture();
+  buildServer();
+  const beaconPort = await freeUdpPort();
   let fixture: FixtureProcess | undefined;
-  let conn: SdbConnection | undefined;
+  let client: Client | undefined;
   try {
-    fixture = await startFixture();
+    fixture = await startFixture({
+      beaconPort,
+      // Unity's beacon gives the debugger port as 56000 + Guid % 1000
+      sdbPort: await freeLoopbackPort({ min: 56000, max: 56999 }),
+    });
     console.log(
-      `Fixture game running: pid ${fixture.pid}, debugger agent on 127.0.0.1:${fixture.sdbPort}\n`,
+      `Fixture game running: pid ${fixture.pid}, debugger agent on 127.0.0.1:${fixture.sdbPort}, ` +
+        `beacon to 127.0.0.1:${beaconPort}\n`,
     );
 
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        join(root, 'dist/mcp/cli.js'),
+        'mcp',
+        '--beacon-port',
+        String(beaconPort),
+        '--no-multicast',
+      ],
+      stderr: 'inherit',
+    });
+    client = new Client({ name: 'demo-agent', version: '1.0.0' });
     const t0 = performance.now();
-    conn = await SdbConnection.connect({ port: fixture.sdbPort });
-    console.log(`Attached in ${(performance.now() - t0).toFixed(1)} ms`);
-    show('agent', conn.agent.description);
-    show(
-      'protocol (agent / declared)',
-      `${conn.agent.major}.${conn.agent.minor} / ${conn.version.toString()}`,
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    console.log(
+      `MCP server "${client.getServerVersion()?.name}" ready in ${(performance.now() - t0).toFixed(0)} ms; ` +
+        `tools: ${tools.map((t) => t.name).join(', ')}\n`,
     );
 
-    const threads = await conn.send('VM.ALL_THREADS');
-    const names = await Promise.all(
-      threads.map((t) => conn!.send('THREAD.GET_NAME', { threadId: t })),
-    );
-    show(
-      'threads',
-      names.map((n) => n || '(unnamed: the main thread)'),
-    );
-    const main = threads[names.indexOf('')]!;
-
-    const [probe] = await conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
-    const fields = await conn.send('TYPE.GET_FIELDS', { typeId: probe! });
-    const f = (name: string): number => fields.find((x) => x.name === name)!.fieldId;
-    const [sInt, sLong, sNonAscii, sBig, sBigInts, sOuter] = await conn.send('TYPE.GET_VALUES', {
-      typeId: probe!,
-      fieldIds: ['SInt', 'SLong', 'SNonAscii', 'SBig', 'SBigInts', 'SOuter'].map(f),
-    });
-    console.log('\nGame.Probe, read in one command:');
-    show('SInt', sInt);
-    show('SLong (beyond 2^53, exact)', sLong);
-    show('SNonAscii', await conn.send('STRING_REF.GET_VALUE', { objectId: id(sNonAscii) }));
-    show('SOuter (nested struct)', sOuter);
-    let t = performance.now();
-    const big = await conn.send('STRING_REF.GET_VALUE', { objectId: id(sBig) });
-    show('SBig', `${big.length} chars in ${(performance.now() - t).toFixed(1)} ms`);
-    t = performance.now();
-    const ints = await conn.send('ARRAY_REF.GET_VALUES', {
-      arrayId: id(sBigInts),
-      index: 0,
-      count: 100_000,
-    });
-    show(
-      'SBigInts',
-      `${ints.length} ints in ${(performance.now() - t).toFixed(1)} ms, last = ${(ints.at(-1) as { value: number }).value}`,
-    );
-
-    t = performance.now();
-    const burst = await Promise.all(
-      Array.from({ length: 1000 }, () =>
-        conn!.send('TYPE.GET_VALUES', { typeId: probe!, fieldIds: [f('SInt')] }),
-      ),
-    );
-    show(
-      '1,000 pipelined field reads',
-      `${burst.length} in ${(performance.now() - t).toFixed(1)} ms`,
-    );
-
-    console.log('\nOn the main thread (suspend, wait for it to leave native code, invoke):');
-    const [add] = await conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', {
-      typeId: probe!,
-      name: 'Add',
-      flags: 8 | 16,
-    });
-    const [thrower] = await conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', {
-      typeId: probe!,
-      name: 'Throw',
-      flags: 8 | 16,
-    });
-    await conn.send('VM.SUSPEND');
-    try {
-      const r = await invokeWhenParked(
-        conn,
-        {
-          threadId: main,
-          flags: InvokeFlags.DISABLE_BREAKPOINTS,
-          methodId: add!,
-          thisArg: Values.null(),
-          args: [Values.i4(2), Values.i4(40)],
-        },
-        { parkTimeoutMs: 2000 },
+    const c = client;
+    const call = async (
+      name: string,
+      args: Record<string, unknown> = {},
+    ): Promise<CallToolResult> => {
+      const r = (await c.callTool({ name, arguments: args })) as CallToolResult;
+      const shown = Object.keys(args).length ? ` ${JSON.stringify(args)}` : '';
+      console.log(`> ${name}${shown}${r.isError ? '   (failed, as expected)' : ''}`);
+      console.log(
+        textOf(r)
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n'),
       );
-      show(
-        'Game.Probe.Add(2, 40)',
-        `${JSON.stringify(r.result)} (parked after ${r.waitedMs.toFixed(1)} ms, ${r.retries} NOT_SUSPENDED retries)`,
-      );
-      const e = await conn.send('VM.INVOKE_METHOD', {
-        threadId: main,
-        flags: InvokeFlags.DISABLE_BREAKPOINTS,
-        methodId: thrower!,
-        thisArg: Values.null(),
-        args: [],
-      });
-      if (e.threw) {
-        const typeId = await conn.send('OBJECT_REF.GET_TYPE', { objectId: id(e.exception) });
-        show(
-          'Game.Probe.Throw()',
-          `threw ${(await conn.send('TYPE.GET_INFO', { typeId })).fullName}`,
-        );
-      }
-    } finally {
-      await conn.send('VM.RESUME');
-    }
-
-    console.log('\nThe ECS world (static field reads, no invoke):');
-    const [world] = await conn.send('VM.GET_TYPES', {
-      name: 'Unity.Entities.World',
-      ignoreCase: false,
-    });
-    const worldFields = await conn.send('TYPE.GET_FIELDS', { typeId: world! });
-    const [all] = await conn.send('TYPE.GET_VALUES', {
-      typeId: world!,
-      fieldIds: [worldFields.find((x) => x.name === 's_AllWorlds')!.fieldId],
-    });
-    const listType = await conn.send('OBJECT_REF.GET_TYPE', { objectId: id(all) });
-    const listFields = await conn.send('TYPE.GET_FIELDS', { typeId: listType });
-    const [items, size] = await conn.send('OBJECT_REF.GET_VALUES', {
-      objectId: id(all),
-      fieldIds: ['_items', '_size'].map((n) => listFields.find((x) => x.name === n)!.fieldId),
-    });
-    const worlds = await conn.send('ARRAY_REF.GET_VALUES', {
-      arrayId: id(items),
-      index: 0,
-      count: (size as { value: number }).value,
-    });
-    const nameField = worldFields.find((x) => x.name === '<Name>k__BackingField')!.fieldId;
-    for (const w of worlds) {
-      const [name] = await conn.send('OBJECT_REF.GET_VALUES', {
-        objectId: id(w),
-        fieldIds: [nameField],
-      });
-      show('world', await conn.send('STRING_REF.GET_VALUE', { objectId: id(name) }));
-    }
-
-    const [hitch] = await conn.send('VM.GET_TYPES', {
-      name: 'FixtureEngine.Hitch',
-      ignoreCase: false,
-    });
-    const hitchFields = await conn.send('TYPE.GET_FIELDS', { typeId: hitch! });
-    const frames = async (): Promise<bigint> => {
-      const [v] = await conn!.send('TYPE.GET_VALUES', {
-        typeId: hitch!,
-        fieldIds: [hitchFields.find((x) => x.name === 'Frames')!.fieldId],
-      });
-      return (v as { value: bigint }).value;
+      return r;
     };
-    const a = await frames();
-    await new Promise((r) => setTimeout(r, 500));
-    show('frames advanced in 500 ms', String((await frames()) - a));
-    show('wire commands sent', conn.stats.commandsSent);
 
-    await conn.close();
-    conn = undefined;
-    console.log('\nDetached with VM.DISPOSE. A second debugger, the session, evaluates C#:');
-    const session = new GameSession();
-    try {
-      await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
-      for (const program of [
-        'Game.Probe.SChain.Next.Next.Value',
-        'Game.Probe.SPoint + new Game.Point(1, 1)',
-        'var p = Game.Probe.SPoint; p.Translate(10, 0); p',
-        '$"{world.Name}: entity 12 is {entity(12)}, at {em.GetComponentData<LocalTransform>(entity(12)).Position}"',
-        'Game.Probe.SBig',
-        'checked(Game.Probe.SInt * 20)',
-        'Game.Probe.SChain.Next.Next.Next.Value',
-        'Game.Probe.SChian',
-      ]) {
-        try {
-          const r = await evaluateInSession(session, 'demo', program);
-          const v = r.value;
-          const text =
-            v.kind === 'value'
-              ? `${v.text}  (${v.type})`
-              : v.kind === 'void'
-                ? 'void'
-                : `threw ${v.type}: ${v.message}${v.hint ? ` (${v.hint})` : ''}`;
-          console.log(
-            `  > ${program}\n    ${text}\n    [${r.cost.wireCommands} commands, ${r.cost.invokes} invokes, game held ${r.cost.freezeMs} ms]`,
-          );
-        } catch (e) {
-          console.log(`  > ${program}\n    refused: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-    } finally {
-      await session.shutdown();
-    }
-    console.log('\nEvery window resumed, detached with VM.DISPOSE; the game kept running. Done.');
+    await call('status');
+    for (const code of [
+      'Time.frameCount',
+      'Game.Probe.SInt + 1',
+      '"frame " + Time.frameCount + " at " + Time.time.ToString("F2") + " s"',
+      'var v = new Vector3(1, 2, 3); v.x += 10; v',
+      'em.Exists(entity(1))',
+      'world.Name',
+      'Game.Probe.SIntt',
+    ])
+      await call('eval', { code });
+    await call('find_types', { query: 'Game.Shop', members: true });
+    await call('suspend');
+    await call('advance', { frames: 3, before: 'Time.frameCount', after: 'Time.frameCount' });
+    await call('resume');
+    const dir = join(tmpdir(), 'unity-devtools-demo');
+    mkdirSync(dir, { recursive: true });
+    await call('screenshot', { max_size: 320, path: join(dir, 'screenshot.png') });
+    await call('eval', { code: 'Debug.LogWarning("hello from the demo")' });
+    await call('logs', { level: 'warning', limit: 3 });
+    await call('detach');
+    console.log('\nDone: the game runs on, its debugger slot free.');
   } finally {
-    await conn?.close();
+    await client?.close(); // the server resumes, sends DISPOSE and exits when its stdin closes
     await fixture?.stop();
   }
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
+  console.error(e);
+  process.exitCode = 1;
 });

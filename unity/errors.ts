@@ -211,7 +211,7 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
 function evalErrorCode(e: EvalError): UnityErrorCode {
   if (e.code === 'EVAL_SYNTAX') return 'PARSE_ERROR';
   if (e.code !== 'EVAL_COMPILE') return e.code;
-  switch (e.csCode) {
+  switch (e.csCode ?? '') {
     case 'CS0117': // 'T' does not contain a definition for 'x'
     case 'CS1061': // instance member missing
       return 'MEMBER_NOT_FOUND';

@@ -85,7 +85,14 @@ export interface OperationContext {
 }
 
 export interface SessionOptions {
+  /** Where the session points before any attach (default: auto, the one visible player). */
+  target?: Target;
   players?: PlayerResolver;
+  /**
+   * Awaited before a player is chosen from discovery (not for an endpoint target): a server
+   * that has just started waits here, boundedly, for the first beacons.
+   */
+  beforeSelect?: () => Promise<void>;
   /** Why discovery is unavailable, when it is (shown in errors and status). */
   discoveryProblem?: string;
   connectTimeoutMs?: number;
@@ -142,6 +149,7 @@ export class GameSession {
 
   constructor(private readonly opts: SessionOptions = {}) {
     this.log = opts.log ?? (() => undefined);
+    if (opts.target) this.target = opts.target;
   }
 
   /** Never attaches. */
@@ -440,6 +448,7 @@ export class GameSession {
 
   private async connectNow(): Promise<Attachment> {
     this.attachment = undefined;
+    if (this.target.kind !== 'endpoint') await this.opts.beforeSelect?.();
     const { host, port, player } = this.resolve(this.lastPlayer);
     const endpoint = `${host}:${port}`;
     let conn: SdbConnection;

@@ -1,0 +1,97 @@
+// What one server (or one CLI command) holds: the one debugger session, and discovery feeding
+// it. Made once per process; closed on every exit path (resume, DISPOSE, sockets closed).
+
+import {
+  BeaconListener,
+  DEFAULT_BEACON_PORTS,
+  playerResolver,
+  type ListenerStatus,
+  type PlayerRegistry,
+} from '../unity/discovery/index.js';
+import { GameSession, type Target } from '../unity/session/session.js';
+
+export interface GameAppOptions {
+  /** Point at this endpoint instead of discovering players. */
+  endpoint?: { host: string; port: number };
+  /** Or at the player this selector chooses (key, label or project name). */
+  player?: string;
+  /** UDP ports the beacon listener binds (default Unity's four). */
+  beaconPorts?: readonly number[];
+  /** Join Unity's multicast group (default true; tests send unicast to 127.0.0.1 instead). */
+  multicast?: boolean;
+  /** Listen for beacons at all (default true). */
+  discovery?: boolean;
+  /** How long after start choosing a player waits for beacons (default 1200 ms: a beacon period). */
+  firstBeaconWaitMs?: number;
+  /** Invoke bounds passed to the session. */
+  parkTimeoutMs?: number;
+  invokeTimeoutMs?: number;
+  /** Diagnostics: stderr in the server, never stdout. */
+  log?: (line: string) => void;
+}
+
+export class GameApp {
+  readonly session: GameSession;
+  readonly listener: BeaconListener | undefined;
+  private readonly startedAt = Date.now();
+  private closing: Promise<void> | undefined;
+
+  private constructor(private readonly opts: GameAppOptions) {
+    const log = opts.log ?? (() => undefined);
+    this.listener =
+      opts.discovery === false
+        ? undefined
+        : new BeaconListener({
+            ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,
+            multicast: opts.multicast ?? true,
+            log,
+          });
+    const target: Target = opts.endpoint
+      ? { kind: 'endpoint', ...opts.endpoint }
+      : opts.player !== undefined
+        ? { kind: 'player', selector: opts.player }
+        : { kind: 'auto' };
+    this.session = new GameSession({
+      target,
+      ...(this.listener ? { players: playerResolver(this.listener.registry) } : {}),
+      beforeSelect: () => this.waitForFirstBeacons(),
+      log,
+      ...(opts.parkTimeoutMs !== undefined ? { parkTimeoutMs: opts.parkTimeoutMs } : {}),
+      ...(opts.invokeTimeoutMs !== undefined ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}),
+    });
+  }
+
+  static async start(opts: GameAppOptions = {}): Promise<GameApp> {
+    const app = new GameApp(opts);
+    await app.listener?.start();
+    return app;
+  }
+
+  get registry(): PlayerRegistry | undefined {
+    return this.listener?.registry;
+  }
+
+  discoveryStatus(): ListenerStatus | undefined {
+    return this.listener?.status();
+  }
+
+  /**
+   * Players announce once a second: right after start, "no player" may only mean "not heard
+   * yet", and one player heard does not mean it is the only one. Until one beacon period has
+   * passed since start, choosing waits for it (a bounded, one-time wait).
+   */
+  async waitForFirstBeacons(): Promise<void> {
+    if (!this.registry) return;
+    const left = this.startedAt + (this.opts.firstBeaconWaitMs ?? 1200) - Date.now();
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
+  }
+
+  /** Resumes the game, sends DISPOSE, closes the sockets. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.session.shutdown();
+      await this.listener?.stop();
+    })();
+    return this.closing;
+  }
+}

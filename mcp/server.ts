@@ -1,0 +1,133 @@
+// The MCP server: tools/list and tools/call over the tool list. Built on the SDK's low-level
+// Server so that argument errors, like every other failure, are tool results with a stable code
+// (INVALID_ARGUMENT naming the field) rather than protocol errors; protocol errors are kept for
+// protocol misuse (an unknown tool).
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+import { UnityError, messageOf } from '../unity/errors.js';
+import type { GameApp } from './app.js';
+import { formatCost, type Tool, type ToolContext } from './tool.js';
+import { ALL_TOOLS } from './tools/index.js';
+
+export const SERVER_NAME = 'unity';
+
+/** A tool as tools/list shows it (also what docs/tools.md and the schema baseline are made of). */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; [k: string]: unknown };
+  outputSchema: { type: 'object'; [k: string]: unknown };
+  annotations: Tool['annotations'] & { title: string };
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object' } {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out as { type: 'object' };
+}
+
+export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input'),
+    outputSchema: jsonSchema(t.output, 'output'),
+    annotations: { title: t.title, ...t.annotations },
+  }));
+}
+
+/** The field-by-field reasons a schema refused the arguments. */
+function argumentProblems(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
+    .join('; ');
+}
+
+export function errorResult(e: unknown): CallToolResult {
+  const err = e instanceof UnityError ? e : new UnityError('INTERNAL', messageOf(e), { cause: e });
+  const lines = [`${err.code}: ${err.message}`];
+  if (err.suggestions?.length) lines.push(`did you mean: ${err.suggestions.join(', ')}`);
+  const stack = err.details?.stackTrace;
+  if (typeof stack === 'string' && stack) lines.push(stack);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: lines.join('\n') }],
+    // no structuredContent: clients validate it against the success schema
+    _meta: {
+      code: err.code,
+      ...(err.suggestions?.length ? { suggestions: err.suggestions } : {}),
+      ...(err.details ? { details: err.details } : {}),
+    },
+  };
+}
+
+/** Runs one tool call: arguments checked, failures as results with a stable code. */
+export async function callTool(
+  tool: Tool,
+  rawArgs: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return errorResult(
+      new UnityError(
+        'INVALID_ARGUMENT',
+        `invalid arguments for ${tool.name}: ${argumentProblems(parsed.error)}`,
+      ),
+    );
+  }
+  try {
+    const out = await tool.run(parsed.data, ctx);
+    const text = out.cost ? `${out.text}\n${formatCost(out.cost)}` : out.text;
+    return {
+      content: [
+        { type: 'text', text },
+        ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
+      ],
+      structuredContent: out.structured,
+    };
+  } catch (e) {
+    return errorResult(e);
+  }
+}
+
+export function createServer(app: GameApp, version: string): Server {
+  const server = new Server(
+    { name: SERVER_NAME, title: 'Unity (Mono debugger)', version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Drives a running Unity development build (Mono) over its debugger. Start with `status`; ' +
+        'game calls attach by themselves to the one visible player. `eval` runs C# in the game. ' +
+        'Every result reports what it cost the game (invokes, freeze).',
+    },
+  );
+  const listed = listTools();
+  const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`,
+      );
+    const client = server.getClientVersion();
+    return callTool(tool, request.params.arguments, {
+      app,
+      caller: `mcp:${client?.name ?? 'client'}`,
+    });
+  });
+  return server;
+}

@@ -1,0 +1,85 @@
+// A tool is data: its name, what it is for, the zod schemas of its input and output, honest
+// annotations, and a handler. One file per domain exports its tools; tools/index.ts lists them;
+// the server, the CLI and docs/tools.md are all made from that list.
+
+import type { z } from 'zod';
+
+import type { OperationCost } from '../unity/session/session.js';
+import type { GameApp } from './app.js';
+
+export interface ToolAnnotations {
+  /** Changes nothing in the game (it may still take the debugger slot). */
+  readOnlyHint: boolean;
+  /** May change or remove game state that we cannot restore by ourselves. */
+  destructiveHint: boolean;
+  /** Calling it twice with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** Reaches outside this machine's game and files (never, for us: false). */
+  openWorldHint: boolean;
+}
+
+export interface ToolImage {
+  /** base64 */
+  data: string;
+  mimeType: 'image/png';
+}
+
+/** What a handler returns: text for the reader first, the same facts as structured data. */
+export interface ToolOutcome<O> {
+  text: string;
+  structured: O;
+  /** What it cost in the game; every tool that touched it reports this. */
+  cost?: OperationCost;
+  images?: ToolImage[];
+}
+
+/** What a handler is given besides its arguments. */
+export interface ToolContext {
+  app: GameApp;
+  /** Who is calling: holds and pauses belong to this caller. */
+  caller: string;
+}
+
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome<z.input<O>>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  tool: Tool<I, O>,
+): Tool<I, O> {
+  return tool;
+}
+
+/** Every output schema carries the cost of the call in the game. */
+export function formatCost(c: OperationCost): string {
+  return (
+    `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? '' : 's'}, ` +
+    `${c.invokes} invoke${c.invokes === 1 ? '' : 's'}, game frozen ${c.freezeMs} ms, ` +
+    `${c.wallMs} ms wall`
+  );
+}
+
+export function costOut(c: OperationCost): {
+  wire_commands: number;
+  invokes: number;
+  freeze_ms: number;
+  wall_ms: number;
+} {
+  return {
+    wire_commands: c.wireCommands,
+    invokes: c.invokes,
+    freeze_ms: c.freezeMs,
+    wall_ms: c.wallMs,
+  };
+}
+
+/** Cuts text to `max` characters, saying how much was left out. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
+}

@@ -1,0 +1,80 @@
+// `advance`: let a held game run for N frames or seconds and hold it again.
+
+import { z } from 'zod';
+
+import {
+  advance as advanceGame,
+  MAX_ADVANCE_FRAMES,
+  MAX_ADVANCE_SECONDS,
+} from '../../unity/advance.js';
+import { costSchema } from '../schemas.js';
+import { costOut, defineTool } from '../tool.js';
+
+export const advance = defineTool({
+  name: 'advance',
+  title: 'Advance the game',
+  description:
+    'Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, ' +
+    'then take your holds back, so a held game steps forward and stays held. Optional C# ' +
+    'programs run just `before` it runs and just `after` it is held again (their values are ' +
+    'returned). Without a hold the game just keeps running. Refused while someone else holds ' +
+    'the game. Frame counts are read as the game runs: `frames_advanced` says how many passed.',
+  input: z
+    .object({
+      frames: z.number().int().min(1).max(MAX_ADVANCE_FRAMES).optional(),
+      seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional(),
+      before: z.string().min(1).max(20_000).optional().describe('C# program to run first'),
+      after: z.string().min(1).max(20_000).optional().describe('C# program to run at the end'),
+    })
+    .refine((a) => (a.frames === undefined) !== (a.seconds === undefined), {
+      message: 'give exactly one of frames or seconds',
+      path: ['frames'],
+    }),
+  output: z.object({
+    frame_before: z.number().int(),
+    frame_after: z.number().int(),
+    frames_advanced: z.number().int(),
+    elapsed_ms: z.number(),
+    held: z.boolean().describe('your holds were taken back: the game is held again'),
+    before: z.string().optional().describe('value of the `before` program'),
+    after: z.string().optional().describe('value of the `after` program'),
+    cost: costSchema,
+  }),
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  run: async (args, { app, caller }) => {
+    const r = await advanceGame(app.session, {
+      caller,
+      ...(args.frames !== undefined ? { frames: args.frames } : {}),
+      ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
+      ...(args.before !== undefined ? { before: args.before } : {}),
+      ...(args.after !== undefined ? { after: args.after } : {}),
+    });
+    const v = r.value;
+    const lines = [
+      `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? '' : 's'} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? 'held again' : 'running'}`,
+      ...(v.before !== undefined ? [`before: ${v.before}`] : []),
+      ...(v.after !== undefined ? [`after: ${v.after}`] : []),
+    ];
+    return {
+      text: lines.join('\n'),
+      structured: {
+        frame_before: v.frameBefore,
+        frame_after: v.frameAfter,
+        frames_advanced: v.framesAdvanced,
+        elapsed_ms: v.elapsedMs,
+        held: v.holdsRetaken > 0,
+        ...(v.before !== undefined ? { before: v.before } : {}),
+        ...(v.after !== undefined ? { after: v.after } : {}),
+        cost: costOut(r.cost),
+      },
+      cost: r.cost,
+    };
+  },
+});
+
+export const advanceTools = [advance];

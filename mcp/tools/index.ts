@@ -1,0 +1,18 @@
+// Every tool the server offers, in the order tools/list shows them.
+
+import type { Tool } from '../tool.js';
+import { advanceTools } from './advance.js';
+import { evalTools } from './eval.js';
+import { logTools } from './logs.js';
+import { screenshotTools } from './screenshot.js';
+import { sessionTools } from './session.js';
+import { typeTools } from './types.js';
+
+export const ALL_TOOLS: readonly Tool[] = [
+  ...sessionTools,
+  ...typeTools,
+  ...evalTools,
+  ...screenshotTools,
+  ...logTools,
+  ...advanceTools,
+];
