@@ -19,7 +19,7 @@ export interface GameAppOptions {
   beaconPorts?: readonly number[];
   /** Join Unity's multicast group (default true; tests send unicast to 127.0.0.1 instead). */
   multicast?: boolean;
-  /** Listen for beacons at all (default true). */
+  /** Listen for beacons at all (default: yes, unless an endpoint is given). */
   discovery?: boolean;
   /** How long after start choosing a player waits for beacons (default 1200 ms: a beacon period). */
   firstBeaconWaitMs?: number;
@@ -39,7 +39,7 @@ export class GameApp {
   private constructor(private readonly opts: GameAppOptions) {
     const log = opts.log ?? (() => undefined);
     this.listener =
-      opts.discovery === false
+      (opts.discovery ?? opts.endpoint === undefined) === false
         ? undefined
         : new BeaconListener({
             ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,

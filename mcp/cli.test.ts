@@ -7,7 +7,8 @@ const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const run = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
 
-describe('unity-devtools', () => {
+// each case spawns the CLI through tsx (1-2 s apiece on a loaded machine)
+describe('unity-devtools', { timeout: 60_000 }, () => {
   it('prints its version', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       version: string;

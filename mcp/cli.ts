@@ -38,7 +38,8 @@ const TARGET_HELP = `  --player <selector>  a player heard on the beacon (key, l
   --no-multicast       do not join Unity's multicast group (unicast beacons only)
   --park-timeout-ms <ms>   how long to wait for the main thread to reach managed code (2000)
   --invoke-timeout-ms <ms> bound on one call run in the game (10000)
-  --json               print the structured result as JSON`;
+  --json               print the structured result as JSON
+  --verbose            diagnostics on stderr (always on for mcp)`;
 
 const COMMANDS: Record<string, { usage: string; about: string; tool?: string }> = {
   mcp: {
@@ -100,6 +101,7 @@ const OPTIONS = {
   'park-timeout-ms': { type: 'string' },
   'invoke-timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   members: { type: 'boolean' },
   inherited: { type: 'boolean' },
@@ -121,7 +123,7 @@ function int(name: string, text: string | undefined): number | undefined {
   return n;
 }
 
-function appOptions(v: Values): GameAppOptions {
+function appOptions(v: Values, server = false): GameAppOptions {
   const port = int('port', v.port);
   if (v.host !== undefined && port === undefined)
     throw new UsageError('--host needs --port (the debugger agent port of the game)');
@@ -139,7 +141,9 @@ function appOptions(v: Values): GameAppOptions {
     ...(v['invoke-timeout-ms'] !== undefined
       ? { invokeTimeoutMs: int('invoke-timeout-ms', v['invoke-timeout-ms'])! }
       : {}),
-    log: (line) => process.stderr.write(`unity-devtools: ${line}\n`),
+    ...(server || v.verbose
+      ? { log: (line: string) => process.stderr.write(`unity-devtools: ${line}\n`) }
+      : {}),
   };
 }
 
@@ -182,7 +186,7 @@ function toolArgs(command: string, positionals: string[], v: Values): Record<str
 async function serve(v: Values): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { createServer } = await import('./server.js');
-  const app = await GameApp.start(appOptions(v));
+  const app = await GameApp.start(appOptions(v, true));
   installLifetime(() => app.close(), {
     stdin: process.stdin,
     log: (m) => process.stderr.write(`unity-devtools: ${m}\n`),
