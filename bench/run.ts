@@ -12,6 +12,7 @@ import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { buildReference, runReference } from './reference.js';
 import { measureEval } from './eval.js';
+import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
 import { measurePipelinedBurst, measureWire } from './wire.js';
 
@@ -250,7 +251,7 @@ const evaluation: Scenario = {
   },
 };
 
-const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation };
+const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation, mcp };
 
 function printTable(name: string, lines: Line[]): void {
   console.log(`\n${name} (median of rounds)`);

@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { installLifetime } from '../unity/lifetime.js';
-import { GameApp, type GameAppOptions } from './app.js';
-import { callTool } from './server.js';
+import type { GameAppOptions } from './app.js';
 import type { Tool } from './tool.js';
-import { ALL_TOOLS } from './tools/index.js';
+
+// The server, the SDK and the tools are imported when a command needs them: `--version` and
+// `--help` answer without loading them (about a second on a slow machine).
 
 /** package.json sits one level up from the sources and two from the compiled dist/mcp/. */
 function readPackage(): { version: string } {
@@ -186,6 +187,7 @@ function toolArgs(command: string, positionals: string[], v: Values): Record<str
 async function serve(v: Values): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { createServer } = await import('./server.js');
+  const { GameApp } = await import('./app.js');
   const app = await GameApp.start(appOptions(v, true));
   installLifetime(() => app.close(), {
     stdin: process.stdin,
@@ -197,6 +199,11 @@ async function serve(v: Values): Promise<void> {
 
 async function runCommand(command: string, positionals: string[], v: Values): Promise<number> {
   const spec = COMMANDS[command];
+  const [{ ALL_TOOLS }, { callTool }, { GameApp }] = await Promise.all([
+    import('./tools/index.js'),
+    import('./server.js'),
+    import('./app.js'),
+  ]);
   const tool = ALL_TOOLS.find((t: Tool) => t.name === spec?.tool);
   if (!tool) throw new UsageError(`unknown command "${command}" (see --help)`);
   const args = toolArgs(command, positionals, v);

@@ -8,7 +8,8 @@
 // Build:  mcs -r:/usr/lib/mono/4.5/Mono.Debugger.Soft.dll -out:RefBench.exe RefBench.cs
 // Run:    mono RefBench.exe --port 56000 --scenario wire [--iterations 200]
 //                           [--burst-iterations 10] [--timeout-ms 60000]
-//         (scenarios: info, wire, session, eval; --iterations defaults to 200, for session to 30)
+//         (scenarios: info, wire, session, eval, mcp; --iterations defaults to 200, for session
+//         to 30)
 //
 // Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage, 124 watchdog fired.
 //
@@ -491,6 +492,7 @@ namespace RefBench
 			{ "wire", Wire },
 			{ "session", SessionScenario },
 			{ "eval", EvalScenario },
+			{ "mcp", McpScenario },
 		};
 
 		const string GameAssembly = "Assembly-CSharp";
@@ -698,6 +700,39 @@ namespace RefBench
 		}
 
 		const int EvalGapMs = 20;
+
+		// ---- mcp: the static field read an agent's `eval Game.Probe.SInt` makes, by hand ------
+		//
+		// One op = VM.SUSPEND; TypeMirror.GetValue(Game.Probe.SInt) (one TYPE.GET_VALUES);
+		// VM.RESUME: what our evaluator does for that program in its session window. The mirrors
+		// are resolved before timing; --warmup untimed ops (default 50); then field_read_ms, in ms
+		// per op: the median of n ops (n = iterations clamped to 20-100, as for eval), each timed
+		// alone after the eval scenario's 20 ms pause.
+		static void McpScenario (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = Math.Max (20, Math.Min (s.Options.Iterations, 100));
+			TypeMirror probe = Sdb.FindType (vm, "Game.Probe", GameAssembly);
+			FieldInfoMirror sInt = Sdb.FindStaticField (probe, "SInt");
+			int value = 0;
+			Action read = () => {
+				value = Sdb.AsInt (probe.GetValue (sInt), "Game.Probe.SInt");
+			};
+			WhileSuspended (s, read);
+			if (value != -123456789)
+				throw new BenchException ("Game.Probe.SInt is " + value + ", not -123456789");
+			for (int i = 0; i < Measure.Warmup; i++)
+				WhileSuspended (s, read);
+			var samples = new double[n];
+			for (int i = 0; i < n; i++) {
+				Thread.Sleep (EvalGapMs);
+				var sw = Stopwatch.StartNew ();
+				WhileSuspended (s, read);
+				samples [i] = sw.Elapsed.TotalMilliseconds;
+			}
+			r.Num ("field_read_ms", Median (samples));
+			r.Num ("iterations", n);
+		}
 
 		// Retries an invoke while the agent answers NOT_SUSPENDED (the thread has not parked yet).
 		static Value Parked (Func<Value> invoke)
