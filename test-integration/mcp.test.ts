@@ -176,7 +176,7 @@ describe('the session tools', () => {
       endpoint: `127.0.0.1:${fixture.sdbPort}`,
       target: `endpoint 127.0.0.1:${fixture.sdbPort}`,
     });
-    expect(await server.ok('detach')).toEqual({ was_attached: true });
+    expect(await server.ok('detach')).toMatchObject({ was_attached: true });
     expect((await server.ok<{ session: { attached: boolean } }>('status')).session.attached).toBe(
       false,
     );
@@ -273,6 +273,14 @@ describe('errors: a stable code and an actionable message, from real triggers', 
     expect(member.text).toMatch(/did you mean: .*SInt/);
   });
 
+  it('EVAL_COMPILE for what C# would not compile, EVAL_UNSUPPORTED for what we refuse', async () => {
+    const compile = await server.fails('eval', { code: '"a" * 2' });
+    expect(compile.code).toBe('EVAL_COMPILE');
+    expect(compile.meta.details).toMatchObject({ csCode: 'CS0019' });
+    const unsupported = await server.fails('eval', { code: 'object a = 1; object b = a; a == b' });
+    expect(unsupported.code).toBe('EVAL_UNSUPPORTED');
+  });
+
   it('GAME_EXCEPTION carries the type, message and stack', async () => {
     const r = await server.fails('eval', { code: 'Game.Probe.Throw()' });
     expect(r.code).toBe('GAME_EXCEPTION');
@@ -312,6 +320,39 @@ describe('errors that need their own game or server', () => {
     } finally {
       await s.close();
       await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('ATTACH_FAILED when nothing listens at the endpoint', async () => {
+    const port = await freeLoopbackPort();
+    const r = await server.fails('attach', { host: '127.0.0.1', port });
+    expect(r.code).toBe('ATTACH_FAILED');
+    expect(r.text).toContain(`127.0.0.1:${port}`);
+  });
+
+  it('GAME_REPLACED: a write to another game at the same endpoint is refused until attach', async () => {
+    const first = await startFixture({ entities: 10 });
+    const port = first.sdbPort;
+    const s = await startServer(['--port', String(port)]);
+    let second: FixtureProcess | undefined;
+    try {
+      await s.ok('eval', { code: 'Game.Probe.SInt' });
+      await first.stop();
+      second = await startFixture({ entities: 10, sdbPort: port });
+      // reads still work against the new game; a write is refused
+      expect((await s.ok<{ value: string }>('eval', { code: 'Game.Probe.SInt' })).value).toBe(
+        '-123456789',
+      );
+      const r = await s.fails('eval', { code: 'Game.Probe.SInt = 5' });
+      expect(r.code).toBe('GAME_REPLACED');
+      await s.ok('attach', { port });
+      expect((await s.ok<{ value: string }>('eval', { code: 'Game.Probe.SInt = 5' })).value).toBe(
+        '5',
+      );
+    } finally {
+      await s.close();
+      await second?.stop();
+      await first.stop();
     }
   });
 

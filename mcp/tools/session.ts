@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 import { Errors } from '../../unity/errors.js';
-import type { SessionStatus, Target } from '../../unity/session/session.js';
+import type { OperationCost, SessionStatus, Target } from '../../unity/session/session.js';
 import type { GameApp } from '../app.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { costOut, defineTool } from '../tool.js';
@@ -14,6 +14,16 @@ function targetText(t: Target): string {
     : t.kind === 'player'
       ? `player ${t.selector}`
       : `endpoint ${t.host}:${t.port}`;
+}
+
+/** The cost of a call that ran nothing in the game (no window, no invoke): its wall time. */
+function untouched(started: number): OperationCost {
+  return {
+    wireCommands: 0,
+    invokes: 0,
+    freezeMs: 0,
+    wallMs: Math.round((performance.now() - started) * 100) / 100,
+  };
 }
 
 export function sessionOut(s: SessionStatus): z.input<typeof sessionSchema> {
@@ -77,6 +87,7 @@ export const status = defineTool({
       listening: z.array(z.number().int()).describe('UDP ports bound'),
       problems: z.array(z.string()).describe('why a port or the multicast group failed'),
     }),
+    cost: costSchema,
   }),
   annotations: {
     readOnlyHint: true,
@@ -85,6 +96,7 @@ export const status = defineTool({
     openWorldHint: false,
   },
   run: async (_args, { app }) => {
+    const started = performance.now();
     await app.waitForFirstBeacons();
     const players = playersOut(app);
     const s = app.session.status();
@@ -106,13 +118,16 @@ export const status = defineTool({
       `session: ${sessionText(s)}`,
       ...(problems.length ? [`discovery problems: ${problems.join('; ')}`] : []),
     ];
+    const cost = untouched(started);
     return {
       text: lines.join('\n'),
       structured: {
         players,
         session: sessionOut(s),
         discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
+        cost: costOut(cost),
       },
+      cost,
     };
   },
 });
@@ -145,12 +160,7 @@ export const attach = defineTool({
           ? { kind: 'player', selector: args.player }
           : { kind: 'auto' };
     const s = await app.session.attach(target);
-    const cost = {
-      wireCommands: 0,
-      invokes: 0,
-      freezeMs: 0,
-      wallMs: Math.round((performance.now() - started) * 100) / 100,
-    };
+    const cost = untouched(started);
     return {
       text: sessionText(s),
       structured: { session: sessionOut(s), cost: costOut(cost) },
@@ -166,7 +176,7 @@ export const detach = defineTool({
     'Resume the game and free its debugger slot (another debugger may attach). Holds are ' +
     'released. The next call that needs the game attaches again.',
   input: z.object({}),
-  output: z.object({ was_attached: z.boolean() }),
+  output: z.object({ was_attached: z.boolean(), cost: costSchema }),
   annotations: {
     readOnlyHint: false,
     destructiveHint: false,
@@ -174,11 +184,14 @@ export const detach = defineTool({
     openWorldHint: false,
   },
   run: async (_args, { app }) => {
+    const started = performance.now();
     const was = app.session.status().attached;
-    await app.session.detach();
+    await app.session.detach(); // RESUME for each level we held, then DISPOSE
+    const cost = untouched(started);
     return {
       text: was ? 'detached: the game runs and its debugger slot is free' : 'was not attached',
-      structured: { was_attached: was },
+      structured: { was_attached: was, cost: costOut(cost) },
+      cost,
     };
   },
 });
