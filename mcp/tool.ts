@@ -18,6 +18,30 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** Reads the game (or only this server's state), changes nothing. */
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Changes the game or the session in a way that can be undone or repeated harmlessly. */
+export const CONTROLS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+/** May change game state in ways we cannot restore by ourselves (runs game code, writes). */
+export const CHANGES_GAME: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 export interface ToolImage {
   /** base64 */
   data: string;

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { BUILT_CLI } from './support/mcp-client.js';
+import { BUILT_CLI, TOOL_NAMES } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
 
 const run = promisify(execFile);
@@ -70,18 +70,7 @@ describe('the MCP Inspector CLI', () => {
     const { tools } = await inspect<{
       tools: { name: string; inputSchema: { type: string }; outputSchema?: { type: string } }[];
     }>('--method', 'tools/list');
-    expect(tools.map((t) => t.name)).toEqual([
-      'status',
-      'attach',
-      'detach',
-      'suspend',
-      'resume',
-      'find_types',
-      'eval',
-      'screenshot',
-      'logs',
-      'advance',
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');

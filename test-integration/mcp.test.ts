@@ -8,21 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { startServer, type ServerUnderTest } from './support/mcp-client.js';
+import { TOOL_NAMES, startServer, type ServerUnderTest } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
-
-const TOOLS = [
-  'status',
-  'attach',
-  'detach',
-  'suspend',
-  'resume',
-  'find_types',
-  'eval',
-  'screenshot',
-  'logs',
-  'advance',
-];
 
 let fixture: FixtureProcess;
 let server: ServerUnderTest;
@@ -61,7 +48,7 @@ async function frame(): Promise<number> {
 describe('tools/list', () => {
   it('lists every tool with a title, schemas and honest annotations', async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');

@@ -14,23 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { TOOL_NAMES } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-const TOOLS = [
-  'status',
-  'attach',
-  'detach',
-  'suspend',
-  'resume',
-  'find_types',
-  'eval',
-  'screenshot',
-  'logs',
-  'advance',
-];
 
 /** npm without its update check. */
 const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
@@ -150,7 +138,7 @@ describe('the installed package', () => {
       expect(client.getServerVersion(), stderr).toMatchObject({ name: 'unity', version });
       expect(client.getServerCapabilities()?.tools, stderr).toBeDefined();
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(TOOLS);
+      expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     } finally {
       await client.close();
     }

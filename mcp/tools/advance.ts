@@ -8,7 +8,7 @@ import {
   MAX_ADVANCE_SECONDS,
 } from '../../unity/advance.js';
 import { costSchema } from '../schemas.js';
-import { costOut, defineTool } from '../tool.js';
+import { CHANGES_GAME, costOut, defineTool } from '../tool.js';
 
 export const advance = defineTool({
   name: 'advance',
@@ -40,12 +40,7 @@ export const advance = defineTool({
     after: z.string().optional().describe('value of the `after` program'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES_GAME,
   run: async (args, { app, caller }) => {
     const r = await advanceGame(app.session, {
       caller,

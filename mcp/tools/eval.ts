@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { UnityError } from '../../unity/errors.js';
 import { evaluateInSession } from '../../unity/eval-bridge/evaluate-in-game.js';
 import { costSchema } from '../schemas.js';
-import { clip, costOut, defineTool } from '../tool.js';
+import { CHANGES_GAME, clip, costOut, defineTool } from '../tool.js';
 
 /** An exception's stack in a failure result: enough to find the frame, never a flood. */
 const STACK_CHARS = 2000;
@@ -32,12 +32,7 @@ export const evalTool = defineTool({
     value: z.string().optional().describe('the value as text (clipped when large)'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CHANGES_GAME,
   run: async (args, { app, caller }) => {
     const r = await evaluateInSession(app.session, caller, args.code);
     const v = r.value;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { readPlayerLog } from '../../unity/player-log.js';
 import { costSchema } from '../schemas.js';
-import { clip, costOut, defineTool } from '../tool.js';
+import { READS, clip, costOut, defineTool } from '../tool.js';
 
 const LEVELS = ['exception', 'error', 'assert', 'warning', 'log'] as const;
 /** One entry's text in a result: a log line with a 2 MB message must not flood the agent. */
@@ -50,12 +50,7 @@ export const logs = defineTool({
       .describe('new bytes not read (more than 4 MiB were new): their entries are missing'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   run: async (args, { app, caller }) => {
     const r = await readPlayerLog(app.session, {
       caller,

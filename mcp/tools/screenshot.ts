@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Errors, messageOf } from '../../unity/errors.js';
 import { takeScreenshot } from '../../unity/screenshot.js';
 import { costSchema } from '../schemas.js';
-import { costOut, defineTool } from '../tool.js';
+import { READS, costOut, defineTool } from '../tool.js';
 
 export const screenshot = defineTool({
   name: 'screenshot',
@@ -31,12 +31,7 @@ export const screenshot = defineTool({
     path: z.string().optional().describe('where it was saved'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   run: async (args, { app, caller }) => {
     const r = await takeScreenshot(app.session, {
       caller,

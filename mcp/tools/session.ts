@@ -6,7 +6,7 @@ import { Errors } from '../../unity/errors.js';
 import type { OperationCost, SessionStatus, Target } from '../../unity/session/session.js';
 import type { GameApp } from '../app.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
-import { costOut, defineTool } from '../tool.js';
+import { CONTROLS, READS, costOut, defineTool } from '../tool.js';
 
 function targetText(t: Target): string {
   return t.kind === 'auto'
@@ -89,12 +89,7 @@ export const status = defineTool({
     }),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   run: async (_args, { app }) => {
     const started = performance.now();
     await app.waitForFirstBeacons();
@@ -204,12 +199,7 @@ export const suspend = defineTool({
     '`resume`. Other tools still work while it is held.',
   input: z.object({}),
   output: z.object({ holds: z.number().int().describe('your holds now'), cost: costSchema }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CONTROLS,
   run: async (_args, { app, caller }) => {
     const r = await app.session.hold(caller);
     return {
@@ -234,12 +224,7 @@ export const resume = defineTool({
     running: z.boolean().describe('no hold is left: the game runs'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: CONTROLS,
   run: async (args, { app, caller }) => {
     if (!app.session.status().attached) throw Errors.notAttached();
     const r = await app.session.release(caller, args.force === true);

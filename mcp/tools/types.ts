@@ -6,7 +6,7 @@ import { KEYWORD_TYPES } from '../../eval/index.js';
 import type { Member, TypeDescription } from '../../unity/catalog/index.js';
 import { sumCosts, type OperationCost } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
-import { costOut, defineTool } from '../tool.js';
+import { READS, costOut, defineTool } from '../tool.js';
 
 const KEYWORD_OF = new Map<string, string>(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
 
@@ -82,12 +82,7 @@ export const findTypes = defineTool({
       .describe('assemblies whose types could not be listed (their types cannot match)'),
     cost: costSchema,
   }),
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: READS,
   run: async (args, { app, caller }) => {
     const started = performance.now();
     const costs: OperationCost[] = [];

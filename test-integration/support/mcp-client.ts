@@ -4,10 +4,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/mcp/cli.js', import.meta.url));
+
+/** The tools the server must list, in order: from the committed schema baseline. */
+export const TOOL_NAMES: readonly string[] = (
+  JSON.parse(
+    readFileSync(new URL('../../mcp/tool-schemas.baseline.json', import.meta.url), 'utf8'),
+  ) as { name: string }[]
+).map((t) => t.name);
 
 export interface ServerUnderTest {
   client: Client;
