@@ -82,7 +82,7 @@ usage: unity-devtools <command> [options]
 
 commands:
 ${Object.values(COMMANDS)
-  .map((c) => `  ${c.usage.padEnd(52)} ${c.about}`)
+  .map((c) => `  ${c.usage}\n      ${c.about}`)
   .join('\n')}
 
 options for every command:
