@@ -31,6 +31,13 @@ export type UnityErrorCode =
   | 'AMBIGUOUS_NAME'
   | 'INVALID_ARGUMENT'
   | 'HOLD_NOT_OWNED'
+  /** A frame or step tool while the game is neither stopped at an event nor held. */
+  | 'NOT_PAUSED'
+  | 'BREAKPOINT_NOT_FOUND'
+  /** Resuming or stepping a pause another caller's breakpoint made, without force. */
+  | 'PAUSE_NOT_OWNED'
+  /** No sequence point at the line or IL offset asked for. */
+  | 'NO_LOCATION'
   | 'UNSAFE_REQUEST'
   | 'UNSUPPORTED'
   | 'PROTOCOL_ERROR'
@@ -41,6 +48,14 @@ export type UnityErrorCode =
   | 'PARSE_ERROR'
   | 'EVAL_COMPILE'
   | 'EVAL_UNSUPPORTED'
+  /** ECS: a component the entity lacks, an entity or world that does not exist. */
+  | 'COMPONENT_NOT_FOUND'
+  | 'ENTITY_NOT_FOUND'
+  | 'WORLD_NOT_FOUND'
+  /** A destructive ECS change refused without confirm: true (the refusal carries the preview). */
+  | 'CONFIRM_REQUIRED'
+  /** undo refused: the value changed since our write (force: true overrides). */
+  | 'UNDO_CONFLICT'
   | 'INTERNAL';
 
 export interface UnityErrorOptions {
@@ -167,6 +182,29 @@ export const Errors = {
       { details: { holders } },
     ),
   shuttingDown: (): UnityError => new UnityError('SHUTTING_DOWN', 'the server is shutting down'),
+  notPaused: (what: string): UnityError =>
+    new UnityError(
+      'NOT_PAUSED',
+      `${what} needs a paused game: wait for a breakpoint (debug_wait) or take a hold (suspend) first`,
+    ),
+  breakpointNotFound: (id: number, known: number[]): UnityError =>
+    new UnityError(
+      'BREAKPOINT_NOT_FOUND',
+      `no breakpoint ${id}${known.length ? ` (set: ${known.join(', ')})` : ' (none is set)'}; see debug_status`,
+      { details: { known } },
+    ),
+  pauseNotOwned: (caller: string, owner: string): UnityError =>
+    new UnityError(
+      'PAUSE_NOT_OWNED',
+      `the game is paused at ${owner}'s breakpoint, not ${caller}'s; resuming or stepping it needs force: true`,
+      { details: { owner } },
+    ),
+  noLocation: (where: string, lines: number[]): UnityError =>
+    new UnityError(
+      'NO_LOCATION',
+      `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(', ')}` : ''} (debug_locations lists them)`,
+      { details: { lines } },
+    ),
 };
 
 export function messageOf(e: unknown): string {

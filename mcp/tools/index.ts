@@ -2,6 +2,7 @@
 
 import type { Tool } from '../tool.js';
 import { advanceTools } from './advance.js';
+import { ecsTools } from './ecs.js';
 import { evalTools } from './eval.js';
 import { logTools } from './logs.js';
 import { screenshotTools } from './screenshot.js';
@@ -15,4 +16,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...screenshotTools,
   ...logTools,
   ...advanceTools,
+  ...ecsTools,
 ];

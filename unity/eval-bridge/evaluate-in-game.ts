@@ -18,6 +18,8 @@ import { SessionGameAccess } from './game-access.js';
 import { GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
 import { UnityError } from '../errors.js';
+import { journalFor } from '../ecs/journal.js';
+import type { GameWrite, WriteObserver } from './write-observer.js';
 
 const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
 const lastValues = new WeakMap<SdbConnection, LastValue>();
@@ -57,7 +59,9 @@ export async function evaluateInSession(
   const conn = connectionOf.get(session);
   if (conn && boundPrograms.get(conn)?.has(key)) {
     // bound before on this connection: its lookups are memoized, binding in the window is cheap
-    return session.run('eval', caller, (ctx) => evaluateInGame(ctx, source, options));
+    return session.run('eval', caller, (ctx) =>
+      evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
+    );
   }
   let bound: OperationResult<boolean> | undefined;
   try {
@@ -73,7 +77,9 @@ export async function evaluateInSession(
     if (e instanceof UnityError && e.cause instanceof EvalError) throw e; // the program is refused
     bound = undefined; // bound again, in the window, where invokes are allowed
   }
-  const r = await session.run('eval', caller, (ctx) => evaluateInGame(ctx, source, options));
+  const r = await session.run('eval', caller, (ctx) =>
+    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
+  );
   if (!bound) return r;
   return {
     value: r.value,
@@ -120,9 +126,12 @@ export async function evaluateInGame(
   options: EvaluateOptions = {},
   /** false: a program the tools run for themselves leaves the agent's `_` alone. */
   remember = true,
+  /** Told of each field, static and array element the program assigns (before and after). */
+  onWrite?: WriteObserver,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata);
+  game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args, rank) =>
     constructedTypeId(ctx, game, metadata, kind, base, args, rank);
   const runtime = { metadata, game };
@@ -190,4 +199,26 @@ async function constructedTypeId(
   const info = await conn.send('TYPE.GET_INFO', { typeId: arrayTypeId });
   if (!info.elementTypeId) throw new Error('an array of the constructed type has no element type');
   return info.elementTypeId;
+}
+
+/** Records an agent's eval assignments in the session's undo journal (see unity/ecs/journal.ts). */
+function journalWrites(session: GameSession, caller: string, source: string): WriteObserver {
+  const program = source.length > 80 ? `${source.slice(0, 80)}…` : source;
+  return (w: GameWrite) => {
+    const where =
+      w.where.kind === 'element'
+        ? `element ${w.where.index} of array ${w.where.arrayId}`
+        : w.where.name;
+    journalFor(session).record({
+      label: `eval assigned ${where}: ${program}`,
+      target: { kind: 'eval', where: w.where, before: w.before, after: w.after },
+      before: wireText(w.before),
+      after: wireText(w.after),
+      caller,
+    });
+  };
+}
+
+function wireText(v: GameWrite['before']): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 }

@@ -22,9 +22,12 @@ import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, toWire, typeIdOf, type WireSupport } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
+import { readAt, type WriteLocation, type WriteObserver } from './write-observer.js';
 
 export class SessionGameAccess implements GameAccess, WireSupport {
   private readonly conn: SdbConnection;
+  /** Told of every field, static and element write, with the value before and after. */
+  onWrite: WriteObserver | undefined;
 
   constructor(
     private readonly ctx: OperationContext,
@@ -186,10 +189,23 @@ export class SessionGameAccess implements GameAccess, WireSupport {
   async writeStatic(field: FieldDescriptor, value: EvalValue): Promise<void> {
     await this.ensureInitialized(field.declaringType);
     this.ctx.markWrite();
-    await this.conn.send('TYPE.SET_VALUES', {
-      typeId: typeIdOf(field.declaringType),
-      writes: [{ fieldId: field.handle as number, value: await this.wireFor(value, field.type) }],
+    const typeId = typeIdOf(field.declaringType);
+    const fieldId = field.handle as number;
+    await this.observed({ kind: 'static', typeId, fieldId, name: field.name }, async () => {
+      await this.conn.send('TYPE.SET_VALUES', {
+        typeId,
+        writes: [{ fieldId, value: await this.wireFor(value, field.type) }],
+      });
     });
+  }
+
+  /** Runs a write, telling the observer (when there is one) the value before and after. */
+  private async observed(where: WriteLocation, write: () => Promise<void>): Promise<void> {
+    const observer = this.onWrite;
+    if (!observer) return write();
+    const before = await readAt(this.conn, where);
+    await write();
+    observer({ where, before, after: await readAt(this.conn, where) });
   }
 
   async readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
@@ -206,9 +222,13 @@ export class SessionGameAccess implements GameAccess, WireSupport {
     if (target.kind !== 'object')
       throw new Error(`a field of a ${target.kind} value is not written in the game`);
     this.ctx.markWrite();
-    await this.conn.send('OBJECT_REF.SET_VALUES', {
-      objectId: target.ref.id,
-      writes: [{ fieldId: field.handle as number, value: await this.wireFor(value, field.type) }],
+    const objectId = target.ref.id;
+    const fieldId = field.handle as number;
+    await this.observed({ kind: 'field', objectId, fieldId, name: field.name }, async () => {
+      await this.conn.send('OBJECT_REF.SET_VALUES', {
+        objectId,
+        writes: [{ fieldId, value: await this.wireFor(value, field.type) }],
+      });
     });
   }
 
@@ -262,10 +282,13 @@ export class SessionGameAccess implements GameAccess, WireSupport {
   async writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void> {
     if (array.kind !== 'object') throw new Error('not an array');
     this.ctx.markWrite();
-    await this.conn.send('ARRAY_REF.SET_VALUES', {
-      arrayId: array.ref.id,
-      index,
-      values: [await this.wireFor(value, await this.elementTypeOf(array))],
+    const arrayId = array.ref.id;
+    await this.observed({ kind: 'element', arrayId, index }, async () => {
+      await this.conn.send('ARRAY_REF.SET_VALUES', {
+        arrayId,
+        index,
+        values: [await this.wireFor(value, await this.elementTypeOf(array))],
+      });
     });
   }
 

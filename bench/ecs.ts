@@ -1,0 +1,249 @@
+// The "ecs" benchmark: one component (LocalTransform, which every entity has) read from every
+// entity of the fixture's Default World (10,000 by default) the way ecs_query {read} does it,
+// against the naive per-entity path in the same run. Per round: the bulk read, warm (one untimed
+// read first: type, method and generic lookups are cached per connection, as in a server), with
+// its invokes, wire commands, wall time and the game's freeze from the fixture's hitch recorder
+// (FixtureEngine.Hitch.MaxLateMs: the longest delay of a frame start past its schedule); then the
+// naive per-entity paths: what an agent does without a bulk read, ecs_get_component for each
+// entity (measured in the first round only: it takes a while), and the floor of any per-entity
+// path, GetComponentData<LocalTransform>(entity) invoked once per entity in one window (no
+// presence check, no window per entity). Figures are medians of the rounds; targets are
+// reported, never asserted.
+
+import type { FixtureProcess } from '../fixtures/launch.js';
+import { Values, type Value } from '../sdb-protocol/index.js';
+import { EcsAccess, ENTITY } from '../unity/ecs/ecs-access.js';
+import { getComponent, queryEntities } from '../unity/ecs/ecs-service.js';
+import {
+  GameSession,
+  type OperationContext,
+  type OperationCost,
+} from '../unity/session/session.js';
+
+interface Options {
+  rounds: number;
+  iterations: number;
+}
+
+interface Line {
+  name: string;
+  ours: number;
+  reference: number | undefined;
+  unit: string;
+  target?: { kind: 'ratio' | 'absolute'; value: number };
+}
+
+const COMPONENT = 'Unity.Transforms.LocalTransform';
+const MAX_INVOKES = 10;
+const MAX_FREEZE_MS = 50;
+const MIN_SPEEDUP = 50;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The hitch recorder's statics, read and written without an invoke. */
+async function hitch(session: GameSession) {
+  const ids = (
+    await session.run(
+      'hitch ids',
+      'bench',
+      async (ctx) => {
+        const [type] = await ctx.conn.send('VM.GET_TYPES', {
+          name: 'FixtureEngine.Hitch',
+          ignoreCase: false,
+        });
+        if (!type) throw new Error('FixtureEngine.Hitch not found');
+        const fields = await ctx.conn.send('TYPE.GET_FIELDS', { typeId: type });
+        const f = (name: string): number => {
+          const x = fields.find((y) => y.name === name);
+          if (!x) throw new Error(`Hitch.${name} not found`);
+          return x.fieldId;
+        };
+        return { type, frames: f('Frames'), maxLate: f('MaxLateMs'), reset: f('ResetRequested') };
+      },
+      { window: false },
+    )
+  ).value;
+  const peek = async (field: number): Promise<Value> =>
+    (
+      await session.run(
+        'peek',
+        'bench',
+        async (ctx) =>
+          (await ctx.conn.send('TYPE.GET_VALUES', { typeId: ids.type, fieldIds: [field] }))[0]!,
+        { window: false },
+      )
+    ).value;
+  const frames = async (): Promise<bigint> => ((await peek(ids.frames)) as { value: bigint }).value;
+  const waitFrames = async (count: number): Promise<void> => {
+    const from = await frames();
+    const deadline = Date.now() + 5000;
+    while ((await frames()) < from + BigInt(count)) {
+      if (Date.now() > deadline) throw new Error('the fixture stopped ticking');
+      await sleep(2);
+    }
+  };
+  /** The worst frame lateness around `x` (reset first, two frames either side). */
+  return async (x: () => Promise<unknown>): Promise<number> => {
+    await session.run(
+      'hitch reset',
+      'bench',
+      (ctx) =>
+        ctx.conn.send('TYPE.SET_VALUES', {
+          typeId: ids.type,
+          writes: [{ fieldId: ids.reset, value: Values.i4(1) }],
+        }),
+      { window: false },
+    );
+    const deadline = Date.now() + 5000;
+    while (((await peek(ids.reset)) as { value: number }).value !== 0) {
+      if (Date.now() > deadline) throw new Error('the hitch reset was not taken');
+      await sleep(2);
+    }
+    await waitFrames(2);
+    await x();
+    await waitFrames(2);
+    return ((await peek(ids.maxLate)) as { value: number }).value;
+  };
+}
+
+async function naive(
+  ctx: OperationContext,
+  entities: { index: number; version: number }[],
+): Promise<void> {
+  const ecs = new EcsAccess(ctx);
+  const world = await ecs.world();
+  const em = await ecs.entityManager(world);
+  if (em.kind !== 'valuetype') throw new Error('no EntityManager');
+  const info = await ecs.component(COMPONENT);
+  const get = await ecs.generic(em.typeId, 'GetComponentData', [ENTITY], info.typeId);
+  for (const e of entities) await ecs.call(get, em, [await ecs.entity(e)]);
+}
+
+export const ecs = {
+  async run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }> {
+    const session = new GameSession({ parkTimeoutMs: 5000, invokeTimeoutMs: 120_000 });
+    const samples: Record<string, number[]> = {};
+    const add = (k: string, v: number): void => void (samples[k] ??= []).push(v);
+    let entities: number;
+    let cold: OperationCost;
+    try {
+      await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
+      const measureFreeze = await hitch(session);
+      const bulk = () => queryEntities(session, 'bench', { read: [COMPONENT], limit: 10_000 });
+      const warm = await bulk(); // lookups cached per connection, as in a long-lived server
+      cold = warm.cost;
+      entities = warm.value.total;
+      const list = warm.value.entities.map((e) => ({ index: e.index, version: e.version }));
+      for (let r = 1; r <= o.rounds; r++) {
+        process.stderr.write(`ecs: round ${r}/${o.rounds}: bulk...`);
+        let result: Awaited<ReturnType<typeof bulk>> | undefined;
+        const freeze = await measureFreeze(async () => {
+          result = await bulk();
+        });
+        const wall = result!.cost.wallMs;
+        if (result!.value.entities.length !== entities)
+          throw new Error('the bulk read lost entities');
+        add('invokes', result!.cost.invokes);
+        add('wire_commands', result!.cost.wireCommands);
+        add('wall_ms', wall);
+        add('freeze_ms', freeze);
+        add('window_freeze_ms', result!.cost.freezeMs);
+        process.stderr.write(' naive...');
+        const n = await session.run('ecs naive read', 'bench', (ctx) => naive(ctx, list), {
+          exclusive: true,
+        });
+        add('naive_invoke_only_ms', n.cost.wallMs);
+        add('naive_invokes', n.cost.invokes);
+        if (r === 1) {
+          // the per-entity tool path (ecs_get_component per entity), once: it takes a while
+          process.stderr.write(' per-entity tool path...');
+          const t = performance.now();
+          let invokes = 0;
+          for (const e of list)
+            invokes += (await getComponent(session, 'bench', e, COMPONENT)).cost.invokes;
+          add('naive_wall_ms', performance.now() - t);
+          add('naive_tool_invokes', invokes);
+        }
+        process.stderr.write(' done\n');
+        await sleep(500);
+      }
+    } finally {
+      await session.shutdown();
+    }
+    const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+    const row = {
+      entities,
+      component: COMPONENT,
+      invokes: m.invokes!,
+      wire_commands: m.wire_commands!,
+      freeze_ms: round(m.freeze_ms!, 2),
+      wall_ms: round(m.wall_ms!, 2),
+      naive_wall_ms: round(m.naive_wall_ms!, 1),
+      naive_path: 'ecs_get_component per entity (window, Exists, HasComponent, GetComponentData)',
+      naive_tool_invokes: m.naive_tool_invokes!,
+      speedup: round(m.naive_wall_ms! / m.wall_ms!, 1),
+      naive_invoke_only_ms: round(m.naive_invoke_only_ms!, 1),
+      naive_invoke_only_path:
+        'GetComponentData<T> invoked per entity, all in one window (the floor)',
+      naive_invokes: m.naive_invokes!,
+      speedup_vs_invoke_only: round(m.naive_invoke_only_ms! / m.wall_ms!, 1),
+      window_freeze_ms: round(m.window_freeze_ms!, 2),
+      // the first read on a fresh connection (names resolved and lookups made before the window)
+      first_invokes: cold.invokes,
+      first_wire_commands: cold.wireCommands,
+      first_window_freeze_ms: cold.freezeMs,
+      first_wall_ms: cold.wallMs,
+      rounds: o.rounds,
+    };
+    const lines: Line[] = [
+      { name: 'entities', ours: row.entities, reference: undefined, unit: 'entities' },
+      {
+        name: 'invokes',
+        ours: row.invokes,
+        reference: undefined,
+        unit: 'invokes',
+        target: { kind: 'absolute', value: MAX_INVOKES + 0.5 },
+      },
+      { name: 'wire_commands', ours: row.wire_commands, reference: undefined, unit: 'commands' },
+      {
+        name: 'freeze_ms',
+        ours: row.freeze_ms,
+        reference: undefined,
+        unit: 'ms',
+        target: { kind: 'absolute', value: MAX_FREEZE_MS },
+      },
+      { name: 'wall_ms', ours: row.wall_ms, reference: undefined, unit: 'ms' },
+      { name: 'naive_wall_ms', ours: row.naive_wall_ms, reference: undefined, unit: 'ms' },
+      {
+        name: 'naive_invoke_only_ms',
+        ours: row.naive_invoke_only_ms,
+        reference: undefined,
+        unit: 'ms',
+      },
+      // bulk wall over naive wall: at most 1/50
+      {
+        name: 'bulk_over_naive',
+        ours: row.wall_ms / row.naive_wall_ms,
+        reference: undefined,
+        unit: 'x',
+        target: { kind: 'absolute', value: 1 / MIN_SPEEDUP },
+      },
+      {
+        name: 'bulk_over_invoke_only',
+        ours: row.wall_ms / row.naive_invoke_only_ms,
+        reference: undefined,
+        unit: 'x',
+        target: { kind: 'absolute', value: 1 / MIN_SPEEDUP },
+      },
+    ];
+    return { lines, json: [row] };
+  },
+};

@@ -1,0 +1,88 @@
+// The undo journal: every write made through the ECS tools, with the value before and the value
+// we wrote (read back). One journal per session, newest last, bounded. Undo restores "before"
+// only while the game still holds what we wrote; otherwise someone changed it since, and undo
+// refuses unless forced.
+
+import type { Value } from '../../sdb-protocol/index.js';
+import type { GameSession } from '../session/session.js';
+import type { WriteLocation } from '../eval-bridge/write-observer.js';
+import { UnityError } from '../errors.js';
+import type { Json } from './value-codec.js';
+
+export type JournalTarget =
+  | { kind: 'component'; component: string }
+  | { kind: 'buffer'; buffer: string }
+  /** An entity we created: undo destroys it. */
+  | { kind: 'create' }
+  /** A field, static or array element assigned by eval: undo writes the value before back. */
+  | { kind: 'eval'; where: WriteLocation; before: Value; after: Value };
+
+export interface JournalEntry {
+  id: number;
+  /** What the tool call was, for people. */
+  label: string;
+  /** ECS entries: where the write went (eval entries have neither). */
+  world?: string;
+  entity?: { index: number; version: number };
+  target: JournalTarget;
+  before: Json;
+  after: Json;
+  at: string;
+  caller: string;
+}
+
+const MAX_ENTRIES = 500;
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private nextId = 1;
+
+  record(e: Omit<JournalEntry, 'id' | 'at'>): JournalEntry {
+    const entry: JournalEntry = { ...e, id: this.nextId++, at: new Date().toISOString() };
+    this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES)
+      this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    return entry;
+  }
+
+  list(): readonly JournalEntry[] {
+    return this.entries;
+  }
+
+  /** The newest `steps` entries (newest first), or the one with this id. */
+  pick(sel: { steps?: number | undefined; id?: number | undefined }): JournalEntry[] {
+    if (sel.id !== undefined) {
+      const e = this.entries.find((x) => x.id === sel.id);
+      if (!e)
+        throw new UnityError(
+          'INVALID_ARGUMENT',
+          `no journal entry ${sel.id} (entries: ${this.entries.map((x) => x.id).join(', ') || 'none'})`,
+        );
+      return [e];
+    }
+    const steps = sel.steps ?? 1;
+    if (!Number.isInteger(steps) || steps < 1)
+      throw new UnityError('INVALID_ARGUMENT', `steps must be a positive integer, got ${steps}`);
+    if (this.entries.length === 0)
+      throw new UnityError(
+        'INVALID_ARGUMENT',
+        'nothing to undo: no write was made through the ECS tools in this session',
+      );
+    return this.entries.slice(-steps).reverse();
+  }
+
+  remove(id: number): void {
+    this.entries = this.entries.filter((e) => e.id !== id);
+  }
+}
+
+const journals = new WeakMap<GameSession, Journal>();
+
+export function journalFor(session: GameSession): Journal {
+  let j = journals.get(session);
+  if (!j) {
+    j = new Journal();
+    journals.set(session, j);
+  }
+  return j;
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+
+import { Values, type Value } from '../../sdb-protocol/index.js';
+import { UnityError } from '../errors.js';
+import { fromJson, patchAt, sameJson, toJson, toJsonMany, type CodecTypes } from './value-codec.js';
+
+// type ids: 1 float3 {x,y,z}; 2 Unit {Kind, Selected, Stats}; 3 Stats {Level, Speed, Home}; 4 UnitKind enum
+const names: Record<number, string[]> = {
+  1: ['x', 'y', 'z'],
+  2: ['Kind', 'Selected', 'Stats'],
+  3: ['Level', 'Speed', 'Home'],
+};
+let lookups = 0;
+const types: CodecTypes = {
+  fieldNames: (id) => {
+    lookups++;
+    return Promise.resolve(names[id] ?? []);
+  },
+  enumConstants: () =>
+    Promise.resolve(
+      new Map<string, number | bigint>([
+        ['Infantry', 0],
+        ['Archer', 1],
+        ['Cavalry', 2],
+      ]),
+    ),
+  fullName: (id) => Promise.resolve(['', 'float3', 'Unit', 'Stats', 'UnitKind'][id] ?? '?'),
+};
+
+const f3 = (x: number, y: number, z: number): Value =>
+  Values.struct(1, [Values.r4(x), Values.r4(y), Values.r4(z)]);
+const unit = (kind: number, level: number): Value =>
+  Values.struct(2, [
+    Values.struct(4, [Values.i4(kind)], true),
+    Values.bool(true),
+    Values.struct(3, [Values.i4(level), Values.r4(1.5), f3(1, 2, 3)]),
+  ]);
+
+async function refusal(p: Promise<unknown>): Promise<UnityError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof UnityError) return e;
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+describe('toJson', () => {
+  it('names struct fields, enum constants, and keeps non-finite floats as strings', async () => {
+    expect(await toJson(unit(2, 7), types)).toEqual({
+      Kind: 'Cavalry',
+      Selected: true,
+      Stats: { Level: 7, Speed: 1.5, Home: { x: 1, y: 2, z: 3 } },
+    });
+    expect(await toJson(f3(NaN, Infinity, -Infinity), types)).toEqual({
+      x: 'NaN',
+      y: 'Infinity',
+      z: '-Infinity',
+    });
+    expect(await toJson(Values.struct(4, [Values.i4(9)], true), types)).toBe(9);
+    expect(await toJson(Values.i8(2n ** 60n), types)).toBe('1152921504606846976');
+  });
+
+  it('decodes many values with one lookup per type', async () => {
+    lookups = 0;
+    const many = await toJsonMany(
+      Array.from({ length: 1000 }, (_, i) => unit(i % 3, i)),
+      types,
+    );
+    expect(many).toHaveLength(1000);
+    expect((many[999] as { Stats: { Level: number } }).Stats.Level).toBe(999);
+    expect(lookups).toBe(3);
+  });
+});
+
+describe('fromJson', () => {
+  it('changes only the fields named, keeping wire kinds', async () => {
+    const v = await fromJson(unit(0, 1), { Kind: 'Archer', Stats: { Home: { y: 9 } } }, types);
+    expect(await toJson(v, types)).toEqual({
+      Kind: 'Archer',
+      Selected: true,
+      Stats: { Level: 1, Speed: 1.5, Home: { x: 1, y: 9, z: 3 } },
+    });
+    const inner = (v as unknown as { fields: Value[] }).fields[0] as unknown as {
+      isEnum: boolean;
+      fields: Value[];
+    };
+    expect(inner.isEnum).toBe(true);
+    expect(inner.fields[0]).toEqual(Values.i4(1));
+  });
+
+  it('refuses values that do not fit, naming the path', async () => {
+    const cases: [unknown, string][] = [
+      [{ Stats: { Level: 'x' } }, 'Unit.Stats.Level'],
+      [{ Stats: { Level: 1.5 } }, 'not a i4'],
+      [{ Stats: { Level: 2 ** 31 } }, 'not a i4'],
+      [{ Kind: 'Wizard' }, 'Infantry, Archer, Cavalry'],
+      [{ Selected: 1 }, 'true or false'],
+      [5, 'is a struct'],
+    ];
+    for (const [patch, fragment] of cases) {
+      const e = await refusal(fromJson(unit(0, 1), patch as never, types, 'Unit'));
+      expect(e.code).toBe('INVALID_ARGUMENT');
+      expect(e.message).toContain(fragment);
+    }
+    const missing = await refusal(fromJson(unit(0, 1), { Stat: {} }, types));
+    expect(missing.code).toBe('MEMBER_NOT_FOUND');
+  });
+
+  it('round-trips floats exactly as the game stores them', async () => {
+    const v = await fromJson(f3(0, 0, 0), { x: 0.1 }, types);
+    expect((v as unknown as { fields: Value[] }).fields[0]).toEqual(Values.r4(0.1));
+    expect(sameJson(await toJson(v, types), { x: Math.fround(0.1), y: 0, z: 0 })).toBe(true);
+  });
+});
+
+describe('patchAt', () => {
+  it('builds a nested patch from a dotted path', () => {
+    expect(patchAt('Stats.Home.x', 4)).toEqual({ Stats: { Home: { x: 4 } } });
+    expect(() => patchAt('', 1)).toThrow(UnityError);
+  });
+});
