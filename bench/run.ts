@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { buildReference, runReference } from './reference.js';
+import { ecs } from './ecs.js';
+import { debug } from './debug.js';
 import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
@@ -251,7 +253,7 @@ const evaluation: Scenario = {
   },
 };
 
-const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation, mcp };
+const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation, mcp, ecs, debug };
 
 function printTable(name: string, lines: Line[]): void {
   console.log(`\n${name} (median of rounds)`);

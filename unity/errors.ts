@@ -34,6 +34,8 @@ export type UnityErrorCode =
   /** A frame or step tool while the game is neither stopped at an event nor held. */
   | 'NOT_PAUSED'
   | 'BREAKPOINT_NOT_FOUND'
+  /** Removing another caller's breakpoint without force. */
+  | 'BREAKPOINT_NOT_OWNED'
   /** Resuming or stepping a pause another caller's breakpoint made, without force. */
   | 'PAUSE_NOT_OWNED'
   /** No sequence point at the line or IL offset asked for. */
@@ -192,6 +194,12 @@ export const Errors = {
       'BREAKPOINT_NOT_FOUND',
       `no breakpoint ${id}${known.length ? ` (set: ${known.join(', ')})` : ' (none is set)'}; see debug_status`,
       { details: { known } },
+    ),
+  breakpointNotOwned: (id: number, owner: string): UnityError =>
+    new UnityError(
+      'BREAKPOINT_NOT_OWNED',
+      `breakpoint ${id} belongs to ${owner}; removing it needs force: true`,
+      { details: { owner } },
     ),
   pauseNotOwned: (caller: string, owner: string): UnityError =>
     new UnityError(

@@ -224,6 +224,13 @@ namespace RefBench
 			}
 		}
 
+		// An event set with a suspending policy raised the VM's suspend count once: ours to resume.
+		public void TookEventSuspend ()
+		{
+			lock (gate)
+				suspends++;
+		}
+
 		public void Resume ()
 		{
 			lock (gate) {
@@ -493,6 +500,7 @@ namespace RefBench
 			{ "session", SessionScenario },
 			{ "eval", EvalScenario },
 			{ "mcp", McpScenario },
+			{ "debug", DebugScenario },
 		};
 
 		const string GameAssembly = "Assembly-CSharp";
@@ -1011,6 +1019,108 @@ namespace RefBench
 			r.Str ("main_thread_source", s.MainThreadSource);
 			diag.Add ("parking (invoke rows): mean " + Ms (parkSum / (2 * n)) + " ms, max " + Ms (parkMax) + " ms, mean attempts " + Ms (attemptSum / (2.0 * n)));
 			r.Str ("diagnostics", string.Join ("; ", diag.ToArray ()));
+		}
+
+		// The "debug" scenario, the same reads as unity/debug does (bench/debug.ts): a breakpoint on
+		// the first line of Game.DebugTargets.DeepLeaf, which the fixture calls 20+ frames deep
+		// every frame. Per hit: from the event set's arrival to the stopped thread's location
+		// (frames, top location), as debug_wait reports it; then debug_pause_state's reads for 20
+		// frames (frames, locations, parameters, live locals and `this` of each, values as text);
+		// then resume. Rows are medians in ms.
+		static void DebugScenario (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = s.Options.IterationsGiven ? s.Options.Iterations : 30;
+			TypeMirror targets = Sdb.FindType (vm, "Game.DebugTargets", GameAssembly);
+			MethodMirror leaf = null;
+			foreach (MethodMirror m in targets.GetMethods ())
+				if (m.Name == "DeepLeaf")
+					leaf = m;
+			if (leaf == null)
+				throw new BenchException ("Game.DebugTargets.DeepLeaf not found");
+			BreakpointEventRequest req = vm.CreateBreakpointRequest (leaf.Locations [0]);
+			req.Enable ();
+			var hit = new List<double> ();
+			var state = new List<double> ();
+			int frameCount = 0, valueCount = 0;
+			try {
+				for (int i = 0; i < n; i++) {
+					EventSet es = vm.GetNextEventSet (5000);
+					if (es == null)
+						throw new BenchException ("no breakpoint event within 5 s");
+					var sw = Stopwatch.StartNew ();
+					if (es.SuspendPolicy != SuspendPolicy.None)
+						s.TookEventSuspend ();
+					ThreadMirror t = es.Events [0].Thread;
+					StackFrame[] top = t.GetFrames ();
+					Location at = top [0].Location;
+					if (at.LineNumber <= 0)
+						throw new BenchException ("no line at the breakpoint");
+					hit.Add (sw.Elapsed.TotalMilliseconds);
+
+					sw = Stopwatch.StartNew ();
+					StackFrame[] frames = t.GetFrames ();
+					int shown = Math.Min (20, frames.Length);
+					var text = new StringBuilder ();
+					valueCount = 0;
+					for (int f = 0; f < shown; f++) {
+						StackFrame fr = frames [f];
+						text.Append (fr.Method.DeclaringType.FullName).Append ('.').Append (fr.Method.Name)
+							.Append (':').Append (fr.Location.LineNumber).Append ('\n');
+						if (fr.IsNativeTransition)
+							continue;
+						// parameters (one read each: this client has no batched form for them),
+						// then the locals live at this offset, in one read
+						ParameterInfoMirror[] ps = fr.Method.GetParameters ();
+						for (int a = 0; a < ps.Length; a++) {
+							text.Append ("  ").Append (ps [a].Name).Append (" = ").Append (Describe (fr.GetArgument (a))).Append ('\n');
+							valueCount++;
+						}
+						var all = new List<LocalVariable> ();
+						foreach (LocalVariable l in fr.GetVisibleVariables ())
+							if (!l.IsArg)
+								all.Add (l);
+						Value[] vals = all.Count > 0 ? fr.GetValues (all.ToArray ()) : new Value[0];
+						for (int v = 0; v < vals.Length; v++) {
+							text.Append ("  ").Append (all [v].Name).Append (" = ").Append (Describe (vals [v])).Append ('\n');
+							valueCount++;
+						}
+						if (!fr.Method.IsStatic) {
+							text.Append ("  this = ").Append (Describe (fr.GetThis ())).Append ('\n');
+							valueCount++;
+						}
+					}
+					frameCount = shown;
+					state.Add (sw.Elapsed.TotalMilliseconds);
+					if (text.Length == 0)
+						throw new BenchException ("empty pause state");
+					s.Resume ();
+				}
+			} finally {
+				req.Disable ();
+			}
+			r.Num ("hit_to_wait_ms", Median (hit.ToArray ()));
+			r.Num ("pause_state_20_frames_ms", Median (state.ToArray ()));
+			r.Num ("frames_read", frameCount);
+			r.Num ("values_read", valueCount);
+			r.Num ("iterations", n);
+		}
+
+		static string Describe (Value v)
+		{
+			var p = v as PrimitiveValue;
+			if (p != null)
+				return p.Value == null ? "null" : Convert.ToString (p.Value, CultureInfo.InvariantCulture);
+			var str = v as StringMirror;
+			if (str != null)
+				return "\"" + str.Value + "\"";
+			var o = v as ObjectMirror;
+			if (o != null)
+				return o.Type.FullName;
+			var st = v as StructMirror;
+			if (st != null)
+				return st.Type.FullName;
+			return v == null ? "null" : v.GetType ().Name;
 		}
 
 		static void CheckThree (Value v)

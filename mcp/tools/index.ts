@@ -2,6 +2,7 @@
 
 import type { Tool } from '../tool.js';
 import { advanceTools } from './advance.js';
+import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
 import { evalTools } from './eval.js';
 import { logTools } from './logs.js';
@@ -17,4 +18,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...logTools,
   ...advanceTools,
   ...ecsTools,
+  ...debugTools,
 ];

@@ -128,6 +128,26 @@ export interface SessionStatus {
   lastDrop?: string;
 }
 
+/**
+ * Something layered on the session that leaves state in the game beyond a window: breakpoints,
+ * step requests, and pauses the game entered by itself at an event (unity/debug). The session
+ * calls these hooks so that detach, shutdown, drops and departing callers undo that state too.
+ * Event pauses need no hook for the resume: the connection counts an ALL-policy event set as a
+ * suspend level it holds, and close() resumes every level it holds.
+ */
+export interface SessionExtension {
+  /**
+   * Detach/shutdown is about to close `conn`: queue (never await: detach waits on nothing) the
+   * commands that remove the extension's requests. They leave before close()'s RESUMEs and
+   * DISPOSE, and the agent runs commands in order.
+   */
+  beforeClose?(conn: SdbConnection): void;
+  /** `conn` is gone (closed, dropped, replaced): forget what lived on it. */
+  connectionEnded?(conn: SdbConnection): void;
+  /** A caller went away: release what it owned (its pause, its breakpoints). */
+  callerGone?(caller: string): Promise<void>;
+}
+
 export class GameSession {
   /** Connections opened so far (one per process run against one game, unless it drops). */
   connects = 0;
@@ -146,10 +166,23 @@ export class GameSession {
   private nextOperation = 0;
   private closed = false;
   private readonly log: (message: string) => void;
+  private readonly extensions = new Set<SessionExtension>();
 
   constructor(private readonly opts: SessionOptions = {}) {
     this.log = opts.log ?? (() => undefined);
     if (opts.target) this.target = opts.target;
+  }
+
+  /** Registers an extension (see SessionExtension); returns the unregister function. */
+  extend(extension: SessionExtension): () => void {
+    this.extensions.add(extension);
+    return () => this.extensions.delete(extension);
+  }
+
+  /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
+  get connection(): SdbConnection | undefined {
+    const a = this.attachment;
+    return a && !a.conn.isClosed ? a.conn : undefined;
   }
 
   /** Never attaches. */
@@ -205,7 +238,32 @@ export class GameSession {
     this.attachment = undefined;
     this.attaching = undefined;
     this.holds.clear();
-    if (a) await a.conn.close();
+    if (a) await this.closeWithExtensions(a.conn);
+  }
+
+  /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
+  private async closeWithExtensions(conn: SdbConnection): Promise<void> {
+    if (!conn.isClosed) {
+      for (const x of this.extensions) {
+        try {
+          x.beforeClose?.(conn);
+        } catch (e) {
+          this.log(`session: extension clean-up: ${messageOf(e)}`);
+        }
+      }
+    }
+    await conn.close();
+    this.connectionEnded(conn);
+  }
+
+  private connectionEnded(conn: SdbConnection): void {
+    for (const x of this.extensions) {
+      try {
+        x.connectionEnded?.(conn);
+      } catch (e) {
+        this.log(`session: extension: ${messageOf(e)}`);
+      }
+    }
   }
 
   /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
@@ -400,6 +458,8 @@ export class GameSession {
 
   /** A caller went away (its MCP session closed): its holds are released. */
   async callerGone(caller: string): Promise<void> {
+    for (const x of this.extensions)
+      await x.callerGone?.(caller).catch((e: unknown) => this.log(messageOf(e)));
     const n = this.holds.count(caller);
     for (let i = 0; i < n; i++)
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
@@ -511,13 +571,14 @@ export class GameSession {
     this.holds.clear();
     this.lastDrop = `${new Date().toISOString()}: ${messageOf(reason)}`;
     this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
+    this.connectionEnded(a.conn);
   }
 
   private async dropAttachment(a: Attachment, why: string): Promise<void> {
     if (this.attachment === a) this.attachment = undefined;
     this.holds.clear();
     this.log(`session: leaving ${a.endpoint} for ${why}`);
-    await a.conn.close();
+    await this.closeWithExtensions(a.conn);
   }
 
   private throwIfClosed(): void {

@@ -1,0 +1,155 @@
+// Our side of the "debug" benchmark, the same work as RefBench.cs's `debug` scenario: a
+// breakpoint on the first line of Game.DebugTargets.DeepLeaf (called 20+ frames deep every
+// frame). Per hit: from the event set's delivery to debug_wait's answer (the stop decided, the
+// stopped location read), then debug_pause_state for 20 frames with every frame's parameters,
+// locals and `this` formatted, then resume. Rows are medians (ms). Goes through unity/debug, the
+// layer the tools call, so the MCP layer's own cost (JSON, zod) is not in the figures.
+
+import type { FixtureProcess } from '../fixtures/launch.js';
+import { debuggerFor } from '../unity/debug/debugger.js';
+import { pauseState } from '../unity/debug/inspect.js';
+import { GameSession } from '../unity/session/session.js';
+import { runReference } from './reference.js';
+
+/** bench/run.ts's row and options, structurally. */
+interface Line {
+  name: string;
+  ours: number;
+  reference: number | undefined;
+  unit: string;
+  target?: { kind: 'ratio' | 'absolute'; value: number };
+}
+interface Options {
+  rounds: number;
+  iterations: number;
+}
+
+const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export async function measureDebug(opts: {
+  port: number;
+  iterations?: number;
+}): Promise<Record<string, number>> {
+  const n = opts.iterations ?? 30;
+  const session = new GameSession({ parkTimeoutMs: 5000 });
+  const dbg = debuggerFor(session);
+  try {
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: opts.port });
+    await dbg.setBreakpoint('bench', { type: 'Game.DebugTargets', method: 'DeepLeaf' });
+    const conn = session.connection;
+    if (!conn) throw new Error('not attached');
+    let arrived = 0;
+    // registered after the debugger's own listener: both run in the same delivery tick
+    const off = conn.onEvent((set) => {
+      if (set.events.some((e) => e.kind === 'BREAKPOINT')) arrived = performance.now();
+    });
+    const hit: number[] = [];
+    const state: number[] = [];
+    let frames = 0;
+    let values = 0;
+    try {
+      for (let i = 0; i < n; i++) {
+        const stop = await dbg.wait(5000);
+        const t = performance.now();
+        if (!stop?.location?.line) throw new Error('no stop with a line within 5 s');
+        hit.push(t - arrived);
+        const s0 = performance.now();
+        const ps = await pauseState(session, dbg, 'bench', { frames: 20, variableFrames: 20 });
+        state.push(performance.now() - s0);
+        frames = ps.value.frames.length;
+        values = ps.value.frames.reduce((sum, f) => sum + (f.variables?.length ?? 0), 0);
+        await dbg.step('bench', 'resume', { timeoutMs: 1000 });
+      }
+    } finally {
+      off();
+    }
+    await dbg.remove('bench', undefined);
+    return {
+      hit_to_wait_ms: median(hit),
+      pause_state_20_frames_ms: median(state),
+      frames_read: frames,
+      values_read: values,
+      iterations: n,
+    };
+  } finally {
+    await session.shutdown();
+  }
+}
+
+/** Both clients, alternating which goes first, `rounds` times; medians of the rounds. */
+export const debug = {
+  async run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }> {
+    const port = fixture.sdbPort;
+    const n = Math.max(10, Math.min(o.iterations, 60));
+    const ours: Record<string, number[]> = {};
+    const ref: Record<string, number[]> = {};
+    const add = (to: Record<string, number[]>, r: Record<string, number>): void => {
+      for (const [k, v] of Object.entries(r)) (to[k] ??= []).push(v);
+    };
+    for (let r = 1; r <= o.rounds; r++) {
+      process.stderr.write(`debug: round ${r}/${o.rounds}:`);
+      const runRef = async (): Promise<void> => {
+        process.stderr.write(' reference client...');
+        add(
+          ref,
+          await runReference({ port, scenario: 'debug', iterations: n, timeoutMs: 240_000 }),
+        );
+        await settle();
+      };
+      const runOurs = async (): Promise<void> => {
+        process.stderr.write(' ours...');
+        add(ours, await measureDebug({ port, iterations: n }));
+        await settle();
+      };
+      if (r % 2 === 1) {
+        await runRef();
+        await runOurs();
+      } else {
+        await runOurs();
+        await runRef();
+      }
+      process.stderr.write(' done\n');
+    }
+    const m = (x: Record<string, number[]>, k: string): number => {
+      const v = x[k];
+      if (!v?.length) throw new Error(`no ${k} reported`);
+      return median(v);
+    };
+    const rows: [string, string][] = [
+      ['hit_to_wait_ms', 'breakpoint event delivered to debug_wait answering with the location'],
+      ['pause_state_20_frames_ms', 'debug_pause_state: 20 frames with parameters, locals, this'],
+    ];
+    const json = [
+      ...rows.map(([name, what]) => ({
+        name,
+        what,
+        ours: round(m(ours, name), 3),
+        reference: round(m(ref, name), 3),
+        ratio: round(m(ours, name) / m(ref, name), 3),
+        unit: 'ms',
+      })),
+      {
+        name: 'work',
+        frames_read: { ours: m(ours, 'frames_read'), reference: m(ref, 'frames_read') },
+        values_read: { ours: m(ours, 'values_read'), reference: m(ref, 'values_read') },
+        iterations_per_round: n,
+        rounds: o.rounds,
+      },
+    ];
+    const lines: Line[] = rows.map(([name]) => ({
+      name,
+      ours: round(m(ours, name), 3),
+      reference: round(m(ref, name), 3),
+      unit: 'ms',
+      target: { kind: 'ratio', value: 1 },
+    }));
+    return { lines, json };
+  },
+};

@@ -1,0 +1,156 @@
+// The debugger's bookkeeping of suspend levels and ownership, against a scripted connection:
+// every event set with policy ALL is either a reported stop or a level given back at once, so
+// the game is never left suspended by us.
+
+import { describe, expect, it, vi } from 'vitest';
+
+import type { EventSet, SdbConnection } from '../../sdb-protocol/index.js';
+import type { GameSession, SessionExtension } from '../session/session.js';
+import { Debugger } from './debugger.js';
+
+function fakes() {
+  const sent: { name: string; params: unknown }[] = [];
+  let listener: ((s: EventSet) => void) | undefined;
+  let nextRequest = 100;
+  const replies: Record<string, (p: unknown) => unknown> = {
+    'METHOD.GET_DEBUG_INFO': () => ({
+      codeSize: 20,
+      files: [{ path: '/game/T.cs' }],
+      points: [
+        { ilOffset: 0, line: 10, sourceIndex: 0, column: -1, endLine: -1, endColumn: -1 },
+        { ilOffset: 4, line: 11, sourceIndex: 0, column: -1, endLine: -1, endColumn: -1 },
+      ],
+    }),
+    'EVENT_REQUEST.SET': () => nextRequest++,
+    'THREAD.GET_FRAME_INFO': () => [{ frameId: 1, methodId: 5, ilOffset: 4, flags: 0 }],
+    'METHOD.GET_NAME': () => 'Tick',
+    'METHOD.GET_DECLARING_TYPE': () => 7,
+    'TYPE.GET_INFO': () => ({ fullName: 'Game.T' }),
+  };
+  const conn = {
+    isClosed: false,
+    endpoint: '127.0.0.1:1',
+    onEvent(l: (s: EventSet) => void) {
+      listener = l;
+      return () => (listener = undefined);
+    },
+    send(name: string, params?: unknown) {
+      sent.push({ name, params });
+      return Promise.resolve(replies[name]?.(params));
+    },
+  } as unknown as SdbConnection;
+  let ext: SessionExtension | undefined;
+  const session = {
+    extend(x: SessionExtension) {
+      ext = x;
+      return () => undefined;
+    },
+    async run<T>(_label: string, _caller: string, op: (ctx: unknown) => Promise<T>) {
+      const catalog = {
+        resolveType: () => Promise.resolve(7),
+        findMember: () =>
+          Promise.resolve({
+            kind: 'method',
+            overloads: [
+              { methodId: 5, name: 'Tick', declaringType: { name: 'Game.T' }, parameters: [] },
+            ],
+          }),
+      };
+      const value = await op({ conn, catalog });
+      return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
+    },
+    status: () => ({ holds: [] }),
+  } as unknown as GameSession;
+  const dbg = new Debugger(session);
+  const hit = (requestId: number, threadId = 99): void =>
+    listener!({
+      suspendPolicy: 2,
+      events: [{ kind: 'BREAKPOINT', requestId, threadId, methodId: 5, ilOffset: 0 }],
+    });
+  const resumes = (): number => sent.filter((s) => s.name === 'VM.RESUME').length;
+  return { dbg, sent, hit, resumes, ext: () => ext!, conn };
+}
+
+describe('the debugger', () => {
+  it('reports a hit as a pause owned by the breakpoint owner, and resumes it once', async () => {
+    const f = fakes();
+    const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', line: 11 })).value;
+    expect(bp.locations).toEqual([
+      { method: 'Game.T.Tick', methodId: 5, ilOffset: 4, line: 11, file: '/game/T.cs' },
+    ]);
+    const waiting = f.dbg.wait(1000);
+    f.hit(bp.requests[0]!.requestId);
+    const stop = await waiting;
+    expect(stop).toMatchObject({ reason: 'breakpoint', owner: 'a', threadId: 99 });
+    expect(stop?.location).toMatchObject({ method: 'Game.T.Tick', line: 11 });
+    expect(f.resumes()).toBe(0);
+    await expect(f.dbg.step('b', 'resume', { timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'PAUSE_NOT_OWNED',
+    });
+    await f.dbg.step('a', 'resume', { timeoutMs: 100 });
+    expect(f.resumes()).toBe(1);
+    expect(f.dbg.paused).toBeUndefined();
+  });
+
+  it('gives back at once the level of an event whose request is gone', async () => {
+    const f = fakes();
+    await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' });
+    f.hit(12345);
+    await vi.waitFor(() => expect(f.resumes()).toBe(1));
+    expect(f.dbg.paused).toBeUndefined();
+  });
+
+  it('a second stop while paused gives its level back; the first pause stays', async () => {
+    const f = fakes();
+    const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    f.hit(bp.requests[0]!.requestId, 1);
+    await f.dbg.wait(1000);
+    f.hit(bp.requests[0]!.requestId, 2);
+    await vi.waitFor(() => expect(f.resumes()).toBe(1));
+    expect(f.dbg.paused?.threadId).toBe(1);
+  });
+
+  it('asks the agent to count hits when there is no condition', async () => {
+    const f = fakes();
+    await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', hitCount: 3 });
+    const set = f.sent.find((s) => s.name === 'EVENT_REQUEST.SET')!.params as {
+      modifiers: { kind: string; count?: number }[];
+    };
+    expect(set.modifiers).toContainEqual({ kind: 'count', count: 3 });
+  });
+
+  it('refuses a line without code, naming the lines with code', async () => {
+    const f = fakes();
+    await expect(
+      f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', line: 30 }),
+    ).rejects.toMatchObject({ code: 'NO_LOCATION', details: { lines: [10, 11] } });
+  });
+
+  it('before the connection closes, queues a CLEAR for every request, then forgets them', async () => {
+    const f = fakes();
+    const a = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    const b = (await f.dbg.breakOnException('b', {})).value;
+    f.hit(a.requests[0]!.requestId);
+    await f.dbg.wait(1000);
+    f.ext().beforeClose!(f.conn);
+    const cleared = f.sent
+      .filter((s) => s.name === 'EVENT_REQUEST.CLEAR')
+      .map((s) => (s.params as { requestId: number }).requestId);
+    expect(cleared.sort()).toEqual([a.requests[0]!.requestId, b.requests[0]!.requestId].sort());
+    f.ext().connectionEnded!(f.conn);
+    expect(f.dbg.status()).toMatchObject({ breakpoints: [] });
+    expect(f.dbg.paused).toBeUndefined();
+    expect(await f.dbg.wait(10)).toBeUndefined();
+  });
+
+  it('a caller that goes away loses its breakpoints, and its pause is resumed', async () => {
+    const f = fakes();
+    const a = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    await f.dbg.setBreakpoint('b', { type: 'Game.T', method: 'Tick', line: 10 });
+    f.hit(a.requests[0]!.requestId);
+    await f.dbg.wait(1000);
+    await f.ext().callerGone!('a');
+    expect(f.resumes()).toBe(1);
+    expect(f.dbg.status().breakpoints.map((x) => x.owner)).toEqual(['b']);
+  });
+});

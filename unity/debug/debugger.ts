@@ -1,0 +1,699 @@
+// Breakpoints, break-on-throw, stepping and the pauses they make, for one GameSession.
+//
+// A BREAKPOINT / STEP / EXCEPTION request is set with suspend policy ALL: when it fires, the
+// agent raises the VM's suspend count once and the connection counts that level as ours (so
+// close() resumes it on every exit path). This class decides what each such event set means:
+// a stop reported to callers (the "pause", owned by whoever set the breakpoint or stepped), or
+// a level to give back at once (a condition that is false, a hit before the hit count, a second
+// thread stopping while we are already paused, an event of a request we have just cleared).
+// Event sets are handled one at a time, in arrival order.
+
+import {
+  EventKind,
+  StepDepth,
+  StepFilter,
+  StepSize,
+  SuspendPolicy,
+  type EventSet,
+  type Modifier,
+  type SdbConnection,
+  type SdbEvent,
+} from '../../sdb-protocol/index.js';
+import { Errors, fromSdbError, messageOf } from '../errors.js';
+import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
+import { evaluateInFrame } from './frame-eval.js';
+import {
+  LocationCache,
+  codeLines,
+  findMethods,
+  offsetForLine,
+  pointAt,
+  type SourcePoint,
+} from './locations.js';
+
+export interface CodeLocation {
+  method: string;
+  methodId: number;
+  ilOffset: number;
+  file?: string;
+  line?: number;
+}
+
+export interface BreakpointSpec {
+  type?: string;
+  method?: string;
+  line?: number;
+  ilOffset?: number;
+  signature?: string;
+  file?: string;
+  condition?: string;
+  hitCount?: number;
+}
+
+export interface ExceptionSpec {
+  /** Full or simple name of an exception type; absent: every exception. */
+  type?: string;
+  subclasses?: boolean;
+}
+
+export interface Breakpoint {
+  id: number;
+  owner: string;
+  kind: 'line' | 'exception';
+  locations: CodeLocation[];
+  exceptionType?: string;
+  subclasses?: boolean;
+  condition?: string;
+  hitCount?: number;
+  /** Hits that passed the condition (and, with a hit count, the stop itself). */
+  hits: number;
+  /** A hit-count breakpoint after its stop: the agent never reports it again. */
+  spent?: boolean;
+  requests: { kind: number; requestId: number }[];
+}
+
+export type StopReason = 'breakpoint' | 'step' | 'exception';
+
+export interface Stop {
+  /** Increases with every stop this session reports. */
+  seq: number;
+  reason: StopReason;
+  owner: string;
+  threadId: number;
+  breakpointId?: number;
+  location?: CodeLocation;
+  exception?: { type: string; objectId: number };
+  /** The condition could not be evaluated: stopped so that a person can see why. */
+  conditionError?: string;
+}
+
+export type StepKind = 'over' | 'into' | 'out' | 'resume';
+
+export interface DebugStatus {
+  breakpoints: Breakpoint[];
+  pause?: Stop;
+  stepping?: { owner: string };
+  /** Stops reported so far. */
+  stops: number;
+}
+
+export class Debugger {
+  private conn: SdbConnection | undefined;
+  private offEvent: (() => void) | undefined;
+  private cache: LocationCache | undefined;
+  private readonly breakpoints = new Map<number, Breakpoint>();
+  private readonly byRequest = new Map<number, Breakpoint>();
+  private nextId = 1;
+  private seq = 0;
+  private pause: Stop | undefined;
+  private stepping: { requestId: number; owner: string } | undefined;
+  private readonly waiters = new Set<(s: Stop | undefined) => void>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly session: GameSession,
+    private readonly log: (m: string) => void = () => undefined,
+  ) {
+    session.extend({
+      beforeClose: (conn) => this.beforeClose(conn),
+      connectionEnded: (conn) => this.connectionEnded(conn),
+      callerGone: (caller) => this.callerGone(caller),
+    });
+  }
+
+  status(): DebugStatus {
+    return {
+      breakpoints: [...this.breakpoints.values()],
+      ...(this.pause ? { pause: this.pause } : {}),
+      ...(this.stepping ? { stepping: { owner: this.stepping.owner } } : {}),
+      stops: this.seq,
+    };
+  }
+
+  /** The current stop, if the game is paused at an event. */
+  get paused(): Stop | undefined {
+    return this.pause;
+  }
+
+  locations(ctx: OperationContext): LocationCache {
+    this.bind(ctx.conn);
+    return this.cache!;
+  }
+
+  async setBreakpoint(caller: string, spec: BreakpointSpec): Promise<OperationResult<Breakpoint>> {
+    if (spec.hitCount !== undefined && (!Number.isInteger(spec.hitCount) || spec.hitCount < 1))
+      throw Errors.invalidArgument('hit_count must be an integer >= 1');
+    return this.session.run(
+      'debug_set_breakpoint',
+      caller,
+      async (ctx) => {
+        const cache = this.locations(ctx);
+        const locations = await this.resolve(ctx, cache, spec);
+        const bp: Breakpoint = {
+          id: this.nextId++,
+          owner: caller,
+          kind: 'line',
+          locations,
+          hits: 0,
+          requests: [],
+          ...(spec.condition !== undefined ? { condition: spec.condition } : {}),
+          ...(spec.hitCount !== undefined ? { hitCount: spec.hitCount } : {}),
+        };
+        // Without a condition the agent counts hits itself (COUNT: only the n-th is reported),
+        // so the game is not stopped for the hits before it; with one, we count the hits that
+        // pass it.
+        const count: Modifier[] =
+          spec.hitCount !== undefined && spec.condition === undefined
+            ? [{ kind: 'count', count: spec.hitCount }]
+            : [];
+        await this.arm(ctx.conn, bp, (l) =>
+          ctx.conn.send('EVENT_REQUEST.SET', {
+            eventKind: EventKind.BREAKPOINT,
+            suspendPolicy: SuspendPolicy.ALL,
+            modifiers: [
+              { kind: 'location_only', methodId: l.methodId, ilOffset: l.ilOffset },
+              ...count,
+            ],
+          }),
+        );
+        return bp;
+      },
+      { window: false },
+    );
+  }
+
+  async breakOnException(
+    caller: string,
+    spec: ExceptionSpec,
+  ): Promise<OperationResult<Breakpoint>> {
+    return this.session.run(
+      'debug_break_on_exception',
+      caller,
+      async (ctx) => {
+        this.bind(ctx.conn);
+        const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
+        const typeName = typeId
+          ? (await ctx.conn.send('TYPE.GET_INFO', { typeId })).fullName
+          : undefined;
+        const bp: Breakpoint = {
+          id: this.nextId++,
+          owner: caller,
+          kind: 'exception',
+          locations: [],
+          hits: 0,
+          requests: [],
+          subclasses: spec.subclasses ?? true,
+          ...(typeName ? { exceptionType: typeName } : {}),
+        };
+        // Break where it is thrown, caught or not: a Unity player catches nearly everything,
+        // so an "uncaught" stop would never fire.
+        const requestId = await ctx.conn.send('EVENT_REQUEST.SET', {
+          eventKind: EventKind.EXCEPTION,
+          suspendPolicy: SuspendPolicy.ALL,
+          modifiers: [
+            {
+              kind: 'exception_only',
+              typeId,
+              caught: true,
+              uncaught: true,
+              subclasses: spec.subclasses ?? true,
+            },
+          ],
+        });
+        this.register(bp, EventKind.EXCEPTION, requestId);
+        return bp;
+      },
+      { window: false },
+    );
+  }
+
+  /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
+  async remove(
+    caller: string,
+    id: number | undefined,
+    force = false,
+  ): Promise<OperationResult<number[]>> {
+    const targets =
+      id === undefined
+        ? [...this.breakpoints.values()].filter((b) => force || b.owner === caller)
+        : [this.breakpoints.get(id)];
+    if (id !== undefined && !targets[0])
+      throw Errors.breakpointNotFound(id, [...this.breakpoints.keys()]);
+    for (const b of targets) {
+      if (b && b.owner !== caller && !force) throw Errors.breakpointNotOwned(b.id, b.owner);
+    }
+    return this.session.run(
+      'debug_remove_breakpoint',
+      caller,
+      async (ctx) => {
+        const removed: number[] = [];
+        for (const b of targets) {
+          if (!b) continue;
+          await this.clearRequests(ctx.conn, b);
+          removed.push(b.id);
+        }
+        return removed;
+      },
+      { window: false },
+    );
+  }
+
+  /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
+  wait(timeoutMs: number): Promise<Stop | undefined> {
+    if (this.pause) return Promise.resolve(this.pause);
+    return new Promise((resolve) => {
+      const done = (s: Stop | undefined): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(s);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Lets the paused game run (resume) or steps its stopped thread, then waits for the stop. */
+  async step(
+    caller: string,
+    kind: StepKind,
+    options: { force?: boolean; timeoutMs: number },
+  ): Promise<OperationResult<Stop | undefined>> {
+    const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
+    // The wait for the stop happens outside the operation, so that it holds no lock while the
+    // game runs (a condition on the way is evaluated in an operation of its own).
+    const r = await this.session.run(
+      `debug_step ${kind}`,
+      caller,
+      async (ctx) => {
+        if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
+        if (kind === 'resume') {
+          await this.resumePause(ctx.conn);
+          return undefined;
+        }
+        const depth =
+          kind === 'into' ? StepDepth.INTO : kind === 'over' ? StepDepth.OVER : StepDepth.OUT;
+        // Only one step request may exist at a time on Mono 6.8 (a second SET fails).
+        await this.clearStep(ctx.conn);
+        const requestId = await ctx.conn.send('EVENT_REQUEST.SET', {
+          eventKind: EventKind.STEP,
+          suspendPolicy: SuspendPolicy.ALL,
+          modifiers: [
+            {
+              kind: 'step',
+              threadId: p.threadId,
+              size: StepSize.LINE,
+              depth,
+              filter:
+                StepFilter.STATIC_CTOR |
+                StepFilter.DEBUGGER_HIDDEN |
+                StepFilter.DEBUGGER_STEP_THROUGH,
+            },
+          ],
+        });
+        this.stepping = { requestId, owner: caller };
+        const next = this.nextStop(options.timeoutMs);
+        await this.resumePause(ctx.conn);
+        return { next };
+      },
+      { window: false },
+    );
+    const started = performance.now();
+    const stop = r.value ? await r.value.next : undefined;
+    return {
+      value: stop,
+      cost: {
+        ...r.cost,
+        wallMs: Math.round((r.cost.wallMs + performance.now() - started) * 100) / 100,
+      },
+    };
+  }
+
+  /** The pause `caller` may act on: the current one, theirs unless forced. */
+  ownedPause(caller: string, force: boolean, what: string): Stop {
+    const p = this.pause;
+    if (!p) throw Errors.notPaused(what);
+    if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
+    return p;
+  }
+
+  /** Source lines of a method (the stand-in for source text). */
+  async methodLocations(
+    caller: string,
+    type: string,
+    method: string,
+    signature?: string,
+  ): Promise<OperationResult<{ method: string; signature: string; points: SourcePoint[] }[]>> {
+    return this.session.run(
+      'debug_locations',
+      caller,
+      async (ctx) => {
+        const cache = this.locations(ctx);
+        const methods = await findMethods(ctx.catalog, type, method, signature);
+        return Promise.all(
+          methods.map(async (m) => ({
+            method: `${m.typeName}.${m.name}`,
+            signature: m.signature,
+            points: (await cache.points(m.methodId)).filter((p) => p.line > 0 && p.line < 0xfeefee),
+          })),
+        );
+      },
+      { window: false },
+    );
+  }
+
+  // ------------------------------------------------------------------ resolving and arming
+
+  private async resolve(
+    ctx: OperationContext,
+    cache: LocationCache,
+    spec: BreakpointSpec,
+  ): Promise<CodeLocation[]> {
+    if (spec.file !== undefined) return this.resolveFile(ctx, cache, spec.file, spec.line);
+    if (spec.type === undefined || spec.method === undefined)
+      throw Errors.invalidArgument('give type and method, or file and line');
+    if (spec.line !== undefined && spec.ilOffset !== undefined)
+      throw Errors.invalidArgument('give line or il_offset, not both');
+    const methods = await findMethods(ctx.catalog, spec.type, spec.method, spec.signature);
+    const out: CodeLocation[] = [];
+    for (const m of methods) {
+      const points = await cache.points(m.methodId);
+      const name = `${m.typeName}.${m.name}`;
+      let il: number | undefined;
+      if (spec.ilOffset !== undefined) {
+        il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : undefined;
+      } else if (spec.line !== undefined) {
+        il = offsetForLine(points, spec.line);
+      } else {
+        // the method's first line of code
+        il = points.find((p) => p.line > 0 && p.line < 0xfeefee)?.ilOffset;
+      }
+      if (il === undefined) continue;
+      const at = pointAt(points, il);
+      out.push({
+        method: name,
+        methodId: m.methodId,
+        ilOffset: il,
+        ...(at?.line !== undefined ? { line: at.line } : {}),
+        ...(at?.file ? { file: at.file } : {}),
+      });
+    }
+    if (out.length === 0) {
+      const lines = codeLines(
+        (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat(),
+      );
+      const where =
+        spec.ilOffset !== undefined
+          ? `IL offset ${spec.ilOffset}`
+          : spec.line !== undefined
+            ? `line ${spec.line}`
+            : 'any line';
+      throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
+    }
+    return out;
+  }
+
+  /** A source line: the loaded methods whose sequence points put code on it. */
+  private async resolveFile(
+    ctx: OperationContext,
+    cache: LocationCache,
+    file: string,
+    line: number | undefined,
+  ): Promise<CodeLocation[]> {
+    if (line === undefined) throw Errors.invalidArgument('a breakpoint by file needs a line');
+    const base = file.split(/[\\/]/).pop()!;
+    const types = await ctx.conn.send('VM.GET_TYPES_FOR_SOURCE_FILE', {
+      file: base,
+      ignoreCase: true,
+    });
+    const out: CodeLocation[] = [];
+    const sameFile = (p: SourcePoint): boolean =>
+      p.file !== undefined &&
+      (p.file.toLowerCase() === file.toLowerCase() ||
+        p.file.split(/[\\/]/).pop()!.toLowerCase() === base.toLowerCase());
+    for (const typeId of types) {
+      for (const methodId of await ctx.conn.send('TYPE.GET_METHODS', { typeId })) {
+        const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
+        const il = offsetForLine(points, line);
+        if (il === undefined) continue;
+        const { typeName, name } = await cache.methodName(methodId);
+        const at = pointAt(points, il);
+        out.push({
+          method: `${typeName}.${name}`,
+          methodId,
+          ilOffset: il,
+          line,
+          ...(at?.file ? { file: at.file } : {}),
+        });
+      }
+    }
+    if (out.length === 0) {
+      throw Errors.noLocation(
+        `${file}:${line} (only methods the game has already compiled are searched)`,
+        [],
+      );
+    }
+    return out;
+  }
+
+  private async arm(
+    conn: SdbConnection,
+    bp: Breakpoint,
+    set: (l: CodeLocation) => Promise<number>,
+  ): Promise<void> {
+    try {
+      for (const l of bp.locations) this.register(bp, EventKind.BREAKPOINT, await set(l));
+    } catch (e) {
+      await this.clearRequests(conn, bp);
+      throw e;
+    }
+  }
+
+  private register(bp: Breakpoint, kind: number, requestId: number): void {
+    bp.requests.push({ kind, requestId });
+    this.byRequest.set(requestId, bp);
+    this.breakpoints.set(bp.id, bp);
+  }
+
+  private async clearRequests(conn: SdbConnection, bp: Breakpoint): Promise<void> {
+    this.breakpoints.delete(bp.id);
+    for (const r of bp.requests) {
+      this.byRequest.delete(r.requestId);
+      if (conn === this.conn && !conn.isClosed)
+        await conn.send('EVENT_REQUEST.CLEAR', { eventKind: r.kind as 10, requestId: r.requestId });
+    }
+  }
+
+  private async clearStep(conn: SdbConnection): Promise<void> {
+    const s = this.stepping;
+    if (!s) return;
+    this.stepping = undefined;
+    if (!conn.isClosed)
+      await conn
+        .send('EVENT_REQUEST.CLEAR', { eventKind: EventKind.STEP, requestId: s.requestId })
+        .catch((e: unknown) => this.log(`debug: clearing a step: ${messageOf(e)}`));
+  }
+
+  // ------------------------------------------------------------------ events
+
+  private bind(conn: SdbConnection): void {
+    if (this.conn === conn) return;
+    this.connectionEnded(this.conn);
+    this.conn = conn;
+    this.cache = new LocationCache(conn);
+    this.offEvent = conn.onEvent((set) => {
+      this.queue = this.queue
+        .then(() => this.onEventSet(conn, set))
+        .catch((e: unknown) => this.log(`debug: event handling: ${messageOf(e)}`));
+    });
+  }
+
+  private async onEventSet(conn: SdbConnection, set: EventSet): Promise<void> {
+    if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
+    const ev = set.events.find(
+      (e) => e.kind === 'BREAKPOINT' || e.kind === 'STEP' || e.kind === 'EXCEPTION',
+    );
+    const candidate = ev !== undefined && conn === this.conn && !this.pause;
+    // Where the thread stopped, asked at once (pipelined with the decision): most stops are
+    // reported, and this read is what debug_wait waits for.
+    const located = candidate
+      ? this.topLocation(conn, ev.threadId).catch(() => undefined)
+      : Promise.resolve(undefined);
+    let stop: Omit<Stop, 'seq'> | undefined;
+    try {
+      // Already paused (another thread stopped meanwhile): give this level back; the thread
+      // stays suspended with the VM until the current pause ends.
+      if (candidate) stop = await this.decide(conn, ev);
+    } catch (e) {
+      this.log(`debug: deciding on ${ev?.kind ?? 'an event'}: ${messageOf(e)}`);
+    }
+    if (!stop) {
+      await located;
+      await conn
+        .send('VM.RESUME')
+        .catch((e: unknown) => this.log(`debug: resuming a skipped event: ${messageOf(e)}`));
+      return;
+    }
+    const [loc] = await Promise.all([located, this.clearStep(conn)]); // any stop ends a step
+    const full: Stop = { ...stop, seq: ++this.seq };
+    if (loc) full.location = loc;
+    this.pause = full;
+    for (const w of [...this.waiters]) w(full);
+  }
+
+  private async decide(conn: SdbConnection, ev: SdbEvent): Promise<Omit<Stop, 'seq'> | undefined> {
+    if (ev.kind === 'STEP') {
+      if (!this.stepping || ev.requestId !== this.stepping.requestId) return undefined;
+      return { reason: 'step', owner: this.stepping.owner, threadId: ev.threadId };
+    }
+    const bp = this.byRequest.get(ev.requestId);
+    if (!bp) return undefined; // cleared while the event was on its way
+    if (ev.kind === 'EXCEPTION') {
+      const typeId = await conn.send('OBJECT_REF.GET_TYPE', { objectId: ev.exceptionId });
+      const type = (await conn.send('TYPE.GET_INFO', { typeId })).fullName;
+      bp.hits++;
+      return {
+        reason: 'exception',
+        owner: bp.owner,
+        threadId: ev.threadId,
+        breakpointId: bp.id,
+        exception: { type, objectId: ev.exceptionId },
+      };
+    }
+    if (ev.kind !== 'BREAKPOINT') return undefined;
+    const base = {
+      reason: 'breakpoint' as const,
+      owner: bp.owner,
+      threadId: ev.threadId,
+      breakpointId: bp.id,
+    };
+    if (bp.condition === undefined) {
+      bp.hits++;
+      if (bp.hitCount !== undefined) {
+        bp.hits = bp.hitCount; // the agent reported the n-th hit only
+        bp.spent = true;
+      }
+      return base;
+    }
+    let verdict: boolean | string;
+    try {
+      verdict = await this.condition(bp, ev.threadId);
+    } catch (e) {
+      verdict = messageOf(e);
+    }
+    if (verdict === false) return undefined;
+    if (typeof verdict === 'string') return { ...base, conditionError: verdict };
+    bp.hits++;
+    if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
+    if (bp.hitCount !== undefined) bp.spent = true;
+    return base;
+  }
+
+  /** true/false, or why it could not be decided. */
+  private async condition(bp: Breakpoint, threadId: number): Promise<boolean | string> {
+    const r = await this.session.run('breakpoint condition', bp.owner, (ctx) =>
+      evaluateInFrame(ctx, this.locations(ctx), threadId, 0, bp.condition!),
+    );
+    const v = r.value;
+    if (v.kind === 'value' && v.value.kind === 'bool') return v.value.value;
+    if (v.kind === 'exception') return `the condition threw ${v.type}: ${v.message}`;
+    return `the condition is not a bool (${v.kind === 'value' ? v.type : 'void'})`;
+  }
+
+  private async topLocation(
+    conn: SdbConnection,
+    threadId: number,
+  ): Promise<CodeLocation | undefined> {
+    const frames = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
+    const top = frames.find((f) => (f.flags & 2) === 0);
+    if (!top || !this.cache) return undefined;
+    const { typeName, name } = await this.cache.methodName(top.methodId);
+    const at = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
+    return {
+      method: `${typeName}.${name}`,
+      methodId: top.methodId,
+      ilOffset: top.ilOffset,
+      ...(at ? { line: at.line } : {}),
+      ...(at?.file ? { file: at.file } : {}),
+    };
+  }
+
+  /** Ends the current pause: gives back the level its event took. */
+  private async resumePause(conn: SdbConnection): Promise<void> {
+    if (!this.pause) return;
+    this.pause = undefined;
+    await conn.send('VM.RESUME').catch((e: unknown) => {
+      throw fromSdbError(e, conn.endpoint);
+    });
+  }
+
+  /** The next stop after now (the current pause, if any, does not count). */
+  private nextStop(timeoutMs: number): Promise<Stop | undefined> {
+    const after = this.seq;
+    return new Promise((resolve) => {
+      const done = (s: Stop | undefined): void => {
+        if (s && s.seq <= after) return;
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(s);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(done);
+        resolve(undefined);
+      }, timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+
+  // ------------------------------------------------------------------ session hooks
+
+  private beforeClose(conn: SdbConnection): void {
+    if (conn !== this.conn) return;
+    // Queued, not awaited: detach waits on nothing. close() then resumes every level (ours
+    // from events included) and sends DISPOSE.
+    const clear = (eventKind: number, requestId: number): void => {
+      conn
+        .send('EVENT_REQUEST.CLEAR', { eventKind: eventKind as 10, requestId })
+        .catch(() => undefined);
+    };
+    for (const b of this.breakpoints.values())
+      for (const r of b.requests) clear(r.kind, r.requestId);
+    if (this.stepping) clear(EventKind.STEP, this.stepping.requestId);
+    this.stepping = undefined;
+    this.pause = undefined;
+  }
+
+  private connectionEnded(conn: SdbConnection | undefined): void {
+    if (!conn || conn !== this.conn) return;
+    this.offEvent?.();
+    this.offEvent = undefined;
+    this.conn = undefined;
+    this.cache = undefined;
+    // The requests died with the connection (the agent clears them on DISPOSE or disconnect).
+    this.breakpoints.clear();
+    this.byRequest.clear();
+    this.stepping = undefined;
+    this.pause = undefined;
+    for (const w of [...this.waiters]) w(undefined);
+  }
+
+  private async callerGone(caller: string): Promise<void> {
+    const conn = this.conn;
+    if (!conn || conn.isClosed) return;
+    for (const b of [...this.breakpoints.values()])
+      if (b.owner === caller) await this.clearRequests(conn, b).catch(() => undefined);
+    if (this.stepping?.owner === caller) await this.clearStep(conn);
+    if (this.pause?.owner === caller) await this.resumePause(conn).catch(() => undefined);
+  }
+}
+
+const debuggers = new WeakMap<GameSession, Debugger>();
+
+/** The one debugger of a session, made on first use. */
+export function debuggerFor(session: GameSession, log?: (m: string) => void): Debugger {
+  let d = debuggers.get(session);
+  if (!d) {
+    d = new Debugger(session, log);
+    debuggers.set(session, d);
+  }
+  return d;
+}

@@ -1,0 +1,181 @@
+// A stopped thread's stack: frames with their source line, parameters, locals and `this`,
+// formatted as eval formats values (bounded). Also the scope a frame gives the evaluator.
+// Frame ids are valid only while the thread stays stopped: read them again after every resume,
+// step or invoke (STACK_FRAME answers INVALID_FRAMEID otherwise).
+
+import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
+import { csharpName, formatValue, type Builtin, type EvalValue } from '../../eval/index.js';
+import type { OperationContext } from '../session/session.js';
+import { fromWire, handleOf } from '../eval-bridge/convert.js';
+import { SessionGameAccess } from '../eval-bridge/game-access.js';
+import { metadataFor } from '../eval-bridge/evaluate-in-game.js';
+import { messageOf } from '../errors.js';
+import { pointAt, type LocationCache } from './locations.js';
+
+/** Frame flag: a managed-to-native wrapper (its locals cannot be read). */
+const NATIVE_TRANSITION = 2;
+const METHOD_STATIC = 0x10;
+
+export interface FrameVariable {
+  name: string;
+  type: string;
+  value: string;
+  /** Where it lives: `-(i+1)` for parameter i, `i` for local i (STACK_FRAME positions). */
+  position: number;
+  typeId: number;
+  kind: 'param' | 'local' | 'this';
+}
+
+export interface FrameView {
+  index: number;
+  method: string;
+  ilOffset: number;
+  file?: string;
+  line?: number;
+  native?: boolean;
+  variables?: FrameVariable[];
+  /** Why the variables could not be read. */
+  unreadable?: string;
+  /** Variables left out past MAX_VARIABLES. */
+  moreVariables?: number;
+}
+
+/** Variables shown per frame: a result must never flood an agent's context. */
+export const MAX_VARIABLES = 40;
+
+interface RawFrame {
+  frameId: number;
+  methodId: number;
+  ilOffset: number;
+  flags: number;
+}
+
+export interface FrameSlot {
+  name: string;
+  position: number;
+  typeId: number;
+  kind: 'param' | 'local' | 'this';
+  raw: Value;
+}
+
+/** The raw values of a frame: parameters, locals, `this` (what evaluation binds). */
+export async function frameSlots(
+  cache: LocationCache,
+  threadId: number,
+  frame: RawFrame,
+): Promise<FrameSlot[]> {
+  const conn = cache.conn;
+  const { params, locals, info, declaringTypeId } = await cache.methodFacts(frame.methodId);
+  // only locals whose live range covers where the frame is (scoped names can repeat)
+  const live = locals.locals
+    .map((l, i) => ({ ...l, position: i }))
+    .filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
+  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
+  const isStatic = (info.attributes & METHOD_STATIC) !== 0;
+  const ref = { threadId, frameId: frame.frameId };
+  // one GET_VALUES for all variables, and GET_THIS beside it (pipelined)
+  const [values, self] = await Promise.all([
+    positions.length > 0
+      ? conn.send('STACK_FRAME.GET_VALUES', { ...ref, positions })
+      : Promise.resolve([]),
+    isStatic ? Promise.resolve(undefined) : conn.send('STACK_FRAME.GET_THIS', ref),
+  ]);
+  const slots: FrameSlot[] = [];
+  params.paramNames.forEach((name, i) =>
+    slots.push({
+      name,
+      position: -(i + 1),
+      typeId: params.paramTypeIds[i]!,
+      kind: 'param',
+      raw: values[i]!,
+    }),
+  );
+  if (self)
+    slots.push({ name: 'this', position: 0, typeId: declaringTypeId, kind: 'this', raw: self });
+  live.forEach((l, i) =>
+    slots.push({
+      name: l.name,
+      position: l.position,
+      typeId: l.typeId,
+      kind: 'local',
+      raw: values[params.paramNames.length + i]!,
+    }),
+  );
+  return slots;
+}
+
+/** The frames of a stopped thread, top first. */
+export async function readFrames(conn: SdbConnection, threadId: number): Promise<RawFrame[]> {
+  return conn.send('THREAD.GET_FRAME_INFO', { threadId });
+}
+
+/** A readable stack: `maxFrames` frames, variables for the first `withVariables`. */
+export async function readStack(
+  ctx: OperationContext,
+  cache: LocationCache,
+  threadId: number,
+  maxFrames: number,
+  withVariables: number,
+): Promise<{ frames: FrameView[]; total: number }> {
+  const raw = await readFrames(ctx.conn, threadId);
+  const metadata = metadataFor(ctx);
+  const runtime = { metadata, game: new SessionGameAccess(ctx, metadata) };
+  const frames = await Promise.all(
+    raw.slice(0, maxFrames).map(async (f, index): Promise<FrameView> => {
+      const { typeName, name } = await cache.methodName(f.methodId);
+      const view: FrameView = { index, method: `${typeName}.${name}`, ilOffset: f.ilOffset };
+      const native = (f.flags & NATIVE_TRANSITION) !== 0;
+      if (native) view.native = true;
+      else {
+        const at = pointAt(await cache.points(f.methodId).catch(() => []), f.ilOffset);
+        if (at) {
+          view.line = at.line;
+          if (at.file) view.file = at.file;
+        }
+      }
+      if (native || index >= withVariables) return view;
+      try {
+        const all = await frameSlots(cache, threadId, f);
+        // in order parameters, `this`, locals: locals are what a cut leaves out first
+        const slots = all.slice(0, MAX_VARIABLES);
+        if (all.length > slots.length) view.moreVariables = all.length - slots.length;
+        view.variables = await Promise.all(
+          slots.map(async (s): Promise<FrameVariable> => ({
+            name: s.name,
+            kind: s.kind,
+            position: s.position,
+            typeId: s.typeId,
+            type: await csharpName(metadata, handleOf(s.typeId)).catch(() => '?'),
+            value: await formatValue(runtime, await fromWire(s.raw, metadata)).catch(
+              (e: unknown) => `<unreadable: ${messageOf(e)}>`,
+            ),
+          })),
+        );
+      } catch (e) {
+        view.unreadable = messageOf(e);
+      }
+      return view;
+    }),
+  );
+  return { frames, total: raw.length };
+}
+
+/**
+ * The names a program evaluated in a frame can read: parameters, locals, and `this` (bound as
+ * the builtin `this`; the program's `this` keyword is rewritten to reach it).
+ */
+export function frameBuiltins(
+  ctx: OperationContext,
+  slots: readonly FrameSlot[],
+): Map<string, Builtin> {
+  const metadata = metadataFor(ctx);
+  const out = new Map<string, Builtin>();
+  for (const s of slots) {
+    let value: Promise<EvalValue> | undefined;
+    out.set(s.name, {
+      type: handleOf(s.typeId),
+      value: () => (value ??= fromWire(s.raw, metadata)),
+    });
+  }
+  return out;
+}
