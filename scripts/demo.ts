@@ -1,7 +1,8 @@
 // `npm run demo`: the main job end to end. Builds the bundled fixture game and the server, starts
 // the game under Mono with its real debugger agent (announcing itself on a loopback beacon, as a
 // Unity player does), then drives it through the MCP server exactly as an agent would: tools/list,
-// status, eval, find_types, suspend/advance/resume, a screenshot saved to a file, the player log.
+// status, eval, find_types, suspend/advance/resume, a screenshot saved to a file, the player log,
+// an ECS query, and a breakpoint (wait, evaluate in the frame, step, resume).
 // It leaves the game as it found it: holds released, debugger detached, game ended by pid.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -112,6 +113,18 @@ async function main(): Promise<void> {
     await call('screenshot', { max_size: 320, path: join(dir, 'screenshot.png') });
     await call('eval', { code: 'Debug.LogWarning("hello from the demo")' });
     await call('logs', { level: 'warning', limit: 3 });
+    // live ECS: a query with values for every entity found, in a few invokes
+    await call('ecs_worlds');
+    await call('ecs_query', { all: ['Velocity'], read: ['Velocity'], limit: 3 });
+    // a breakpoint in a per-frame method: wait for the stop, look at the frame, resume
+    const bp = await call('debug_set_breakpoint', { type: 'Game.DebugTargets', method: 'Step' });
+    await call('debug_wait', { timeout_ms: 5000 });
+    await call('debug_evaluate', { code: 'frame % 7' });
+    await call('debug_step', { kind: 'over' });
+    const id = (bp.structuredContent as { breakpoint?: { id?: number } } | undefined)?.breakpoint
+      ?.id;
+    if (id !== undefined) await call('debug_remove_breakpoint', { id });
+    await call('debug_step', { kind: 'resume' });
     await call('detach');
     console.log('\nDone: the game runs on, its debugger slot free.');
   } finally {
