@@ -10,19 +10,7 @@ import { debuggerFor } from '../unity/debug/debugger.js';
 import { pauseState } from '../unity/debug/inspect.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
-
-/** bench/run.ts's row and options, structurally. */
-interface Line {
-  name: string;
-  ours: number;
-  reference: number | undefined;
-  unit: string;
-  target?: { kind: 'ratio' | 'absolute'; value: number };
-}
-interface Options {
-  rounds: number;
-  iterations: number;
-}
+import type { Line, Options } from './scenario.js';
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));

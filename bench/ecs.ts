@@ -19,19 +19,7 @@ import {
   type OperationContext,
   type OperationCost,
 } from '../unity/session/session.js';
-
-interface Options {
-  rounds: number;
-  iterations: number;
-}
-
-interface Line {
-  name: string;
-  ours: number;
-  reference: number | undefined;
-  unit: string;
-  target?: { kind: 'ratio' | 'absolute'; value: number };
-}
+import type { Line, Options } from './scenario.js';
 
 const COMPONENT = 'Unity.Transforms.LocalTransform';
 const MAX_INVOKES = 10;

@@ -29,6 +29,7 @@ import type { FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
+import type { Line, Options } from './scenario.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_CLI = path.join(ROOT, 'dist', 'mcp', 'cli.js');
@@ -45,19 +46,6 @@ const GAP_MS = 20;
 const OVERHEAD_TARGET_MS = 1;
 /** A server that takes longer than this to exit after its stdin closed is reported. */
 const EXIT_BOUND_MS = 5000;
-
-interface Options {
-  rounds: number;
-  iterations: number;
-}
-
-interface Line {
-  name: string;
-  ours: number;
-  reference: number | undefined;
-  unit: string;
-  target?: { kind: 'ratio' | 'absolute'; value: number };
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -17,6 +17,7 @@ import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
 import { measurePipelinedBurst, measureWire } from './wire.js';
+import type { Line, Options } from './scenario.js';
 
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
@@ -26,22 +27,6 @@ const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results
  * is long-lived, so both are measured warm.
  */
 const WARMUP = 2000;
-
-interface Options {
-  rounds: number;
-  iterations: number;
-}
-
-/** One printed line: ours against the reference, and the target it is held to. */
-interface Line {
-  name: string;
-  ours: number;
-  /** Undefined for rows only we have (counts, first evaluations). */
-  reference: number | undefined;
-  unit: string;
-  /** `ratio <= x` or `ours < x`. */
-  target?: { kind: 'ratio' | 'absolute'; value: number };
-}
 
 interface Scenario {
   run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }>;

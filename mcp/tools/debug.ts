@@ -2,6 +2,7 @@
 // breakpoint belongs to the caller that set it; detach, shutdown and a departing caller clear
 // the requests and resume (unity/debug/debugger.ts).
 
+import { evaluationOutcome, evaluationSchema } from './eval.js';
 import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
@@ -17,8 +18,6 @@ import type { OperationCost } from '../../unity/session/session.js';
 import type { GameApp } from '../app.js';
 import { costSchema } from '../schemas.js';
 import { clip, costOut, defineTool } from '../tool.js';
-
-const STACK_CHARS = 2000;
 
 function dbg(app: GameApp) {
   return debuggerFor(app.session);
@@ -447,40 +446,15 @@ export const debugEvaluate = defineTool({
       .describe('frame index from debug_pause_state (default: the top managed frame)'),
     thread: z.number().int().optional(),
   }),
-  output: z.object({
-    kind: z.enum(['value', 'void']),
-    type: z.string().optional(),
-    value: z.string().optional(),
-    cost: costSchema,
-  }),
+  output: evaluationSchema,
   annotations: { ...control, destructiveHint: true },
   run: async (args, { app, caller }) => {
-    const r = await evaluateInPause(app.session, dbg(app), caller, args.code, {
-      ...(args.frame !== undefined ? { frame: args.frame } : {}),
-      ...(args.thread !== undefined ? { threadId: args.thread } : {}),
-    });
-    const v = r.value;
-    if (v.kind === 'exception') {
-      throw new UnityError('GAME_EXCEPTION', `${v.type}: ${v.message}`, {
-        details: {
-          type: v.type,
-          message: v.message,
-          stackTrace: clip(v.stackTrace, STACK_CHARS),
-          cost: costOut(r.cost),
-        },
-      });
-    }
-    if (v.kind === 'void')
-      return {
-        text: 'done (no value)',
-        structured: { kind: 'void' as const, cost: costOut(r.cost) },
-        cost: r.cost,
-      };
-    return {
-      text: `${v.text}  (${v.type})`,
-      structured: { kind: 'value' as const, type: v.type, value: v.text, cost: costOut(r.cost) },
-      cost: r.cost,
-    };
+    return evaluationOutcome(
+      await evaluateInPause(app.session, dbg(app), caller, args.code, {
+        ...(args.frame !== undefined ? { frame: args.frame } : {}),
+        ...(args.thread !== undefined ? { threadId: args.thread } : {}),
+      }),
+    );
   },
 });
 
