@@ -107,3 +107,13 @@ export function costOut(c: OperationCost): {
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
 }
+
+/** The cost of a call that ran nothing in the game (no window, no invoke): its wall time. */
+export function untouched(started: number): OperationCost {
+  return {
+    wireCommands: 0,
+    invokes: 0,
+    freezeMs: 0,
+    wallMs: Math.round((performance.now() - started) * 100) / 100,
+  };
+}

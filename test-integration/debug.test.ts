@@ -11,6 +11,7 @@ import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
+import { status } from '../mcp/tools/session.js';
 import type { Tool } from '../mcp/tool.js';
 
 const sourceLines = (file: string): string[] =>
@@ -56,7 +57,9 @@ afterEach(async () => {
     for (let i = 0; i < h.count; i++) await app.session.release(h.caller);
 });
 
-const byName = new Map<string, Tool>([...debugTools, evalTool].map((t) => [t.name, t as Tool]));
+const byName = new Map<string, Tool>(
+  [...debugTools, evalTool, status].map((t) => [t.name, t as Tool]),
+);
 
 interface Loc {
   method: string;
@@ -202,6 +205,11 @@ describe('breakpoints', () => {
       breakpoint: bp.id,
       location: { method: 'Game.Ticker.Tick', line: mark('tick-after-middle') },
     });
+    // status shows the pause and whose it is
+    const st = (await callTool(byName.get('status')!, {}, { app, caller: 'agent-a' }))
+      .structuredContent as { debug?: { breakpoints: number; pause?: { owner: string } } };
+    expect(st.debug?.pause?.owner).toBe('agent-a');
+    expect(st.debug?.breakpoints).toBeGreaterThanOrEqual(1);
     // paused: the frame counter does not move
     const f1 = await frameCount();
     await new Promise((r) => setTimeout(r, 100));

@@ -14,10 +14,9 @@ import {
 } from '../../unity/debug/debugger.js';
 import type { FrameView } from '../../unity/debug/frames.js';
 import { evaluateInPause, pauseState } from '../../unity/debug/inspect.js';
-import type { OperationCost } from '../../unity/session/session.js';
 import type { GameApp } from '../app.js';
 import { costSchema } from '../schemas.js';
-import { clip, costOut, defineTool } from '../tool.js';
+import { clip, costOut, defineTool, untouched } from '../tool.js';
 
 function dbg(app: GameApp) {
   return debuggerFor(app.session);
@@ -47,7 +46,7 @@ function locationText(l: CodeLocation | undefined): string {
   return `${l.method} IL ${l.ilOffset}${file}`;
 }
 
-const stopSchema = z.object({
+export const stopSchema = z.object({
   seq: z.number().int().describe('increases with every stop'),
   reason: z.enum(['breakpoint', 'step', 'exception']),
   owner: z.string().describe('the caller this pause belongs to'),
@@ -61,7 +60,7 @@ const stopSchema = z.object({
     .describe('the condition could not be evaluated, so the breakpoint stopped'),
 });
 
-function stopOut(s: Stop): z.input<typeof stopSchema> {
+export function stopOut(s: Stop): z.input<typeof stopSchema> {
   return {
     seq: s.seq,
     reason: s.reason,
@@ -74,7 +73,7 @@ function stopOut(s: Stop): z.input<typeof stopSchema> {
   };
 }
 
-function stopText(s: Stop): string {
+export function stopText(s: Stop): string {
   const what =
     s.reason === 'exception'
       ? `${s.exception?.type ?? 'an exception'} thrown`
@@ -113,15 +112,6 @@ function breakpointOut(b: Breakpoint): z.input<typeof breakpointSchema> {
     ...(b.hitCount !== undefined ? { hit_count: b.hitCount } : {}),
     hits: b.hits,
     ...(b.spent ? { spent: true } : {}),
-  };
-}
-
-function untouched(started: number): OperationCost {
-  return {
-    wireCommands: 0,
-    invokes: 0,
-    freezeMs: 0,
-    wallMs: Math.round((performance.now() - started) * 100) / 100,
   };
 }
 

@@ -3,10 +3,12 @@
 import { z } from 'zod';
 
 import { Errors } from '../../unity/errors.js';
-import type { OperationCost, SessionStatus, Target } from '../../unity/session/session.js';
+import type { SessionStatus, Target } from '../../unity/session/session.js';
 import type { GameApp } from '../app.js';
+import { existingDebugger } from '../../unity/debug/debugger.js';
+import { stopOut, stopSchema, stopText } from './debug.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
-import { CONTROLS, READS, costOut, defineTool } from '../tool.js';
+import { CONTROLS, READS, costOut, defineTool, untouched } from '../tool.js';
 
 function targetText(t: Target): string {
   return t.kind === 'auto'
@@ -14,16 +16,6 @@ function targetText(t: Target): string {
     : t.kind === 'player'
       ? `player ${t.selector}`
       : `endpoint ${t.host}:${t.port}`;
-}
-
-/** The cost of a call that ran nothing in the game (no window, no invoke): its wall time. */
-function untouched(started: number): OperationCost {
-  return {
-    wireCommands: 0,
-    invokes: 0,
-    freezeMs: 0,
-    wallMs: Math.round((performance.now() - started) * 100) / 100,
-  };
 }
 
 export function sessionOut(s: SessionStatus): z.input<typeof sessionSchema> {
@@ -87,6 +79,13 @@ export const status = defineTool({
       listening: z.array(z.number().int()).describe('UDP ports bound'),
       problems: z.array(z.string()).describe('why a port or the multicast group failed'),
     }),
+    debug: z
+      .object({
+        breakpoints: z.number().int().describe('set by anyone (debug_status lists them)'),
+        pause: stopSchema.optional().describe('where the game is stopped at an event, and whose'),
+      })
+      .optional()
+      .describe('present once the debugger tools were used'),
     cost: costSchema,
   }),
   annotations: READS,
@@ -99,6 +98,7 @@ export const status = defineTool({
     const problems = (d?.problems ?? []).map(
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
+    const dbg = existingDebugger(app.session)?.status();
     const lines = [
       players.length
         ? `players: ${players
@@ -112,6 +112,10 @@ export const status = defineTool({
           : 'players: discovery is off',
       `session: ${sessionText(s)}`,
       ...(problems.length ? [`discovery problems: ${problems.join('; ')}`] : []),
+      ...(dbg?.pause ? [stopText(dbg.pause)] : []),
+      ...(dbg && dbg.breakpoints.length
+        ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`]
+        : []),
     ];
     const cost = untouched(started);
     return {
@@ -120,6 +124,14 @@ export const status = defineTool({
         players,
         session: sessionOut(s),
         discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
+        ...(dbg
+          ? {
+              debug: {
+                breakpoints: dbg.breakpoints.length,
+                ...(dbg.pause ? { pause: stopOut(dbg.pause) } : {}),
+              },
+            }
+          : {}),
         cost: costOut(cost),
       },
       cost,

@@ -688,6 +688,11 @@ export class Debugger {
 
 const debuggers = new WeakMap<GameSession, Debugger>();
 
+/** The session's debugger if one was ever used (status peeks without arming anything). */
+export function existingDebugger(session: GameSession): Debugger | undefined {
+  return debuggers.get(session);
+}
+
 /** The one debugger of a session, made on first use. */
 export function debuggerFor(session: GameSession, log?: (m: string) => void): Debugger {
   let d = debuggers.get(session);
