@@ -11,7 +11,6 @@
 // reported, never asserted.
 
 import type { FixtureProcess } from '../fixtures/launch.js';
-import { Values, type Value } from '../sdb-protocol/index.js';
 import { EcsAccess, ENTITY } from '../unity/ecs/ecs-access.js';
 import { getComponent, queryEntities } from '../unity/ecs/ecs-service.js';
 import {
@@ -19,6 +18,7 @@ import {
   type OperationContext,
   type OperationCost,
 } from '../unity/session/session.js';
+import { hitchMeter } from './hitch.js';
 import type { Line, Options } from './scenario.js';
 
 const COMPONENT = 'Unity.Transforms.LocalTransform';
@@ -35,72 +35,6 @@ function median(xs: number[]): number {
 }
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** The hitch recorder's statics, read and written without an invoke. */
-async function hitch(session: GameSession) {
-  const ids = (
-    await session.run(
-      'hitch ids',
-      'bench',
-      async (ctx) => {
-        const [type] = await ctx.conn.send('VM.GET_TYPES', {
-          name: 'FixtureEngine.Hitch',
-          ignoreCase: false,
-        });
-        if (!type) throw new Error('FixtureEngine.Hitch not found');
-        const fields = await ctx.conn.send('TYPE.GET_FIELDS', { typeId: type });
-        const f = (name: string): number => {
-          const x = fields.find((y) => y.name === name);
-          if (!x) throw new Error(`Hitch.${name} not found`);
-          return x.fieldId;
-        };
-        return { type, frames: f('Frames'), maxLate: f('MaxLateMs'), reset: f('ResetRequested') };
-      },
-      { window: false },
-    )
-  ).value;
-  const peek = async (field: number): Promise<Value> =>
-    (
-      await session.run(
-        'peek',
-        'bench',
-        async (ctx) =>
-          (await ctx.conn.send('TYPE.GET_VALUES', { typeId: ids.type, fieldIds: [field] }))[0]!,
-        { window: false },
-      )
-    ).value;
-  const frames = async (): Promise<bigint> => ((await peek(ids.frames)) as { value: bigint }).value;
-  const waitFrames = async (count: number): Promise<void> => {
-    const from = await frames();
-    const deadline = Date.now() + 5000;
-    while ((await frames()) < from + BigInt(count)) {
-      if (Date.now() > deadline) throw new Error('the fixture stopped ticking');
-      await sleep(2);
-    }
-  };
-  /** The worst frame lateness around `x` (reset first, two frames either side). */
-  return async (x: () => Promise<unknown>): Promise<number> => {
-    await session.run(
-      'hitch reset',
-      'bench',
-      (ctx) =>
-        ctx.conn.send('TYPE.SET_VALUES', {
-          typeId: ids.type,
-          writes: [{ fieldId: ids.reset, value: Values.i4(1) }],
-        }),
-      { window: false },
-    );
-    const deadline = Date.now() + 5000;
-    while (((await peek(ids.reset)) as { value: number }).value !== 0) {
-      if (Date.now() > deadline) throw new Error('the hitch reset was not taken');
-      await sleep(2);
-    }
-    await waitFrames(2);
-    await x();
-    await waitFrames(2);
-    return ((await peek(ids.maxLate)) as { value: number }).value;
-  };
-}
 
 async function naive(
   ctx: OperationContext,
@@ -124,7 +58,7 @@ export const ecs = {
     let cold: OperationCost;
     try {
       await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
-      const measureFreeze = await hitch(session);
+      const measureFreeze = await hitchMeter(session);
       const bulk = () => queryEntities(session, 'bench', { read: [COMPONENT], limit: 10_000 });
       const warm = await bulk(); // lookups cached per connection, as in a long-lived server
       cold = warm.cost;

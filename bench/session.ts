@@ -7,7 +7,8 @@
 //   Hitch.MaxLateMs.
 // Polling never suspends the game (window: false). Each row is the median of N samples (ms).
 
-import { Values, type Value } from '../sdb-protocol/index.js';
+import { hitchMeter } from './hitch.js';
+import { Values } from '../sdb-protocol/index.js';
 import { GameSession, type OperationContext } from '../unity/session/session.js';
 
 export interface SessionFigures {
@@ -66,8 +67,6 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export async function measureSession(opts: {
   port: number;
   iterations?: number;
@@ -77,47 +76,7 @@ export async function measureSession(opts: {
   try {
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: opts.port });
     const ids = (await session.run('ids', 'bench', resolveIds, { window: false })).value;
-    const peek = async (field: number): Promise<Value> =>
-      (
-        await session.run(
-          'peek',
-          'bench',
-          async (ctx) =>
-            (await ctx.conn.send('TYPE.GET_VALUES', { typeId: ids.hitch, fieldIds: [field] }))[0]!,
-          { window: false },
-        )
-      ).value;
-    const frames = async (): Promise<bigint> =>
-      ((await peek(ids.frames)) as { value: bigint }).value;
-    const waitFrames = async (from: bigint, count: number): Promise<void> => {
-      const deadline = Date.now() + 5000;
-      while ((await frames()) < from + BigInt(count)) {
-        if (Date.now() > deadline) throw new Error('the fixture stopped ticking');
-        await sleep(2);
-      }
-    };
-    const sample = async (x: () => Promise<unknown>, delayMs: number): Promise<number> => {
-      await session.run(
-        'reset',
-        'bench',
-        (ctx) =>
-          ctx.conn.send('TYPE.SET_VALUES', {
-            typeId: ids.hitch,
-            writes: [{ fieldId: ids.reset, value: Values.i4(1) }],
-          }),
-        { window: false },
-      );
-      const deadline = Date.now() + 5000;
-      while (((await peek(ids.reset)) as { value: number }).value !== 0) {
-        if (Date.now() > deadline) throw new Error('the hitch reset was not taken');
-        await sleep(2);
-      }
-      await waitFrames(await frames(), 2);
-      await sleep(delayMs);
-      await x();
-      await waitFrames(await frames(), 2);
-      return ((await peek(ids.maxLate)) as { value: number }).value;
-    };
+    const sample = await hitchMeter(session);
     const row = async (x: () => Promise<unknown>): Promise<number> => {
       const samples: number[] = [];
       let state = 1n; // 64-bit arithmetic, exactly as RefBench's long
