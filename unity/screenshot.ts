@@ -12,10 +12,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { bind, type EvaluateOptions, type EvaluateResult, type GameAccess } from '../eval/index.js';
+import { EvalError, type EvaluateOptions, type EvaluateResult } from '../eval/index.js';
 import { readString } from '../sdb-protocol/index.js';
 import { Errors, UnityError, messageOf } from './errors.js';
-import { evaluateInGame, evaluateInSession, metadataFor } from './eval-bridge/evaluate-in-game.js';
+import { evaluateInGame, evaluateInSession, runBound } from './eval-bridge/evaluate-in-game.js';
 import { decodePng, encodePng, fitWithin, PngError, scaleArea } from './png/index.js';
 import {
   sumCosts,
@@ -251,19 +251,23 @@ async function renderTexture(
 ): Promise<Buffer> {
   // rendered at up to twice the final size, so the shrink here has pixels to average
   const source = renderTextureProgram(Math.min(MAX_MAX_SIZE, maxSize * 2));
-  await prebind(session, caller, source, costs);
-  const r = await session
-    .run('screenshot (render-texture)', caller, async (ctx) => {
+  const r = await runBound(
+    session,
+    caller,
+    source,
+    EVAL_OPTIONS,
+    'screenshot (render-texture)',
+    async (ctx) => {
       const result = await evaluateInGame(ctx, source, EVAL_OPTIONS, false);
       if (result.kind !== 'value' || result.value.kind !== 'string') return { result };
       const v = result.value;
       // the string is read inside the window: once the game runs, its id may be collected
       const base64 = v.text ?? (v.ref ? (await readString(ctx.conn, v.ref.id)).text : '');
       return { result, base64 };
-    })
-    .catch((e: unknown) => {
-      throw lacking('render-texture', e);
-    });
+    },
+  ).catch((e: unknown) => {
+    throw lacking('render-texture', e);
+  });
   costs.push(r.cost);
   const { result, base64 } = r.value;
   if (result.kind === 'exception' && result.hint === NO_CAMERA_HINT) throw noCamera(why);
@@ -278,36 +282,6 @@ async function renderTexture(
     );
   }
   return Buffer.from(base64, 'base64');
-}
-
-/**
- * Binds the program in an operation that does not suspend the game (the lookups are metadata
- * reads, memoized per connection), so the window that runs it holds the game only to run it.
- */
-async function prebind(
-  session: GameSession,
-  caller: string,
-  source: string,
-  costs: OperationCost[],
-): Promise<void> {
-  try {
-    const r = await session.run(
-      'screenshot (bind)',
-      caller,
-      async (ctx) => {
-        const refuse = (): never => {
-          throw new Error('binding touched the game');
-        };
-        const game = new Proxy({} as GameAccess, { get: () => refuse });
-        await bind(source, { metadata: metadataFor(ctx), game }, EVAL_OPTIONS);
-      },
-      { window: false },
-    );
-    costs.push(r.cost);
-  } catch (e) {
-    if (e instanceof UnityError && e.code.startsWith('EVAL_')) throw lacking('render-texture', e);
-    // anything else: it binds again inside the window, where it may invoke
-  }
 }
 
 function noCamera(why: RenderReason): UnityError {
@@ -336,7 +310,8 @@ function throwIfException(result: EvaluateResult, doing: string): void {
 /** A program of ours the game refuses: it lacks a Unity API the method needs. */
 function lacking(method: ScreenshotMethod, e: unknown): Error {
   if (!(e instanceof Error)) return new UnityError('INTERNAL', messageOf(e), { cause: e });
-  if (!(e instanceof UnityError) || !e.code.startsWith('EVAL_')) return e;
+  // a program the evaluator refuses here names what this game lacks (a type, a member)
+  if (!(e instanceof UnityError) || !(e.cause instanceof EvalError)) return e;
   return new UnityError(
     'UNSUPPORTED',
     `this game lacks what a ${method} screenshot needs: ${e.message}${

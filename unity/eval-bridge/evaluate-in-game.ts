@@ -49,37 +49,47 @@ export function metadataFor(ctx: OperationContext): GameMetadata {
  * memoized. A program whose binding needs the game itself (naming a closed generic type is an
  * invoke) is bound inside the window instead. The cost reported adds both operations.
  */
-export async function evaluateInSession(
+export function evaluateInSession(
   session: GameSession,
   caller: string,
   source: string,
   options: EvaluateOptions = {},
 ): Promise<OperationResult<EvaluateResult>> {
+  return runBound(session, caller, source, options, 'eval', (ctx) =>
+    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
+  );
+}
+
+/**
+ * The binding discipline of `evaluateInSession` for a caller that runs the program itself inside
+ * the window (to read what it returned before the game runs again): `source` is bound outside
+ * any window unless bound before on this connection, then `inWindow` runs in one window.
+ */
+export async function runBound<R>(
+  session: GameSession,
+  caller: string,
+  source: string,
+  options: EvaluateOptions,
+  label: string,
+  inWindow: (ctx: OperationContext) => Promise<R>,
+): Promise<OperationResult<R>> {
   const key = programKey(source, options);
   const conn = connectionOf.get(session);
-  if (conn && boundPrograms.get(conn)?.has(key)) {
-    // bound before on this connection: its lookups are memoized, binding in the window is cheap
-    return session.run('eval', caller, (ctx) =>
-      evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
-    );
-  }
+  // bound before on this connection: its lookups are memoized, binding in the window is cheap
+  if (conn && boundPrograms.get(conn)?.has(key)) return session.run(label, caller, inWindow);
   let bound: OperationResult<boolean> | undefined;
   try {
     bound = await session.run(
-      'eval (bind)',
+      `${label} (bind)`,
       caller,
       (ctx) => bindInGame(session, ctx, source, options),
-      {
-        window: false,
-      },
+      { window: false },
     );
   } catch (e) {
     if (e instanceof UnityError && e.cause instanceof EvalError) throw e; // the program is refused
     bound = undefined; // bound again, in the window, where invokes are allowed
   }
-  const r = await session.run('eval', caller, (ctx) =>
-    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
-  );
+  const r = await session.run(label, caller, inWindow);
   if (!bound) return r;
   return {
     value: r.value,
