@@ -94,7 +94,7 @@ export const findTypes = defineTool({
     );
     costs.push(found.cost);
     const r = found.value;
-    const described = new Map<string, TypeDescription>();
+    const described = new Map<number, TypeDescription>(); // by type id
     if (args.members === true) {
       const d = await app.session.run(
         'find_types (members)',
@@ -115,13 +115,10 @@ export const findTypes = defineTool({
         { window: false },
       );
       costs.push(d.cost);
-      for (const t of d.value) described.set(t.fullName, t);
+      for (const t of d.value) described.set(t.typeId, t);
     }
     const types = r.matches.map((m) => {
-      const t =
-        m.typeId !== undefined
-          ? [...described.values()].find((x) => x.typeId === m.typeId)
-          : undefined;
+      const t = m.typeId !== undefined ? described.get(m.typeId) : undefined;
       const list = <T extends Member>(
         l: { items: T[]; total: number; truncated: boolean } | undefined,
       ) => l && { items: l.items.map(memberLine), total: l.total, truncated: l.truncated };
