@@ -68,6 +68,7 @@ interface Loc {
   line?: number;
 }
 interface StopOut {
+  seq: number;
   reason: string;
   owner: string;
   thread: number;
@@ -80,6 +81,7 @@ interface BreakpointOut {
   id: number;
   locations: Loc[];
   hits: number;
+  passed?: number;
   spent?: boolean;
   exception_type?: string;
 }
@@ -460,7 +462,57 @@ describe('evaluating in a frame', () => {
     expect(main).toBeDefined();
     // a frame read on the worker, an invoke (Time.frameCount is a property) on the main thread
     expect(await frameVar('ticks == Game.DebugTargets.WorkerTicks + 1')).toBe('True');
+    const ticks = await frameVar('Game.DebugTargets.WorkerTicks');
     expect(Number(await frameVar('Time.frameCount'))).toBeGreaterThan(0);
+    await frameVar('System.Threading.Thread.Sleep(50)'); // an invoke long enough for a loop
+    // the invokes ran on the main thread alone: the worker is still at its stop, unchanged
+    const after = await call('debug_pause_state', { frames: 1, variable_frames: 1 });
+    expect(after.frames[0]).toMatchObject({
+      method: 'Game.DebugTargets.WorkerLoop',
+      line: mark('worker-store'),
+    });
+    expect(await frameVar('Game.DebugTargets.WorkerTicks')).toBe(ticks);
+    expect(await frameVar('ticks == Game.DebugTargets.WorkerTicks + 1')).toBe('True');
+  });
+
+  it("another thread's hit during an evaluation from a main-thread pause is let go, and counted", async () => {
+    await evalText('Game.DebugTargets.StartWorker()');
+    const worker = await breakAt('worker-store');
+    await breakAt('tick-after-middle');
+    const stop = await waitStop();
+    expect(stop.location.method).toBe('Game.Ticker.Tick');
+    // the main thread evaluates with every thread running: the worker loops (every 20 ms) and
+    // hits its breakpoint meanwhile; keeping that stop would suspend the evaluation with it
+    const loops = BigInt(await frameVar('Game.DebugTargets.WorkerTicks'));
+    await frameVar('System.Threading.Thread.Sleep(120)');
+    expect(BigInt(await frameVar('Game.DebugTargets.WorkerTicks'))).toBeGreaterThan(loops);
+    const st = await call('debug_status', {});
+    expect(st.pause.seq).toBe(stop.seq); // still the same pause
+    expect(st.breakpoints.find((b) => b.id === worker.id)!.passed).toBeGreaterThanOrEqual(1);
+    // when the game runs again, the worker's breakpoint stops it as usual
+    await call('debug_remove_breakpoint', { id: stop.breakpoint });
+    await call('debug_step', { kind: 'resume' });
+    const next = await waitStop();
+    expect(next.location).toMatchObject({ method: 'Game.DebugTargets.WorkerLoop' });
+    expect(next.thread).not.toBe(stop.thread);
+  });
+
+  it('under a plain hold, a hit during an evaluation is let go: the evaluation finishes', async () => {
+    await evalText('Game.DebugTargets.StartWorker()');
+    const worker = await breakAt('worker-store');
+    await app.session.hold('agent-a');
+    try {
+      const loops = BigInt(await evalText('Game.DebugTargets.WorkerTicks'));
+      await evalText('System.Threading.Thread.Sleep(120)');
+      expect(BigInt(await evalText('Game.DebugTargets.WorkerTicks'))).toBeGreaterThan(loops);
+      const st = await call('debug_status', {});
+      expect(st.pause).toBeUndefined();
+      expect(st.breakpoints.find((b) => b.id === worker.id)!.passed).toBeGreaterThanOrEqual(1);
+    } finally {
+      await app.session.release('agent-a');
+    }
+    const next = await waitStop();
+    expect(next.location).toMatchObject({ method: 'Game.DebugTargets.WorkerLoop' });
   });
 
   it('a local written from the frame is what the game uses after resume (read back first)', async () => {

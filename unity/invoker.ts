@@ -43,6 +43,12 @@ export interface InvokerOptions {
   parkTimeoutMs: number;
   invokeTimeoutMs: number;
   log?: (message: string) => void;
+  /**
+   * Whether the next invoke must leave every other thread suspended (SINGLE_THREADED). Without
+   * it the agent resumes the whole VM for the call, so a thread stopped at an event we keep
+   * would run on. Asked at each call.
+   */
+  singleThreaded?: (mainThreadId: number) => boolean;
 }
 
 /** After an abort, how long the aborted call may take to report back. */
@@ -52,6 +58,8 @@ const MESSAGE_CHARS = 8000;
 export class MainThreadInvoker {
   /** Invokes run so far (including the ones made to read an exception). */
   invokes = 0;
+  /** Invokes on the wire now that let the other threads run (see allThreadsRunning). */
+  private allThreadCalls = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private idle = true;
   private exceptionMethods: Promise<{ message: number; stack: number }> | undefined;
@@ -61,6 +69,15 @@ export class MainThreadInvoker {
     readonly threadId: number,
     private readonly opts: InvokerOptions,
   ) {}
+
+  /**
+   * True while an invoke that resumed the whole VM is running: a thread that stops at an event
+   * meanwhile suspends the VM again, and with it the call (the agent stops every thread), so
+   * whoever handles such an event must give its level back for the call to finish.
+   */
+  get allThreadsRunning(): boolean {
+    return this.allThreadCalls > 0;
+  }
 
   /** Runs one method on the main thread; the VM must be suspended by the caller's window. */
   invoke(
@@ -102,8 +119,10 @@ export class MainThreadInvoker {
     args: readonly Value[],
     options: InvokeOptions,
   ): Promise<{ threw: false; outcome: InvokeOutcome } | { threw: true; exception: Value }> {
+    const single = this.opts.singleThreaded?.(this.threadId) === true;
     const flags =
       InvokeFlags.DISABLE_BREAKPOINTS |
+      (single ? InvokeFlags.SINGLE_THREADED : 0) |
       (options.virtual ? InvokeFlags.VIRTUAL : 0) |
       (options.returnOutThis ? InvokeFlags.RETURN_OUT_THIS : 0) |
       (options.returnOutArgs ? InvokeFlags.RETURN_OUT_ARGS : 0);
@@ -124,6 +143,7 @@ export class MainThreadInvoker {
           );
       }, callMs);
       this.invokes++;
+      if (!single) this.allThreadCalls++;
       try {
         const r = await this.conn.send(
           'VM.INVOKE_METHOD',
@@ -145,6 +165,7 @@ export class MainThreadInvoker {
         await new Promise((r) => setImmediate(r));
       } finally {
         clearTimeout(timer);
+        if (!single) this.allThreadCalls--;
       }
     }
   }

@@ -58,11 +58,20 @@ export const stopSchema = z.object({
     .string()
     .optional()
     .describe('the condition could not be evaluated, so the breakpoint stopped'),
+  queued: z
+    .boolean()
+    .optional()
+    .describe('this thread stopped while another pause was current, and waited at its stop'),
 });
 
+const queuedSchema = stopSchema.omit({ seq: true });
+
 export function stopOut(s: Stop): z.input<typeof stopSchema> {
+  return { seq: s.seq, ...queuedOut(s) };
+}
+
+function queuedOut(s: Omit<Stop, 'seq'>): z.input<typeof queuedSchema> {
   return {
-    seq: s.seq,
     reason: s.reason,
     owner: s.owner,
     thread: s.threadId,
@@ -70,10 +79,11 @@ export function stopOut(s: Stop): z.input<typeof stopSchema> {
     ...(s.location ? { location: locationOut(s.location) } : {}),
     ...(s.exception ? { exception_type: s.exception.type } : {}),
     ...(s.conditionError !== undefined ? { condition_error: s.conditionError } : {}),
+    ...(s.queued ? { queued: true } : {}),
   };
 }
 
-export function stopText(s: Stop): string {
+export function stopText(s: Omit<Stop, 'seq'>): string {
   const what =
     s.reason === 'exception'
       ? `${s.exception?.type ?? 'an exception'} thrown`
@@ -81,7 +91,8 @@ export function stopText(s: Stop): string {
         ? 'step done'
         : `breakpoint ${s.breakpointId}`;
   const cond = s.conditionError ? ` (condition failed: ${s.conditionError})` : '';
-  return `paused: ${what} at ${locationText(s.location)}, thread ${s.threadId}, owned by ${s.owner}${cond}`;
+  const waited = s.queued ? ' (stopped while another pause was current)' : '';
+  return `paused: ${what} at ${locationText(s.location)}, thread ${s.threadId}, owned by ${s.owner}${cond}${waited}`;
 }
 
 const breakpointSchema = z.object({
@@ -94,6 +105,11 @@ const breakpointSchema = z.object({
   condition: z.string().optional(),
   hit_count: z.number().int().optional(),
   hits: z.number().int(),
+  passed: z
+    .number()
+    .int()
+    .optional()
+    .describe('hits let go undecided: they came while an evaluation ran with every thread resumed'),
   spent: z
     .boolean()
     .optional()
@@ -111,6 +127,7 @@ function breakpointOut(b: Breakpoint): z.input<typeof breakpointSchema> {
     ...(b.condition !== undefined ? { condition: b.condition } : {}),
     ...(b.hitCount !== undefined ? { hit_count: b.hitCount } : {}),
     hits: b.hits,
+    ...(b.passed ? { passed: b.passed } : {}),
     ...(b.spent ? { spent: true } : {}),
   };
 }
@@ -232,6 +249,9 @@ export const debugStatus = defineTool({
     breakpoints: z.array(breakpointSchema),
     paused: z.boolean().describe('stopped at an event or held'),
     pause: stopSchema.optional(),
+    queued: z
+      .array(queuedSchema)
+      .describe('other threads stopped meanwhile, in line: each becomes the pause in turn'),
     holds: z.array(z.object({ caller: z.string(), count: z.number().int() })),
     stepping: z.string().optional().describe('a step is under way for this caller'),
     stops: z.number().int(),
@@ -248,9 +268,10 @@ export const debugStatus = defineTool({
         : holds.length
           ? `held by ${holds.map((h) => h.caller).join(', ')}`
           : 'running',
+      ...d.queued.map((q) => `in line: ${stopText(q)}`),
       ...d.breakpoints.map(
         (b) =>
-          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : b.locations.map(locationText).join('; ')} hits ${b.hits}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
+          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : b.locations.map(locationText).join('; ')} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
       ),
     ];
     const cost = untouched(started);
@@ -260,6 +281,7 @@ export const debugStatus = defineTool({
         breakpoints: d.breakpoints.map(breakpointOut),
         paused: d.pause !== undefined || holds.length > 0,
         ...(d.pause ? { pause: stopOut(d.pause) } : {}),
+        queued: d.queued.map(queuedOut),
         holds,
         ...(d.stepping ? { stepping: d.stepping.owner } : {}),
         stops: d.stops,
@@ -454,7 +476,9 @@ export const debugStep = defineTool({
   description:
     'From a pause: `over` / `into` / `out` one source line on the stopped thread and wait (at ' +
     'most `timeout_ms`) for where it lands, or `resume` to let the game run. Only the owner of ' +
-    'the pause may do this, unless `force`.',
+    'the pause may do this, unless `force`. When another thread stopped meanwhile (in line, see ' +
+    'debug_status), the game cannot run: ending this pause makes that stop the pause, returned ' +
+    'here, and no step is made.',
   input: z.object({
     kind: z.enum(['over', 'into', 'out', 'resume']),
     force: z.boolean().optional(),
@@ -473,11 +497,13 @@ export const debugStep = defineTool({
     });
     const s = r.value;
     const text =
-      args.kind === 'resume'
-        ? 'resumed'
-        : s
-          ? stopText(s)
-          : `the step did not finish within ${args.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
+      s?.queued === true
+        ? `this pause ended; ${stopText(s)}`
+        : args.kind === 'resume'
+          ? 'resumed'
+          : s
+            ? stopText(s)
+            : `the step did not finish within ${args.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
     return {
       text,
       structured: {

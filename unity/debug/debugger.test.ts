@@ -60,7 +60,8 @@ function fakes() {
       return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
     },
     status: () => ({ holds: [] }),
-  } as unknown as GameSession;
+    invokeRunning: false,
+  } as unknown as GameSession & { invokeRunning: boolean };
   const dbg = new Debugger(session);
   const hit = (requestId: number, threadId = 99): void =>
     listener!({
@@ -68,7 +69,11 @@ function fakes() {
       events: [{ kind: 'BREAKPOINT', requestId, threadId, methodId: 5, ilOffset: 0 }],
     });
   const resumes = (): number => sent.filter((s) => s.name === 'VM.RESUME').length;
-  return { dbg, sent, hit, resumes, ext: () => ext!, conn };
+  return { dbg, sent, hit, resumes, ext: () => ext!, conn, session };
+}
+
+function isStep(p: unknown): boolean {
+  return (p as { eventKind: number }).eventKind === 11;
 }
 
 describe('the debugger', () => {
@@ -100,14 +105,47 @@ describe('the debugger', () => {
     expect(f.dbg.paused).toBeUndefined();
   });
 
-  it('a second stop while paused gives its level back; the first pause stays', async () => {
+  it('a second thread stopping while paused waits in line, keeping its level', async () => {
     const f = fakes();
     const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
     f.hit(bp.requests[0]!.requestId, 1);
     await f.dbg.wait(1000);
     f.hit(bp.requests[0]!.requestId, 2);
-    await vi.waitFor(() => expect(f.resumes()).toBe(1));
+    await vi.waitFor(() => expect(f.dbg.status().queued).toHaveLength(1));
+    expect(f.resumes()).toBe(0);
     expect(f.dbg.paused?.threadId).toBe(1);
+    // invokes must now leave thread 2 where it stopped, even for a pause on the main thread
+    expect(f.ext().keepThreadsStopped!(1)).toBe(true);
+    // a step cannot run (thread 2 keeps the game suspended): the stop in line becomes the pause
+    const r = await f.dbg.step('a', 'over', { timeoutMs: 100 });
+    expect(r.value).toMatchObject({ threadId: 2, queued: true, seq: 2 });
+    expect(f.sent.some((s) => s.name === 'EVENT_REQUEST.SET' && isStep(s.params))).toBe(false);
+    expect(f.resumes()).toBe(1);
+    expect(f.ext().keepThreadsStopped!(2)).toBe(false); // 2 is the main thread here: it invokes
+    await f.dbg.step('a', 'resume', { timeoutMs: 100 });
+    expect(f.resumes()).toBe(2);
+    expect(f.dbg.paused).toBeUndefined();
+  });
+
+  it('a stop during an evaluation that runs every thread is let go undecided', async () => {
+    const f = fakes();
+    const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    f.session.invokeRunning = true;
+    f.hit(bp.requests[0]!.requestId, 2);
+    f.session.invokeRunning = false;
+    await vi.waitFor(() => expect(f.resumes()).toBe(1));
+    expect(f.dbg.paused).toBeUndefined();
+    expect(f.dbg.status().breakpoints[0]).toMatchObject({ hits: 0, passed: 1 });
+  });
+
+  it('a pause on a thread other than the main one makes invokes single-threaded', async () => {
+    const f = fakes();
+    const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    expect(f.ext().keepThreadsStopped!(1)).toBe(false);
+    f.hit(bp.requests[0]!.requestId, 7);
+    await f.dbg.wait(1000);
+    expect(f.ext().keepThreadsStopped!(1)).toBe(true);
+    expect(f.ext().keepThreadsStopped!(7)).toBe(false);
   });
 
   it('asks the agent to count hits when there is no condition', async () => {

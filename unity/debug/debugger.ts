@@ -3,9 +3,11 @@
 // A BREAKPOINT / STEP / EXCEPTION request is set with suspend policy ALL: when it fires, the
 // agent raises the VM's suspend count once and the connection counts that level as ours (so
 // close() resumes it on every exit path). This class decides what each such event set means:
-// a stop reported to callers (the "pause", owned by whoever set the breakpoint or stepped), or
-// a level to give back at once (a condition that is false, a hit before the hit count, a second
-// thread stopping while we are already paused, an event of a request we have just cleared).
+// a stop reported to callers (the "pause", owned by whoever set the breakpoint or stepped), a
+// stop kept in line behind the current pause (another thread stopped meanwhile: it stays at its
+// stop and becomes the pause when the current one ends), or a level to give back at once (a
+// condition that is false, a hit before the hit count, an event of a request we have just
+// cleared, a hit during an evaluation that needs every thread running).
 // Event sets are handled one at a time, in arrival order.
 
 import {
@@ -67,6 +69,11 @@ export interface Breakpoint {
   hitCount?: number;
   /** Hits that passed the condition (and, with a hit count, the stop itself). */
   hits: number;
+  /**
+   * Hits let go undecided: they came while an evaluation ran with every thread resumed, which
+   * cannot finish while a thread is kept stopped.
+   */
+  passed?: number;
   /** A hit-count breakpoint after its stop: the agent never reports it again. */
   spent?: boolean;
   requests: { kind: number; requestId: number }[];
@@ -85,6 +92,8 @@ export interface Stop {
   exception?: { type: string; objectId: number };
   /** The condition could not be evaluated: stopped so that a person can see why. */
   conditionError?: string;
+  /** The thread stopped while another pause was current, and waited at its stop since. */
+  queued?: boolean;
 }
 
 export type StepKind = 'over' | 'into' | 'out' | 'resume';
@@ -92,6 +101,8 @@ export type StepKind = 'over' | 'into' | 'out' | 'resume';
 export interface DebugStatus {
   breakpoints: Breakpoint[];
   pause?: Stop;
+  /** Other threads stopped at our requests, in line behind the pause (oldest first). */
+  queued: Omit<Stop, 'seq'>[];
   stepping?: { owner: string };
   /** Stops reported so far. */
   stops: number;
@@ -106,6 +117,10 @@ export class Debugger {
   private nextId = 1;
   private seq = 0;
   private pause: Stop | undefined;
+  /** Stops kept behind the pause, each holding its own suspend level. */
+  private queued: Omit<Stop, 'seq'>[] = [];
+  /** The thread of the event being decided (its condition may invoke). */
+  private deciding: number | undefined;
   private stepping: { requestId: number; owner: string } | undefined;
   private readonly waiters = new Set<(s: Stop | undefined) => void>();
   private queue: Promise<void> = Promise.resolve();
@@ -118,6 +133,7 @@ export class Debugger {
       beforeClose: (conn) => this.beforeClose(conn),
       connectionEnded: (conn) => this.connectionEnded(conn),
       callerGone: (caller) => this.callerGone(caller),
+      keepThreadsStopped: (main) => this.keepsStopped(main),
     });
   }
 
@@ -125,6 +141,7 @@ export class Debugger {
     return {
       breakpoints: [...this.breakpoints.values()],
       ...(this.pause ? { pause: this.pause } : {}),
+      queued: [...this.queued],
       ...(this.stepping ? { stepping: { owner: this.stepping.owner } } : {}),
       stops: this.seq,
     };
@@ -286,9 +303,11 @@ export class Debugger {
       caller,
       async (ctx) => {
         if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
-        if (kind === 'resume') {
+        // With another thread's stop in line, the game cannot run (that stop keeps it
+        // suspended): ending this pause makes that stop the pause, and a step never starts.
+        if (kind === 'resume' || this.queued.length > 0) {
           await this.resumePause(ctx.conn);
-          return undefined;
+          return { next: Promise.resolve(this.pause) };
         }
         const depth =
           kind === 'into' ? StepDepth.INTO : kind === 'over' ? StepDepth.OVER : StepDepth.OUT;
@@ -318,7 +337,7 @@ export class Debugger {
       { window: false },
     );
     const started = performance.now();
-    const stop = r.value ? await r.value.next : undefined;
+    const stop = await r.value.next;
     return {
       value: stop,
       cost: {
@@ -501,18 +520,28 @@ export class Debugger {
     this.conn = conn;
     this.cache = new LocationCache(conn);
     this.offEvent = conn.onEvent((set) => {
+      // asked on arrival: by the time the set is handled the call may have ended
+      const duringCall = this.session.invokeRunning;
       this.queue = this.queue
-        .then(() => this.onEventSet(conn, set))
+        .then(() => this.onEventSet(conn, set, duringCall))
         .catch((e: unknown) => this.log(`debug: event handling: ${messageOf(e)}`));
     });
   }
 
-  private async onEventSet(conn: SdbConnection, set: EventSet): Promise<void> {
+  private async onEventSet(conn: SdbConnection, set: EventSet, duringCall: boolean): Promise<void> {
     if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
     const ev = set.events.find(
       (e) => e.kind === 'BREAKPOINT' || e.kind === 'STEP' || e.kind === 'EXCEPTION',
     );
-    const candidate = ev !== undefined && conn === this.conn && !this.pause;
+    // A stop during an evaluation that resumed every thread would suspend that evaluation with
+    // the game until the stop ends: the level goes back undecided (the hit is counted as
+    // passed). A condition could not be evaluated then anyway: the invoker is busy.
+    if (ev && duringCall && conn === this.conn) {
+      const bp = ev.kind === 'STEP' ? undefined : this.byRequest.get(ev.requestId);
+      if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
+    }
+    const candidate = ev !== undefined && conn === this.conn && !duringCall;
     // Where the thread stopped, asked at once (pipelined with the decision): most stops are
     // reported, and this read is what debug_wait waits for.
     const located = candidate
@@ -520,11 +549,14 @@ export class Debugger {
       : Promise.resolve(undefined);
     let stop: Omit<Stop, 'seq'> | undefined;
     try {
-      // Already paused (another thread stopped meanwhile): give this level back; the thread
-      // stays suspended with the VM until the current pause ends.
-      if (candidate) stop = await this.decide(conn, ev);
+      if (candidate) {
+        this.deciding = ev.threadId;
+        stop = await this.decide(conn, ev);
+      }
     } catch (e) {
       this.log(`debug: deciding on ${ev?.kind ?? 'an event'}: ${messageOf(e)}`);
+    } finally {
+      this.deciding = undefined;
     }
     if (!stop) {
       await located;
@@ -534,10 +566,30 @@ export class Debugger {
       return;
     }
     const [loc] = await Promise.all([located, this.clearStep(conn)]); // any stop ends a step
+    if (loc) stop.location = loc;
+    if (this.pause) {
+      // Another thread stopped while we are paused: it keeps its level (and its place) and
+      // becomes the pause when the current one ends.
+      this.queued.push({ ...stop, queued: true });
+      return;
+    }
+    this.report(stop);
+  }
+
+  private report(stop: Omit<Stop, 'seq'>): void {
     const full: Stop = { ...stop, seq: ++this.seq };
-    if (loc) full.location = loc;
     this.pause = full;
     for (const w of [...this.waiters]) w(full);
+  }
+
+  /** Invokes must leave the other threads suspended while one of them is kept at a stop. */
+  private keepsStopped(mainThreadId: number): boolean {
+    const other = (t: number | undefined): boolean => t !== undefined && t !== mainThreadId;
+    return (
+      other(this.pause?.threadId) ||
+      other(this.deciding) ||
+      this.queued.some((q) => other(q.threadId))
+    );
   }
 
   private async decide(conn: SdbConnection, ev: SdbEvent): Promise<Omit<Stop, 'seq'> | undefined> {
@@ -617,13 +669,21 @@ export class Debugger {
     };
   }
 
-  /** Ends the current pause: gives back the level its event took. */
+  /**
+   * Ends the current pause: gives back the level its event took. A stop in line behind it
+   * becomes the pause (the game stays suspended by that stop's level).
+   */
   private async resumePause(conn: SdbConnection): Promise<void> {
     if (!this.pause) return;
     this.pause = undefined;
-    await conn.send('VM.RESUME').catch((e: unknown) => {
+    try {
+      await conn.send('VM.RESUME');
+    } catch (e) {
       throw fromSdbError(e, conn.endpoint);
-    });
+    } finally {
+      const next = this.queued.shift();
+      if (next) this.report(next);
+    }
   }
 
   /** The next stop after now (the current pause, if any, does not count). */
@@ -660,6 +720,7 @@ export class Debugger {
     if (this.stepping) clear(EventKind.STEP, this.stepping.requestId);
     this.stepping = undefined;
     this.pause = undefined;
+    this.queued = [];
   }
 
   private connectionEnded(conn: SdbConnection | undefined): void {
@@ -673,6 +734,7 @@ export class Debugger {
     this.byRequest.clear();
     this.stepping = undefined;
     this.pause = undefined;
+    this.queued = [];
     for (const w of [...this.waiters]) w(undefined);
   }
 
@@ -682,7 +744,11 @@ export class Debugger {
     for (const b of [...this.breakpoints.values()])
       if (b.owner === caller) await this.clearRequests(conn, b).catch(() => undefined);
     if (this.stepping?.owner === caller) await this.clearStep(conn);
-    if (this.pause?.owner === caller) await this.resumePause(conn).catch(() => undefined);
+    // its stops in line: each level given back (the thread runs on when the game does)
+    const mine = this.queued.filter((q) => q.owner === caller);
+    this.queued = this.queued.filter((q) => q.owner !== caller);
+    for (const _ of mine) await conn.send('VM.RESUME').catch(() => undefined);
+    while (this.pause?.owner === caller) await this.resumePause(conn).catch(() => undefined);
   }
 }
 

@@ -110,6 +110,8 @@ interface Attachment {
   player?: PlayerEndpoint;
   identity: string;
   invoker?: Promise<MainThreadInvoker>;
+  /** The invoker once made (read synchronously by event handling). */
+  invokerNow?: MainThreadInvoker;
   catalog?: TypeCatalog;
 }
 
@@ -146,6 +148,11 @@ export interface SessionExtension {
   connectionEnded?(conn: SdbConnection): void;
   /** A caller went away: release what it owned (its pause, its breakpoints). */
   callerGone?(caller: string): Promise<void>;
+  /**
+   * True when invokes must leave the other threads suspended: a thread other than the main one
+   * is stopped at an event the extension keeps, and must not run on during the call.
+   */
+  keepThreadsStopped?(mainThreadId: number): boolean;
 }
 
 export class GameSession {
@@ -177,6 +184,15 @@ export class GameSession {
   extend(extension: SessionExtension): () => void {
     this.extensions.add(extension);
     return () => this.extensions.delete(extension);
+  }
+
+  /**
+   * True while an invoke that let every thread run is on the wire (see
+   * MainThreadInvoker.allThreadsRunning). Never attaches.
+   */
+  get invokeRunning(): boolean {
+    const a = this.attachment;
+    return a?.invokerNow?.allThreadsRunning === true;
   }
 
   /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
@@ -488,12 +504,13 @@ export class GameSession {
         endpoint: a.endpoint,
         log: this.log,
       });
-      return new MainThreadInvoker(a.conn, thread, {
+      return (a.invokerNow = new MainThreadInvoker(a.conn, thread, {
         endpoint: a.endpoint,
         parkTimeoutMs,
         invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
         log: this.log,
-      });
+        singleThreaded: (main) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main)),
+      }));
     })();
     a.invoker.catch(() => (a.invoker = undefined)); // a failed search is tried again next time
     return a.invoker;
