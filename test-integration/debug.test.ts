@@ -19,7 +19,13 @@ const sourceLines = (file: string): string[] =>
     new URL(`../fixtures/src/Assembly-CSharp/Game/${file}`, import.meta.url),
     'utf8',
   ).split('\n');
-const SOURCES = [sourceLines('Ticker.cs'), sourceLines('DebugTargets.cs')];
+const SOURCES = [
+  sourceLines('Ticker.cs'),
+  sourceLines('DebugTargets.cs'),
+  readFileSync(new URL('../fixtures/src/Game.Mods/LateMod.cs', import.meta.url), 'utf8').split(
+    '\n',
+  ),
+];
 
 /** The 1-based line carrying `// MARK: name` (in Ticker.cs or DebugTargets.cs). */
 function mark(name: string): number {
@@ -84,6 +90,9 @@ interface BreakpointOut {
   passed?: number;
   spent?: boolean;
   exception_type?: string;
+  waiting_for?: string;
+  suggestions?: string[];
+  bind_error?: string;
 }
 interface FrameOut {
   method: string;
@@ -267,6 +276,51 @@ describe('breakpoints', () => {
       method: 'Game.DebugTargets.NotYetCompiled',
       line: mark('late-body'),
     });
+  });
+
+  it('a breakpoint on code not loaded yet binds when its type loads, before its first run', async () => {
+    // Mods/Game.Mods.dll is referenced by nothing: it is not in the game until ModLoader loads it
+    expect(await evalText('Game.ModLoader.Loaded')).toBe('False');
+    const byType = (
+      await call('debug_set_breakpoint', {
+        type: 'Mods.LateMod',
+        method: 'Tick',
+        line: mark('mod-tick'),
+      })
+    ).breakpoint;
+    expect(byType.locations).toEqual([]);
+    expect(byType.waiting_for).toContain('Mods.LateMod');
+    const byFile = (
+      await call('debug_set_breakpoint', { file: 'LateMod.cs', line: mark('mod-tick') })
+    ).breakpoint;
+    expect(byFile.waiting_for).toContain('LateMod.cs');
+    const missing = (await call('debug_set_breakpoint', { type: 'Mods.LateMod', method: 'Nope' }))
+      .breakpoint;
+    // a misspelt loaded type waits too, but says which loaded types are close
+    const typo = (await call('debug_set_breakpoint', { type: 'Game.Tickr', method: 'Tick' }))
+      .breakpoint;
+    expect(typo.suggestions).toContain('Game.Ticker');
+    expect((await call('debug_wait', { timeout_ms: 200 })).stopped).toBe(false);
+
+    await evalText('Game.ModLoader.LoadRequested = true');
+    const stop = await waitStop();
+    expect(stop.location).toMatchObject({ method: 'Mods.LateMod.Tick', line: mark('mod-tick') });
+    expect([byType.id, byFile.id]).toContain(stop.breakpoint);
+    // stopped in the very first call: the breakpoint was in place before the code ever ran
+    expect(await frameVar('Mods.LateMod.Ticks')).toBe('0');
+    expect(Number(await frameVar('frame'))).toBeGreaterThan(0);
+    const st = await call('debug_status', {});
+    const now = (id: number) => st.breakpoints.find((b) => b.id === id)!;
+    for (const id of [byType.id, byFile.id]) {
+      expect(now(id).waiting_for).toBeUndefined();
+      expect(now(id).locations).toMatchObject([
+        { method: 'Mods.LateMod.Tick', line: mark('mod-tick') },
+      ]);
+    }
+    // the type loaded without that method: said, and it waits no more
+    expect(now(missing.id).waiting_for).toBeUndefined();
+    expect(now(missing.id).bind_error).toMatch(/Nope/);
+    expect(now(typo.id).waiting_for).toContain('Game.Tickr');
   });
 
   it('a condition skips the hits where it is false', async () => {

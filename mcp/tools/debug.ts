@@ -114,6 +114,12 @@ const breakpointSchema = z.object({
     .boolean()
     .optional()
     .describe('a hit-count breakpoint after its stop: it will not stop again'),
+  waiting_for: z
+    .string()
+    .optional()
+    .describe('not bound yet: it binds when this loads, before its code first runs'),
+  suggestions: z.array(z.string()).optional().describe('loaded types with a close name'),
+  bind_error: z.string().optional().describe('its type loaded, but the location is not there'),
 });
 
 function breakpointOut(b: Breakpoint): z.input<typeof breakpointSchema> {
@@ -129,7 +135,17 @@ function breakpointOut(b: Breakpoint): z.input<typeof breakpointSchema> {
     hits: b.hits,
     ...(b.passed ? { passed: b.passed } : {}),
     ...(b.spent ? { spent: true } : {}),
+    ...(b.pending ? { waiting_for: b.pending.waitingFor } : {}),
+    ...(b.pending?.suggestions ? { suggestions: b.pending.suggestions } : {}),
+    ...(b.bindError !== undefined ? { bind_error: b.bindError } : {}),
   };
+}
+
+function whereText(b: Breakpoint): string {
+  if (b.pending)
+    return `(pending) waiting for ${b.pending.waitingFor}${b.pending.suggestions?.length ? `; loaded types with a close name: ${b.pending.suggestions.join(', ')}` : ''}`;
+  if (b.bindError !== undefined) return `(not bound: ${b.bindError})`;
+  return b.locations.map(locationText).join('; ');
 }
 
 const readOnly = {
@@ -151,7 +167,9 @@ export const debugSetBreakpoint = defineTool({
   description:
     'Stop the game when code reaches a location: `type` + `method` (+ `line` or `il_offset`; ' +
     'default the first line; `signature` like "(int)" picks an overload), or `file` + `line` ' +
-    '(methods the game has compiled). `condition` is C# evaluated in the frame (locals, ' +
+    '(methods the game has compiled). A type (by full name) or file not in the game yet gives ' +
+    'a pending breakpoint (`waiting_for`) that binds when that code loads, before it first ' +
+    'runs. `condition` is C# evaluated in the frame (locals, ' +
     'parameters, `this`): it stops only when true. `hit_count` N stops on the N-th hit only. ' +
     'The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
   input: z.object({
@@ -179,7 +197,7 @@ export const debugSetBreakpoint = defineTool({
     });
     const b = r.value;
     return {
-      text: `breakpoint ${b.id} at ${b.locations.map(locationText).join('; ')}`,
+      text: `breakpoint ${b.id} ${b.pending ? '' : 'at '}${whereText(b)}`,
       structured: { breakpoint: breakpointOut(b), cost: costOut(r.cost) },
       cost: r.cost,
     };
@@ -271,7 +289,7 @@ export const debugStatus = defineTool({
       ...d.queued.map((q) => `in line: ${stopText(q)}`),
       ...d.breakpoints.map(
         (b) =>
-          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : b.locations.map(locationText).join('; ')} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
+          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : whereText(b)} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
       ),
     ];
     const cost = untouched(started);

@@ -21,7 +21,8 @@ import {
   type SdbConnection,
   type SdbEvent,
 } from '../../sdb-protocol/index.js';
-import { Errors, fromSdbError, messageOf } from '../errors.js';
+import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
+import type { TypeCatalog } from '../catalog/index.js';
 import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
 import { evaluateInFrame } from './frame-eval.js';
 import {
@@ -76,6 +77,13 @@ export interface Breakpoint {
   passed?: number;
   /** A hit-count breakpoint after its stop: the agent never reports it again. */
   spent?: boolean;
+  /**
+   * Not bound yet: its type (or any type of its file) is not in the game. A TYPE_LOAD request
+   * binds it when that type's first method is compiled, before that method runs.
+   */
+  pending?: { waitingFor: string; suggestions?: string[] };
+  /** Its type loaded but the location could not be bound there (why). */
+  bindError?: string;
   requests: { kind: number; requestId: number }[];
 }
 
@@ -114,6 +122,9 @@ export class Debugger {
   private cache: LocationCache | undefined;
   private readonly breakpoints = new Map<number, Breakpoint>();
   private readonly byRequest = new Map<number, Breakpoint>();
+  /** What each line breakpoint was asked for (pending ones are resolved again on load). */
+  private readonly specs = new Map<number, BreakpointSpec>();
+  private catalog: TypeCatalog | undefined;
   private nextId = 1;
   private seq = 0;
   private pause: Stop | undefined;
@@ -154,6 +165,7 @@ export class Debugger {
 
   locations(ctx: OperationContext): LocationCache {
     this.bind(ctx.conn);
+    this.catalog = ctx.catalog;
     return this.cache!;
   }
 
@@ -165,7 +177,14 @@ export class Debugger {
       caller,
       async (ctx) => {
         const cache = this.locations(ctx);
-        const locations = await this.resolve(ctx, cache, spec);
+        let locations: CodeLocation[] = [];
+        let pending: Breakpoint['pending'];
+        try {
+          locations = await this.resolve(ctx, cache, spec);
+        } catch (e) {
+          pending = pendingFor(spec, e);
+          if (!pending) throw e;
+        }
         const bp: Breakpoint = {
           id: this.nextId++,
           owner: caller,
@@ -175,24 +194,11 @@ export class Debugger {
           requests: [],
           ...(spec.condition !== undefined ? { condition: spec.condition } : {}),
           ...(spec.hitCount !== undefined ? { hitCount: spec.hitCount } : {}),
+          ...(pending ? { pending } : {}),
         };
-        // Without a condition the agent counts hits itself (COUNT: only the n-th is reported),
-        // so the game is not stopped for the hits before it; with one, we count the hits that
-        // pass it.
-        const count: Modifier[] =
-          spec.hitCount !== undefined && spec.condition === undefined
-            ? [{ kind: 'count', count: spec.hitCount }]
-            : [];
-        await this.arm(ctx.conn, bp, (l) =>
-          ctx.conn.send('EVENT_REQUEST.SET', {
-            eventKind: EventKind.BREAKPOINT,
-            suspendPolicy: SuspendPolicy.ALL,
-            modifiers: [
-              { kind: 'location_only', methodId: l.methodId, ilOffset: l.ilOffset },
-              ...count,
-            ],
-          }),
-        );
+        this.specs.set(bp.id, spec);
+        if (pending) await this.armLoad(ctx.conn, bp, spec);
+        else await this.armLines(ctx.conn, bp);
         return bp;
       },
       { window: false },
@@ -383,7 +389,7 @@ export class Debugger {
   // ------------------------------------------------------------------ resolving and arming
 
   private async resolve(
-    ctx: OperationContext,
+    ctx: Pick<OperationContext, 'conn' | 'catalog'>,
     cache: LocationCache,
     spec: BreakpointSpec,
   ): Promise<CodeLocation[]> {
@@ -433,7 +439,7 @@ export class Debugger {
 
   /** A source line: the loaded methods whose sequence points put code on it. */
   private async resolveFile(
-    ctx: OperationContext,
+    ctx: Pick<OperationContext, 'conn' | 'catalog'>,
     cache: LocationCache,
     file: string,
     line: number | undefined,
@@ -444,6 +450,7 @@ export class Debugger {
       file: base,
       ignoreCase: true,
     });
+    if (types.length === 0) throw new FileNotLoaded(file, line);
     const out: CodeLocation[] = [];
     const sameFile = (p: SourcePoint): boolean =>
       p.file !== undefined &&
@@ -474,17 +481,99 @@ export class Debugger {
     return out;
   }
 
-  private async arm(
-    conn: SdbConnection,
-    bp: Breakpoint,
-    set: (l: CodeLocation) => Promise<number>,
-  ): Promise<void> {
+  /** A BREAKPOINT request per location; none left behind when one fails. */
+  private async armLines(conn: SdbConnection, bp: Breakpoint): Promise<void> {
+    // Without a condition the agent counts hits itself (COUNT: only the n-th is reported), so
+    // the game is not stopped for the hits before it; with one, we count the hits that pass.
+    const count: Modifier[] =
+      bp.hitCount !== undefined && bp.condition === undefined
+        ? [{ kind: 'count', count: bp.hitCount }]
+        : [];
     try {
-      for (const l of bp.locations) this.register(bp, EventKind.BREAKPOINT, await set(l));
+      for (const l of bp.locations) {
+        const requestId = await conn.send('EVENT_REQUEST.SET', {
+          eventKind: EventKind.BREAKPOINT,
+          suspendPolicy: SuspendPolicy.ALL,
+          modifiers: [
+            { kind: 'location_only', methodId: l.methodId, ilOffset: l.ilOffset },
+            ...count,
+          ],
+        });
+        this.register(bp, EventKind.BREAKPOINT, requestId);
+      }
     } catch (e) {
       await this.clearRequests(conn, bp);
       throw e;
     }
+  }
+
+  /**
+   * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
+   * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
+   * compiled, before it runs, and waits for us to bind the breakpoint.
+   */
+  private async armLoad(conn: SdbConnection, bp: Breakpoint, spec: BreakpointSpec): Promise<void> {
+    const modifier: Modifier =
+      spec.file !== undefined
+        ? { kind: 'source_file_only', files: [spec.file.split(/[\\/]/).pop()!] }
+        : { kind: 'type_name_only', names: [spec.type!.replace(/\+/g, '/')] };
+    const requestId = await conn.send('EVENT_REQUEST.SET', {
+      eventKind: EventKind.TYPE_LOAD,
+      suspendPolicy: SuspendPolicy.ALL,
+      modifiers: [modifier],
+    });
+    this.register(bp, EventKind.TYPE_LOAD, requestId);
+  }
+
+  /**
+   * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
+   * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
+   * come while an evaluation holds the session (its call compiled the type).
+   */
+  private async bindOnLoad(conn: SdbConnection, ev: SdbEvent): Promise<void> {
+    const bp = this.byRequest.get(ev.requestId);
+    const spec = bp && this.specs.get(bp.id);
+    if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
+    let locations: CodeLocation[];
+    try {
+      locations = await this.resolve({ conn, catalog: this.catalog }, this.cache, spec);
+    } catch (e) {
+      // another type of the same file: keep waiting for the one with the line
+      if (spec.file !== undefined && e instanceof UnityError && e.code === 'NO_LOCATION') return;
+      bp.bindError = messageOf(e);
+      delete bp.pending;
+      await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+      this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+      return;
+    }
+    bp.locations = locations;
+    const load = bp.requests.filter((r) => r.kind === EventKind.TYPE_LOAD);
+    bp.requests = bp.requests.filter((r) => r.kind !== EventKind.TYPE_LOAD);
+    try {
+      await this.armLines(conn, bp);
+    } catch (e) {
+      bp.bindError = messageOf(e);
+      bp.locations = [];
+    }
+    delete bp.pending;
+    this.breakpoints.set(bp.id, bp); // armLines' failure path forgets it
+    for (const r of load) {
+      this.byRequest.delete(r.requestId);
+      await conn
+        .send('EVENT_REQUEST.CLEAR', { eventKind: EventKind.TYPE_LOAD, requestId: r.requestId })
+        .catch((e: unknown) => this.log(`debug: clearing a type-load request: ${messageOf(e)}`));
+    }
+    this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(', ')}`);
+  }
+
+  private async clearRequest(conn: SdbConnection, bp: Breakpoint, kind: number): Promise<void> {
+    for (const r of bp.requests.filter((x) => x.kind === kind)) {
+      this.byRequest.delete(r.requestId);
+      await conn
+        .send('EVENT_REQUEST.CLEAR', { eventKind: kind as 10, requestId: r.requestId })
+        .catch((e: unknown) => this.log(`debug: clearing a request: ${messageOf(e)}`));
+    }
+    bp.requests = bp.requests.filter((x) => x.kind !== kind);
   }
 
   private register(bp: Breakpoint, kind: number, requestId: number): void {
@@ -495,6 +584,7 @@ export class Debugger {
 
   private async clearRequests(conn: SdbConnection, bp: Breakpoint): Promise<void> {
     this.breakpoints.delete(bp.id);
+    this.specs.delete(bp.id);
     for (const r of bp.requests) {
       this.byRequest.delete(r.requestId);
       if (conn === this.conn && !conn.isClosed)
@@ -530,6 +620,11 @@ export class Debugger {
 
   private async onEventSet(conn: SdbConnection, set: EventSet, duringCall: boolean): Promise<void> {
     if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
+    for (const load of set.events.filter((e) => e.kind === 'TYPE_LOAD'))
+      if (conn === this.conn)
+        await this.bindOnLoad(conn, load).catch((e: unknown) =>
+          this.log(`debug: binding on a type load: ${messageOf(e)}`),
+        );
     const ev = set.events.find(
       (e) => e.kind === 'BREAKPOINT' || e.kind === 'STEP' || e.kind === 'EXCEPTION',
     );
@@ -729,6 +824,8 @@ export class Debugger {
     this.offEvent = undefined;
     this.conn = undefined;
     this.cache = undefined;
+    this.catalog = undefined;
+    this.specs.clear();
     // The requests died with the connection (the agent clears them on DISPOSE or disconnect).
     this.breakpoints.clear();
     this.byRequest.clear();
@@ -767,4 +864,32 @@ export function debuggerFor(session: GameSession, log?: (m: string) => void): De
     debuggers.set(session, d);
   }
   return d;
+}
+
+/** No type of the file has compiled code in the game yet. */
+class FileNotLoaded extends UnityError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+  ) {
+    super(
+      'NO_LOCATION',
+      `no code of ${file} is in the game yet (only methods the game has compiled are searched); line ${line}`,
+    );
+  }
+}
+
+/** A breakpoint that can wait for its code to load, when resolving failed only for that. */
+function pendingFor(spec: BreakpointSpec, e: unknown): Breakpoint['pending'] | undefined {
+  if (!(e instanceof UnityError)) return undefined;
+  if (e instanceof FileNotLoaded)
+    return { waitingFor: `a type of ${e.file} with code on line ${e.line} to load` };
+  if (spec.file === undefined && spec.type !== undefined && e.code === 'TYPE_NOT_FOUND') {
+    const dotted = spec.type.includes('.');
+    return {
+      waitingFor: `type ${spec.type} to load${dotted ? '' : ' (matched as a full name: give Namespace.Type for a type in a namespace)'}`,
+      ...(e.suggestions?.length ? { suggestions: e.suggestions } : {}),
+    };
+  }
+  return undefined;
 }
