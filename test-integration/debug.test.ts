@@ -440,6 +440,45 @@ describe('stepping', () => {
     await call('debug_step', { kind: 'resume' });
     await expectRunning();
   });
+
+  it('steps from a plain hold: into game code from native code, over from a managed line', async () => {
+    await app.session.hold('agent-a');
+    const main = (await call('debug_pause_state', { frames: 1, variable_frames: 0 })).thread;
+    // between frames the main thread waits in native code: there is no line to step over from
+    const e0 = await fails('debug_step', { kind: 'over' });
+    expect(e0.code).toBe('NO_LOCATION');
+    expect(app.session.status().holds).toHaveLength(1); // refused: nothing changed
+    // another caller holding too would keep the game suspended: refused
+    await app.session.hold('agent-b');
+    expect((await fails('debug_step', { kind: 'into' })).code).toBe('HOLD_NOT_OWNED');
+    await app.session.release('agent-b');
+    // into: the hold is released and the game stops where the main thread enters game code
+    const into = await call('debug_step', { kind: 'into' });
+    expect(into.stopped).toBe(true);
+    expect(into.stop).toMatchObject({ reason: 'step', owner: 'agent-a', thread: main });
+    expect(into.stop.location.line).toBeGreaterThan(0); // game code: it has source lines
+    expect(app.session.status().holds).toHaveLength(0);
+    const f = await frameCount();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await frameCount()).toBe(f); // paused there
+    await call('debug_step', { kind: 'resume' });
+
+    // a thread held in managed code steps as usual: hold at a breakpoint's line, end the pause
+    await breakAt('tick-call-middle');
+    await waitStop();
+    await call('debug_remove_breakpoint', { all: true });
+    await app.session.hold('agent-a');
+    await call('debug_step', { kind: 'resume' }); // the hold keeps the game suspended
+    expect((await call('debug_status', {})).pause).toBeUndefined();
+    const over = await call('debug_step', { kind: 'over' });
+    expect(over.stop).toMatchObject({
+      reason: 'step',
+      thread: main,
+      location: { method: 'Game.Ticker.Tick', line: mark('tick-after-middle') },
+    });
+    await call('debug_step', { kind: 'resume' });
+    await expectRunning();
+  });
 });
 
 describe('exceptions', () => {

@@ -496,10 +496,18 @@ export const debugStep = defineTool({
     'most `timeout_ms`) for where it lands, or `resume` to let the game run. Only the owner of ' +
     'the pause may do this, unless `force`. When another thread stopped meanwhile (in line, see ' +
     'debug_status), the game cannot run: ending this pause makes that stop the pause, returned ' +
-    'here, and no step is made.',
+    'here, and no step is made. From a plain hold (suspend) that only you hold: steps `thread` ' +
+    '(default the main thread) and releases your hold; a thread waiting in native code (the ' +
+    'main thread between frames) can only step `into`, which stops where it next enters game ' +
+    'code.',
   input: z.object({
     kind: z.enum(['over', 'into', 'out', 'resume']),
     force: z.boolean().optional(),
+    thread: z
+      .number()
+      .int()
+      .optional()
+      .describe('from a plain hold: the thread to step (default the main thread)'),
     timeout_ms: z.number().int().min(1).max(120_000).default(10_000),
   }),
   output: z.object({
@@ -512,6 +520,7 @@ export const debugStep = defineTool({
     const r = await dbg(app).step(caller, args.kind, {
       force: args.force === true,
       timeoutMs: args.timeout_ms,
+      ...(args.thread !== undefined ? { threadId: args.thread } : {}),
     });
     const s = r.value;
     const text =

@@ -132,7 +132,9 @@ export class Debugger {
   private queued: Omit<Stop, 'seq'>[] = [];
   /** The thread of the event being decided (its condition may invoke). */
   private deciding: number | undefined;
-  private stepping: { requestId: number; owner: string } | undefined;
+  /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
+  private stepping:
+    { requestId: number; owner: string; eventKind: number; threadId: number } | undefined;
   private readonly waiters = new Set<(s: Stop | undefined) => void>();
   private queue: Promise<void> = Promise.resolve();
 
@@ -295,12 +297,16 @@ export class Debugger {
     });
   }
 
-  /** Lets the paused game run (resume) or steps its stopped thread, then waits for the stop. */
+  /**
+   * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
+   * Without an event pause, steps from the caller's hold (see stepFromHold).
+   */
   async step(
     caller: string,
     kind: StepKind,
-    options: { force?: boolean; timeoutMs: number },
+    options: { force?: boolean; timeoutMs: number; threadId?: number },
   ): Promise<OperationResult<Stop | undefined>> {
+    if (!this.pause) return this.stepFromHold(caller, kind, options);
     const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
     // The wait for the stop happens outside the operation, so that it holds no lock while the
     // game runs (a condition on the way is evaluated in an operation of its own).
@@ -315,33 +321,135 @@ export class Debugger {
           await this.resumePause(ctx.conn);
           return { next: Promise.resolve(this.pause) };
         }
-        const depth =
-          kind === 'into' ? StepDepth.INTO : kind === 'over' ? StepDepth.OVER : StepDepth.OUT;
-        // Only one step request may exist at a time on Mono 6.8 (a second SET fails).
-        await this.clearStep(ctx.conn);
-        const requestId = await ctx.conn.send('EVENT_REQUEST.SET', {
-          eventKind: EventKind.STEP,
-          suspendPolicy: SuspendPolicy.ALL,
-          modifiers: [
-            {
-              kind: 'step',
-              threadId: p.threadId,
-              size: StepSize.LINE,
-              depth,
-              filter:
-                StepFilter.STATIC_CTOR |
-                StepFilter.DEBUGGER_HIDDEN |
-                StepFilter.DEBUGGER_STEP_THROUGH,
-            },
-          ],
-        });
-        this.stepping = { requestId, owner: caller };
+        await this.armStep(ctx.conn, caller, p.threadId, kind);
         const next = this.nextStop(options.timeoutMs);
         await this.resumePause(ctx.conn);
         return { next };
       },
       { window: false },
     );
+    return this.afterStep(r);
+  }
+
+  /**
+   * A step from a plain hold: only the caller may hold the game (a step lets it run, and any
+   * other hold would keep it suspended). The step is armed on the thread (default the main
+   * one), then the caller's holds are released. Mono steps only a thread suspended in managed
+   * code; one in native code (the main thread between frames) refuses STEP with
+   * INVALID_ARGUMENT: `into` then waits for the thread to enter a method of an assembly with
+   * debug information (game code) instead, by a METHOD_ENTRY request filtered to that thread
+   * and those assemblies; `over` and `out` have no line to start from and are refused.
+   */
+  private async stepFromHold(
+    caller: string,
+    kind: StepKind,
+    options: { timeoutMs: number; threadId?: number },
+  ): Promise<OperationResult<Stop | undefined>> {
+    const what = `debug_step ${kind}`;
+    const holds = this.session.status().holds;
+    if (holds.length === 0) throw Errors.notPaused(what);
+    const mine = holds.find((h) => h.caller === caller)?.count ?? 0;
+    const others = holds.filter((h) => h.caller !== caller).map((h) => h.caller);
+    if (mine === 0 || others.length > 0)
+      throw new UnityError(
+        'HOLD_NOT_OWNED',
+        `${what} from a hold lets the game run, so only the caller holding it may step: held by ${[
+          ...(mine ? [caller] : []),
+          ...others,
+        ].join(', ')}`,
+        { details: { holders: holds.map((h) => h.caller) } },
+      );
+    const r = await this.session.run(
+      what,
+      caller,
+      async (ctx) => {
+        if (kind === 'resume') return { next: Promise.resolve(undefined) };
+        this.locations(ctx);
+        const thread = options.threadId ?? (await ctx.mainThread());
+        await this.armStep(ctx.conn, caller, thread, kind, ctx);
+        return { next: this.nextStop(options.timeoutMs) };
+      },
+      // a window (nested in the hold): finding the main thread may invoke
+      { window: true },
+    );
+    for (let i = 0; i < mine; i++) await this.session.release(caller);
+    return this.afterStep(r);
+  }
+
+  /** A STEP request on `threadId` (the one step Mono 6.8 allows at a time); see stepFromHold. */
+  private async armStep(
+    conn: SdbConnection,
+    owner: string,
+    threadId: number,
+    kind: Exclude<StepKind, 'resume'>,
+    fromHold?: OperationContext,
+  ): Promise<void> {
+    await this.clearStep(conn);
+    if (fromHold && !(await this.onLine(conn, threadId))) {
+      if (kind !== 'into')
+        throw Errors.noLocation(
+          `the current position of thread ${threadId}: it is not on a source line (in native code, as the main thread between frames, or in code without debug information), and Mono steps ${kind} only from a line. Use kind "into" (stops where the thread next enters game code) or set a breakpoint`,
+          [],
+        );
+      const assemblies = await this.userAssemblies(fromHold);
+      // No THREAD_ONLY: Mono 6.8 never matches it (it compares the managed Thread object with
+      // the internal thread), so entries on other threads are told apart in decide().
+      const requestId = await conn.send('EVENT_REQUEST.SET', {
+        eventKind: EventKind.METHOD_ENTRY,
+        suspendPolicy: SuspendPolicy.ALL,
+        modifiers: [{ kind: 'assembly_only', assemblyIds: assemblies }],
+      });
+      this.stepping = { requestId, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
+      return;
+    }
+    const depth =
+      kind === 'into' ? StepDepth.INTO : kind === 'over' ? StepDepth.OVER : StepDepth.OUT;
+    const requestId = await conn.send('EVENT_REQUEST.SET', {
+      eventKind: EventKind.STEP,
+      suspendPolicy: SuspendPolicy.ALL,
+      modifiers: [
+        {
+          kind: 'step',
+          threadId,
+          size: StepSize.LINE,
+          depth,
+          filter:
+            StepFilter.STATIC_CTOR | StepFilter.DEBUGGER_HIDDEN | StepFilter.DEBUGGER_STEP_THROUGH,
+        },
+      ],
+    });
+    this.stepping = { requestId, owner, eventKind: EventKind.STEP, threadId };
+  }
+
+  /**
+   * Whether the thread's top frame is managed code on a source line. Mono 6.8 answers a STEP
+   * request for a thread in native code erratically (INVALID_ARGUMENT, or a request that never
+   * fires), so a step from a hold is only asked from a line.
+   */
+  private async onLine(conn: SdbConnection, threadId: number): Promise<boolean> {
+    const [top] = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
+    if (!top || (top.flags & 2) !== 0 || !this.cache) return false;
+    const at = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
+    return at !== undefined && at.line > 0 && at.line < 0xfeefee;
+  }
+
+  /** Assemblies with debug information: the game's own code, where a person can read lines. */
+  private async userAssemblies(ctx: OperationContext): Promise<number[]> {
+    const all = await ctx.catalog.assemblies();
+    const has = await Promise.all(
+      all.map((a) =>
+        ctx.conn.send('ASSEMBLY.HAS_DEBUG_INFO', { assemblyId: a.assemblyId }).catch(() => false),
+      ),
+    );
+    const ids = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
+    if (ids.length === 0)
+      throw Errors.noLocation('any game code: no loaded assembly has debug information', []);
+    return ids;
+  }
+
+  private async afterStep(
+    r: OperationResult<{ next: Promise<Stop | undefined> }>,
+  ): Promise<OperationResult<Stop | undefined>> {
     const started = performance.now();
     const stop = await r.value.next;
     return {
@@ -598,7 +706,7 @@ export class Debugger {
     this.stepping = undefined;
     if (!conn.isClosed)
       await conn
-        .send('EVENT_REQUEST.CLEAR', { eventKind: EventKind.STEP, requestId: s.requestId })
+        .send('EVENT_REQUEST.CLEAR', { eventKind: s.eventKind as 11, requestId: s.requestId })
         .catch((e: unknown) => this.log(`debug: clearing a step: ${messageOf(e)}`));
   }
 
@@ -626,13 +734,17 @@ export class Debugger {
           this.log(`debug: binding on a type load: ${messageOf(e)}`),
         );
     const ev = set.events.find(
-      (e) => e.kind === 'BREAKPOINT' || e.kind === 'STEP' || e.kind === 'EXCEPTION',
+      (e) =>
+        e.kind === 'BREAKPOINT' ||
+        e.kind === 'STEP' ||
+        e.kind === 'METHOD_ENTRY' ||
+        e.kind === 'EXCEPTION',
     );
     // A stop during an evaluation that resumed every thread would suspend that evaluation with
     // the game until the stop ends: the level goes back undecided (the hit is counted as
     // passed). A condition could not be evaluated then anyway: the invoker is busy.
     if (ev && duringCall && conn === this.conn) {
-      const bp = ev.kind === 'STEP' ? undefined : this.byRequest.get(ev.requestId);
+      const bp = this.byRequest.get(ev.requestId);
       if (bp) bp.passed = (bp.passed ?? 0) + 1;
       this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
     }
@@ -688,9 +800,14 @@ export class Debugger {
   }
 
   private async decide(conn: SdbConnection, ev: SdbEvent): Promise<Omit<Stop, 'seq'> | undefined> {
-    if (ev.kind === 'STEP') {
-      if (!this.stepping || ev.requestId !== this.stepping.requestId) return undefined;
-      return { reason: 'step', owner: this.stepping.owner, threadId: ev.threadId };
+    if (ev.kind === 'STEP' || ev.kind === 'METHOD_ENTRY' || ev.kind === 'BREAKPOINT') {
+      const st = this.stepping;
+      if (st && ev.requestId === st.requestId) {
+        if (ev.threadId !== st.threadId) return undefined; // another thread came by
+        if (ev.kind === 'METHOD_ENTRY' && (await this.toFirstLine(conn, ev))) return undefined;
+        return { reason: 'step', owner: st.owner, threadId: ev.threadId };
+      }
+      if (ev.kind !== 'BREAKPOINT') return undefined;
     }
     const bp = this.byRequest.get(ev.requestId);
     if (!bp) return undefined; // cleared while the event was on its way
@@ -733,6 +850,36 @@ export class Debugger {
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
     return base;
+  }
+
+  /**
+   * A step from native code entered game code, still in the method's prologue (IL offset -1,
+   * before any line). The step goes on to the method's first line by a breakpoint there (a
+   * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
+   * level can go back.
+   */
+  private async toFirstLine(
+    conn: SdbConnection,
+    ev: { methodId: number },
+  ): Promise<boolean> {
+    const st = this.stepping!;
+    const first = (await this.cache?.points(ev.methodId).catch(() => []))?.find(
+      (p) => p.line > 0 && p.line < 0xfeefee,
+    );
+    if (!first) return false;
+    try {
+      await this.clearStep(conn);
+      const requestId = await conn.send('EVENT_REQUEST.SET', {
+        eventKind: EventKind.BREAKPOINT,
+        suspendPolicy: SuspendPolicy.ALL,
+        modifiers: [{ kind: 'location_only', methodId: ev.methodId, ilOffset: first.ilOffset }],
+      });
+      this.stepping = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
+      return true;
+    } catch (e) {
+      this.log(`debug: going on to the first line of an entered method: ${messageOf(e)}`);
+      return false;
+    }
   }
 
   /** true/false, or why it could not be decided. */
@@ -812,7 +959,7 @@ export class Debugger {
     };
     for (const b of this.breakpoints.values())
       for (const r of b.requests) clear(r.kind, r.requestId);
-    if (this.stepping) clear(EventKind.STEP, this.stepping.requestId);
+    if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
     this.stepping = undefined;
     this.pause = undefined;
     this.queued = [];
