@@ -858,10 +858,7 @@ export class Debugger {
    * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
    * level can go back.
    */
-  private async toFirstLine(
-    conn: SdbConnection,
-    ev: { methodId: number },
-  ): Promise<boolean> {
+  private async toFirstLine(conn: SdbConnection, ev: { methodId: number }): Promise<boolean> {
     const st = this.stepping!;
     const first = (await this.cache?.points(ev.methodId).catch(() => []))?.find(
       (p) => p.line > 0 && p.line < 0xfeefee,
