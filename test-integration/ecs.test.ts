@@ -2,7 +2,8 @@
 // queries by all/any/none, bulk values equal per-entity values, writes read back in the game,
 // buffers, scratch entities, the destructive gate, undo, and clear errors that change nothing.
 // Fixture data (WorldBuilder.cs), per entity i: Velocity unless i % 5 == 4; EnemyTag + Health
-// when i % 5 == 4; Waypoint x8 when i % 10 == 3; Unit when i % 20 == 0.
+// when i % 5 == 4; Waypoint x8 when i % 10 == 3; Unit when i % 20 == 0; Stunned (enableable,
+// a seeded third of them disabled) when i % 8 == 1.
 
 // Tool results are checked as the JSON an agent gets: untyped by design.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
@@ -523,5 +524,83 @@ describe('undo', () => {
     expect(await evalText('Game.Probe.SInt')).toBe('80');
     await call('undo', { force: true });
     expect(await evalText('Game.Probe.SInt')).toBe(before);
+  });
+});
+
+describe('enableable components', () => {
+  const STUNNED = ENTITIES / 8;
+  const stunnedOf = (r: Out): Out => (r.components as Out[]).find((c) => c.name === 'Stunned')!;
+  const enabledInGame = (e: string): Promise<string> =>
+    evalText(`em.IsComponentEnabled<Stunned>(${inGame(e)})`);
+
+  it('lists the enabled state of each enableable component, and the read changes nothing', async () => {
+    // the game's own queries split the Stunned entities by their enabled bit
+    const on = await queryAll({ all: ['Stunned'] });
+    const off = await queryAll({ disabled: ['Stunned'] });
+    expect(on.total).toBeGreaterThan(0);
+    expect(off.total).toBeGreaterThan(0);
+    expect(on.total + off.total).toBe(STUNNED);
+    expect(ids(on).filter((e) => ids(off).includes(e))).toEqual([]);
+    const [enabled] = ids(on);
+    const [disabled] = ids(off);
+    expect(await enabledInGame(enabled!)).toBe('True');
+    expect(await enabledInGame(disabled!)).toBe('False');
+
+    const a = await call('ecs_list_components', { entity: enabled, values: true });
+    const b = await call('ecs_list_components', { entity: disabled, values: true });
+    expect(stunnedOf(a)).toMatchObject({ kind: 'component', enableable: true, enabled: true });
+    expect(stunnedOf(b)).toMatchObject({ kind: 'component', enableable: true, enabled: false });
+    // a disabled component keeps its value
+    expect(stunnedOf(b).value.Seconds).toBeGreaterThanOrEqual(0.5);
+    // components that cannot be disabled carry no enabled state
+    for (const c of [...(a.components as Out[]), ...(b.components as Out[])])
+      if (c.name !== 'Stunned') expect(c).not.toHaveProperty('enabled');
+
+    const one = await call('ecs_get_component', { entity: disabled, component: 'Stunned' });
+    expect(one.enabled).toBe(false);
+    expect(one.value).toEqual(stunnedOf(b).value);
+    const velocity = await call('ecs_get_component', { entity: enabled, component: 'Velocity' });
+    expect(velocity).not.toHaveProperty('enabled');
+
+    expect(await enabledInGame(enabled!)).toBe('True');
+    expect(await enabledInGame(disabled!)).toBe('False');
+    expect((await queryAll({ disabled: ['Stunned'] })).total).toBe(off.total);
+  });
+
+  it('sees a flip made in the game, and queries follow it', async () => {
+    const [e] = ids(await queryAll({ all: ['Stunned'] }));
+    const before = (await call('ecs_get_component', { entity: e, component: 'Stunned' })).value;
+    await evalText(`em.SetComponentEnabled<Stunned>(${inGame(e!)}, false); 0`);
+    try {
+      expect(stunnedOf(await call('ecs_list_components', { entity: e })).enabled).toBe(false);
+      expect(ids(await queryAll({ all: ['Stunned'] }))).not.toContain(e);
+      expect(ids(await queryAll({ disabled: ['Stunned'] }))).toContain(e);
+      // none: lacks it, or has it disabled
+      expect(ids(await queryAll({ all: ['LocalTransform'], none: ['Stunned'] }))).toContain(e);
+      // values of disabled components are read in bulk with disabled + read
+      const rows = await queryAll({ disabled: ['Stunned'], read: ['Stunned'] });
+      const row = (rows.entities as Out[]).find((r) => `${r.index}:${r.version}` === e)!;
+      expect(row.components.Stunned).toEqual(before);
+    } finally {
+      await evalText(`em.SetComponentEnabled<Stunned>(${inGame(e!)}, true); 0`);
+    }
+    expect(stunnedOf(await call('ecs_list_components', { entity: e })).enabled).toBe(true);
+    expect(ids(await queryAll({ all: ['Stunned'] }))).toContain(e);
+  });
+
+  it('refuses disabled for a type that cannot be disabled, and the game refuses bits of absent ones', async () => {
+    expect((await fails('ecs_query', { disabled: ['Health'] })).code).toBe('INVALID_ARGUMENT');
+    expect((await fails('ecs_query', { all: ['Stunned'], disabled: ['Stunned'] })).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    const stunned = [
+      ...ids(await queryAll({ all: ['Stunned'] })),
+      ...ids(await queryAll({ disabled: ['Stunned'] })),
+    ];
+    const plain = ids(await queryAll({ all: ['Velocity'] })).find((e) => !stunned.includes(e));
+    const absent = await fails('eval', {
+      code: `em.IsComponentEnabled<Stunned>(${inGame(plain!)})`,
+    });
+    expect(absent.message).toContain('fixture: ');
   });
 });

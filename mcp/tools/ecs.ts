@@ -19,7 +19,7 @@ import {
   worlds,
 } from '../../unity/ecs/ecs-service.js';
 import { undo } from '../../unity/ecs/ecs-undo.js';
-import { MAX_QUERY_LIMIT } from '../../unity/ecs/ecs-read.js';
+import { MAX_QUERY_LIMIT } from '../../unity/ecs/ecs-query.js';
 import type { Json } from '../../unity/ecs/value-codec.js';
 import { costSchema } from '../schemas.js';
 import { clip, costOut, defineTool, type ToolAnnotations } from '../tool.js';
@@ -88,6 +88,8 @@ const gateArgs = {
 };
 
 const show = (v: unknown): string => clip(JSON.stringify(v), TEXT_CHARS);
+const enabledText = (on: boolean | undefined): string =>
+  on === undefined ? '' : on ? ', enabled' : ', disabled';
 const ent = (e: { index: number; version: number }): string => `Entity(${e.index}:${e.version})`;
 
 export const ecsWorlds = defineTool({
@@ -127,13 +129,21 @@ export const ecsQuery = defineTool({
   description:
     'Entities that have every `all` component, at least one `any`, and no `none`; with `read`, ' +
     'the values of those components for every returned entity, read in bulk (a few invokes for ' +
-    'the whole query, not one per entity). Components in `read` are required too. Paged by ' +
+    'the whole query, not one per entity). Components in `read` are required too. Enableable ' +
+    'components (IEnableableComponent) match as in a Unity query: `all`, `any` and `read` see ' +
+    'them only where enabled, `none` also matches entities that have them disabled, and ' +
+    '`disabled` selects entities that have them disabled (`read` them there too). Paged by ' +
     '`offset`/`limit`.',
   input: z.object({
     world,
     all: z.array(componentName).max(16).optional(),
     any: z.array(componentName).max(16).optional(),
     none: z.array(componentName).max(16).optional(),
+    disabled: z
+      .array(componentName)
+      .max(16)
+      .optional()
+      .describe('enableable components the entities have, disabled'),
     read: z.array(componentName).max(8).optional().describe('components whose values to return'),
     limit: z
       .number()
@@ -180,8 +190,10 @@ export const ecsListComponents = defineTool({
   title: "List an entity's components",
   description:
     'The component types of an entity (names from the runtime type; kind: component, tag, buffer, ' +
-    'shared, managed), optionally with values; `follow` resolves Entity fields to the entity they ' +
-    'point at (whether it exists, and its components).',
+    'shared, managed; enableable: implements IEnableableComponent, and then `enabled`: whether ' +
+    'it is enabled on this entity now; other components have no `enabled`), optionally with ' +
+    'values; `follow` resolves Entity fields to the entity they point at (whether it exists, and ' +
+    'its components).',
   input: z.object({
     entity: entityArg,
     world,
@@ -200,6 +212,7 @@ export const ecsListComponents = defineTool({
         name: z.string(),
         kind: z.string(),
         enableable: z.boolean(),
+        enabled: z.boolean().optional().describe('enableable components only: enabled now'),
         value: json.optional(),
         references: z
           .record(
@@ -230,7 +243,7 @@ export const ecsListComponents = defineTool({
     const v = r.value;
     const lines = v.components.map(
       (c) =>
-        `  ${c.name} (${c.kind})${c.value !== undefined ? ` = ${JSON.stringify(c.value)}` : ''}`,
+        `  ${c.name} (${c.kind}${enabledText(c.enabled)})${c.value !== undefined ? ` = ${JSON.stringify(c.value)}` : ''}`,
     );
     return {
       text: clip(
@@ -247,13 +260,16 @@ export const ecsGetComponent = defineTool({
   name: 'ecs_get_component',
   title: 'Read a component',
   description:
-    'One component of one entity, after checking the entity has it (an absent component is an error, never zeroes).',
+    'One component of one entity, after checking the entity has it (an absent component is an ' +
+    'error, never zeroes); for an enableable component also `enabled` (a disabled one keeps its ' +
+    'value).',
   input: z.object({ entity: entityArg, component: componentName, world }),
   output: z.object({
     world: z.string(),
     entity: entityOut,
     component: z.string(),
     value: json,
+    enabled: z.boolean().optional().describe('enableable components only: enabled now'),
     cost: costSchema,
   }),
   annotations: READS,
@@ -265,7 +281,7 @@ export const ecsGetComponent = defineTool({
       args.component,
     );
     return {
-      text: `${r.value.component} of ${ent(r.value.entity)} = ${show(r.value.value)}`,
+      text: `${r.value.component} of ${ent(r.value.entity)}${r.value.enabled === undefined ? '' : r.value.enabled ? ' (enabled)' : ' (disabled)'} = ${show(r.value.value)}`,
       structured: { ...r.value, cost: costOut(r.cost) },
       cost: r.cost,
     };
@@ -472,7 +488,14 @@ export const ecsDestroyEntity = defineTool({
     applied: z.boolean(),
     preview: z.object({
       name: z.string(),
-      components: z.array(z.object({ name: z.string(), kind: z.string(), value: json.optional() })),
+      components: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.string(),
+          enabled: z.boolean().optional(),
+          value: json.optional(),
+        }),
+      ),
     }),
     cost: costSchema,
   }),
@@ -496,6 +519,7 @@ export const ecsDestroyEntity = defineTool({
           components: v.preview.components.map((c) => ({
             name: c.name,
             kind: c.kind,
+            ...(c.enabled !== undefined ? { enabled: c.enabled } : {}),
             ...(c.value !== undefined ? { value: c.value } : {}),
           })),
         },

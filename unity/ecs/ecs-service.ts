@@ -6,19 +6,16 @@ import { sumCosts, type GameSession, type OperationResult } from '../session/ses
 import { UnityError } from '../errors.js';
 import { EcsAccess, entityText, type ComponentInfo, type EntityRef } from './ecs-access.js';
 import { EcsErrors } from './ecs-errors.js';
+import { isEnabled } from './ecs-enabled.js';
+import { copyQuery, query, readCopy, type QueryArgs, type QueryResult } from './ecs-query.js';
 import {
   componentJson,
-  copyQuery,
   listComponents,
   listWorlds,
   locate,
-  query,
-  readCopy,
   type EntityAddress,
   type ListedComponent,
   type Located,
-  type QueryArgs,
-  type QueryResult,
   type WorldSummary,
 } from './ecs-read.js';
 import {
@@ -66,6 +63,7 @@ export async function queryEntities(
     ...(args.all ?? []),
     ...(args.any ?? []),
     ...(args.none ?? []),
+    ...(args.disabled ?? []),
     ...(args.read ?? []),
   ];
   const copy = await read(session, caller, 'ecs_query', (ecs) => copyQuery(ecs, args), names);
@@ -113,12 +111,21 @@ export function entityComponents(
   });
 }
 
+export interface ComponentRead {
+  world: string;
+  entity: EntityRef;
+  component: string;
+  value: Json;
+  /** Enableable components only: whether it is enabled on the entity now. */
+  enabled?: boolean;
+}
+
 export function getComponent(
   session: GameSession,
   caller: string,
   at: EntityAddress,
   component: string,
-): Promise<OperationResult<{ world: string; entity: EntityRef; component: string; value: Json }>> {
+): Promise<OperationResult<ComponentRead>> {
   return read(
     session,
     caller,
@@ -126,12 +133,15 @@ export function getComponent(
     async (ecs) => {
       const info = await ecs.component(component);
       const l = await locate(ecs, at);
-      return {
+      const r: ComponentRead = {
         world: l.world.name,
         entity: l.entity,
         component: info.fullName,
         value: await componentJson(ecs, l, info),
       };
+      // after componentJson checked the entity has it
+      if (info.enableable) r.enabled = await isEnabled(ecs, l, info);
+      return r;
     },
     [component],
   );

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
-import { fromJson, patchAt, sameJson, toJson, toJsonMany, type CodecTypes } from './value-codec.js';
+import {
+  float32Shortest,
+  fromJson,
+  patchAt,
+  sameJson,
+  toJson,
+  toJsonMany,
+  type CodecTypes,
+} from './value-codec.js';
 
 // type ids: 1 float3 {x,y,z}; 2 Unit {Kind, Selected, Stats}; 3 Stats {Level, Speed, Home}; 4 UnitKind enum
 const names: Record<number, string[]> = {
@@ -111,7 +119,59 @@ describe('fromJson', () => {
   it('round-trips floats exactly as the game stores them', async () => {
     const v = await fromJson(f3(0, 0, 0), { x: 0.1 }, types);
     expect((v as unknown as { fields: Value[] }).fields[0]).toEqual(Values.r4(0.1));
-    expect(sameJson(await toJson(v, types), { x: Math.fround(0.1), y: 0, z: 0 })).toBe(true);
+    expect(sameJson(await toJson(v, types), { x: 0.1, y: 0, z: 0 })).toBe(true);
+    // what is printed is written back as the very same float
+    const odd = f3(-0.798976719379425, 2.5867648124694824, 1 / 3);
+    const back = await fromJson(odd, await toJson(odd, types), types);
+    expect(back).toEqual(odd);
+  });
+});
+
+describe('float32Shortest', () => {
+  it('prints a float32 as its shortest round-trip decimal', () => {
+    const cases: [number, string][] = [
+      [-0.798976719379425, '-0.7989767'],
+      [0.1, '0.1'],
+      [1 / 3, '0.33333334'],
+      [2.5867648124694824, '2.5867648'],
+      [1.5, '1.5'],
+      [16777216, '16777216'],
+      [16777217, '16777216'], // not a float32: rounded first
+      [3.4028234663852886e38, '3.4028235e+38'], // float.MaxValue
+      [1.401298464324817e-45, '1e-45'], // the smallest subnormal
+      [1.1754943508222875e-38, '1.1754944e-38'], // float.MinNormal
+      // a power of two, where the shortest is the neighbour of the correctly rounded decimal
+      [2 ** -96, '1.2621775e-29'],
+      [-(2 ** 87), '-1.5474251e+26'],
+    ];
+    for (const [x, text] of cases) {
+      expect(String(float32Shortest(x)), String(x)).toBe(text);
+      expect(Math.fround(float32Shortest(x))).toBe(Math.fround(x));
+    }
+    expect(Object.is(float32Shortest(-0), -0)).toBe(true);
+    expect(float32Shortest(NaN)).toBeNaN();
+    expect(float32Shortest(-Infinity)).toBe(-Infinity);
+  });
+
+  it('always reads back as the same float, and no shorter decimal does', () => {
+    const bits = new Uint32Array(1);
+    const float = new Float32Array(bits.buffer);
+    let seed = 12345;
+    for (let i = 0; i < 5000; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      bits[0] = seed ^ (seed << 7);
+      const f = float[0]!;
+      if (!Number.isFinite(f) || f === 0) continue;
+      const s = float32Shortest(f);
+      expect(Math.fround(s)).toBe(f);
+      const digits = s.toExponential().split('e')[0]!.replace(/[-.]/g, '').length;
+      if (digits > 1) {
+        // every decimal with one digit fewer, near f, reads back as another float
+        const fewer = Number(f.toExponential(digits - 2));
+        const step = Number(`1e${Number(fewer.toExponential().split('e')[1]) - (digits - 2)}`);
+        for (const c of [fewer - step, fewer, fewer + step]) expect(Math.fround(c)).not.toBe(f);
+      }
+    }
   });
 });
 

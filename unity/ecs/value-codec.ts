@@ -1,5 +1,6 @@
 // Component values between the wire and JSON. A struct becomes an object of its fields by name,
-// an enum its constant's name, a float a number (NaN and infinities as strings, JSON has none).
+// an enum its constant's name, a float a number (NaN and infinities as strings, JSON has none;
+// a float32 as its shortest round-trip decimal, not the double it widens to).
 // Writing goes the other way over a template (the value read just before): only the fields the
 // caller names change, every field keeps its wire kind, and a value that does not fit is refused
 // before anything is sent.
@@ -24,6 +25,33 @@ function rawNumber(v: Value): number | bigint {
 
 function numberOut(v: number): Json {
   return Number.isFinite(v) ? v : String(v);
+}
+
+/**
+ * A float32 as the game's float prints (shortest round-trip, as .NET Core's float.ToString()):
+ * the shortest decimal that Math.fround maps back to the same float, so 0.1f is 0.1 rather than
+ * the double it widens to (0.10000000149011612), and writing it back gives the same float.
+ * At each digit count the correctly rounded decimal and its two neighbours are tried (next to a
+ * power of two the float's rounding interval is lopsided, and a neighbour can be the shorter).
+ */
+export function float32Shortest(x: number): number {
+  const f = Math.fround(x);
+  if (!Number.isFinite(f) || f === 0) return f;
+  for (let digits = 1; digits <= 9; digits++) {
+    const [mantissa, exp] = f.toExponential(digits - 1).split('e') as [string, string];
+    const negative = mantissa.startsWith('-');
+    const d = BigInt(mantissa.replace('-', '').replace('.', ''));
+    const scale = Number(exp) - (digits - 1);
+    let best: number | undefined;
+    for (const c of [d, d - 1n, d + 1n]) {
+      if (c <= 0n) continue;
+      const n = Number(`${negative ? '-' : ''}${c}e${scale}`);
+      if (Math.fround(n) === f && (best === undefined || Math.abs(n - f) < Math.abs(best - f)))
+        best = n;
+    }
+    if (best !== undefined) return best;
+  }
+  return f; // 9 significant digits always round-trip a float32: not reached
 }
 
 export async function toJson(v: Value, types: CodecTypes): Promise<Json> {
@@ -106,9 +134,10 @@ function primitiveJson(v: Value): Json {
     case 'u2':
     case 'i4':
     case 'u4':
-    case 'r4':
     case 'r8':
       return numberOut(v.value);
+    case 'r4':
+      return numberOut(float32Shortest(v.value));
     case 'i8':
     case 'u8':
       return v.value >= BigInt(Number.MIN_SAFE_INTEGER) &&
