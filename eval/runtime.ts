@@ -137,6 +137,19 @@ export interface InvokeResult {
   outArgs?: EvalValue[];
 }
 
+export interface InvokeOptions {
+  virtual: boolean;
+  outThis: boolean;
+  outArgs: boolean;
+  /**
+   * The call is this property's (or indexer's) setter in an assignment to a property of a
+   * reference-type object or to a static property: a write to the game that a runtime may
+   * journal (arguments: the index arguments, then the value). Not set for a setter called on a
+   * struct value, which changes a copy (written back, when it is a variable, as a field write).
+   */
+  propertySet?: PropertyDescriptor;
+}
+
 /** Reads, writes and calls in the game. */
 export interface GameAccess {
   readStatic(field: FieldDescriptor): Promise<EvalValue>;
@@ -148,7 +161,7 @@ export interface GameAccess {
     method: MethodDescriptor,
     thisArg: EvalValue | undefined,
     args: readonly EvalValue[],
-    options: { virtual: boolean; outThis: boolean; outArgs: boolean },
+    options: InvokeOptions,
   ): Promise<InvokeResult>;
   /** Lengths per dimension. */
   arrayLengths(array: EvalValue): Promise<number[]>;

@@ -266,9 +266,16 @@ export class Calls {
     receiver: Operand | undefined,
     values: readonly EvalValue[],
     outArgs: boolean,
+    /** The call is this property's setter in an assignment. */
+    propertySet?: PropertyDescriptor,
   ): Promise<InvokeResult> {
     if (m.isStatic || !receiver)
-      return this.game.invoke(m, undefined, values, { virtual: false, outThis: false, outArgs });
+      return this.game.invoke(m, undefined, values, {
+        virtual: false,
+        outThis: false,
+        outArgs,
+        ...(propertySet ? { propertySet } : {}),
+      });
     const rv = receiver.value;
     // a Nullable<T> is a struct: calling its members on "null" is fine (HasValue, GetValueOrDefault)
     if (rv.kind === 'null' && !(await this.f.nullableUnderlying(m.declaringType)))
@@ -288,10 +295,14 @@ export class Calls {
     if (rv.kind === 'object' && (await this.f.describe(m.declaringType)).kind === 'interface') {
       box = await this.f.isValueType(await this.game.typeOf(rv));
     }
+    // a setter on an object changes the game; on a struct value or a box's copy it changes a
+    // copy, written back (when it is a variable) as the write of a field
+    const set = propertySet && rv.kind === 'object' && !box ? { propertySet } : {};
     const r = await this.game.invoke(m, rv, values, {
       virtual: m.isVirtual && !declaredOnValueType,
       outThis: writeBack || box,
       outArgs,
+      ...set,
     });
     if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
       await this.it.write(receiver.place, r.outThis);
@@ -330,7 +341,7 @@ export class Calls {
           value: t.receiver ?? NULL,
           ...(t.receiverPlace ? { place: t.receiverPlace } : {}),
         };
-    await this.invokeOn(setter, receiver, [...t.args, value], false);
+    await this.invokeOn(setter, receiver, [...t.args, value], false, t.property);
   }
 
   // ---------------------------------------------------------------- element access

@@ -146,6 +146,20 @@ describe('properties', () => {
     expect(fake.static('Game.Node', 'Created')).toEqual(int(3));
   });
 
+  // the runtime journals these (unity/eval-bridge): a setter on an object or a static property
+  it('tells the runtime which calls are property sets of an assignment', async () => {
+    await valueOf(fake, 'n.Label = "a"; n.Label += "b"; n.Size++; Game.Node.Created = 1', options);
+    await valueOf(fake, 'g[1] = 7; n.Sink = 2', options);
+    expect(fake.game.propertySets).toEqual([
+      'set_Label (Label)',
+      'set_Label (Label)',
+      'set_Size (Size)',
+      'set_Created (Created)',
+      'set_Item (Item)',
+      'set_Sink (Sink)',
+    ]);
+  });
+
   it('refuses assigning a get-only property (CS0200) and reading a set-only one (CS0154)', async () => {
     expect(await refusal(fake, 'n.Half = 1', options)).toMatchObject({ csCode: 'CS0200' });
     expect(await refusal(fake, 'n.Sink + 1', options)).toMatchObject({ csCode: 'CS0154' });

@@ -150,6 +150,14 @@ describe('mutating methods', () => {
   it('runs a struct property setter on the variable', async () => {
     await valueOf(fake, 's.Pos.Tag = "t"', options);
     expect(fake.text(fake.get(fake.get(ship, 'Pos'), 'Tag'))).toBe('t');
+    // the setter changed a copy, written back as a field: that write is the game's change
+    expect(fake.game.propertySets).toEqual([]);
+    expect(fake.effects()).toEqual(['invoke Game.Vec.set_Tag', 'writeField Game.Ship.Pos']);
+  });
+
+  it('says a setter on an object is a property set, one on a struct value is not', async () => {
+    await valueOf(fake, 'var v = s.Pos; v.Tag = "local"; s.PosProp = v', options);
+    expect(fake.game.propertySets).toEqual(['set_PosProp (PosProp)']);
   });
 
   it('changes only a copy when the receiver is a property result', async () => {

@@ -7,6 +7,7 @@ import {
   GameExceptionError,
   type FieldDescriptor,
   type GameAccess,
+  type InvokeOptions,
   type InvokeResult,
   type MethodDescriptor,
   type TypeHandle,
@@ -45,6 +46,8 @@ export class FakeGame implements GameAccess {
   readonly statics = new Map<string, EvalValue>();
   /** Every GameAccess call, in order: `invoke Game.Node.Describe`, `writeField Game.Node.Value`... */
   readonly log: string[] = [];
+  /** Setter calls the evaluator said were property sets in an assignment: `set_Label (Label)`. */
+  readonly propertySets: string[] = [];
   private nextId = 1;
   private readonly typeObjects = new Map<string, EvalValue>();
 
@@ -185,9 +188,10 @@ export class FakeGame implements GameAccess {
     method: MethodDescriptor,
     thisArg: EvalValue | undefined,
     args: readonly EvalValue[],
-    options: { virtual: boolean; outThis: boolean; outArgs: boolean },
+    options: InvokeOptions,
   ): Promise<InvokeResult> {
     this.log.push(`invoke ${this.md.entry(method.declaringType).fullName}.${method.name}`);
+    if (options.propertySet) this.propertySets.push(`${method.name} (${options.propertySet.name})`);
     try {
       return Promise.resolve(this.run(method, thisArg, args, options));
     } catch (e) {

@@ -5,13 +5,15 @@ import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
 import type { EvaluateResult } from '../../eval/index.js';
-import { evaluateInSession } from '../../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession, type EvalWrite } from '../../unity/eval-bridge/evaluate-in-game.js';
 import type { OperationResult } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
 import { CHANGES_GAME, clip, costOut, defineTool, type ToolOutcome } from '../tool.js';
 
 /** An exception's stack in a failure result: enough to find the frame, never a flood. */
 const STACK_CHARS = 2000;
+/** The journal line of a result. */
+const TEXT_CHARS = 2000;
 
 /** What an evaluation returns, for `eval` and `debug_evaluate`. */
 export const evaluationSchema = z.object({
@@ -54,6 +56,98 @@ export function evaluationOutcome(
   };
 }
 
+/** Writes listed in an eval result (each is in the journal whatever the count). */
+const WRITES_SHOWN = 20;
+
+const evalOutputSchema = evaluationSchema.extend({
+  writes: z
+    .array(
+      z.object({
+        where: z.string().describe('what was assigned: a field, static, element or property'),
+        journal_id: z.number().int().optional().describe('its undo journal entry: undo {id}'),
+        undoable: z.boolean(),
+        why_not: z.string().optional().describe('why it cannot be undone (it is not journaled)'),
+      }),
+    )
+    .optional()
+    .describe(`the game writes the program made (the first ${WRITES_SHOWN}), journaled for undo`),
+  writes_total: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('how many writes, when more than are listed'),
+  cost: costSchema
+    .extend({
+      journal_invokes: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'of the invokes, getter calls that read assigned properties before and after for ' +
+            'the undo journal (2 per journaled property assignment)',
+        ),
+    })
+    .describe(
+      'what the call cost in the game; a journaled property assignment costs two getter invokes',
+    ),
+});
+
+/** `eval`'s outcome: the evaluation, and what it wrote to the game (journaled or not, and why). */
+export function evalOutcome(
+  r: Awaited<ReturnType<typeof evaluateInSession>>,
+): ToolOutcome<z.input<typeof evalOutputSchema>> {
+  const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
+    where: w.where,
+    ...(w.journalId !== undefined ? { journal_id: w.journalId } : {}),
+    undoable: w.journalId !== undefined,
+    ...(w.notUndoable !== undefined ? { why_not: w.notUndoable } : {}),
+  }));
+  const journalInvokes = r.writes.reduce((n, w) => n + w.invokes, 0);
+  const extra =
+    r.writes.length === 0
+      ? {}
+      : { writes, ...(r.writes.length > WRITES_SHOWN ? { writes_total: r.writes.length } : {}) };
+  let outcome: ToolOutcome<z.input<typeof evaluationSchema>>;
+  try {
+    outcome = evaluationOutcome(r);
+  } catch (e) {
+    // the program threw after writing: its writes are journaled all the same
+    if (!(e instanceof UnityError) || r.writes.length === 0) throw e;
+    throw new UnityError(e.code, `${e.message}\n${writesText(r.writes)}`, {
+      details: { ...(e.details as Record<string, unknown>), writes },
+      ...(e.suggestions ? { suggestions: e.suggestions } : {}),
+    });
+  }
+  const cost = {
+    ...outcome.structured.cost,
+    ...(journalInvokes > 0 ? { journal_invokes: journalInvokes } : {}),
+  };
+  const text = [outcome.text, writesText(r.writes)].filter((t) => t).join('\n');
+  return { ...outcome, text, structured: { ...outcome.structured, ...extra, cost } };
+}
+
+/** The writes for a reader: journal ids to undo, and what cannot be undone and why. */
+function writesText(writes: readonly EvalWrite[]): string {
+  const journaled = writes.filter((w) => w.journalId !== undefined);
+  const lost = writes.filter((w) => w.journalId === undefined);
+  const lines: string[] = [];
+  if (journaled.length > 0)
+    lines.push(
+      clip(
+        `journaled for undo: ${journaled.map((w) => `#${w.journalId} ${w.where}`).join(', ')}`,
+        TEXT_CHARS,
+      ),
+    );
+  for (const w of lost.slice(0, WRITES_SHOWN))
+    lines.push(`NOT undoable: ${w.where}: ${w.notUndoable ?? 'not journaled'}`);
+  const invokes = writes.reduce((n, w) => n + w.invokes, 0);
+  if (invokes > 0)
+    lines.push(`(${invokes} of the invokes read assigned properties for the undo journal)`);
+  return lines.join('\n');
+}
+
 export const evalTool = defineTool({
   name: 'eval',
   title: 'Evaluate C#',
@@ -65,14 +159,17 @@ export const evalTool = defineTool({
     'script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, ' +
     'Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. ' +
     'No lambdas, LINQ query syntax or loops: call methods instead (extension methods as statics: ' +
-    '`Enumerable.Sum(xs)`). Assignments change the game.',
+    '`Enumerable.Sum(xs)`). Assignments change the game and are journaled: `undo` restores ' +
+    'them (the result lists each with its journal id, or why it cannot be undone: a property ' +
+    'without a getter). A property assignment costs two extra getter invokes (the value before ' +
+    'and after).',
   input: z.object({
     code: z.string().min(1).max(20_000).describe('the C# program'),
   }),
-  output: evaluationSchema,
+  output: evalOutputSchema,
   annotations: CHANGES_GAME,
   run: async (args, { app, caller }) =>
-    evaluationOutcome(await evaluateInSession(app.session, caller, args.code)),
+    evalOutcome(await evaluateInSession(app.session, caller, args.code)),
 });
 
 export const evalTools = [evalTool];

@@ -1,10 +1,18 @@
 // undo: restores journal entries (components, buffers, created entities, eval assignments),
 // newest first, refusing an entry whose target no longer holds what we wrote unless forced.
+// An eval entry is read and written where the program wrote it: a field, static or element on
+// the wire, a property through its getter and setter (invokes on the main thread, in this window).
 
-import { readAt, sameValue, writeAt } from '../eval-bridge/write-observer.js';
+import {
+  locationKey,
+  readAt,
+  sameValue,
+  wireText,
+  writeAt,
+} from '../eval-bridge/write-observer.js';
 import { UnityError } from '../errors.js';
 import type { GameSession, OperationResult } from '../session/session.js';
-import type { ComponentInfo, EcsAccess } from './ecs-access.js';
+import { EcsAccess, type ComponentInfo } from './ecs-access.js';
 import { EcsErrors } from './ecs-errors.js';
 import { componentJson, locate, type Located } from './ecs-read.js';
 import { read, write } from './ecs-window.js';
@@ -46,13 +54,14 @@ export function undo(
     for (const e of entries) {
       const key =
         e.target.kind === 'eval'
-          ? `eval|${JSON.stringify(e.target.where)}`
+          ? `eval|${locationKey(e.target.where)}`
           : `${e.world}|${e.entity?.index}:${e.entity?.version}|${JSON.stringify(e.target)}`;
       if (e.target.kind === 'eval') {
-        const now = await readAt(ecs.conn, e.target.where);
+        const t = e.target;
+        const now = await located(e, () => readAt(ecs.ctx, t.where));
         const current = wireText(now);
         const known = pending.get(key);
-        const matches = known !== undefined ? known === e.after : sameValue(now, e.target.after);
+        const matches = known !== undefined ? known === e.after : sameValue(now, t.after);
         if (!matches && !sel.force) throw conflict(e, e.after, current);
         pending.set(key, e.before);
         checked.push({ e, l: undefined, current });
@@ -90,10 +99,11 @@ export function undo(
       }
       let restored: Json;
       if (e.target.kind === 'eval') {
+        const t = e.target;
         ecs.ctx.markWrite();
-        await writeAt(ecs.conn, e.target.where, e.target.before);
-        const back = await readAt(ecs.conn, e.target.where);
-        if (!sameValue(back, e.target.before))
+        await located(e, () => writeAt(ecs.ctx, t.where, t.before));
+        const back = await located(e, () => readAt(ecs.ctx, t.where));
+        if (!sameValue(back, t.before))
           throw EcsErrors.readBackMismatch(`restoring ${e.label}`, e.before, wireText(back));
         restored = wireText(back);
       } else if (e.target.kind === 'create') {
@@ -109,7 +119,15 @@ export function undo(
     }
     return out;
   };
-  return sel.dryRun ? read(session, caller, 'undo', op) : write(session, caller, 'undo', op);
+  if (entries.some((e) => e.target.kind !== 'eval'))
+    return sel.dryRun ? read(session, caller, 'undo', op) : write(session, caller, 'undo', op);
+  // eval entries only: no ECS lookups first (a game without Entities has eval writes to undo)
+  return session.run(
+    'undo',
+    caller,
+    (ctx) => op(new EcsAccess(ctx)),
+    sel.dryRun ? {} : { writes: true, exclusive: true },
+  );
 }
 
 function conflict(e: JournalEntry, wrote: Json, found: Json): UnityError {
@@ -120,11 +138,23 @@ function conflict(e: JournalEntry, wrote: Json, found: Json): UnityError {
   );
 }
 
+/**
+ * An eval entry's read or write; a property's getter or setter that throws is reported with the
+ * entry (a destroyed object's property, say), not as a bare game exception.
+ */
+async function located<T>(e: JournalEntry, io: () => Promise<T>): Promise<T> {
+  try {
+    return await io();
+  } catch (x) {
+    if (!(x instanceof UnityError && x.code === 'GAME_EXCEPTION')) throw x;
+    throw new UnityError('GAME_EXCEPTION', `entry ${e.id} (${e.label}): ${x.message}`, {
+      details: x.details,
+      cause: x,
+    });
+  }
+}
+
 function clipJson(v: Json): string {
   const s = JSON.stringify(v);
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
-
-function wireText(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 }

@@ -1,5 +1,6 @@
-// The undo journal: every write made through the ECS tools, with the value before and the value
-// we wrote (read back). One journal per session, newest last, bounded. Undo restores "before"
+// The undo journal: every write made through the ECS tools and every assignment an agent's eval
+// makes to the game (fields, statics, array elements, properties and indexers), with the value
+// before and the value we wrote (read back). One journal per session, newest last, bounded. Undo restores "before"
 // only while the game still holds what we wrote; otherwise someone changed it since, and undo
 // refuses unless forced.
 
@@ -14,7 +15,11 @@ export type JournalTarget =
   | { kind: 'buffer'; buffer: string }
   /** An entity we created: undo destroys it. */
   | { kind: 'create' }
-  /** A field, static or array element assigned by eval: undo writes the value before back. */
+  /**
+   * A field, static, array element or property (indexer) assigned by eval: undo writes the value
+   * before back (a property through its setter). An assignment to a property that cannot be read
+   * (no getter, or a getter that threw) is not journaled: eval's result says it cannot be undone.
+   */
   | { kind: 'eval'; where: WriteLocation; before: Value; after: Value };
 
 export interface JournalEntry {
@@ -66,7 +71,7 @@ export class Journal {
     if (this.entries.length === 0)
       throw new UnityError(
         'INVALID_ARGUMENT',
-        'nothing to undo: no write was made through the ECS tools in this session',
+        'nothing to undo: no write was made through the ECS tools or eval in this session',
       );
     return this.entries.slice(-steps).reverse();
   }

@@ -19,7 +19,7 @@ import { GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
 import { UnityError } from '../errors.js';
 import { journalFor } from '../ecs/journal.js';
-import type { GameWrite, WriteObserver } from './write-observer.js';
+import { locationText, wireText, type GameWrite, type WriteObserver } from './write-observer.js';
 
 const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
 const lastValues = new WeakMap<SdbConnection, LastValue>();
@@ -49,15 +49,29 @@ export function metadataFor(ctx: OperationContext): GameMetadata {
  * memoized. A program whose binding needs the game itself (naming a closed generic type is an
  * invoke) is bound inside the window instead. The cost reported adds both operations.
  */
-export function evaluateInSession(
+export async function evaluateInSession(
   session: GameSession,
   caller: string,
   source: string,
   options: EvaluateOptions = {},
-): Promise<OperationResult<EvaluateResult>> {
-  return runBound(session, caller, source, options, 'eval', (ctx) =>
-    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source)),
+): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
+  const writes: EvalWrite[] = [];
+  const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
+    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source, writes)),
   );
+  return { ...r, writes };
+}
+
+/** A write an agent's program made to the game, and whether (and as what) it was journaled. */
+export interface EvalWrite {
+  /** What was assigned: `SInt`, `Game.Item.Price`, `element 2 of array 123`. */
+  where: string;
+  /** The journal entry, for `undo {id}`; absent when the write cannot be undone. */
+  journalId?: number;
+  /** Why the write cannot be undone (it is then not journaled). */
+  notUndoable?: string;
+  /** Invokes spent reading the value before and after (a property's getter: 2). */
+  invokes: number;
 }
 
 /**
@@ -136,7 +150,7 @@ export async function evaluateInGame(
   options: EvaluateOptions = {},
   /** false: a program the tools run for themselves leaves the agent's `_` alone. */
   remember = true,
-  /** Told of each field, static and array element the program assigns (before and after). */
+  /** Told of each field, static, array element and property the program assigns (before and after). */
   onWrite?: WriteObserver,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
@@ -211,24 +225,30 @@ async function constructedTypeId(
   return info.elementTypeId;
 }
 
-/** Records an agent's eval assignments in the session's undo journal (see unity/ecs/journal.ts). */
-function journalWrites(session: GameSession, caller: string, source: string): WriteObserver {
+/**
+ * Records an agent's eval assignments in the session's undo journal (see unity/ecs/journal.ts),
+ * and each write, journaled or not, in `writes`.
+ */
+function journalWrites(
+  session: GameSession,
+  caller: string,
+  source: string,
+  writes: EvalWrite[],
+): WriteObserver {
   const program = source.length > 80 ? `${source.slice(0, 80)}…` : source;
   return (w: GameWrite) => {
-    const where =
-      w.where.kind === 'element'
-        ? `element ${w.where.index} of array ${w.where.arrayId}`
-        : w.where.name;
-    journalFor(session).record({
+    const where = locationText(w.where);
+    if ('notUndoable' in w) {
+      writes.push({ where, notUndoable: w.notUndoable, invokes: w.invokes });
+      return;
+    }
+    const entry = journalFor(session).record({
       label: `eval assigned ${where}: ${program}`,
       target: { kind: 'eval', where: w.where, before: w.before, after: w.after },
       before: wireText(w.before),
       after: wireText(w.after),
       caller,
     });
+    writes.push({ where, journalId: entry.id, invokes: w.invokes });
   };
-}
-
-function wireText(v: GameWrite['before']): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
 }

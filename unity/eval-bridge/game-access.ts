@@ -1,5 +1,7 @@
 // The evaluator's GameAccess over one operation of the session: field reads and writes are wire
 // commands, calls are main-thread invokes, strings are read with GET_CHARS (bounded when asked).
+// With an observer, every write to the game is told with the value before and after: fields,
+// statics and elements read on the wire; a property set through its getter (two more invokes).
 
 import {
   BindingFlags,
@@ -12,22 +14,39 @@ import {
   GameExceptionError,
   type FieldDescriptor,
   type GameAccess,
+  type InvokeOptions,
   type InvokeResult,
   type MethodDescriptor,
+  type PropertyDescriptor,
   type TypeHandle,
 } from '../../eval/runtime.js';
 import type { EvalValue } from '../../eval/values.js';
-import { KEYWORD_TYPES, primitiveKindOfName } from '../../eval/index.js';
+import { KEYWORD_TYPES, csharpName, primitiveKindOfName } from '../../eval/index.js';
+import type { InvokeOutcome } from '../invoker.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, toWire, typeIdOf, type WireSupport } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
-import { readAt, type WriteLocation, type WriteObserver } from './write-observer.js';
+import {
+  readAt,
+  readProperty,
+  type IndexArg,
+  type WriteLocation,
+  type WriteObserver,
+} from './write-observer.js';
+
+/** A string index argument longer than this keeps only its object (see IndexArg). */
+const MAX_INDEX_TEXT = 4096;
 
 export class SessionGameAccess implements GameAccess, WireSupport {
   private readonly conn: SdbConnection;
-  /** Told of every field, static and element write, with the value before and after. */
+  /** Told of every field, static, element and property write, with the value before and after. */
   onWrite: WriteObserver | undefined;
+  /**
+   * Objects this evaluation made (constructed, arrays, boxes, strings): no one else can have
+   * seen them, so writes to them are not observed (nothing of the game's to undo).
+   */
+  private readonly made = new Set<number>();
 
   constructor(
     private readonly ctx: OperationContext,
@@ -53,7 +72,9 @@ export class SessionGameAccess implements GameAccess, WireSupport {
   async gameString(text: string): Promise<number> {
     const domainId =
       this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
-    return this.conn.send('APPDOMAIN.CREATE_STRING', { domainId, text });
+    const id = await this.conn.send('APPDOMAIN.CREATE_STRING', { domainId, text });
+    this.made.add(id);
+    return id;
   }
 
   async createString(text: string): Promise<EvalValue> {
@@ -202,10 +223,102 @@ export class SessionGameAccess implements GameAccess, WireSupport {
   /** Runs a write, telling the observer (when there is one) the value before and after. */
   private async observed(where: WriteLocation, write: () => Promise<void>): Promise<void> {
     const observer = this.onWrite;
-    if (!observer) return write();
-    const before = await readAt(this.conn, where);
+    const target =
+      where.kind === 'field' ? where.objectId : where.kind === 'element' ? where.arrayId : 0;
+    if (!observer || this.made.has(target)) return write();
+    const before = await readAt(this.ctx, where);
     await write();
-    observer({ where, before, after: await readAt(this.conn, where) });
+    observer({ where, before, after: await readAt(this.ctx, where), invokes: 0 });
+  }
+
+  /**
+   * A property set, told to the observer with the value before and after read through the
+   * getter (an invoke each, in this window). A property without a getter, or whose getter
+   * throws, is set all the same and told as a write that cannot be undone.
+   */
+  private async observedSet(
+    property: PropertyDescriptor,
+    thisArg: Value,
+    args: readonly Value[],
+    evalArgs: readonly EvalValue[],
+    set: () => Promise<InvokeOutcome>,
+  ): Promise<InvokeOutcome> {
+    const observer = this.onWrite;
+    const objectId = thisArg.kind === 'object' ? thisArg.objectId : undefined;
+    if (!observer || (objectId !== undefined && this.made.has(objectId))) return set();
+    const indexArgs = args.slice(0, -1);
+    const where = await this.propertyLocation(property, objectId, indexArgs, evalArgs);
+    if (!where.getter) {
+      const r = await set();
+      observer({
+        where,
+        notUndoable: 'it has no getter: its value before cannot be read',
+        invokes: 0,
+      });
+      return r;
+    }
+    let before: Value;
+    try {
+      before = await readProperty(this.ctx, where, indexArgs);
+    } catch (e) {
+      // the getter threw (a dictionary's missing key): set all the same, as C# would
+      const thrown = gameException(e);
+      const r = await set();
+      observer({ where, notUndoable: `reading it before threw ${thrown}`, invokes: 1 });
+      return r;
+    }
+    const r = await set();
+    try {
+      const after = await readProperty(this.ctx, where, indexArgs);
+      observer({ where, before, after, invokes: 2 });
+    } catch (e) {
+      observer({ where, notUndoable: `reading it after threw ${gameException(e)}`, invokes: 2 });
+    }
+    return r;
+  }
+
+  private async propertyLocation(
+    p: PropertyDescriptor,
+    objectId: number | undefined,
+    indexArgs: readonly Value[],
+    evalArgs: readonly EvalValue[],
+  ): Promise<Extract<WriteLocation, { kind: 'property' }>> {
+    const args: IndexArg[] = [];
+    const shown: string[] = [];
+    for (let i = 0; i < indexArgs.length; i++) {
+      const value = indexArgs[i]!;
+      const ev = evalArgs[i];
+      if (value.kind === 'string' && ev?.kind === 'string') {
+        const s = await this.stringText(ev, MAX_INDEX_TEXT);
+        const whole = s.length <= MAX_INDEX_TEXT;
+        args.push(whole ? { value, text: s.text } : { value });
+        shown.push(JSON.stringify(s.text.slice(0, 40)));
+      } else {
+        args.push({ value });
+        shown.push(ev?.kind === 'number' ? String(ev.value) : value.kind);
+      }
+    }
+    const type = await csharpName(this.metadata, p.declaringType);
+    const setter = p.setter!;
+    return {
+      kind: 'property',
+      ...(objectId !== undefined ? { objectId } : {}),
+      typeId: typeIdOf(p.declaringType),
+      ...(p.getter
+        ? {
+            getter: {
+              methodId: p.getter.handle as number,
+              virtual: objectId !== undefined && p.getter.isVirtual,
+            },
+          }
+        : {}),
+      setter: {
+        methodId: setter.handle as number,
+        virtual: objectId !== undefined && setter.isVirtual,
+      },
+      args,
+      name: p.parameters.length > 0 ? `${type}[${shown.join(', ')}]` : `${type}.${p.name}`,
+    };
   }
 
   async readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
@@ -236,19 +349,27 @@ export class SessionGameAccess implements GameAccess, WireSupport {
     method: MethodDescriptor,
     thisArg: EvalValue | undefined,
     args: readonly EvalValue[],
-    options: { virtual: boolean; outThis: boolean; outArgs: boolean },
+    options: InvokeOptions,
   ): Promise<InvokeResult> {
-    const wireArgs = [];
+    const wireArgs: Value[] = [];
     for (let i = 0; i < args.length; i++) {
       wireArgs.push(await this.wireFor(args[i]!, method.parameters[i]?.type));
     }
     const wireThis = thisArg ? await this.wireFor(thisArg, method.declaringType) : Values.null();
-    try {
-      const r = await this.ctx.invoke(method.handle as number, wireThis, wireArgs, {
+    const call = () =>
+      this.ctx.invoke(method.handle as number, wireThis, wireArgs, {
         virtual: options.virtual,
         returnOutThis: options.outThis,
         returnOutArgs: options.outArgs,
       });
+    const property = options.propertySet;
+    try {
+      const r =
+        property?.setter && (wireThis.kind === 'object' || (!thisArg && property.isStatic))
+          ? await this.observedSet(property, wireThis, wireArgs, args, call)
+          : await call();
+      if (method.isConstructor && !thisArg && r.result.kind === 'object')
+        this.made.add(r.result.objectId);
       const out: InvokeResult = { result: await fromWire(r.result, this.metadata) };
       if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata);
       if (r.outArgs)
@@ -294,7 +415,9 @@ export class SessionGameAccess implements GameAccess, WireSupport {
 
   async newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue> {
     const typeObject = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(element) });
-    return this.createArray(typeObject, lengths);
+    const array = await this.createArray(typeObject, lengths);
+    if (array.kind === 'object') this.made.add(array.ref.id);
+    return array;
   }
 
   /** Array.CreateInstance(type, lengths) for a System.Type object in the game. */
@@ -363,6 +486,7 @@ export class SessionGameAccess implements GameAccess, WireSupport {
       typeId: typeIdOf(type),
       value: await this.wire(value),
     });
+    this.made.add(id);
     return { kind: 'object', ref: { id }, type };
   }
 
@@ -429,4 +553,11 @@ export class SessionGameAccess implements GameAccess, WireSupport {
         throw new Error(`a ${value.kind} value has no runtime type`);
     }
   }
+}
+
+/** A game exception's type and message; anything else is thrown on. */
+function gameException(e: unknown): string {
+  if (!(e instanceof UnityError && e.code === 'GAME_EXCEPTION')) throw e;
+  const d = e.details as { type: string; message: string };
+  return `${d.type} (${d.message})`;
 }
