@@ -570,10 +570,11 @@ describe('evaluating in a frame', () => {
 
   it("another thread's hit during an evaluation from a main-thread pause is let go, and counted", async () => {
     await evalText('Game.DebugTargets.StartWorker()');
-    const worker = await breakAt('worker-store');
     await breakAt('tick-after-middle');
     const stop = await waitStop();
     expect(stop.location.method).toBe('Game.Ticker.Tick');
+    // armed while paused: the worker is suspended with the game, so it cannot stop first
+    const worker = await breakAt('worker-store');
     // the main thread evaluates with every thread running: the worker loops (every 20 ms) and
     // hits its breakpoint meanwhile; keeping that stop would suspend the evaluation with it
     const loops = BigInt(await frameVar('Game.DebugTargets.WorkerTicks'));
@@ -592,8 +593,8 @@ describe('evaluating in a frame', () => {
 
   it('under a plain hold, a hit during an evaluation is let go: the evaluation finishes', async () => {
     await evalText('Game.DebugTargets.StartWorker()');
-    const worker = await breakAt('worker-store');
     await app.session.hold('agent-a');
+    const worker = await breakAt('worker-store'); // armed while held: it cannot stop first
     try {
       const loops = BigInt(await evalText('Game.DebugTargets.WorkerTicks'));
       await evalText('System.Threading.Thread.Sleep(120)');

@@ -12,9 +12,6 @@
 
 import {
   EventKind,
-  StepDepth,
-  StepFilter,
-  StepSize,
   SuspendPolicy,
   type EventSet,
   type Modifier,
@@ -25,14 +22,15 @@ import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
 import { evaluateInFrame } from './frame-eval.js';
+import { pendingFor, resolveBreakpoint } from './resolve.js';
 import {
-  LocationCache,
-  codeLines,
-  findMethods,
-  offsetForLine,
-  pointAt,
-  type SourcePoint,
-} from './locations.js';
+  noLineToStepFrom,
+  onSourceLine,
+  setFirstLineRequest,
+  setGameCodeEntryRequest,
+  setStepRequest,
+} from './step-requests.js';
+import { LocationCache, findMethods, pointAt, type SourcePoint } from './locations.js';
 
 export interface CodeLocation {
   method: string;
@@ -182,7 +180,7 @@ export class Debugger {
         let locations: CodeLocation[] = [];
         let pending: Breakpoint['pending'];
         try {
-          locations = await this.resolve(ctx, cache, spec);
+          locations = await resolveBreakpoint(ctx, cache, spec);
         } catch (e) {
           pending = pendingFor(spec, e);
           if (!pending) throw e;
@@ -376,7 +374,7 @@ export class Debugger {
     return this.afterStep(r);
   }
 
-  /** A STEP request on `threadId` (the one step Mono 6.8 allows at a time); see stepFromHold. */
+  /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
   private async armStep(
     conn: SdbConnection,
     owner: string,
@@ -385,66 +383,14 @@ export class Debugger {
     fromHold?: OperationContext,
   ): Promise<void> {
     await this.clearStep(conn);
-    if (fromHold && !(await this.onLine(conn, threadId))) {
-      if (kind !== 'into')
-        throw Errors.noLocation(
-          `the current position of thread ${threadId}: it is not on a source line (in native code, as the main thread between frames, or in code without debug information), and Mono steps ${kind} only from a line. Use kind "into" (stops where the thread next enters game code) or set a breakpoint`,
-          [],
-        );
-      const assemblies = await this.userAssemblies(fromHold);
-      // No THREAD_ONLY: Mono 6.8 never matches it (it compares the managed Thread object with
-      // the internal thread), so entries on other threads are told apart in decide().
-      const requestId = await conn.send('EVENT_REQUEST.SET', {
-        eventKind: EventKind.METHOD_ENTRY,
-        suspendPolicy: SuspendPolicy.ALL,
-        modifiers: [{ kind: 'assembly_only', assemblyIds: assemblies }],
-      });
+    if (fromHold && !(await onSourceLine(conn, this.cache!, threadId))) {
+      if (kind !== 'into') throw noLineToStepFrom(threadId, kind);
+      const requestId = await setGameCodeEntryRequest(fromHold);
       this.stepping = { requestId, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
       return;
     }
-    const depth =
-      kind === 'into' ? StepDepth.INTO : kind === 'over' ? StepDepth.OVER : StepDepth.OUT;
-    const requestId = await conn.send('EVENT_REQUEST.SET', {
-      eventKind: EventKind.STEP,
-      suspendPolicy: SuspendPolicy.ALL,
-      modifiers: [
-        {
-          kind: 'step',
-          threadId,
-          size: StepSize.LINE,
-          depth,
-          filter:
-            StepFilter.STATIC_CTOR | StepFilter.DEBUGGER_HIDDEN | StepFilter.DEBUGGER_STEP_THROUGH,
-        },
-      ],
-    });
+    const requestId = await setStepRequest(conn, threadId, kind);
     this.stepping = { requestId, owner, eventKind: EventKind.STEP, threadId };
-  }
-
-  /**
-   * Whether the thread's top frame is managed code on a source line. Mono 6.8 answers a STEP
-   * request for a thread in native code erratically (INVALID_ARGUMENT, or a request that never
-   * fires), so a step from a hold is only asked from a line.
-   */
-  private async onLine(conn: SdbConnection, threadId: number): Promise<boolean> {
-    const [top] = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
-    if (!top || (top.flags & 2) !== 0 || !this.cache) return false;
-    const at = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
-    return at !== undefined && at.line > 0 && at.line < 0xfeefee;
-  }
-
-  /** Assemblies with debug information: the game's own code, where a person can read lines. */
-  private async userAssemblies(ctx: OperationContext): Promise<number[]> {
-    const all = await ctx.catalog.assemblies();
-    const has = await Promise.all(
-      all.map((a) =>
-        ctx.conn.send('ASSEMBLY.HAS_DEBUG_INFO', { assemblyId: a.assemblyId }).catch(() => false),
-      ),
-    );
-    const ids = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
-    if (ids.length === 0)
-      throw Errors.noLocation('any game code: no loaded assembly has debug information', []);
-    return ids;
   }
 
   private async afterStep(
@@ -495,99 +441,6 @@ export class Debugger {
   }
 
   // ------------------------------------------------------------------ resolving and arming
-
-  private async resolve(
-    ctx: Pick<OperationContext, 'conn' | 'catalog'>,
-    cache: LocationCache,
-    spec: BreakpointSpec,
-  ): Promise<CodeLocation[]> {
-    if (spec.file !== undefined) return this.resolveFile(ctx, cache, spec.file, spec.line);
-    if (spec.type === undefined || spec.method === undefined)
-      throw Errors.invalidArgument('give type and method, or file and line');
-    if (spec.line !== undefined && spec.ilOffset !== undefined)
-      throw Errors.invalidArgument('give line or il_offset, not both');
-    const methods = await findMethods(ctx.catalog, spec.type, spec.method, spec.signature);
-    const out: CodeLocation[] = [];
-    for (const m of methods) {
-      const points = await cache.points(m.methodId);
-      const name = `${m.typeName}.${m.name}`;
-      let il: number | undefined;
-      if (spec.ilOffset !== undefined) {
-        il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : undefined;
-      } else if (spec.line !== undefined) {
-        il = offsetForLine(points, spec.line);
-      } else {
-        // the method's first line of code
-        il = points.find((p) => p.line > 0 && p.line < 0xfeefee)?.ilOffset;
-      }
-      if (il === undefined) continue;
-      const at = pointAt(points, il);
-      out.push({
-        method: name,
-        methodId: m.methodId,
-        ilOffset: il,
-        ...(at?.line !== undefined ? { line: at.line } : {}),
-        ...(at?.file ? { file: at.file } : {}),
-      });
-    }
-    if (out.length === 0) {
-      const lines = codeLines(
-        (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat(),
-      );
-      const where =
-        spec.ilOffset !== undefined
-          ? `IL offset ${spec.ilOffset}`
-          : spec.line !== undefined
-            ? `line ${spec.line}`
-            : 'any line';
-      throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
-    }
-    return out;
-  }
-
-  /** A source line: the loaded methods whose sequence points put code on it. */
-  private async resolveFile(
-    ctx: Pick<OperationContext, 'conn' | 'catalog'>,
-    cache: LocationCache,
-    file: string,
-    line: number | undefined,
-  ): Promise<CodeLocation[]> {
-    if (line === undefined) throw Errors.invalidArgument('a breakpoint by file needs a line');
-    const base = file.split(/[\\/]/).pop()!;
-    const types = await ctx.conn.send('VM.GET_TYPES_FOR_SOURCE_FILE', {
-      file: base,
-      ignoreCase: true,
-    });
-    if (types.length === 0) throw new FileNotLoaded(file, line);
-    const out: CodeLocation[] = [];
-    const sameFile = (p: SourcePoint): boolean =>
-      p.file !== undefined &&
-      (p.file.toLowerCase() === file.toLowerCase() ||
-        p.file.split(/[\\/]/).pop()!.toLowerCase() === base.toLowerCase());
-    for (const typeId of types) {
-      for (const methodId of await ctx.conn.send('TYPE.GET_METHODS', { typeId })) {
-        const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
-        const il = offsetForLine(points, line);
-        if (il === undefined) continue;
-        const { typeName, name } = await cache.methodName(methodId);
-        const at = pointAt(points, il);
-        out.push({
-          method: `${typeName}.${name}`,
-          methodId,
-          ilOffset: il,
-          line,
-          ...(at?.file ? { file: at.file } : {}),
-        });
-      }
-    }
-    if (out.length === 0) {
-      throw Errors.noLocation(
-        `${file}:${line} (only methods the game has already compiled are searched)`,
-        [],
-      );
-    }
-    return out;
-  }
 
   /** A BREAKPOINT request per location; none left behind when one fails. */
   private async armLines(conn: SdbConnection, bp: Breakpoint): Promise<void> {
@@ -644,7 +497,7 @@ export class Debugger {
     if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
     let locations: CodeLocation[];
     try {
-      locations = await this.resolve({ conn, catalog: this.catalog }, this.cache, spec);
+      locations = await resolveBreakpoint({ conn, catalog: this.catalog }, this.cache, spec);
     } catch (e) {
       // another type of the same file: keep waiting for the one with the line
       if (spec.file !== undefined && e instanceof UnityError && e.code === 'NO_LOCATION') return;
@@ -860,17 +713,10 @@ export class Debugger {
    */
   private async toFirstLine(conn: SdbConnection, ev: { methodId: number }): Promise<boolean> {
     const st = this.stepping!;
-    const first = (await this.cache?.points(ev.methodId).catch(() => []))?.find(
-      (p) => p.line > 0 && p.line < 0xfeefee,
-    );
-    if (!first) return false;
     try {
       await this.clearStep(conn);
-      const requestId = await conn.send('EVENT_REQUEST.SET', {
-        eventKind: EventKind.BREAKPOINT,
-        suspendPolicy: SuspendPolicy.ALL,
-        modifiers: [{ kind: 'location_only', methodId: ev.methodId, ilOffset: first.ilOffset }],
-      });
+      const requestId = await setFirstLineRequest(conn, this.cache!, ev.methodId);
+      if (requestId === undefined) return false;
       this.stepping = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
       return true;
     } catch (e) {
@@ -1008,32 +854,4 @@ export function debuggerFor(session: GameSession, log?: (m: string) => void): De
     debuggers.set(session, d);
   }
   return d;
-}
-
-/** No type of the file has compiled code in the game yet. */
-class FileNotLoaded extends UnityError {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-  ) {
-    super(
-      'NO_LOCATION',
-      `no code of ${file} is in the game yet (only methods the game has compiled are searched); line ${line}`,
-    );
-  }
-}
-
-/** A breakpoint that can wait for its code to load, when resolving failed only for that. */
-function pendingFor(spec: BreakpointSpec, e: unknown): Breakpoint['pending'] | undefined {
-  if (!(e instanceof UnityError)) return undefined;
-  if (e instanceof FileNotLoaded)
-    return { waitingFor: `a type of ${e.file} with code on line ${e.line} to load` };
-  if (spec.file === undefined && spec.type !== undefined && e.code === 'TYPE_NOT_FOUND') {
-    const dotted = spec.type.includes('.');
-    return {
-      waitingFor: `type ${spec.type} to load${dotted ? '' : ' (matched as a full name: give Namespace.Type for a type in a namespace)'}`,
-      ...(e.suggestions?.length ? { suggestions: e.suggestions } : {}),
-    };
-  }
-  return undefined;
 }

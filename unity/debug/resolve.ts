@@ -1,0 +1,136 @@
+// Where a breakpoint goes: a method's line or IL offset, or a source line through the methods the
+// game has compiled; and, when the code is not in the game yet, what a pending breakpoint waits
+// for (unity/debug/debugger.ts binds it when that code loads).
+
+import { Errors, UnityError } from '../errors.js';
+import type { OperationContext } from '../session/session.js';
+import type { Breakpoint, BreakpointSpec, CodeLocation } from './debugger.js';
+import {
+  codeLines,
+  findMethods,
+  offsetForLine,
+  pointAt,
+  type LocationCache,
+  type SourcePoint,
+} from './locations.js';
+
+export async function resolveBreakpoint(
+  ctx: Pick<OperationContext, 'conn' | 'catalog'>,
+  cache: LocationCache,
+  spec: BreakpointSpec,
+): Promise<CodeLocation[]> {
+  if (spec.file !== undefined) return resolveFile(ctx, cache, spec.file, spec.line);
+  if (spec.type === undefined || spec.method === undefined)
+    throw Errors.invalidArgument('give type and method, or file and line');
+  if (spec.line !== undefined && spec.ilOffset !== undefined)
+    throw Errors.invalidArgument('give line or il_offset, not both');
+  const methods = await findMethods(ctx.catalog, spec.type, spec.method, spec.signature);
+  const out: CodeLocation[] = [];
+  for (const m of methods) {
+    const points = await cache.points(m.methodId);
+    const name = `${m.typeName}.${m.name}`;
+    let il: number | undefined;
+    if (spec.ilOffset !== undefined) {
+      il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : undefined;
+    } else if (spec.line !== undefined) {
+      il = offsetForLine(points, spec.line);
+    } else {
+      // the method's first line of code
+      il = points.find((p) => p.line > 0 && p.line < 0xfeefee)?.ilOffset;
+    }
+    if (il === undefined) continue;
+    const at = pointAt(points, il);
+    out.push({
+      method: name,
+      methodId: m.methodId,
+      ilOffset: il,
+      ...(at?.line !== undefined ? { line: at.line } : {}),
+      ...(at?.file ? { file: at.file } : {}),
+    });
+  }
+  if (out.length === 0) {
+    const lines = codeLines(
+      (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat(),
+    );
+    const where =
+      spec.ilOffset !== undefined
+        ? `IL offset ${spec.ilOffset}`
+        : spec.line !== undefined
+          ? `line ${spec.line}`
+          : 'any line';
+    throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
+  }
+  return out;
+}
+
+/** A source line: the loaded methods whose sequence points put code on it. */
+async function resolveFile(
+  ctx: Pick<OperationContext, 'conn' | 'catalog'>,
+  cache: LocationCache,
+  file: string,
+  line: number | undefined,
+): Promise<CodeLocation[]> {
+  if (line === undefined) throw Errors.invalidArgument('a breakpoint by file needs a line');
+  const base = file.split(/[\\/]/).pop()!;
+  const types = await ctx.conn.send('VM.GET_TYPES_FOR_SOURCE_FILE', {
+    file: base,
+    ignoreCase: true,
+  });
+  if (types.length === 0) throw new FileNotLoaded(file, line);
+  const out: CodeLocation[] = [];
+  const sameFile = (p: SourcePoint): boolean =>
+    p.file !== undefined &&
+    (p.file.toLowerCase() === file.toLowerCase() ||
+      p.file.split(/[\\/]/).pop()!.toLowerCase() === base.toLowerCase());
+  for (const typeId of types) {
+    for (const methodId of await ctx.conn.send('TYPE.GET_METHODS', { typeId })) {
+      const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
+      const il = offsetForLine(points, line);
+      if (il === undefined) continue;
+      const { typeName, name } = await cache.methodName(methodId);
+      const at = pointAt(points, il);
+      out.push({
+        method: `${typeName}.${name}`,
+        methodId,
+        ilOffset: il,
+        line,
+        ...(at?.file ? { file: at.file } : {}),
+      });
+    }
+  }
+  if (out.length === 0) {
+    throw Errors.noLocation(
+      `${file}:${line} (only methods the game has already compiled are searched)`,
+      [],
+    );
+  }
+  return out;
+}
+
+/** No type of the file has compiled code in the game yet. */
+export class FileNotLoaded extends UnityError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+  ) {
+    super(
+      'NO_LOCATION',
+      `no code of ${file} is in the game yet (only methods the game has compiled are searched); line ${line}`,
+    );
+  }
+}
+
+/** A breakpoint that can wait for its code to load, when resolving failed only for that. */
+export function pendingFor(spec: BreakpointSpec, e: unknown): Breakpoint['pending'] | undefined {
+  if (!(e instanceof UnityError)) return undefined;
+  if (e instanceof FileNotLoaded)
+    return { waitingFor: `a type of ${e.file} with code on line ${e.line} to load` };
+  if (spec.file === undefined && spec.type !== undefined && e.code === 'TYPE_NOT_FOUND') {
+    const dotted = spec.type.includes('.');
+    return {
+      waitingFor: `type ${spec.type} to load${dotted ? '' : ' (matched as a full name: give Namespace.Type for a type in a namespace)'}`,
+      ...(e.suggestions?.length ? { suggestions: e.suggestions } : {}),
+    };
+  }
+  return undefined;
+}
