@@ -31,12 +31,28 @@ function numberOut(v: number): Json {
  * A float32 as the game's float prints (shortest round-trip, as .NET Core's float.ToString()):
  * the shortest decimal that Math.fround maps back to the same float, so 0.1f is 0.1 rather than
  * the double it widens to (0.10000000149011612), and writing it back gives the same float.
- * At each digit count the correctly rounded decimal and its two neighbours are tried (next to a
- * power of two the float's rounding interval is lopsided, and a neighbour can be the shorter).
+ * Bulk reads print tens of thousands of these, so the common case is a binary search over the
+ * digit count with the correctly rounded decimal (toPrecision): the float's rounding interval is
+ * symmetric, so whether the nearest p-digit decimal falls inside only turns true as p grows.
+ * Next to a power of two the interval is lopsided and a neighbour of the rounded decimal can be
+ * the shorter one: those few floats take the exhaustive search.
  */
 export function float32Shortest(x: number): number {
   const f = Math.fround(x);
   if (!Number.isFinite(f) || f === 0) return f;
+  if (Number.isInteger(Math.log2(Math.abs(f)))) return shortestNearPowerOfTwo(f);
+  let lo = 1;
+  let hi = 9; // 9 significant digits always round-trip a float32
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (Math.fround(Number(f.toPrecision(mid))) === f) hi = mid;
+    else lo = mid + 1;
+  }
+  return Number(f.toPrecision(lo));
+}
+
+/** At each digit count, the rounded decimal and its two neighbours, closest first. */
+function shortestNearPowerOfTwo(f: number): number {
   for (let digits = 1; digits <= 9; digits++) {
     const [mantissa, exp] = f.toExponential(digits - 1).split('e') as [string, string];
     const negative = mantissa.startsWith('-');
@@ -51,7 +67,7 @@ export function float32Shortest(x: number): number {
     }
     if (best !== undefined) return best;
   }
-  return f; // 9 significant digits always round-trip a float32: not reached
+  return f; // not reached: 9 digits always round-trip
 }
 
 export async function toJson(v: Value, types: CodecTypes): Promise<Json> {
