@@ -4,15 +4,15 @@
 // leaves the game running with no breakpoint of its own.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { status } from '../mcp/tools/session.js';
 import type { Tool } from '../mcp/tool.js';
+import { useFixtureApp } from './support/fixture-app.js';
 
 const sourceLines = (file: string): string[] =>
   readFileSync(
@@ -36,21 +36,7 @@ function mark(name: string): number {
   throw new Error(`no MARK ${name}`);
 }
 
-let fixture: FixtureProcess;
-let app: GameApp;
-
-beforeAll(async () => {
-  fixture = await startFixture({ entities: 10 });
-  app = await GameApp.start({
-    endpoint: { host: '127.0.0.1', port: fixture.sdbPort },
-    discovery: false,
-  });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await fixture?.stop();
-});
+const game = useFixtureApp({ entities: 10 });
 
 // Whatever a test did, the next one starts with no breakpoint and a running game.
 afterEach(async () => {
@@ -59,8 +45,8 @@ afterEach(async () => {
   );
   const s = await call('debug_status', {}, 'cleanup');
   if (s.pause) await call('debug_step', { kind: 'resume', force: true }, 'cleanup');
-  for (const h of app.session.status().holds)
-    for (let i = 0; i < h.count; i++) await app.session.release(h.caller);
+  for (const h of game.app.session.status().holds)
+    for (let i = 0; i < h.count; i++) await game.app.session.release(h.caller);
 });
 
 const byName = new Map<string, Tool>(
@@ -120,7 +106,7 @@ interface Out {
 }
 
 async function call(name: string, args: Record<string, unknown>, caller = 'agent-a'): Promise<Out> {
-  const r = await callTool(byName.get(name)!, args, { app, caller });
+  const r = await callTool(byName.get(name)!, args, { app: game.app, caller });
   if (r.isError) {
     const text = (r.content[0] as { text: string }).text;
     throw Object.assign(new Error(text), { code: (r._meta as { code: string }).code });
@@ -221,7 +207,7 @@ describe('breakpoints', () => {
       location: { method: 'Game.Ticker.Tick', line: mark('tick-after-middle') },
     });
     // status shows the pause and whose it is
-    const st = (await callTool(byName.get('status')!, {}, { app, caller: 'agent-a' }))
+    const st = (await callTool(byName.get('status')!, {}, { app: game.app, caller: 'agent-a' }))
       .structuredContent as { debug?: { breakpoints: number; pause?: { owner: string } } };
     expect(st.debug?.pause?.owner).toBe('agent-a');
     expect(st.debug?.breakpoints).toBeGreaterThanOrEqual(1);
@@ -446,22 +432,22 @@ describe('stepping', () => {
   });
 
   it('steps from a plain hold: into game code from native code, over from a managed line', async () => {
-    await app.session.hold('agent-a');
+    await game.app.session.hold('agent-a');
     const main = (await call('debug_pause_state', { frames: 1, variable_frames: 0 })).thread;
     // between frames the main thread waits in native code: there is no line to step over from
     const e0 = await fails('debug_step', { kind: 'over' });
     expect(e0.code).toBe('NO_LOCATION');
-    expect(app.session.status().holds).toHaveLength(1); // refused: nothing changed
+    expect(game.app.session.status().holds).toHaveLength(1); // refused: nothing changed
     // another caller holding too would keep the game suspended: refused
-    await app.session.hold('agent-b');
+    await game.app.session.hold('agent-b');
     expect((await fails('debug_step', { kind: 'into' })).code).toBe('HOLD_NOT_OWNED');
-    await app.session.release('agent-b');
+    await game.app.session.release('agent-b');
     // into: the hold is released and the game stops where the main thread enters game code
     const into = await call('debug_step', { kind: 'into' });
     expect(into.stopped).toBe(true);
     expect(into.stop).toMatchObject({ reason: 'step', owner: 'agent-a', thread: main });
     expect(into.stop.location.line).toBeGreaterThan(0); // game code: it has source lines
-    expect(app.session.status().holds).toHaveLength(0);
+    expect(game.app.session.status().holds).toHaveLength(0);
     const f = await frameCount();
     await new Promise((r) => setTimeout(r, 100));
     expect(await frameCount()).toBe(f); // paused there
@@ -471,7 +457,7 @@ describe('stepping', () => {
     await breakAt('tick-call-middle');
     await waitStop();
     await call('debug_remove_breakpoint', { all: true });
-    await app.session.hold('agent-a');
+    await game.app.session.hold('agent-a');
     await call('debug_step', { kind: 'resume' }); // the hold keeps the game suspended
     expect((await call('debug_status', {})).pause).toBeUndefined();
     const over = await call('debug_step', { kind: 'over' });
@@ -648,7 +634,7 @@ describe('evaluating in a frame', () => {
 
   it('under a plain hold, a hit during an evaluation is let go: the evaluation finishes', async () => {
     await evalText('Game.DebugTargets.StartWorker()');
-    await app.session.hold('agent-a');
+    await game.app.session.hold('agent-a');
     const worker = await breakAt('worker-store'); // armed while held: it cannot stop first
     try {
       const loops = BigInt(await evalText('Game.DebugTargets.WorkerTicks'));
@@ -658,7 +644,7 @@ describe('evaluating in a frame', () => {
       expect(st.pause).toBeUndefined();
       expect(st.breakpoints.find((b) => b.id === worker.id)!.passed).toBeGreaterThanOrEqual(1);
     } finally {
-      await app.session.release('agent-a');
+      await game.app.session.release('agent-a');
     }
     const next = await waitStop();
     expect(next.location).toMatchObject({ method: 'Game.DebugTargets.WorkerLoop' });
@@ -726,7 +712,7 @@ describe('paused means any suspension', () => {
   it('frame tools refuse a running game, and work under a plain hold', async () => {
     expect((await fails('debug_pause_state', {})).code).toBe('NOT_PAUSED');
     expect((await fails('debug_step', { kind: 'resume' })).code).toBe('NOT_PAUSED');
-    await app.session.hold('agent-a');
+    await game.app.session.hold('agent-a');
     try {
       const s = await call('debug_pause_state', { frames: 30, variable_frames: 0 });
       expect(s.frames.at(-1)!.method).toMatch(/\.Main$/);
@@ -740,7 +726,7 @@ describe('paused means any suspension', () => {
       expect(await frameVar('1 + 2')).toBe('3');
       expect(await frameVar('Time.frameCount > 0')).toBe('True');
     } finally {
-      await app.session.release('agent-a');
+      await game.app.session.release('agent-a');
     }
   });
 });
@@ -749,15 +735,15 @@ describe('leaving', () => {
   it('a caller that goes away has its breakpoints removed and its pause resumed', async () => {
     await breakAt('tick-entry', {}, 'agent-c');
     await waitStop();
-    await app.session.callerGone('agent-c');
+    await game.app.session.callerGone('agent-c');
     expect((await call('debug_status', {})).breakpoints).toHaveLength(0);
     await expectRunning();
   });
 
   it('shutting a server down while paused (every lifetime path ends here) resumes the game', async () => {
-    await app.session.detach(); // the debugger slot takes one client at a time
+    await game.app.session.detach(); // the debugger slot takes one client at a time
     const other = await GameApp.start({
-      endpoint: { host: '127.0.0.1', port: fixture.sdbPort },
+      endpoint: { host: '127.0.0.1', port: game.fixture.sdbPort },
       discovery: false,
     });
     try {
@@ -779,7 +765,7 @@ describe('leaving', () => {
   it('detach while paused at a breakpoint clears the requests and resumes the game', async () => {
     await breakAt('tick-entry');
     await waitStop();
-    await app.session.detach();
+    await game.app.session.detach();
     // the next call reattaches: the game runs and the breakpoint is gone from the agent
     await expectRunning();
     expect((await call('debug_status', {})).breakpoints).toHaveLength(0);

@@ -8,45 +8,24 @@
 // Tool results are checked as the JSON an agent gets: untyped by design.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 import { ecsTools } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
+import { useFixtureApp } from './support/fixture-app.js';
 
 const ENTITIES = 400;
 
-let fixture: FixtureProcess;
-let app: GameApp;
-
-beforeAll(async () => {
-  fixture = await startFixture({ entities: ENTITIES });
-  app = await GameApp.start({
-    endpoint: { host: '127.0.0.1', port: fixture.sdbPort },
-    discovery: false,
-  });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await fixture?.stop();
-});
-
-// the game is never left held by a test
-afterEach(async () => {
-  for (const h of app.session.status().holds)
-    for (let i = 0; i < h.count; i++) await app.session.release(h.caller);
-});
+const game = useFixtureApp({ entities: ENTITIES });
 
 const byName = new Map<string, Tool>([...ecsTools, evalTool].map((t) => [t.name, t as Tool]));
 
 type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function call(name: string, args: Record<string, unknown>, caller = 'agent'): Promise<Out> {
-  const r = await callTool(byName.get(name)!, args, { app, caller });
+  const r = await callTool(byName.get(name)!, args, { app: game.app, caller });
   if (r.isError) {
     const text = (r.content[0] as { text: string }).text;
     const meta = r._meta as {
@@ -137,7 +116,7 @@ describe('ecs_query', () => {
   });
 
   it('bulk values equal per-entity values for every entity', async () => {
-    await app.session.hold('agent'); // one frame for both reads: MoveSystem moves entities each frame
+    await game.app.session.hold('agent'); // one frame for both reads: MoveSystem moves entities each frame
     try {
       const bulk = await queryAll({ all: ['Velocity'], read: ['LocalTransform', 'Velocity'] });
       expect(bulk.total).toBe((ENTITIES * 4) / 5);
@@ -162,7 +141,7 @@ describe('ecs_query', () => {
         expect(['Infantry', 'Archer', 'Cavalry']).toContain(one.value.Kind);
       }
     } finally {
-      await app.session.release('agent');
+      await game.app.session.release('agent');
     }
   });
 
@@ -509,7 +488,7 @@ describe('undo', () => {
     await call('undo', {});
     await call('undo', {}); // the Health set
     // someone else changes SInt (a debugger write that is not ours)
-    await app.session.run('poke', 'someone else', async (ctx) => {
+    await game.app.session.run('poke', 'someone else', async (ctx) => {
       const [type] = await ctx.conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
       const fields = await ctx.conn.send('TYPE.GET_FIELDS', { typeId: type! });
       const field = fields.find((f) => f.name === 'SInt')!;

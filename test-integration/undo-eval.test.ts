@@ -7,40 +7,19 @@
 // Tool results are checked as the JSON an agent gets: untyped by design.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return */
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 import { undoTool } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-game.js';
+import { useFixtureApp } from './support/fixture-app.js';
 
 /** A bound on a hang, not a timing assertion (a first evaluation loads metadata). */
 const HANG_MS = 10_000;
 
-let fixture: FixtureProcess;
-let app: GameApp;
-
-beforeAll(async () => {
-  fixture = await startFixture({ entities: 20 });
-  app = await GameApp.start({
-    endpoint: { host: '127.0.0.1', port: fixture.sdbPort },
-    discovery: false,
-  });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await fixture?.stop();
-});
-
-// the game is never left held by a test
-afterEach(async () => {
-  for (const h of app.session.status().holds)
-    for (let i = 0; i < h.count; i++) await app.session.release(h.caller);
-});
+const game = useFixtureApp({ entities: 20 });
 
 const byName = new Map<string, Tool>([evalTool, undoTool].map((t) => [t.name, t as Tool]));
 
@@ -49,7 +28,7 @@ type Failure = Error & { code: string; details?: Out };
 
 async function call(name: string, args: Record<string, unknown>): Promise<Out> {
   const tool = byName.get(name)!;
-  const r = await callTool(tool, args, { app, caller: 'agent' });
+  const r = await callTool(tool, args, { app: game.app, caller: 'agent' });
   if (r.isError) {
     const text = (r.content[0] as { text: string }).text;
     throw Object.assign(new Error(text), r._meta as { code: string; details?: Out });
@@ -195,7 +174,7 @@ describe('undo of property assignments', () => {
       const program = 'Game.Locker.Instance.Shelf = 8';
       const journaledRun = await evalOut(program);
       // the same program on the session without a journal (as the tools run their own)
-      const plain = await app.session.run('eval', 'someone else', (ctx) =>
+      const plain = await game.app.session.run('eval', 'someone else', (ctx) =>
         evaluateInGame(ctx, program, {}, false),
       );
       expect(journaledRun.cost.invokes - plain.cost.invokes).toBe(2);
