@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
+import { advance } from '../mcp/tools/advance.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { status } from '../mcp/tools/session.js';
@@ -50,7 +51,7 @@ afterEach(async () => {
 });
 
 const byName = new Map<string, Tool>(
-  [...debugTools, evalTool, status].map((t) => [t.name, t as Tool]),
+  [...debugTools, evalTool, status, advance].map((t) => [t.name, t as Tool]),
 );
 
 interface Loc {
@@ -311,6 +312,21 @@ describe('breakpoints', () => {
     expect(now(missing.id).waiting_for).toBeUndefined();
     expect(now(missing.id).bind_error).toMatch(/Nope/);
     expect(now(typo.id).waiting_for).toContain('Game.Tickr');
+  });
+
+  it('advance ends early where a breakpoint stops the game, and says where', async () => {
+    await game.app.session.hold('agent-a');
+    const bp = await breakAt('tick-after-middle'); // armed while held: nothing can stop yet
+    const r = (await call('advance', { frames: 500 })) as unknown as {
+      frames_advanced: number;
+      held: boolean;
+      stop?: StopOut;
+    };
+    expect(r.stop).toMatchObject({ reason: 'breakpoint', breakpoint: bp.id });
+    expect(r.stop!.location).toMatchObject({ line: mark('tick-after-middle') });
+    expect(r.frames_advanced).toBeLessThan(500);
+    expect(r.held).toBe(true);
+    expect((await call('debug_status', {})).pause.seq).toBe(r.stop!.seq);
   });
 
   it('a condition skips the hits where it is false', async () => {

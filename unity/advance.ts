@@ -5,8 +5,11 @@
 // Frames are counted by reading Time.frameCount (one main-thread invoke per read, each in its
 // own short window) as the game runs; a read parks the main thread at its next managed call, so
 // reads fall about one per frame and the count may overshoot by a frame: the result says how
-// many frames really passed. The holds are retaken on every path, errors included.
+// many frames really passed. A breakpoint, step or exception stop while the game runs ends the
+// advance early (the game is paused there; the stop is returned). The holds are retaken on every
+// path, errors included.
 
+import { existingDebugger, type Stop } from './debug/debugger.js';
 import { Errors, UnityError } from './errors.js';
 import { evaluateInSession } from './eval-bridge/evaluate-in-game.js';
 import {
@@ -39,7 +42,12 @@ export interface AdvanceResult {
   holdsRetaken: number;
   before?: string;
   after?: string;
+  /** The game stopped at a breakpoint, step or exception on the way: the advance ended there. */
+  stop?: Stop;
 }
+
+/** How often a run by seconds looks for a stop. */
+const STOP_POLL_MS = 50;
 
 export const MAX_ADVANCE_FRAMES = 10_000;
 export const MAX_ADVANCE_SECONDS = 60;
@@ -93,6 +101,14 @@ export async function advance(
   const runStarted = performance.now();
   let frameAfter = frameBefore;
   let released = 0;
+  // a stop made after this point ends the run (one in place before it does not)
+  const stopsBefore = existingDebugger(session)?.status().stops ?? 0;
+  let stop: Stop | undefined;
+  const stopped = (): boolean => {
+    const p = existingDebugger(session)?.paused;
+    if (p && p.seq > stopsBefore) stop = p;
+    return stop !== undefined;
+  };
   try {
     for (; released < mine; released++) {
       const r = await session.release(req.caller);
@@ -101,11 +117,15 @@ export async function advance(
     const bound =
       req.timeoutMs ?? (frames !== undefined ? 10_000 + frames * 100 : seconds! * 1000 + 10_000);
     if (seconds !== undefined) {
-      await new Promise((r) => setTimeout(r, seconds * 1000));
+      const end = runStarted + seconds * 1000;
+      while (!stopped() && performance.now() < end)
+        await new Promise((r) =>
+          setTimeout(r, Math.min(STOP_POLL_MS, Math.max(0, end - performance.now()))),
+        );
       frameAfter = await frameCount();
     } else {
       const target = frameBefore + frames!;
-      while (frameAfter < target) {
+      while (frameAfter < target && !stopped()) {
         if (performance.now() - runStarted > bound)
           throw Errors.timeout(
             `advancing ${frames} frames (${frameAfter - frameBefore} passed: the main thread may be stuck in native code or the game paused)`,
@@ -136,6 +156,7 @@ export async function advance(
     holdsRetaken: released,
     ...(before !== undefined ? { before } : {}),
     ...(after !== undefined ? { after } : {}),
+    ...(stop ? { stop } : {}),
   };
   return { value: result, cost: sumCosts(costs, started) };
 }

@@ -8,6 +8,7 @@ import {
   MAX_ADVANCE_SECONDS,
 } from '../../unity/advance.js';
 import { costSchema } from '../schemas.js';
+import { stopOut, stopSchema, stopText } from './debug.js';
 import { CHANGES_GAME, costOut, defineTool } from '../tool.js';
 
 export const advance = defineTool({
@@ -18,7 +19,9 @@ export const advance = defineTool({
     'then take your holds back, so a held game steps forward and stays held. Optional C# ' +
     'programs run just `before` it runs and just `after` it is held again (their values are ' +
     'returned). Without a hold the game just keeps running. Refused while someone else holds ' +
-    'the game. Frame counts are read as the game runs: `frames_advanced` says how many passed.',
+    'the game. Frame counts are read as the game runs: `frames_advanced` says how many passed. ' +
+    'A breakpoint, step or exception stop on the way ends it early: `stop` says where (the ' +
+    'game is paused there; debug_step resumes it).',
   input: z
     .object({
       frames: z.number().int().min(1).max(MAX_ADVANCE_FRAMES).optional(),
@@ -38,6 +41,7 @@ export const advance = defineTool({
     held: z.boolean().describe('your holds were taken back: the game is held again'),
     before: z.string().optional().describe('value of the `before` program'),
     after: z.string().optional().describe('value of the `after` program'),
+    stop: stopSchema.optional().describe('the game stopped on the way: the advance ended there'),
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
@@ -54,6 +58,7 @@ export const advance = defineTool({
       `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? '' : 's'} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? 'held again' : 'running'}`,
       ...(v.before !== undefined ? [`before: ${v.before}`] : []),
       ...(v.after !== undefined ? [`after: ${v.after}`] : []),
+      ...(v.stop ? [`ended early: ${stopText(v.stop)}`] : []),
     ];
     return {
       text: lines.join('\n'),
@@ -65,6 +70,7 @@ export const advance = defineTool({
         held: v.holdsRetaken > 0,
         ...(v.before !== undefined ? { before: v.before } : {}),
         ...(v.after !== undefined ? { after: v.after } : {}),
+        ...(v.stop ? { stop: stopOut(v.stop) } : {}),
         cost: costOut(r.cost),
       },
       cost: r.cost,
