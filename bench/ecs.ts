@@ -11,7 +11,8 @@
 // reported, never asserted.
 
 import type { FixtureProcess } from '../fixtures/launch.js';
-import { EcsAccess, ENTITY } from '../unity/ecs/ecs-access.js';
+import { EcsAccess } from '../unity/ecs/ecs-access.js';
+import { ENTITY } from '../unity/ecs/ecs-model.js';
 import { getComponent, queryEntities } from '../unity/ecs/ecs-service.js';
 import {
   GameSession,

@@ -7,7 +7,8 @@
 // game (EntityQueryDesc.Disabled, and All/Any/None's own enabled rules).
 
 import type { Value } from '../../sdb-protocol/index.js';
-import { ENTITY, type ComponentInfo, type EcsAccess, type EntityRef } from './ecs-access.js';
+import type { EcsAccess } from './ecs-access.js';
+import { ENTITY, type ComponentInfo, type EntityRef } from './ecs-model.js';
 
 const COMPONENT_TYPE = 'Unity.Entities.ComponentType';
 

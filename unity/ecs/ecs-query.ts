@@ -6,7 +6,8 @@
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
-import { ALLOCATOR_HANDLE, type ComponentInfo, type EcsAccess } from './ecs-access.js';
+import type { EcsAccess } from './ecs-access.js';
+import { ALLOCATOR_HANDLE, type ComponentInfo } from './ecs-model.js';
 import { EcsErrors } from './ecs-errors.js';
 import { toManaged } from './ecs-read.js';
 import { toJsonMany, type Json } from './value-codec.js';

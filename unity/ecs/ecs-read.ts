@@ -2,15 +2,15 @@
 // of enableable ones), one component. Queries with bulk component values: ecs-query.ts.
 
 import { type Value } from '../../sdb-protocol/index.js';
+import type { EcsAccess } from './ecs-access.js';
 import {
   ALLOCATOR_HANDLE,
   ENTITY,
   entityText,
   type ComponentInfo,
-  type EcsAccess,
   type EntityRef,
   type WorldRef,
-} from './ecs-access.js';
+} from './ecs-model.js';
 import { enabledStates } from './ecs-enabled.js';
 import { EcsErrors } from './ecs-errors.js';
 import { toJson, type Json } from './value-codec.js';

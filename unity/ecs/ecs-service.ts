@@ -4,7 +4,8 @@
 
 import { sumCosts, type GameSession, type OperationResult } from '../session/session.js';
 import { UnityError } from '../errors.js';
-import { EcsAccess, entityText, type ComponentInfo, type EntityRef } from './ecs-access.js';
+import { EcsAccess } from './ecs-access.js';
+import { entityText, type ComponentInfo, type EntityRef } from './ecs-model.js';
 import { EcsErrors } from './ecs-errors.js';
 import { isEnabled } from './ecs-enabled.js';
 import { copyQuery, query, readCopy, type QueryArgs, type QueryResult } from './ecs-query.js';

@@ -12,7 +12,8 @@ import {
 } from '../eval-bridge/write-observer.js';
 import { UnityError } from '../errors.js';
 import type { GameSession, OperationResult } from '../session/session.js';
-import { EcsAccess, type ComponentInfo } from './ecs-access.js';
+import { EcsAccess } from './ecs-access.js';
+import type { ComponentInfo } from './ecs-model.js';
 import { EcsErrors } from './ecs-errors.js';
 import { componentJson, locate, type Located } from './ecs-read.js';
 import { read, write } from './ecs-window.js';

@@ -4,14 +4,14 @@
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
+import type { EcsAccess } from './ecs-access.js';
 import {
   ENTITY,
   entityText,
   type ComponentInfo,
-  type EcsAccess,
   type EntityRef,
   type WorldRef,
-} from './ecs-access.js';
+} from './ecs-model.js';
 import { EcsErrors } from './ecs-errors.js';
 import { readComponent, type Located } from './ecs-read.js';
 import { fromJson, sameJson, toJson, toJsonMany, type Json } from './value-codec.js';
