@@ -8,9 +8,7 @@
 
 import type { Value } from '../../sdb-protocol/index.js';
 import type { EcsAccess } from './ecs-access.js';
-import { ENTITY, type ComponentInfo, type EntityRef } from './ecs-model.js';
-
-const COMPONENT_TYPE = 'Unity.Entities.ComponentType';
+import { COMPONENT_TYPE, ENTITY, type ComponentInfo, type EntityRef } from './ecs-model.js';
 
 /** Whether `info` (enableable, present on the entity: the caller checked) is enabled now. */
 export async function isEnabled(

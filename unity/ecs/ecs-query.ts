@@ -7,12 +7,12 @@
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import type { EcsAccess } from './ecs-access.js';
-import { ALLOCATOR_HANDLE, type ComponentInfo } from './ecs-model.js';
+import { ALLOCATOR_HANDLE, COMPONENT_TYPE, type ComponentInfo } from './ecs-model.js';
 import { EcsErrors } from './ecs-errors.js';
 import { toManaged } from './ecs-read.js';
 import { toJsonMany, type Json } from './value-codec.js';
 
-const COMPONENT_TYPE_ARRAY = 'Unity.Entities.ComponentType[]';
+const COMPONENT_TYPE_ARRAY = `${COMPONENT_TYPE}[]`;
 const QUERY_DESC = 'Unity.Entities.EntityQueryDesc';
 export const MAX_QUERY_LIMIT = 10_000;
 
@@ -70,7 +70,7 @@ async function createQuery(
   none: ComponentInfo[],
   disabled: ComponentInfo[],
 ): Promise<Value> {
-  const ctTypeId = await ecs.type('Unity.Entities.ComponentType');
+  const ctTypeId = await ecs.type(COMPONENT_TYPE);
   if (em.kind !== 'valuetype') throw Errors.invalidArgument('no EntityManager');
   if (any.length === 0 && disabled.length === 0) {
     // CreateEntityQuery(params ComponentType[]): Exclude access puts a type in None

@@ -5,6 +5,7 @@
 import type { Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import type { EcsAccess } from './ecs-access.js';
+import { ALLOCATOR_HANDLE, COMPONENT_TYPE } from './ecs-model.js';
 import {
   ENTITY,
   entityText,
@@ -15,8 +16,6 @@ import {
 import { EcsErrors } from './ecs-errors.js';
 import { readComponent, type Located } from './ecs-read.js';
 import { fromJson, sameJson, toJson, toJsonMany, type Json } from './value-codec.js';
-
-const ALLOCATOR_HANDLE = 'Unity.Collections.AllocatorManager+AllocatorHandle';
 
 export interface Change {
   before: Json;
@@ -290,7 +289,7 @@ export async function createEntity(
       value: await fromJson(await ecs.zero(c.info.typeId), c.value, ecs, c.info.fullName),
     });
   }
-  const ctType = await ecs.type('Unity.Entities.ComponentType');
+  const ctType = await ecs.type(COMPONENT_TYPE);
   const array = await ecs.newArray(
     ctType,
     components.map((c) => c.info.readWrite),
