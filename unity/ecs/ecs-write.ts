@@ -5,8 +5,9 @@
 import type { Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import type { EcsAccess } from './ecs-access.js';
-import { ALLOCATOR_HANDLE, COMPONENT_TYPE } from './ecs-model.js';
 import {
+  ALLOCATOR_HANDLE,
+  COMPONENT_TYPE,
   ENTITY,
   entityText,
   type ComponentInfo,
