@@ -10,6 +10,7 @@ import { GameApp } from '../mcp/app.js';
 import { callTool } from '../mcp/server.js';
 import { advance } from '../mcp/tools/advance.js';
 import { debugTools } from '../mcp/tools/debug.js';
+import { undoTool } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { status } from '../mcp/tools/session.js';
 import type { Tool } from '../mcp/tool.js';
@@ -51,7 +52,7 @@ afterEach(async () => {
 });
 
 const byName = new Map<string, Tool>(
-  [...debugTools, evalTool, status, advance].map((t) => [t.name, t as Tool]),
+  [...debugTools, evalTool, status, advance, undoTool].map((t) => [t.name, t as Tool]),
 );
 
 interface Loc {
@@ -711,16 +712,23 @@ describe('evaluating in a frame', () => {
     });
   });
 
-  it('writes a static field from the frame; the game sees it after resume', async () => {
+  it('writes a static field from the frame; the game sees it after resume; undo restores it', async () => {
+    const original = await evalText('Game.Control.LogEveryFrames');
+    expect(original).not.toBe('0');
     await breakAt('tick-after-middle');
     await waitStop();
-    await call('debug_evaluate', { code: 'Game.Control.LogEveryFrames = 0' });
+    const w = (await call('debug_evaluate', {
+      code: 'Game.Control.LogEveryFrames = 0',
+    })) as unknown as { writes: { where: string; journal_id: number; undoable: boolean }[] };
+    // journaled for undo as eval's writes are
+    expect(w.writes).toMatchObject([{ where: 'LogEveryFrames', undoable: true }]);
     expect(await frameVar('Game.Control.LogEveryFrames')).toBe('0');
     await call('debug_remove_breakpoint', { all: true });
     await call('debug_step', { kind: 'resume' });
     await expectRunning();
     expect(await evalText('Game.Control.LogEveryFrames')).toBe('0');
-    await evalText('Game.Control.LogEveryFrames = 60');
+    await call('undo', { id: w.writes[0]!.journal_id });
+    expect(await evalText('Game.Control.LogEveryFrames')).toBe(original);
   });
 });
 

@@ -2,7 +2,7 @@
 // breakpoint belongs to the caller that set it; detach, shutdown and a departing caller clear
 // the requests and resume (unity/debug/debugger.ts).
 
-import { evaluationOutcome, evaluationSchema } from './eval.js';
+import { evalOutcome, evalOutputSchema } from './eval.js';
 import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
@@ -464,8 +464,9 @@ export const debugEvaluate = defineTool({
     'Like eval, in the scope of a frame of the paused game (`frame`, default the top managed one): its parameters, ' +
     'locals and `this` are readable; `name = expr` on a parameter or local writes the frame ' +
     '(read back; the game uses it when it resumes; a later call may still show the old value ' +
-    'of a local kept in a register, see docs/solutions/frame-writes.md). Invokes run on the ' +
-    'main thread.',
+    'of a local kept in a register, see docs/solutions/frame-writes.md). Assignments to fields, ' +
+    "statics, elements and properties are journaled for `undo` as eval's are (a frame's " +
+    'locals are not: they end with the frame). Invokes run on the main thread.',
   input: z.object({
     code: z.string().min(1).max(20_000),
     frame: z
@@ -476,10 +477,10 @@ export const debugEvaluate = defineTool({
       .describe('frame index from debug_pause_state (default: the top managed frame)'),
     thread: z.number().int().optional(),
   }),
-  output: evaluationSchema,
+  output: evalOutputSchema,
   annotations: { ...control, destructiveHint: true },
   run: async (args, { app, caller }) => {
-    return evaluationOutcome(
+    return evalOutcome(
       await evaluateInPause(app.session, dbg(app), caller, args.code, {
         ...(args.frame !== undefined ? { frame: args.frame } : {}),
         ...(args.thread !== undefined ? { threadId: args.thread } : {}),

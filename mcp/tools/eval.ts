@@ -59,7 +59,7 @@ export function evaluationOutcome(
 /** Writes listed in an eval result (each is in the journal whatever the count). */
 const WRITES_SHOWN = 20;
 
-const evalOutputSchema = evaluationSchema.extend({
+export const evalOutputSchema = evaluationSchema.extend({
   writes: z
     .array(
       z.object({
@@ -96,7 +96,7 @@ const evalOutputSchema = evaluationSchema.extend({
 
 /** `eval`'s outcome: the evaluation, and what it wrote to the game (journaled or not, and why). */
 export function evalOutcome(
-  r: Awaited<ReturnType<typeof evaluateInSession>>,
+  r: OperationResult<EvaluateResult> & { writes: EvalWrite[] },
 ): ToolOutcome<z.input<typeof evalOutputSchema>> {
   const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
     where: w.where,

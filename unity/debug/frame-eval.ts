@@ -9,6 +9,7 @@ import { fromWire, handleOf, toWire } from '../eval-bridge/convert.js';
 import { SessionGameAccess } from '../eval-bridge/game-access.js';
 import { evaluateInGame, metadataFor } from '../eval-bridge/evaluate-in-game.js';
 import { unityBuiltins } from '../eval-bridge/builtins.js';
+import type { WriteObserver } from '../eval-bridge/write-observer.js';
 import { formatValue } from '../../eval/index.js';
 import { Errors, UnityError } from '../errors.js';
 import { frameBuiltins, frameSlots, readFrames, type FrameSlot } from './frames.js';
@@ -23,6 +24,8 @@ export async function evaluateInFrame(
   /** undefined: the top managed frame (under a hold the top one is often native code). */
   frameIndex: number | undefined,
   code: string,
+  /** Told of each field, static, element and property write (for the undo journal). */
+  onWrite?: WriteObserver,
 ): Promise<EvaluateResult> {
   const frames = await readFrames(ctx.conn, threadId);
   if (frameIndex === undefined)
@@ -46,8 +49,8 @@ export async function evaluateInFrame(
 
   const m = ASSIGNMENT.exec(code);
   const target = m ? slots.find((s) => s.name === m[1] && s.kind !== 'this') : undefined;
-  if (m && target) return assignSlot(ctx, threadId, frame.frameId, target, m[2]!, options);
-  return evaluateInGame(ctx, reachThis(code), options, false);
+  if (m && target) return assignSlot(ctx, threadId, frame.frameId, target, m[2]!, options, onWrite);
+  return evaluateInGame(ctx, reachThis(code), options, false, onWrite);
 }
 
 async function assignSlot(
@@ -57,6 +60,7 @@ async function assignSlot(
   slot: FrameSlot,
   rhs: string,
   options: Parameters<typeof evaluateInGame>[2],
+  onWrite: WriteObserver | undefined,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata);
@@ -68,6 +72,7 @@ async function assignSlot(
     `${typeName} __assigned = ${reachThis(rhs)}; __assigned`,
     options,
     false,
+    onWrite,
   );
   if (r.kind !== 'value') return r;
   const wire = await toWire(r.value, game);

@@ -6,6 +6,7 @@
 import type { EvaluateResult } from '../../eval/index.js';
 import type { GameSession, OperationResult } from '../session/session.js';
 import { Errors } from '../errors.js';
+import { journaledWrites, type EvalWrite } from '../eval-bridge/evaluate-in-game.js';
 import type { Debugger, Stop } from './debugger.js';
 import { evaluateInFrame } from './frame-eval.js';
 import { readStack, type FrameView } from './frames.js';
@@ -70,10 +71,14 @@ export async function evaluateInPause(
   caller: string,
   code: string,
   options: { frame?: number; threadId?: number },
-): Promise<OperationResult<EvaluateResult>> {
+): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
   requirePaused(session, dbg, 'debug_evaluate');
-  return session.run('debug_evaluate', caller, async (ctx) => {
+  // writes to fields, statics, elements and properties are journaled for undo, as eval's are
+  // (a frame's locals are not: they live only as long as the frame)
+  const { observer, writes } = journaledWrites(session, caller, code);
+  const r = await session.run('debug_evaluate', caller, async (ctx) => {
     const threadId = options.threadId ?? dbg.paused?.threadId ?? (await ctx.mainThread());
-    return evaluateInFrame(ctx, dbg.locations(ctx), threadId, options.frame, code);
+    return evaluateInFrame(ctx, dbg.locations(ctx), threadId, options.frame, code, observer);
   });
+  return { ...r, writes };
 }

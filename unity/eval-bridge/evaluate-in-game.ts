@@ -55,11 +55,24 @@ export async function evaluateInSession(
   source: string,
   options: EvaluateOptions = {},
 ): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
-  const writes: EvalWrite[] = [];
+  const { observer, writes } = journaledWrites(session, caller, source);
   const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
-    evaluateInGame(ctx, source, options, true, journalWrites(session, caller, source, writes)),
+    evaluateInGame(ctx, source, options, true, observer),
   );
   return { ...r, writes };
+}
+
+/**
+ * An observer that records a program's writes in the session's undo journal, and the list it
+ * fills (each write, journaled or not): for `eval`, and for `debug_evaluate` in a frame.
+ */
+export function journaledWrites(
+  session: GameSession,
+  caller: string,
+  source: string,
+): { observer: WriteObserver; writes: EvalWrite[] } {
+  const writes: EvalWrite[] = [];
+  return { observer: journalWrites(session, caller, source, writes), writes };
 }
 
 /** A write an agent's program made to the game, and whether (and as what) it was journaled. */
