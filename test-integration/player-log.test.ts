@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
-import { UnityError } from '../unity/errors.js';
 import { readPlayerLog, type LogQuery } from '../unity/player-log.js';
 import { GameSession } from '../unity/session/session.js';
+import { refusal } from '../unity/testing/errors.js';
 
 let dataDir: string;
 let fixture: FixtureProcess;
@@ -45,16 +45,6 @@ async function run(source: string): Promise<void> {
 
 function read(q: Partial<LogQuery> = {}) {
   return readPlayerLog(session, { caller: 'test', ...q });
-}
-
-async function refusal(p: Promise<unknown>): Promise<UnityError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UnityError) return e;
-    throw e;
-  }
-  throw new Error('expected a UnityError');
 }
 
 /** What the game writes for these, in this order (one program, so one window). */

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
-import { UnityError } from '../unity/errors.js';
 import { decodePng, fitWithin, type RgbaImage } from '../unity/png/index.js';
 import { takeScreenshot, type Screenshot } from '../unity/screenshot.js';
 import { GameSession } from '../unity/session/session.js';
+import { refusal } from '../unity/testing/errors.js';
 
 let fixture: FixtureProcess;
 let session: GameSession;
@@ -38,15 +38,6 @@ async function eval_(source: string): Promise<string> {
 
 async function int(source: string): Promise<number> {
   return Number(await eval_(source));
-}
-
-async function refusal(p: Promise<unknown>): Promise<UnityError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (e instanceof UnityError) return e;
-  throw new Error(`expected a UnityError, got ${String(e)}`);
 }
 
 function image(shot: Screenshot): RgbaImage {

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { UnityError } from './errors.js';
 import { readPlayerLog, type LogQuery, type PlayerLogOptions } from './player-log.js';
 import type { GameSession, OperationResult, SessionStatus } from './session/session.js';
+import { refusal } from './testing/errors.js';
 
 let dir: string;
 let file: string;
@@ -53,16 +53,6 @@ const warning = (m: string) => `${m}\n${frames('LogWarning')}\n`;
 const error = (m: string) => `${m}\n${frames('LogError')}\n`;
 const exception = (m: string) =>
   `InvalidOperationException: ${m}\n  at Game.Probe.Throw () [0x0] in <x>:0 \n\n`;
-
-async function refusal(p: Promise<unknown>): Promise<UnityError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UnityError) return e;
-    throw e;
-  }
-  throw new Error('expected a UnityError');
-}
 
 describe('readPlayerLog', () => {
   it('asks the game for the path once per attachment; a cached call costs nothing', async () => {

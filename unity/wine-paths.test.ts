@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { UnityError } from './errors.js';
 import {
   locateGameFile,
   parseWindowsPath,
@@ -12,6 +11,7 @@ import {
   winePrefixes,
   type WineLookupOptions,
 } from './wine-paths.js';
+import { refusal } from './testing/errors.js';
 
 let root: string;
 let home: string;
@@ -51,16 +51,6 @@ async function prefixWithLog(prefix: string, content = 'log'): Promise<string> {
 /** Options that see only what a test made: no real env, home or Steam. */
 function lookup(extra: WineLookupOptions = {}): WineLookupOptions {
   return { env: {}, home, steamRoots: [], ...extra };
-}
-
-async function refusal(p: Promise<unknown>): Promise<UnityError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UnityError) return e;
-    throw e;
-  }
-  throw new Error('expected a UnityError');
 }
 
 describe('parseWindowsPath', () => {

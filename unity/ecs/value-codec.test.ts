@@ -11,6 +11,7 @@ import {
   toJsonMany,
   type CodecTypes,
 } from './value-codec.js';
+import { refusal } from '../testing/errors.js';
 
 // type ids: 1 float3 {x,y,z}; 2 Unit {Kind, Selected, Stats}; 3 Stats {Level, Speed, Home}; 4 UnitKind enum
 const names: Record<number, string[]> = {
@@ -43,16 +44,6 @@ const unit = (kind: number, level: number): Value =>
     Values.bool(true),
     Values.struct(3, [Values.i4(level), Values.r4(1.5), f3(1, 2, 3)]),
   ]);
-
-async function refusal(p: Promise<unknown>): Promise<UnityError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UnityError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-}
 
 describe('toJson', () => {
   it('names struct fields, enum constants, and keeps non-finite floats as strings', async () => {
