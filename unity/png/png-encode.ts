@@ -57,9 +57,9 @@ export function encodePng(image: RgbaImage, options: EncodeOptions = {}): Buffer
   ihdr[9] = alpha ? 6 : 2; // colour type; compression, filter method and interlace stay 0
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: options.level ?? 6 })),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw, { level: options.level ?? 6 })),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -118,7 +118,8 @@ function filterRow(
   return score;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data, CRC of type and data. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');

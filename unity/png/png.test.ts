@@ -1,10 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-import { crc32 } from './crc32.js';
 import { PngError, type RgbaImage } from './image.js';
 import { decodePng, MAX_PIXELS } from './png-decode.js';
-import { encodePng } from './png-encode.js';
+import { encodePng, pngChunk as chunk } from './png-encode.js';
 
 /** A deterministic pseudo-random image (xorshift), optionally with varying alpha. */
 function noise(width: number, height: number, seed: number, alpha: boolean): RgbaImage {
@@ -32,15 +31,6 @@ function gradient(width: number, height: number): RgbaImage {
     }
   }
   return { width, height, data };
-}
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(head.subarray(4), data), 0);
-  return Buffer.concat([head, data, crc]);
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
