@@ -10,16 +10,7 @@ import { debuggerFor } from '../unity/debug/debugger.js';
 import { pauseState } from '../unity/debug/inspect.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
-import type { Line, Options } from './scenario.js';
-
-const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
+import { alternate, median, round, type Line, type Options } from './scenario.js';
 
 export async function measureDebug(opts: {
   port: number;
@@ -76,40 +67,19 @@ export const debug = {
   async run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }> {
     const port = fixture.sdbPort;
     const n = Math.max(10, Math.min(o.iterations, 60));
-    const ours: Record<string, number[]> = {};
-    const ref: Record<string, number[]> = {};
-    const add = (to: Record<string, number[]>, r: Record<string, number>): void => {
-      for (const [k, v] of Object.entries(r)) (to[k] ??= []).push(v);
-    };
-    for (let r = 1; r <= o.rounds; r++) {
-      process.stderr.write(`debug: round ${r}/${o.rounds}:`);
-      const runRef = async (): Promise<void> => {
-        process.stderr.write(' reference client...');
-        add(
-          ref,
-          await runReference({ port, scenario: 'debug', iterations: n, timeoutMs: 240_000 }),
-        );
-        await settle();
-      };
-      const runOurs = async (): Promise<void> => {
-        process.stderr.write(' ours...');
-        add(ours, await measureDebug({ port, iterations: n }));
-        await settle();
-      };
-      if (r % 2 === 1) {
-        await runRef();
-        await runOurs();
-      } else {
-        await runOurs();
-        await runRef();
-      }
-      process.stderr.write(' done\n');
-    }
-    const m = (x: Record<string, number[]>, k: string): number => {
+    const r = await alternate(
+      'debug',
+      o.rounds,
+      () => runReference({ port, scenario: 'debug', iterations: n, timeoutMs: 240_000 }),
+      () => measureDebug({ port, iterations: n }),
+    );
+    const m = (x: Record<string, number>, k: string): number => {
       const v = x[k];
-      if (!v?.length) throw new Error(`no ${k} reported`);
-      return median(v);
+      if (v === undefined) throw new Error(`no ${k} reported`);
+      return v;
     };
+    const ours = r.ours;
+    const ref = r.reference;
     const rows: [string, string][] = [
       ['hit_to_wait_ms', 'breakpoint event delivered to debug_wait answering with the location'],
       ['pause_state_20_frames_ms', 'debug_pause_state: 20 frames with parameters, locals, this'],

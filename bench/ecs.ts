@@ -20,7 +20,7 @@ import {
   type OperationCost,
 } from '../unity/session/session.js';
 import { hitchMeter } from './hitch.js';
-import type { Line, Options } from './scenario.js';
+import { median, round, type Line, type Options } from './scenario.js';
 
 const COMPONENT = 'Unity.Transforms.LocalTransform';
 const MAX_INVOKES = 10;
@@ -28,14 +28,6 @@ const MAX_FREEZE_MS = 50;
 const MIN_SPEEDUP = 50;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function naive(
   ctx: OperationContext,

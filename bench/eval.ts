@@ -6,6 +6,7 @@
 
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
 import { GameSession } from '../unity/session/session.js';
+import { median } from './scenario.js';
 
 export const EVAL_PROGRAMS = {
   field_chain: { source: 'Probe.SChain.Next.Next.Value', expected: '3' },
@@ -19,12 +20,6 @@ export const EVAL_PROGRAMS = {
 const USINGS = ['System', 'Game', 'Unity.Entities', 'Unity.Transforms'];
 const GAP_MS = 20;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function once(session: GameSession, source: string) {
   const t = performance.now();

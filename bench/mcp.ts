@@ -29,7 +29,7 @@ import type { FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
-import type { Line, Options } from './scenario.js';
+import { median, round, type Line, type Options } from './scenario.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_CLI = path.join(ROOT, 'dist', 'mcp', 'cli.js');
@@ -49,17 +49,9 @@ const EXIT_BOUND_MS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 /** Progress on stderr: seconds since the scenario started. */
 let scenarioStart = 0;
 const seconds = (): string => ((performance.now() - scenarioStart) / 1000).toFixed(1);
-
-const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 // ---- the build -----------------------------------------------------------------------------
 

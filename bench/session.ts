@@ -10,6 +10,7 @@
 import { hitchMeter } from './hitch.js';
 import { Values } from '../sdb-protocol/index.js';
 import { GameSession, type OperationContext } from '../unity/session/session.js';
+import { median } from './scenario.js';
 
 export interface SessionFigures {
   idle_freeze_ms: number;
@@ -59,12 +60,6 @@ async function resolveIds(ctx: OperationContext): Promise<Ids> {
     sInt: f(pf, 'SInt'),
     add: add!,
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 export async function measureSession(opts: {
