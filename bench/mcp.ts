@@ -30,6 +30,7 @@ import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
 import { median, round, type Line, type Options } from './scenario.js';
+import { processAlive } from '../unity/lifetime.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_CLI = path.join(ROOT, 'dist', 'mcp', 'cli.js');
@@ -110,15 +111,6 @@ interface Server {
   close(): Promise<number>;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Spawns the built server on the endpoint; resolves after initialize and tools/list. */
 async function startServer(port: number): Promise<{ server: Server; startupMs: number }> {
   const started = performance.now();
@@ -159,7 +151,7 @@ async function startServer(port: number): Promise<{ server: Server; startupMs: n
     async close() {
       const t = performance.now();
       await client.close(); // ends stdin; the SDK waits up to 2 s, then SIGTERM
-      while (alive(pid)) {
+      while (processAlive(pid)) {
         if (performance.now() - t > EXIT_BOUND_MS) {
           process.kill(pid, 'SIGKILL');
           throw new Error(`the server (pid ${pid}) did not exit within ${EXIT_BOUND_MS} ms`);

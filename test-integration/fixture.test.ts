@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
+import { processAlive } from '../unity/lifetime.js';
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,15 +33,6 @@ function parseBeacon(text: string): Map<string, string> {
     if (key !== undefined && value !== undefined) fields.set(key, value.trim());
   }
   return fields;
-}
-
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function heartbeats(log: string): number {
@@ -163,7 +155,7 @@ describe('fixture harness', () => {
     const exit = await fixture.exited;
     expect(exit.code !== null || exit.signal !== null).toBe(true);
     expect(fixture.alive()).toBe(false);
-    expect(pidExists(pid)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
     expect(existsSync(dataDir)).toBe(false);
     await fixture.stop(); // idempotent
   });

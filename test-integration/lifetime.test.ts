@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SdbConnection, Values } from '../sdb-protocol/index.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { Mirror } from './support/mirror.js';
+import { processAlive } from '../unity/lifetime.js';
 
 const HOST = fileURLToPath(new URL('./support/session-host.ts', import.meta.url));
 let fixture: FixtureProcess;
@@ -132,23 +133,14 @@ describe('the server process leaves the game running on every exit path', () => 
       const killedAt = Date.now();
       process.kill(parent.pid!, 'SIGKILL');
       // the host is not our child: poll its pid until it is gone
-      while (isAlive(hostPid)) {
+      while (processAlive(hostPid)) {
         expect(Date.now() - killedAt).toBeLessThan(HANG_MS);
         await new Promise((r) => setTimeout(r, 20));
       }
       await expectRunningAndFree();
     } finally {
       if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
-      if (hostPid && isAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
+      if (hostPid && processAlive(hostPid)) process.kill(hostPid, 'SIGKILL');
     }
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

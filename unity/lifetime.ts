@@ -67,7 +67,8 @@ export function installLifetime(
     poll = setInterval(() => {
       // On Linux and macOS an orphan is re-parented, so ppid changes; kill(pid, 0) also works
       // on Windows, where a dead parent's pid simply stops existing.
-      if (process.ppid !== parent || !alive(parent)) leave(`parent process ${parent} is gone`, 0);
+      if (process.ppid !== parent || !processAlive(parent))
+        leave(`parent process ${parent} is gone`, 0);
     }, opts.pollMs ?? 250);
     poll.unref();
   }
@@ -80,7 +81,8 @@ export function installLifetime(
   };
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (signal 0; EPERM: it exists but is not ours to signal). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
