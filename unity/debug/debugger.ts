@@ -20,7 +20,13 @@ import {
 } from '../../sdb-protocol/index.js';
 import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
-import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
+import {
+  sumCosts,
+  type GameSession,
+  type OperationContext,
+  type OperationCost,
+  type OperationResult,
+} from '../session/session.js';
 import { evaluateInFrame } from './frame-eval.js';
 import { pendingFor, resolveBreakpoint } from './resolve.js';
 import {
@@ -357,21 +363,27 @@ export class Debugger {
         ].join(', ')}`,
         { details: { holders: holds.map((h) => h.caller) } },
       );
-    const r = await this.session.run(
-      what,
-      caller,
-      async (ctx) => {
-        if (kind === 'resume') return { next: Promise.resolve(undefined) };
-        this.locations(ctx);
-        const thread = options.threadId ?? (await ctx.mainThread());
-        await this.armStep(ctx.conn, caller, thread, kind, ctx);
-        return { next: this.nextStop(options.timeoutMs) };
-      },
-      // a window (nested in the hold): finding the main thread may invoke
-      { window: true },
-    );
-    for (let i = 0; i < mine; i++) await this.session.release(caller);
-    return this.afterStep(r);
+    const costs: OperationCost[] = [];
+    let next: Promise<Stop | undefined> = Promise.resolve(undefined);
+    if (kind !== 'resume') {
+      const r = await this.session.run(
+        what,
+        caller,
+        async (ctx) => {
+          this.locations(ctx);
+          const thread = options.threadId ?? (await ctx.mainThread());
+          await this.armStep(ctx.conn, caller, thread, kind, ctx);
+          // wrapped: a promise returned bare would be awaited inside the operation
+          return { next: this.nextStop(options.timeoutMs) };
+        },
+        // a window (nested in the hold): finding the main thread may invoke
+        { window: true },
+      );
+      costs.push(r.cost);
+      next = r.value.next;
+    }
+    for (let i = 0; i < mine; i++) costs.push((await this.session.release(caller)).cost);
+    return this.afterStep({ value: { next }, cost: sumCosts(costs) });
   }
 
   /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
@@ -508,23 +520,18 @@ export class Debugger {
       return;
     }
     bp.locations = locations;
-    const load = bp.requests.filter((r) => r.kind === EventKind.TYPE_LOAD);
-    bp.requests = bp.requests.filter((r) => r.kind !== EventKind.TYPE_LOAD);
+    delete bp.pending;
+    // the type has loaded: its load request has done its work whatever follows
+    await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
     try {
       await this.armLines(conn, bp);
+      this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(', ')}`);
     } catch (e) {
       bp.bindError = messageOf(e);
       bp.locations = [];
+      this.breakpoints.set(bp.id, bp); // armLines' failure path forgets it; it stays listed
+      this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
     }
-    delete bp.pending;
-    this.breakpoints.set(bp.id, bp); // armLines' failure path forgets it
-    for (const r of load) {
-      this.byRequest.delete(r.requestId);
-      await conn
-        .send('EVENT_REQUEST.CLEAR', { eventKind: EventKind.TYPE_LOAD, requestId: r.requestId })
-        .catch((e: unknown) => this.log(`debug: clearing a type-load request: ${messageOf(e)}`));
-    }
-    this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(', ')}`);
   }
 
   private async clearRequest(conn: SdbConnection, bp: Breakpoint, kind: number): Promise<void> {
