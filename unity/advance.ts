@@ -88,14 +88,8 @@ export async function advance(
   };
 
   const before = req.before !== undefined ? await run(req.before) : undefined;
-  const holders = session.status().holds;
-  const mine = holders.find((h) => h.caller === req.caller)?.count ?? 0;
-  const others = holders.filter((h) => h.caller !== req.caller);
-  if (others.length > 0)
-    throw Errors.holdNotOwned(
-      req.caller,
-      others.map((h) => h.caller),
-    );
+  const { mine, others } = session.holdsOf(req.caller);
+  if (others.length > 0) throw Errors.holdNotOwned(req.caller, others);
 
   const frameBefore = await frameCount();
   const runStarted = performance.now();

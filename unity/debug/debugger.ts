@@ -350,18 +350,14 @@ export class Debugger {
     options: { timeoutMs: number; threadId?: number },
   ): Promise<OperationResult<Stop | undefined>> {
     const what = `debug_step ${kind}`;
-    const holds = this.session.status().holds;
-    if (holds.length === 0) throw Errors.notPaused(what);
-    const mine = holds.find((h) => h.caller === caller)?.count ?? 0;
-    const others = holds.filter((h) => h.caller !== caller).map((h) => h.caller);
+    const { mine, others } = this.session.holdsOf(caller);
+    if (mine === 0 && others.length === 0) throw Errors.notPaused(what);
+    const holders = [...(mine ? [caller] : []), ...others];
     if (mine === 0 || others.length > 0)
       throw new UnityError(
         'HOLD_NOT_OWNED',
-        `${what} from a hold lets the game run, so only the caller holding it may step: held by ${[
-          ...(mine ? [caller] : []),
-          ...others,
-        ].join(', ')}`,
-        { details: { holders: holds.map((h) => h.caller) } },
+        `${what} from a hold lets the game run, so only the caller holding it may step: held by ${holders.join(', ')}`,
+        { details: { holders } },
       );
     const costs: OperationCost[] = [];
     let next: Promise<Stop | undefined> = Promise.resolve(undefined);

@@ -201,6 +201,15 @@ export class GameSession {
     return a && !a.conn.isClosed ? a.conn : undefined;
   }
 
+  /** How many holds `caller` has, and who else holds the game. Never attaches. */
+  holdsOf(caller: string): { mine: number; others: string[] } {
+    const holds = this.holds.list();
+    return {
+      mine: holds.find((h) => h.caller === caller)?.count ?? 0,
+      others: holds.filter((h) => h.caller !== caller).map((h) => h.caller),
+    };
+  }
+
   /** Never attaches. */
   status(): SessionStatus {
     const a = this.attachment;
