@@ -36,7 +36,13 @@ import {
   setGameCodeEntryRequest,
   setStepRequest,
 } from './step-requests.js';
-import { LocationCache, findMethods, pointAt, type SourcePoint } from './locations.js';
+import {
+  LocationCache,
+  findMethods,
+  isSourceLine,
+  pointAt,
+  type SourcePoint,
+} from './locations.js';
 
 export interface CodeLocation {
   method: string;
@@ -440,7 +446,7 @@ export class Debugger {
           methods.map(async (m) => ({
             method: `${m.typeName}.${m.name}`,
             signature: m.signature,
-            points: (await cache.points(m.methodId)).filter((p) => p.line > 0 && p.line < 0xfeefee),
+            points: (await cache.points(m.methodId)).filter((p) => isSourceLine(p.line)),
           })),
         );
       },

@@ -36,14 +36,19 @@ export function sourcePoints(info: DebugInfo): SourcePoint[] {
     .sort((a, b) => a.ilOffset - b.ilOffset);
 }
 
+/** A line a person can read: hidden points (0xfeefee, mcs's compiler-made code) and 0 are not. */
+export function isSourceLine(line: number): boolean {
+  return line > 0 && line < 0xfeefee;
+}
+
 /**
  * The source point an IL offset belongs to: the last sequence point at or before it. Hidden
- * points (line 0xfeefee, which mcs emits for compiler-made code) do not count.
+ * points do not count.
  */
 export function pointAt(points: readonly SourcePoint[], ilOffset: number): SourcePoint | undefined {
   let best: SourcePoint | undefined;
   for (const p of points) {
-    if (p.line <= 0 || p.line >= 0xfeefee) continue;
+    if (!isSourceLine(p.line)) continue;
     if (p.ilOffset <= ilOffset) best = p;
     else break;
   }
@@ -58,9 +63,7 @@ export function offsetForLine(points: readonly SourcePoint[], line: number): num
 
 /** The lines that carry code, ascending. */
 export function codeLines(points: readonly SourcePoint[]): number[] {
-  return [...new Set(points.map((p) => p.line).filter((l) => l > 0 && l < 0xfeefee))].sort(
-    (a, b) => a - b,
-  );
+  return [...new Set(points.map((p) => p.line).filter(isSourceLine))].sort((a, b) => a - b);
 }
 
 /** What a frame needs to know of its method to read its variables. */

@@ -7,6 +7,7 @@ import type { OperationContext } from '../session/session.js';
 import type { Breakpoint, BreakpointSpec, CodeLocation } from './debugger.js';
 import {
   codeLines,
+  isSourceLine,
   findMethods,
   offsetForLine,
   pointAt,
@@ -36,7 +37,7 @@ export async function resolveBreakpoint(
       il = offsetForLine(points, spec.line);
     } else {
       // the method's first line of code
-      il = points.find((p) => p.line > 0 && p.line < 0xfeefee)?.ilOffset;
+      il = points.find((p) => isSourceLine(p.line))?.ilOffset;
     }
     if (il === undefined) continue;
     const at = pointAt(points, il);

@@ -13,12 +13,9 @@ import {
 } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
-import { pointAt, type LocationCache } from './locations.js';
+import { isSourceLine, pointAt, type LocationCache } from './locations.js';
 
 export type StepDirection = 'over' | 'into' | 'out';
-
-/** Line numbers mcs and Mono use for hidden sequence points. */
-const HIDDEN_LINE = 0xfeefee;
 
 /** A STEP request (size LINE) on the thread; Mono 6.8 allows one at a time. */
 export function setStepRequest(
@@ -56,7 +53,7 @@ export async function onSourceLine(
   const [top] = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
   if (!top || (top.flags & 2) !== 0) return false;
   const at = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
-  return at !== undefined && at.line > 0 && at.line < HIDDEN_LINE;
+  return at !== undefined && isSourceLine(at.line);
 }
 
 /** The refusal of `over` / `out` from a position without a source line. */
@@ -98,9 +95,7 @@ export async function setFirstLineRequest(
   cache: LocationCache,
   methodId: number,
 ): Promise<number | undefined> {
-  const first = (await cache.points(methodId).catch(() => [])).find(
-    (p) => p.line > 0 && p.line < HIDDEN_LINE,
-  );
+  const first = (await cache.points(methodId).catch(() => [])).find((p) => isSourceLine(p.line));
   if (!first) return undefined;
   return conn.send('EVENT_REQUEST.SET', {
     eventKind: EventKind.BREAKPOINT,
