@@ -13,15 +13,19 @@ import {
   type TypeHandle,
 } from '../../eval/index.js';
 import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
-import { typeIdOf } from './convert.js';
-import { SessionGameAccess } from './game-access.js';
-import { GameMetadata } from './game-metadata.js';
+import { typeIdOf } from '../runtime/convert.js';
+import { SessionGameAccess } from '../runtime/game-access.js';
+import { metadataFor, type GameMetadata } from '../runtime/game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
 import { UnityError } from '../errors.js';
-import { journalFor } from '../ecs/journal.js';
-import { locationText, wireText, type GameWrite, type WriteObserver } from './write-observer.js';
+import { journalFor } from '../journal/journal.js';
+import {
+  locationText,
+  wireText,
+  type GameWrite,
+  type WriteObserver,
+} from '../runtime/write-observer.js';
 
-const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
 const lastValues = new WeakMap<SdbConnection, LastValue>();
 /** Programs that bound on a connection (their lookups are memoized there), and each session's connection. */
 const boundPrograms = new WeakMap<SdbConnection, Set<string>>();
@@ -30,15 +34,6 @@ const MAX_REMEMBERED_PROGRAMS = 512;
 
 function programKey(source: string, options: EvaluateOptions): string {
   return JSON.stringify([source, options.usings ?? null, options.anyNamespace ?? null]);
-}
-
-export function metadataFor(ctx: OperationContext): GameMetadata {
-  let md = metadataByConnection.get(ctx.conn);
-  if (!md) {
-    md = new GameMetadata(ctx.conn, ctx.catalog);
-    metadataByConnection.set(ctx.conn, md);
-  }
-  return md;
 }
 
 /**
