@@ -11,6 +11,12 @@ export const costSchema = z
   })
   .describe('what the call cost in the game');
 
+/** A fast path failed and a slower one answered: the result is right, and says why it was slow. */
+export const fallbackSchema = z
+  .string()
+  .optional()
+  .describe('the fast path failed and a slower one answered: why (the server log records it too)');
+
 export const sessionSchema = z.object({
   attached: z.boolean(),
   target: z.string().describe('"auto", "player <selector>" or "endpoint <host:port>"'),

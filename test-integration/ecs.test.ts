@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { callTool } from '../mcp/server.js';
+import { UnityError } from '../unity/errors.js';
 import type { Tool } from '../mcp/tool.js';
 import { ecsTools } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
@@ -142,6 +143,52 @@ describe('ecs_query', () => {
       }
     } finally {
       await game.app.session.release('agent');
+    }
+  });
+
+  it('reads in bulk on the fast path: no fallback, invokes set by the components read, not the entities', async () => {
+    const invokes = async (args: Record<string, unknown>): Promise<number> => {
+      await queryAll(args); // types and generic methods resolved: the second run is the steady one
+      const r = await queryAll(args);
+      expect(r).not.toHaveProperty('fallback');
+      return r.cost.invokes as number;
+    };
+    const velocity = await invokes({ all: ['Velocity'], read: ['Velocity'] });
+    // each component read is one ToComponentDataArray and one ToArray for the whole query
+    expect(await invokes({ all: ['Velocity'], read: ['LocalTransform', 'Velocity'] })).toBe(
+      velocity + 2,
+    );
+    // 20 entities or 320: the same invokes
+    expect(await invokes({ all: ['Unit'], read: ['Velocity'] })).toBe(velocity);
+  });
+
+  it('says so when the copies cannot be read after the window, and reads them in one instead', async () => {
+    const session = game.app.session;
+    const run = session.run.bind(session);
+    const logged: string[] = [];
+    const log = session.log;
+    const writable = session as { run: typeof session.run; log: (m: string) => void };
+    // the copies were collected as the game ran on: their read fails
+    writable.run = (label, caller, op, opts) =>
+      label === 'ecs_query (read copies)'
+        ? Promise.reject(new UnityError('INTERNAL', 'injected: the copy is gone'))
+        : run(label, caller, op, opts);
+    writable.log = (m) => logged.push(m);
+    try {
+      const r = await callTool(
+        byName.get('ecs_query')!,
+        { all: ['Unit'], read: ['Unit'] },
+        { app: game.app, caller: 'agent' },
+      );
+      const out = r.structuredContent as Out;
+      expect(out.total).toBe(ENTITIES / 20);
+      expect((out.entities as Out[]).every((e) => e.components.Unit !== undefined)).toBe(true);
+      expect(out.fallback).toMatch(/INTERNAL: injected: the copy is gone/);
+      expect((r.content[0] as { text: string }).text).toContain(`fallback: ${out.fallback}`);
+      expect(logged).toEqual([`ecs_query: ${out.fallback}`]);
+    } finally {
+      writable.run = run;
+      writable.log = log;
     }
   });
 

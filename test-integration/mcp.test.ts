@@ -232,6 +232,37 @@ describe('screenshot and logs', () => {
   });
 });
 
+describe("the tools' own programs leave the agent's `_` alone", () => {
+  it('after advance, logs and screenshot (both methods), `_` is still the value of the last eval', async () => {
+    await server.ok('detach'); // a new connection: logs asks the game for its path again
+    const last = async (): Promise<string> =>
+      (await server.ok<{ value: string }>('eval', { code: '_' })).value;
+    await server.ok('eval', { code: '6 * 7 + 1000' });
+    expect(await last()).toBe('1042');
+
+    const logs = await server.ok<{ cost: Cost }>('logs', { limit: 0 });
+    expect(logs.cost.invokes).toBe(1); // Application.consoleLogPath, read in the game
+    expect(await last()).toBe('1042');
+
+    const advanced = await server.ok<{ frames_advanced: number }>('advance', { frames: 2 });
+    expect(advanced.frames_advanced).toBeGreaterThanOrEqual(2);
+    expect(await last()).toBe('1042');
+
+    const captured = await server.ok<{ method: string }>('screenshot', { max_size: 32 });
+    expect(captured.method).toBe('capture-file');
+    expect(await last()).toBe('1042');
+
+    await server.ok('suspend');
+    try {
+      const rendered = await server.ok<{ method: string }>('screenshot', { max_size: 32 });
+      expect(rendered.method).toBe('render-texture');
+      expect(await last()).toBe('1042');
+    } finally {
+      await server.ok('resume');
+    }
+  });
+});
+
 describe('errors: a stable code and an actionable message, from real triggers', () => {
   it('INVALID_ARGUMENT names the field the schema refused', async () => {
     const r = await server.fails('screenshot', { max_size: 5 });

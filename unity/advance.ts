@@ -12,6 +12,7 @@
 import { existingDebugger, type Stop } from './debug/debugger.js';
 import { Errors, UnityError } from './errors.js';
 import { evaluateInSession } from './eval-bridge/evaluate-in-session.js';
+import { evaluateToolProgram } from './tool-programs.js';
 import {
   sumCosts,
   type GameSession,
@@ -71,6 +72,8 @@ export async function advance(
     throw Errors.invalidArgument(`seconds must be in (0, ${MAX_ADVANCE_SECONDS}], got ${seconds}`);
 
   const costs: OperationCost[] = [];
+  // `before` and `after` are the agent's programs, as eval's (journaled, `_` set); the frame
+  // counter is ours, and leaves `_` alone
   const run = async (source: string): Promise<string> => {
     const r = await evaluateInSession(session, req.caller, source);
     costs.push(r.cost);
@@ -80,7 +83,12 @@ export async function advance(
     return v.kind === 'void' ? 'done (no value)' : v.text;
   };
   const frameCount = async (): Promise<number> => {
-    const r = await evaluateInSession(session, req.caller, 'UnityEngine.Time.frameCount');
+    const r = await evaluateToolProgram(
+      session,
+      req.caller,
+      'advance (frame count)',
+      'UnityEngine.Time.frameCount',
+    );
     costs.push(r.cost);
     if (r.value.kind !== 'value' || r.value.value.kind !== 'number')
       throw new UnityError('INTERNAL', 'Time.frameCount did not read as a number');

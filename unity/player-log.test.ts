@@ -30,18 +30,21 @@ function fakeGame(gamePath: () => string) {
   };
   const session = { status: () => status } as unknown as GameSession;
   let asked = 0;
+  const logged: string[] = [];
   const options: PlayerLogOptions = {
     readGamePath: (): Promise<OperationResult<string>> => {
       asked++;
       return Promise.resolve({ value: gamePath(), cost: ONE_INVOKE });
     },
     wine: { env: {}, home: dir, steamRoots: [] },
+    log: (line) => logged.push(line),
   };
   return {
     session,
     status,
     options,
     asked: () => asked,
+    logged,
     read: (q: Partial<LogQuery> = {}) => readPlayerLog(session, { caller: 'test', ...q }, options),
   };
 }
@@ -189,6 +192,7 @@ describe('readPlayerLog', () => {
     expect(r.gamePath).toBe(gamePath);
     expect(r.path).toBe(path.join(at(path.join(compat, '1', 'pfx')), 'Player.log'));
     expect(r.entries.at(-1)!.message).toBe('in one');
+    expect(r.fallback).toBeUndefined();
 
     await mkdir(at(two), { recursive: true });
     await writeFile(path.join(at(two), 'Player.log'), HEADER + log('in two'));
@@ -199,6 +203,12 @@ describe('readPlayerLog', () => {
     const moved = (await g.read()).value;
     expect(moved.entries.at(-1)!.message).toBe('in two');
     expect(g.asked()).toBe(1);
+    // the path found before failed and a new search answered: the result and the log say so
+    expect(moved.fallback).toMatch(
+      /^the log file found before \(.*compatdata.1.*\) cannot be read/,
+    );
+    expect(g.logged).toEqual([`logs: ${moved.fallback}`]);
+    expect((await g.read()).value.fallback).toBeUndefined();
   });
 
   it('refuses bad arguments before touching the game', async () => {

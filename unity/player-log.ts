@@ -4,9 +4,9 @@
 // entries, filtered by level and pattern, the newest `limit` kept. How entries and their levels
 // are read from the text: player-log-parse.ts; cursors and bounded reads: player-log-file.ts.
 
+import type { EvaluateResult } from '../eval/index.js';
 import { readString } from '../sdb-protocol/index.js';
-import { evaluateInGame, evaluateInSession } from './eval-bridge/evaluate-in-session.js';
-import { Errors, UnityError } from './errors.js';
+import { Errors, UnityError, messageOf } from './errors.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -21,6 +21,7 @@ import {
   type OperationCost,
   type OperationResult,
 } from './session/session.js';
+import { runToolProgram } from './tool-programs.js';
 import { locateGameFile, type WineLookupOptions } from './wine-paths.js';
 
 export type { LogEntry, LogLevel } from './player-log-parse.js';
@@ -65,6 +66,8 @@ export interface LogResult {
   /** New bytes not read because more than MAX_LOG_READ_BYTES were new: their entries are missing. */
   omittedBytes: number;
   fileSize: number;
+  /** The log file found before was gone and was looked for again: why. */
+  fallback?: string;
 }
 
 export interface PlayerLogOptions {
@@ -72,6 +75,8 @@ export interface PlayerLogOptions {
   maxReadBytes?: number;
   /** How the path is asked of the game (tests replace it). */
   readGamePath?: (session: GameSession, caller: string) => Promise<OperationResult<string>>;
+  /** Where a fallback taken is recorded (default: the session's log). */
+  log?: (line: string) => void;
 }
 
 const SEVERITY: Readonly<Record<LogLevel, number>> = {
@@ -113,12 +118,15 @@ export async function readPlayerLog(
   const maxBytes = options.maxReadBytes ?? MAX_LOG_READ_BYTES;
   let chunk: LogChunk;
   let path = known.localPath;
+  let fallback: string | undefined;
   try {
     path ??= (await locateGameFile(known.gamePath, options.wine)).path;
     chunk = await readLogChunk(path, query.since, maxBytes);
   } catch (e) {
     if (known.localPath === undefined || !isMissing(e)) throw unreadable(e, path);
     // the file found last time is gone (a new prefix, a moved game): look again, once
+    fallback = `the log file found before (${known.localPath}) cannot be read (${messageOf(e)}): looked for ${known.gamePath} again`;
+    (options.log ?? session.log)(`logs: ${fallback}`);
     path = (await locateGameFile(known.gamePath, options.wine)).path;
     chunk = await readLogChunk(path, query.since, maxBytes).catch((e2: unknown) => {
       throw unreadable(e2, path);
@@ -140,6 +148,7 @@ export async function readPlayerLog(
       pendingBytes: chunk.fileSize - chunk.cursor.offset,
       omittedBytes: chunk.omittedBytes,
       fileSize: chunk.fileSize,
+      ...(fallback !== undefined ? { fallback } : {}),
     },
     cost: sumCosts(costs, started),
   };
@@ -203,33 +212,21 @@ const PATH_PROGRAM = 'Application.consoleLogPath';
 
 /**
  * Application.consoleLogPath, whole: the evaluator's value of a game string holds a reference,
- * read here. The game builds the string per call (in Unity), so the reference may be collected
- * once the game runs again; then it is evaluated and read again inside one window.
+ * read inside the same window (the game builds the string per call, in Unity, so the reference
+ * may be collected once the game runs again). A program of ours: it leaves the agent's `_` alone.
  */
 export async function readGamePath(
   session: GameSession,
   caller: string,
 ): Promise<OperationResult<string>> {
-  const started = performance.now();
-  const r = await evaluateInSession(session, caller, PATH_PROGRAM);
-  const ref = stringRef(r.value);
-  if (typeof ref === 'string') return { value: checkPath(ref), cost: r.cost };
-  try {
-    const s = await session.run('logs (path)', caller, (ctx) => readString(ctx.conn, ref.id), {
-      window: false,
-    });
-    return { value: checkPath(s.value.text), cost: sumCosts([r.cost, s.cost], started) };
-  } catch (e) {
-    if (!(e instanceof UnityError) || e.code !== 'INTERNAL') throw e;
-  }
-  const again = await session.run('logs (path)', caller, async (ctx) => {
-    const v = stringRef(await evaluateInGame(ctx, PATH_PROGRAM));
-    return typeof v === 'string' ? v : (await readString(ctx.conn, v.id)).text;
+  const r = await runToolProgram(session, caller, 'logs (path)', PATH_PROGRAM, async (v, ctx) => {
+    const s = stringRef(v);
+    return typeof s === 'string' ? s : (await readString(ctx.conn, s.id)).text;
   });
-  return { value: checkPath(again.value), cost: sumCosts([r.cost, again.cost], started) };
+  return { value: checkPath(r.value), cost: r.cost };
 }
 
-function stringRef(r: Awaited<ReturnType<typeof evaluateInGame>>): string | { id: number } {
+function stringRef(r: EvaluateResult): string | { id: number } {
   if (r.kind === 'exception') {
     throw Errors.gameException({ type: r.type, message: r.message, stackTrace: r.stackTrace });
   }

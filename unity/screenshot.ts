@@ -12,10 +12,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { EvalError, type EvaluateOptions, type EvaluateResult } from '../eval/index.js';
+import { EvalError, type EvaluateResult } from '../eval/index.js';
 import { readString } from '../sdb-protocol/index.js';
 import { Errors, UnityError, messageOf } from './errors.js';
-import { evaluateInGame, evaluateInSession, runBound } from './eval-bridge/evaluate-in-session.js';
 import { decodePng, encodePng, fitWithin, PngError, scaleArea } from './png/index.js';
 import {
   sumCosts,
@@ -23,6 +22,7 @@ import {
   type OperationCost,
   type OperationResult,
 } from './session/session.js';
+import { evaluateToolProgram, runToolProgram } from './tool-programs.js';
 
 export type ScreenshotMethod = 'capture-file' | 'render-texture';
 
@@ -51,9 +51,6 @@ export const MIN_MAX_SIZE = 16;
 export const MAX_MAX_SIZE = 16384;
 /** How long the game gets to write a queued capture (it needs one rendered frame). */
 export const CAPTURE_TIMEOUT_MS = 5000;
-
-/** Our own programs: no `_`, `world`, `em` builtins to look up. */
-const EVAL_OPTIONS: EvaluateOptions = { builtins: new Map(), functions: new Map() };
 
 export async function takeScreenshot(
   session: GameSession,
@@ -143,7 +140,12 @@ async function captureFile(
   const file = path.join(dir, 'screenshot.png');
   let timedOut = false;
   try {
-    const r = await evaluateInSession(session, caller, captureProgram(file)).catch((e: unknown) => {
+    const r = await evaluateToolProgram(
+      session,
+      caller,
+      'screenshot (capture-file)',
+      captureProgram(file),
+    ).catch((e: unknown) => {
       throw lacking('capture-file', e);
     });
     costs.push(r.cost);
@@ -251,14 +253,12 @@ async function renderTexture(
 ): Promise<Buffer> {
   // rendered at up to twice the final size, so the shrink here has pixels to average
   const source = renderTextureProgram(Math.min(MAX_MAX_SIZE, maxSize * 2));
-  const r = await runBound(
+  const r = await runToolProgram(
     session,
     caller,
-    source,
-    EVAL_OPTIONS,
     'screenshot (render-texture)',
-    async (ctx) => {
-      const result = await evaluateInGame(ctx, source, EVAL_OPTIONS, false);
+    source,
+    async (result, ctx) => {
       if (result.kind !== 'value' || result.value.kind !== 'string') return { result };
       const v = result.value;
       // the string is read inside the window: once the game runs, its id may be collected

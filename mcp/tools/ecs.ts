@@ -21,7 +21,7 @@ import {
 import { undo } from '../../unity/ecs/ecs-undo.js';
 import { MAX_QUERY_LIMIT } from '../../unity/ecs/ecs-query.js';
 import type { Json } from '../../unity/ecs/value-codec.js';
-import { costSchema } from '../schemas.js';
+import { costSchema, fallbackSchema } from '../schemas.js';
 import { clip, costOut, defineTool, type ToolAnnotations } from '../tool.js';
 
 const READS: ToolAnnotations = {
@@ -167,6 +167,7 @@ export const ecsQuery = defineTool({
         components: z.record(z.string(), json).optional(),
       }),
     ),
+    fallback: fallbackSchema,
     cost: costSchema,
   }),
   annotations: READS,
@@ -177,8 +178,9 @@ export const ecsQuery = defineTool({
       (e) => `${ent(e)}${e.components ? ` ${JSON.stringify(e.components)}` : ''}`,
     );
     const head = `${v.total} entities in ${v.world}; showing ${v.entities.length} from ${v.offset}${v.truncated ? ' (more: raise offset)' : ''}`;
+    const note = v.fallback !== undefined ? [`fallback: ${v.fallback}`] : [];
     return {
-      text: clip([head, ...rows].join('\n'), TEXT_CHARS),
+      text: [clip([head, ...rows].join('\n'), TEXT_CHARS), ...note].join('\n'),
       structured: { ...v, cost: costOut(r.cost) },
       cost: r.cost,
     };

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 import { readPlayerLog } from '../../unity/player-log.js';
-import { costSchema } from '../schemas.js';
+import { costSchema, fallbackSchema } from '../schemas.js';
 import { READS, clip, costOut, defineTool } from '../tool.js';
 
 const LEVELS = ['exception', 'error', 'assert', 'warning', 'log'] as const;
@@ -48,6 +48,7 @@ export const logs = defineTool({
       .number()
       .int()
       .describe('new bytes not read (more than 4 MiB were new): their entries are missing'),
+    fallback: fallbackSchema,
     cost: costSchema,
   }),
   annotations: READS,
@@ -73,8 +74,9 @@ export const logs = defineTool({
       (v.omittedBytes ? ` (${v.omittedBytes} bytes of older entries not read)` : '') +
       `; next cursor: ${v.cursor}`;
     const body = entries.map((e) => `[${e.level}] ${e.message}`);
+    const note = v.fallback !== undefined ? [`fallback: ${v.fallback}`] : [];
     return {
-      text: [head, ...body].join('\n'),
+      text: [head, ...body, ...note].join('\n'),
       structured: {
         path: v.path,
         game_path: v.gamePath,
@@ -83,6 +85,7 @@ export const logs = defineTool({
         skipped: v.skipped,
         restarted: v.restarted,
         omitted_bytes: v.omittedBytes,
+        ...(v.fallback !== undefined ? { fallback: v.fallback } : {}),
         cost: costOut(r.cost),
       },
       cost: r.cost,

@@ -43,6 +43,8 @@ export interface QueryResult {
   truncated: boolean;
   /** Full names of the components in `components`, in the order asked. */
   read: string[];
+  /** The bulk read after the window failed and the query was read inside a window again: why. */
+  fallback?: string;
 }
 
 async function infos(

@@ -52,7 +52,7 @@ export function worlds(
  * The game is held only while the query runs and its data is copied into managed arrays; the
  * copies are read and decoded after it runs on (they are a snapshot of one moment). Should a
  * copy be gone by then (collected, or the game restarted), the query runs again and is read
- * inside its window.
+ * inside its window: the result's `fallback` says why, and the session's log records it.
  */
 export async function queryEntities(
   session: GameSession,
@@ -80,8 +80,13 @@ export async function queryEntities(
     return { value: r.value, cost: sumCosts([copy.cost, r.cost], started) };
   } catch (e) {
     if (!(e instanceof UnityError) || !['INTERNAL', 'PROTOCOL_ERROR'].includes(e.code)) throw e;
+    const fallback = `the copies of the query could not be read after the game ran on (${e.code}: ${e.message}): ran it again and read it with the game held`;
+    session.log(`ecs_query: ${fallback}`);
     const again = await read(session, caller, 'ecs_query', (ecs) => query(ecs, args), names);
-    return { value: again.value, cost: sumCosts([copy.cost, again.cost], started) };
+    return {
+      value: { ...again.value, fallback },
+      cost: sumCosts([copy.cost, again.cost], started),
+    };
   }
 }
 

@@ -172,7 +172,8 @@ export class GameSession {
   private readonly running = new Map<number, { caller: string; label: string }>();
   private nextOperation = 0;
   private closed = false;
-  private readonly log: (message: string) => void;
+  /** Diagnostics (stderr in the server): what a caller's result also says, e.g. a fallback taken. */
+  readonly log: (message: string) => void;
   private readonly extensions = new Set<SessionExtension>();
 
   constructor(private readonly opts: SessionOptions = {}) {
