@@ -2,6 +2,7 @@
 // of enableable ones), one component. Queries with bulk component values: ecs-query.ts.
 
 import { type Value } from '../../sdb-protocol/index.js';
+import { UnityError } from '../errors.js';
 import type { EcsAccess } from './ecs-access.js';
 import {
   ALLOCATOR_HANDLE,
@@ -27,8 +28,9 @@ export async function listWorlds(ecs: EcsAccess): Promise<WorldSummary[]> {
   let defaultId = -1;
   try {
     defaultId = (await ecs.world()).objectId;
-  } catch {
-    // no default world: none is marked
+  } catch (e) {
+    // no default world: none is marked (anything else, a lost connection say, is an error)
+    if (!(e instanceof UnityError) || e.code !== 'WORLD_NOT_FOUND') throw e;
   }
   const out: WorldSummary[] = [];
   for (const [i, w] of worlds.entries()) {
