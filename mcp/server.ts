@@ -15,7 +15,8 @@ import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
 import type { GameApp } from './app.js';
-import { formatCost, type Tool, type ToolContext } from './tool.js';
+import { costFields, costText } from './cost.js';
+import type { Tool, ToolContext } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export const SERVER_NAME = 'unity';
@@ -89,13 +90,13 @@ export async function callTool(
   }
   try {
     const out = await tool.run(parsed.data, ctx);
-    const text = out.cost ? `${out.text}\n${formatCost(out.cost)}` : out.text;
+    const extras = (out.structured as { cost?: object }).cost;
     return {
       content: [
-        { type: 'text', text },
+        { type: 'text', text: `${out.text}\n${costText(out.cost)}` },
         ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
       ],
-      structuredContent: out.structured,
+      structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } },
     };
   } catch (e) {
     return errorResult(e);

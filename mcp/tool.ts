@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 
 import type { OperationCost } from '../unity/session/session.js';
+import type { CostFields } from './cost.js';
 import type { GameApp } from './app.js';
 
 export interface ToolAnnotations {
@@ -34,6 +35,14 @@ export const CONTROLS: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** Sets the session or the debugger to a state a repeat leaves as it is (attach, detach, remove). */
+export const CONTROLS_IDEMPOTENT: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 /** May change game state in ways we cannot restore by ourselves (runs game code, writes). */
 export const CHANGES_GAME: ToolAnnotations = {
   readOnlyHint: false,
@@ -42,18 +51,30 @@ export const CHANGES_GAME: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** Every tool's annotations are one of these (a test holds them to it). */
+export const ANNOTATION_PRESETS: readonly ToolAnnotations[] = [
+  READS,
+  CONTROLS,
+  CONTROLS_IDEMPOTENT,
+  CHANGES_GAME,
+];
+
 export interface ToolImage {
   /** base64 */
   data: string;
   mimeType: 'image/png';
 }
 
+/** The fields a result's `cost` has besides costSchema's (eval's journal_invokes). */
+type CostExtras<O> = O extends { cost: infer C } ? Omit<C, keyof CostFields> : never;
+
 /** What a handler returns: text for the reader first, the same facts as structured data. */
 export interface ToolOutcome<O> {
   text: string;
-  structured: O;
-  /** What it cost in the game; every tool that touched it reports this. */
-  cost?: OperationCost;
+  /** The facts; their `cost` is written from `cost` by callTool (and `cost` extras kept). */
+  structured: Omit<O, 'cost'> & { cost?: CostExtras<O> };
+  /** What the call cost in the game (mcp/cost.ts): shown in the text and in `structured`. */
+  cost: OperationCost;
   images?: ToolImage[];
 }
 
@@ -80,40 +101,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return tool;
 }
 
-/** Every output schema carries the cost of the call in the game. */
-export function formatCost(c: OperationCost): string {
-  return (
-    `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? '' : 's'}, ` +
-    `${c.invokes} invoke${c.invokes === 1 ? '' : 's'}, game frozen ${c.freezeMs} ms, ` +
-    `${c.wallMs} ms wall`
-  );
-}
-
-export function costOut(c: OperationCost): {
-  wire_commands: number;
-  invokes: number;
-  freeze_ms: number;
-  wall_ms: number;
-} {
-  return {
-    wire_commands: c.wireCommands,
-    invokes: c.invokes,
-    freeze_ms: c.freezeMs,
-    wall_ms: c.wallMs,
-  };
-}
-
 /** Cuts text to `max` characters, saying how much was left out. */
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
-}
-
-/** The cost of a call that ran nothing in the game (no window, no invoke): its wall time. */
-export function untouched(started: number): OperationCost {
-  return {
-    wireCommands: 0,
-    invokes: 0,
-    freezeMs: 0,
-    wallMs: Math.round((performance.now() - started) * 100) / 100,
-  };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../unity/advance.js';
 import { costSchema } from '../schemas.js';
 import { stopOut, stopSchema, stopText } from './debug.js';
-import { CHANGES_GAME, costOut, defineTool } from '../tool.js';
+import { CHANGES_GAME, defineTool } from '../tool.js';
 
 export const advance = defineTool({
   name: 'advance',
@@ -71,7 +71,6 @@ export const advance = defineTool({
         ...(v.before !== undefined ? { before: v.before } : {}),
         ...(v.after !== undefined ? { after: v.after } : {}),
         ...(v.stop ? { stop: stopOut(v.stop) } : {}),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };

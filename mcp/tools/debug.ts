@@ -16,7 +16,8 @@ import type { FrameView } from '../../unity/debug/frames.js';
 import { evaluateInPause, pauseState } from '../../unity/debug/inspect.js';
 import type { GameApp } from '../app.js';
 import { costSchema } from '../schemas.js';
-import { clip, costOut, defineTool, untouched } from '../tool.js';
+import { callCost } from '../cost.js';
+import { CHANGES_GAME, CONTROLS, CONTROLS_IDEMPOTENT, READS, clip, defineTool } from '../tool.js';
 
 function dbg(app: GameApp) {
   return debuggerFor(app.session);
@@ -148,19 +149,6 @@ function whereText(b: Breakpoint): string {
   return b.locations.map(locationText).join('; ');
 }
 
-const readOnly = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-const control = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-};
-
 export const debugSetBreakpoint = defineTool({
   name: 'debug_set_breakpoint',
   title: 'Set a breakpoint',
@@ -183,7 +171,7 @@ export const debugSetBreakpoint = defineTool({
     hit_count: z.number().int().min(1).optional(),
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
-  annotations: control,
+  annotations: CONTROLS,
   run: async (args, { app, caller }) => {
     const r = await dbg(app).setBreakpoint(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -198,7 +186,7 @@ export const debugSetBreakpoint = defineTool({
     const b = r.value;
     return {
       text: `breakpoint ${b.id} ${b.pending ? '' : 'at '}${whereText(b)}`,
-      structured: { breakpoint: breakpointOut(b), cost: costOut(r.cost) },
+      structured: { breakpoint: breakpointOut(b) },
       cost: r.cost,
     };
   },
@@ -216,7 +204,7 @@ export const debugBreakOnException = defineTool({
     subclasses: z.boolean().optional(),
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
-  annotations: control,
+  annotations: CONTROLS,
   run: async (args, { app, caller }) => {
     const r = await dbg(app).breakOnException(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -225,7 +213,7 @@ export const debugBreakOnException = defineTool({
     const b = r.value;
     return {
       text: `breakpoint ${b.id}: break when ${b.exceptionType ?? 'any exception'}${b.subclasses ? ' (or a subclass)' : ''} is thrown`,
-      structured: { breakpoint: breakpointOut(b), cost: costOut(r.cost) },
+      structured: { breakpoint: breakpointOut(b) },
       cost: r.cost,
     };
   },
@@ -243,14 +231,14 @@ export const debugRemoveBreakpoint = defineTool({
     force: z.boolean().optional().describe("also another caller's"),
   }),
   output: z.object({ removed: z.array(z.number().int()), cost: costSchema }),
-  annotations: { ...control, idempotentHint: true },
+  annotations: CONTROLS_IDEMPOTENT,
   run: async (args, { app, caller }) => {
     if ((args.id === undefined) === (args.all !== true))
       throw new UnityError('INVALID_ARGUMENT', 'give id, or all: true');
     const r = await dbg(app).remove(caller, args.id, args.force === true);
     return {
       text: r.value.length ? `removed ${r.value.join(', ')}` : 'nothing to remove',
-      structured: { removed: r.value, cost: costOut(r.cost) },
+      structured: { removed: r.value },
       cost: r.cost,
     };
   },
@@ -275,7 +263,7 @@ export const debugStatus = defineTool({
     stops: z.number().int(),
     cost: costSchema,
   }),
-  annotations: readOnly,
+  annotations: READS,
   run: (_args, { app }) => {
     const started = performance.now();
     const d = dbg(app).status();
@@ -292,7 +280,7 @@ export const debugStatus = defineTool({
           `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : whereText(b)} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
       ),
     ];
-    const cost = untouched(started);
+    const cost = callCost(started);
     return Promise.resolve({
       text: lines.join('\n'),
       structured: {
@@ -303,7 +291,6 @@ export const debugStatus = defineTool({
         holds,
         ...(d.stepping ? { stepping: d.stepping.owner } : {}),
         stops: d.stops,
-        cost: costOut(cost),
       },
       cost,
     });
@@ -320,17 +307,16 @@ export const debugWait = defineTool({
     timeout_ms: z.number().int().min(0).max(120_000).default(10_000),
   }),
   output: z.object({ stopped: z.boolean(), stop: stopSchema.optional(), cost: costSchema }),
-  annotations: readOnly,
+  annotations: READS,
   run: async (args, { app }) => {
     const started = performance.now();
     const s = await dbg(app).wait(args.timeout_ms);
-    const cost = untouched(started);
+    const cost = callCost(started);
     return {
       text: s ? stopText(s) : `no stop within ${args.timeout_ms} ms`,
       structured: {
         stopped: s !== undefined,
         ...(s ? { stop: stopOut(s) } : {}),
-        cost: costOut(cost),
       },
       cost,
     };
@@ -409,7 +395,7 @@ export const debugPauseState = defineTool({
       .optional(),
     cost: costSchema,
   }),
-  annotations: readOnly,
+  annotations: READS,
   run: async (args, { app, caller }) => {
     const r = await pauseState(app.session, dbg(app), caller, {
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
@@ -450,7 +436,6 @@ export const debugPauseState = defineTool({
               })),
             }
           : {}),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };
@@ -478,7 +463,7 @@ export const debugEvaluate = defineTool({
     thread: z.number().int().optional(),
   }),
   output: evalOutputSchema,
-  annotations: { ...control, destructiveHint: true },
+  annotations: CHANGES_GAME,
   run: async (args, { app, caller }) => {
     return evalOutcome(
       await evaluateInPause(app.session, dbg(app), caller, args.code, {
@@ -516,7 +501,7 @@ export const debugStep = defineTool({
     stop: stopSchema.optional(),
     cost: costSchema,
   }),
-  annotations: control,
+  annotations: CONTROLS,
   run: async (args, { app, caller }) => {
     const r = await dbg(app).step(caller, args.kind, {
       force: args.force === true,
@@ -537,7 +522,6 @@ export const debugStep = defineTool({
       structured: {
         stopped: s !== undefined,
         ...(s ? { stop: stopOut(s) } : {}),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };
@@ -571,7 +555,7 @@ export const debugLocations = defineTool({
     ),
     cost: costSchema,
   }),
-  annotations: readOnly,
+  annotations: READS,
   run: async (args, { app, caller }) => {
     const r = await dbg(app).methodLocations(caller, args.type, args.method, args.signature);
     const lines: string[] = [];
@@ -594,7 +578,6 @@ export const debugLocations = defineTool({
             ...(p.file !== undefined ? { file: p.file } : {}),
           })),
         })),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };

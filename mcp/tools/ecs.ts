@@ -22,21 +22,7 @@ import { undo } from '../../unity/ecs/ecs-undo.js';
 import { MAX_QUERY_LIMIT } from '../../unity/ecs/ecs-query.js';
 import type { Json } from '../../unity/ecs/value-codec.js';
 import { costSchema, fallbackSchema } from '../schemas.js';
-import { clip, costOut, defineTool, type ToolAnnotations } from '../tool.js';
-
-const READS: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-const WRITES: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false, // undo restores it
-  idempotentHint: false,
-  openWorldHint: false,
-};
-const DESTROYS: ToolAnnotations = { ...WRITES, destructiveHint: true };
+import { CHANGES_GAME, CONTROLS, READS, clip, defineTool } from '../tool.js';
 
 const TEXT_CHARS = 6000;
 
@@ -117,7 +103,7 @@ export const ecsWorlds = defineTool({
         r.value
           .map((w) => `${w.is_default ? '* ' : '  '}${w.name}: ${w.entities} entities`)
           .join('\n') || 'no worlds',
-      structured: { worlds: r.value, cost: costOut(r.cost) },
+      structured: { worlds: r.value },
       cost: r.cost,
     };
   },
@@ -181,7 +167,7 @@ export const ecsQuery = defineTool({
     const note = v.fallback !== undefined ? [`fallback: ${v.fallback}`] : [];
     return {
       text: [clip([head, ...rows].join('\n'), TEXT_CHARS), ...note].join('\n'),
-      structured: { ...v, cost: costOut(r.cost) },
+      structured: v,
       cost: r.cost,
     };
   },
@@ -252,7 +238,7 @@ export const ecsListComponents = defineTool({
         [`${ent(v.entity)}${v.name ? ` "${v.name}"` : ''} in ${v.world}:`, ...lines].join('\n'),
         TEXT_CHARS,
       ),
-      structured: { ...v, cost: costOut(r.cost) },
+      structured: v,
       cost: r.cost,
     };
   },
@@ -284,7 +270,7 @@ export const ecsGetComponent = defineTool({
     );
     return {
       text: `${r.value.component} of ${ent(r.value.entity)}${r.value.enabled === undefined ? '' : r.value.enabled ? ' (enabled)' : ' (disabled)'} = ${show(r.value.value)}`,
-      structured: { ...r.value, cost: costOut(r.cost) },
+      structured: r.value,
       cost: r.cost,
     };
   },
@@ -330,7 +316,7 @@ export const ecsSetComponent = defineTool({
     ),
     cost: costSchema,
   }),
-  annotations: WRITES,
+  annotations: CONTROLS, // undo restores it
   run: async (args, { app, caller }) => {
     const list = args.entities ?? (args.entity !== undefined ? [args.entity] : []);
     const r = await setComponents(
@@ -357,7 +343,7 @@ export const ecsSetComponent = defineTool({
         ].join('\n'),
         TEXT_CHARS,
       ),
-      structured: { ...v, cost: costOut(r.cost) },
+      structured: v,
       cost: r.cost,
     };
   },
@@ -390,7 +376,7 @@ export const ecsGetBuffer = defineTool({
         `${r.value.buffer} of ${ent(r.value.entity)}: ${r.value.length} elements ${JSON.stringify(r.value.elements)}`,
         TEXT_CHARS,
       ),
-      structured: { ...r.value, cost: costOut(r.cost) },
+      structured: r.value,
       cost: r.cost,
     };
   },
@@ -423,7 +409,7 @@ export const ecsBufferEdit = defineTool({
     journal_id: z.number().int().optional(),
     cost: costSchema,
   }),
-  annotations: WRITES,
+  annotations: CONTROLS, // undo restores it
   run: async (args, { app, caller }) => {
     const r = await editBuffer(
       app.session,
@@ -438,7 +424,7 @@ export const ecsBufferEdit = defineTool({
         `${v.applied ? `${args.op} done (read back)` : 'dry run, nothing changed'}: ${v.buffer} of ${ent(v.entity)} ${v.before.length} → ${v.after.length} elements\nafter: ${JSON.stringify(v.after)}`,
         TEXT_CHARS,
       ),
-      structured: { ...v, cost: costOut(r.cost) },
+      structured: v,
       cost: r.cost,
     };
   },
@@ -465,13 +451,13 @@ export const ecsCreateEntity = defineTool({
     journal_id: z.number().int(),
     cost: costSchema,
   }),
-  annotations: WRITES,
+  annotations: CONTROLS, // undo restores it
   run: async (args, { app, caller }) => {
     const r = await createScratchEntity(app.session, caller, args);
     const v = r.value;
     return {
       text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(', ')}`,
-      structured: { ...v, cost: costOut(r.cost) },
+      structured: v,
       cost: r.cost,
     };
   },
@@ -501,7 +487,7 @@ export const ecsDestroyEntity = defineTool({
     }),
     cost: costSchema,
   }),
-  annotations: DESTROYS,
+  annotations: CHANGES_GAME,
   run: async (args, { app, caller }) => {
     const r = await destroyEntities(
       app.session,
@@ -525,7 +511,6 @@ export const ecsDestroyEntity = defineTool({
             ...(c.value !== undefined ? { value: c.value } : {}),
           })),
         },
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };
@@ -560,7 +545,7 @@ export const undoTool = defineTool({
     ),
     cost: costSchema,
   }),
-  annotations: WRITES,
+  annotations: CONTROLS, // undo restores it
   run: async (args, { app, caller }) => {
     const r = await undo(app.session, caller, {
       steps: args.steps,
@@ -573,7 +558,7 @@ export const undoTool = defineTool({
         r.value.map((e) => `${e.undone ? 'undone' : 'would undo'} #${e.id} ${e.label}`).join('\n'),
         TEXT_CHARS,
       ),
-      structured: { entries: r.value, cost: costOut(r.cost) },
+      structured: { entries: r.value },
       cost: r.cost,
     };
   },

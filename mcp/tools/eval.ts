@@ -8,7 +8,8 @@ import type { EvaluateResult } from '../../eval/index.js';
 import { evaluateInSession, type EvalWrite } from '../../unity/eval-bridge/evaluate-in-session.js';
 import type { OperationResult } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
-import { CHANGES_GAME, clip, costOut, defineTool, type ToolOutcome } from '../tool.js';
+import { costFields } from '../cost.js';
+import { CHANGES_GAME, clip, defineTool, type ToolOutcome } from '../tool.js';
 
 /** An exception's stack in a failure result: enough to find the frame, never a flood. */
 const STACK_CHARS = 2000;
@@ -38,7 +39,7 @@ export function evaluationOutcome(
           message: v.message,
           stackTrace: clip(v.stackTrace, STACK_CHARS),
           ...(v.hint ? { hint: v.hint } : {}),
-          cost: costOut(r.cost),
+          cost: costFields(r.cost),
         },
       },
     );
@@ -46,12 +47,12 @@ export function evaluationOutcome(
   if (v.kind === 'void')
     return {
       text: 'done (no value)',
-      structured: { kind: 'void', cost: costOut(r.cost) },
+      structured: { kind: 'void' },
       cost: r.cost,
     };
   return {
     text: `${v.text}  (${v.type})`,
-    structured: { kind: 'value', type: v.type, value: v.text, cost: costOut(r.cost) },
+    structured: { kind: 'value', type: v.type, value: v.text },
     cost: r.cost,
   };
 }
@@ -120,12 +121,9 @@ export function evalOutcome(
       ...(e.suggestions ? { suggestions: e.suggestions } : {}),
     });
   }
-  const cost = {
-    ...outcome.structured.cost,
-    ...(journalInvokes > 0 ? { journal_invokes: journalInvokes } : {}),
-  };
+  const cost = journalInvokes > 0 ? { cost: { journal_invokes: journalInvokes } } : {};
   const text = [outcome.text, writesText(r.writes)].filter((t) => t).join('\n');
-  return { ...outcome, text, structured: { ...outcome.structured, ...extra, cost } };
+  return { ...outcome, text, structured: { ...outcome.structured, ...extra, ...cost } };
 }
 
 /** The writes for a reader: journal ids to undo, and what cannot be undone and why. */

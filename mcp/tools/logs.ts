@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { readPlayerLog } from '../../unity/player-log.js';
 import { costSchema, fallbackSchema } from '../schemas.js';
-import { READS, clip, costOut, defineTool } from '../tool.js';
+import { READS, clip, defineTool } from '../tool.js';
 
 const LEVELS = ['exception', 'error', 'assert', 'warning', 'log'] as const;
 /** One entry's text in a result: a log line with a 2 MB message must not flood the agent. */
@@ -86,7 +86,6 @@ export const logs = defineTool({
         restarted: v.restarted,
         omitted_bytes: v.omittedBytes,
         ...(v.fallback !== undefined ? { fallback: v.fallback } : {}),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
     };

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Errors, messageOf } from '../../unity/errors.js';
 import { takeScreenshot } from '../../unity/screenshot.js';
 import { costSchema } from '../schemas.js';
-import { READS, costOut, defineTool } from '../tool.js';
+import { READS, defineTool } from '../tool.js';
 
 export const screenshot = defineTool({
   name: 'screenshot',
@@ -57,7 +57,6 @@ export const screenshot = defineTool({
         method: s.method,
         bytes: s.png.length,
         ...(saved ? { path: saved } : {}),
-        cost: costOut(r.cost),
       },
       cost: r.cost,
       images: [{ data: s.png.toString('base64'), mimeType: 'image/png' }],

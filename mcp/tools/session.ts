@@ -8,7 +8,8 @@ import type { GameApp } from '../app.js';
 import { existingDebugger } from '../../unity/debug/debugger.js';
 import { stopOut, stopSchema, stopText } from './debug.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
-import { CONTROLS, READS, costOut, defineTool, untouched } from '../tool.js';
+import { callCost } from '../cost.js';
+import { CONTROLS, CONTROLS_IDEMPOTENT, READS, defineTool } from '../tool.js';
 
 function targetText(t: Target): string {
   return t.kind === 'auto'
@@ -117,7 +118,7 @@ export const status = defineTool({
         ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`]
         : []),
     ];
-    const cost = untouched(started);
+    const cost = callCost(started);
     return {
       text: lines.join('\n'),
       structured: {
@@ -132,7 +133,6 @@ export const status = defineTool({
               },
             }
           : {}),
-        cost: costOut(cost),
       },
       cost,
     };
@@ -148,12 +148,7 @@ export const attach = defineTool({
     'a game under Proton may announce the host address). Later calls use this game.',
   input: z.object(targetArgs),
   output: z.object({ session: sessionSchema, cost: costSchema }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: CONTROLS_IDEMPOTENT,
   run: async (args, { app }) => {
     const started = performance.now();
     if (args.player !== undefined && (args.host !== undefined || args.port !== undefined))
@@ -167,10 +162,10 @@ export const attach = defineTool({
           ? { kind: 'player', selector: args.player }
           : { kind: 'auto' };
     const s = await app.session.attach(target);
-    const cost = untouched(started);
+    const cost = callCost(started);
     return {
       text: sessionText(s),
-      structured: { session: sessionOut(s), cost: costOut(cost) },
+      structured: { session: sessionOut(s) },
       cost,
     };
   },
@@ -184,20 +179,15 @@ export const detach = defineTool({
     'released. The next call that needs the game attaches again.',
   input: z.object({}),
   output: z.object({ was_attached: z.boolean(), cost: costSchema }),
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: CONTROLS_IDEMPOTENT,
   run: async (_args, { app }) => {
     const started = performance.now();
     const was = app.session.status().attached;
     await app.session.detach(); // RESUME for each level we held, then DISPOSE
-    const cost = untouched(started);
+    const cost = callCost(started);
     return {
       text: was ? 'detached: the game runs and its debugger slot is free' : 'was not attached',
-      structured: { was_attached: was, cost: costOut(cost) },
+      structured: { was_attached: was },
       cost,
     };
   },
@@ -216,7 +206,7 @@ export const suspend = defineTool({
     const r = await app.session.hold(caller);
     return {
       text: `game held (your holds: ${r.value.holds})`,
-      structured: { holds: r.value.holds, cost: costOut(r.cost) },
+      structured: { holds: r.value.holds },
       cost: r.cost,
     };
   },
@@ -243,7 +233,7 @@ export const resume = defineTool({
     const running = app.session.status().holds.length === 0;
     return {
       text: `released (your holds: ${r.value.holds}; game ${running ? 'running' : 'still held'})`,
-      structured: { holds: r.value.holds, running, cost: costOut(r.cost) },
+      structured: { holds: r.value.holds, running },
       cost: r.cost,
     };
   },

@@ -4,9 +4,10 @@ import { z } from 'zod';
 
 import { KEYWORD_TYPES } from '../../eval/index.js';
 import type { Member, TypeDescription } from '../../unity/catalog/index.js';
-import { sumCosts, type OperationCost } from '../../unity/session/session.js';
+import type { OperationCost } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
-import { READS, costOut, defineTool } from '../tool.js';
+import { callCost } from '../cost.js';
+import { READS, defineTool } from '../tool.js';
 
 const KEYWORD_OF = new Map<string, string>(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
 
@@ -137,7 +138,7 @@ export const findTypes = defineTool({
           : {}),
       };
     });
-    const cost = sumCosts(costs, started);
+    const cost = callCost(started, costs);
     const lines: string[] = [];
     if (types.length === 0) {
       lines.push(
@@ -169,7 +170,6 @@ export const findTypes = defineTool({
         truncated: r.truncated,
         suggestions: r.suggestions,
         unlisted_assemblies: r.unlisted.map((u) => u.assembly),
-        cost: costOut(cost),
       },
       cost,
     };
