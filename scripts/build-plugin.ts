@@ -58,7 +58,8 @@ function licenses(inputs: string[]): string {
   for (const dir of dirs) {
     const pkg = readJson<Package>(`${dir}/package.json`);
     const key = `${pkg.name}@${pkg.version}`;
-    if (!seen.has(key)) seen.set(key, `${key} (${pkg.license ?? 'no license field'})\n\n${licenseText(dir)}`);
+    if (!seen.has(key))
+      seen.set(key, `${key} (${pkg.license ?? 'no license field'})\n\n${licenseText(dir)}`);
   }
   const own = readFileSync(path.join(root, 'LICENSE'), 'utf8').trim();
   const parts = [`unity-devtools\n\n${own}`, ...[...seen.keys()].sort().map((k) => seen.get(k)!)];
@@ -85,12 +86,15 @@ export async function buildPlugin(): Promise<Map<string, string>> {
   const bundle = result.outputFiles[0];
   if (!bundle) throw new Error('esbuild produced no output');
   const pkg = readJson<Package>('package.json');
-  const pluginPackage: Package & { private: true } = {
+  // also a package with no dependencies: `npm install -g ./plugin` puts the bundle on PATH
+  const pluginPackage = {
     name: pkg.name,
     version: pkg.version,
-    description: 'The bundled unity-devtools MCP server of the Claude Code plugin (generated).',
+    description:
+      'The bundled unity-devtools MCP server and CLI of the Claude Code plugin (generated).',
     license: pkg.license ?? 'MIT',
     private: true,
+    bin: { 'unity-devtools': path.posix.relative('plugin', SERVER_BUNDLE) },
   };
   const pluginPackageText = await prettier.format(JSON.stringify(pluginPackage), {
     ...((await prettier.resolveConfig(path.join(root, PLUGIN_PACKAGE))) ?? {}),

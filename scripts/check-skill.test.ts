@@ -54,7 +54,9 @@ describe('checkSkill', () => {
   });
 
   it('refuses arguments the tool would refuse: unknown keys, wrong types, missing ones', () => {
-    expect(check('`undo {dryrun: true}`')).toEqual([expect.stringContaining('undo has no argument dryrun')]);
+    expect(check('`undo {dryrun: true}`')).toEqual([
+      expect.stringContaining('undo has no argument dryrun'),
+    ]);
     expect(check('`debug_wait {timeout_ms: "soon"}`')).toEqual([
       expect.stringContaining('debug_wait refuses'),
     ]);

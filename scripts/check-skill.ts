@@ -130,7 +130,7 @@ export function checkSkill(input: SkillCheckInput): string[] {
         }
         // tools/call would drop an unknown key silently (zod strips it): here it is a mistake
         const known = Object.keys(tool.input.shape);
-        const unknown = Object.keys(args as object).filter((k) => !known.includes(k));
+        const unknown = Object.keys(args).filter((k) => !known.includes(k));
         if (unknown.length) {
           problems.push(`\`${span}\`: ${tool.name} has no argument ${unknown.join(', ')}`);
           continue;
