@@ -6,7 +6,7 @@
 // The build is deterministic: paths relative to the repository, no timestamps, esbuild pinned
 // in package.json, so the check compares bytes.
 
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -135,6 +135,8 @@ async function main(argv: string[]): Promise<number> {
   for (const [rel, text] of await buildPlugin()) {
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), text);
+    // the bundle is also the bin of plugin/package.json (it starts with #!/usr/bin/env node)
+    if (rel === SERVER_BUNDLE) chmodSync(path.join(root, rel), 0o755);
     process.stdout.write(`wrote ${rel}\n`);
   }
   const problems = await checkPlugin();
