@@ -38555,10 +38555,20 @@ var init_format_value = __esm({
 });
 
 // eval/interpret/errors.ts
+function sem(fn, span) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof EvalCompileError) throw new CompileError(e.code, e.message, span);
+    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
+    throw e;
+  }
+}
 var CompileError, UnsupportedError, ManagedException, Messages;
 var init_errors4 = __esm({
   "eval/interpret/errors.ts"() {
     "use strict";
+    init_errors3();
     CompileError = class extends Error {
       constructor(csCode, message, span, suggestions) {
         super(message);
@@ -41579,478 +41589,7 @@ var init_values = __esm({
   }
 });
 
-// eval/interpret/well-known.ts
-var KEYWORD_TYPES, NUMERIC_BY_NAME, WellKnown;
-var init_well_known = __esm({
-  "eval/interpret/well-known.ts"() {
-    "use strict";
-    KEYWORD_TYPES = {
-      bool: "System.Boolean",
-      char: "System.Char",
-      sbyte: "System.SByte",
-      byte: "System.Byte",
-      short: "System.Int16",
-      ushort: "System.UInt16",
-      int: "System.Int32",
-      uint: "System.UInt32",
-      long: "System.Int64",
-      ulong: "System.UInt64",
-      float: "System.Single",
-      double: "System.Double",
-      decimal: "System.Decimal",
-      string: "System.String",
-      object: "System.Object",
-      void: "System.Void"
-    };
-    NUMERIC_BY_NAME = new Map(
-      Object.keys(KEYWORD_TYPES).filter((k) => !["bool", "string", "object", "void"].includes(k)).map((k) => [KEYWORD_TYPES[k], k])
-    );
-    WellKnown = class {
-      constructor(metadata) {
-        this.metadata = metadata;
-      }
-      metadata;
-      cache = /* @__PURE__ */ new Map();
-      /** A type the language needs; its absence is a broken runtime, not a user error. */
-      named(fullName) {
-        let p = this.cache.get(fullName);
-        if (!p) {
-          p = this.metadata.findType(fullName).then((t) => {
-            if (!t) throw new Error(`the game has no ${fullName}`);
-            return t;
-          });
-          this.cache.set(fullName, p);
-        }
-        return p;
-      }
-      keyword(k) {
-        return this.named(KEYWORD_TYPES[k]);
-      }
-      numeric(kind) {
-        return this.named(KEYWORD_TYPES[kind]);
-      }
-    };
-  }
-});
-
-// eval/interpret/primitives.ts
-function decimalFromBits(bits2) {
-  const mantissa = BigInt(bits2.hi >>> 0) << 64n | BigInt(bits2.mid >>> 0) << 32n | BigInt(bits2.lo >>> 0);
-  return { negative: (bits2.flags & 2147483648) !== 0, scale: bits2.flags >> 16 & 255, mantissa };
-}
-function bitsFromDecimal(d) {
-  const m = d.mantissa;
-  return {
-    flags: (d.negative ? 2147483648 : 0) | d.scale << 16 | 0,
-    hi: Number(m >> 64n & 0xffffffffn) | 0,
-    mid: Number(m >> 32n & 0xffffffffn) | 0,
-    lo: Number(m & 0xffffffffn) | 0
-  };
-}
-function toPrimitive(v) {
-  if (v.kind === "bool") return { kind: "bool", value: v.value };
-  if (v.kind === "decimal") return { kind: "decimal", value: decimalFromBits(v.bits) };
-  if (v.kind !== "number") return void 0;
-  return v.type === "long" || v.type === "ulong" ? { kind: v.type, value: BigInt(v.value) } : { kind: v.type, value: Number(v.value) };
-}
-function fromPrimitive(p) {
-  if (p.kind === "bool") return { kind: "bool", value: p.value };
-  if (p.kind === "decimal") return { kind: "decimal", bits: bitsFromDecimal(p.value) };
-  return { kind: "number", type: p.kind, value: p.value };
-}
-function primitiveKindOfName(fullName) {
-  return BY_NAME.get(fullName);
-}
-var PRIMITIVE_TYPE_NAMES, BY_NAME;
-var init_primitives = __esm({
-  "eval/interpret/primitives.ts"() {
-    "use strict";
-    init_numeric_types();
-    init_well_known();
-    PRIMITIVE_TYPE_NAMES = Object.fromEntries(
-      PRIMITIVE_KINDS.map((k) => [k, KEYWORD_TYPES[k]])
-    );
-    BY_NAME = new Map(
-      Object.entries(PRIMITIVE_TYPE_NAMES).map(([k, v]) => [v, k])
-    );
-  }
-});
-
-// eval/interpret/overloads.ts
-var Overloads;
-var init_overloads = __esm({
-  "eval/interpret/overloads.ts"() {
-    "use strict";
-    init_values();
-    init_errors4();
-    init_primitives();
-    Overloads = class {
-      constructor(it) {
-        this.it = it;
-      }
-      it;
-      get f() {
-        return this.it.facts;
-      }
-      /** The best candidate, or the compiler's error for none (CS1501/CS1503) or many (CS0121). */
-      async resolve(methods, args2, typeArgs2, what, span) {
-        const names2 = args2.filter((a) => a.name !== void 0).map((a) => a.name);
-        const twice = names2.find((n, i) => names2.indexOf(n) !== i);
-        if (twice) {
-          throw new CompileError(
-            "CS1740",
-            `named argument '${twice}' cannot be specified multiple times`,
-            span
-          );
-        }
-        const named = args2.findIndex((a) => a.name !== void 0);
-        const positionalAfter = named >= 0 ? args2.slice(named).find((a) => a.name === void 0) : void 0;
-        if (positionalAfter) {
-          throw new CompileError(
-            "CS1738",
-            "named arguments must appear after the positional arguments",
-            positionalAfter.span
-          );
-        }
-        const applicable = [];
-        for (const m of methods) applicable.push(...await this.applicable(m, args2, typeArgs2));
-        if (applicable.length === 0)
-          throw await this.noneApplicable(methods, args2, typeArgs2, what, span);
-        const narrowed = await this.mostDerived(applicable);
-        const best = await this.best(narrowed, args2);
-        if (!best) {
-          const names3 = await Promise.all(narrowed.slice(0, 2).map((c) => this.signature(c.method)));
-          throw new CompileError(
-            "CS0121",
-            `the call is ambiguous between ${names3.map((n) => `'${n}'`).join(" and ")}`,
-            span
-          );
-        }
-        return best;
-      }
-      async signature(m) {
-        const params = await Promise.all(
-          m.parameters.map(
-            async (p) => `${p.refKind === "none" ? "" : `${p.refKind} `}${p.isParams ? "params " : ""}${await this.f.name(p.type)}`
-          )
-        );
-        return `${await this.f.name(m.declaringType)}.${m.isConstructor ? (await this.f.describe(m.declaringType)).name.replace(/`\d+$/, "") : m.name}(${params.join(", ")})`;
-      }
-      async noneApplicable(methods, args2, typeArgs2, what, span) {
-        const byCount = methods.filter((m2) => {
-          const required2 = m2.parameters.filter((p) => !p.optional && !p.isParams).length;
-          const params = m2.parameters.at(-1)?.isParams ?? false;
-          return args2.length >= required2 && (params || args2.length <= m2.parameters.length);
-        });
-        if (byCount.length === 0) {
-          return new CompileError(
-            "CS1501",
-            `no overload for '${what}' takes ${args2.length} argument${args2.length === 1 ? "" : "s"}`,
-            span
-          );
-        }
-        const positional = args2.filter((a) => a.name === void 0).length;
-        const givenTwice = args2.find(
-          (a) => a.name && byCount.every((m2) => {
-            const i = m2.parameters.findIndex((p) => p.name === a.name);
-            return i >= 0 && i < positional;
-          })
-        );
-        if (givenTwice) {
-          return new CompileError(
-            "CS1744",
-            `named argument '${givenTwice.name}' specifies a parameter for which a positional argument has already been given`,
-            givenTwice.span
-          );
-        }
-        const unknownName = args2.find(
-          (a) => a.name && !byCount.some((m2) => m2.parameters.some((p) => p.name === a.name))
-        );
-        if (unknownName) {
-          return new CompileError(
-            "CS1739",
-            `the best overloaded method match for '${await this.signature(byCount[0])}' does not contain a parameter named '${unknownName.name}'`,
-            unknownName.span
-          );
-        }
-        if (typeArgs2.length === 0 && byCount.every((m2) => m2.genericArity > 0)) {
-          return new CompileError(
-            "CS0411",
-            `the type arguments for '${what}' cannot be inferred from the usage; specify them explicitly`,
-            span
-          );
-        }
-        const m = byCount[0];
-        for (let i = 0; i < args2.length && i < m.parameters.length; i++) {
-          const a = args2[i];
-          if (a.name) break;
-          const p = m.parameters[i];
-          if (p.isParams || m.genericArity > 0) break;
-          if (!await this.argumentFits(a, p, p.type)) {
-            const passed = a.modifier === "none" ? "" : `${a.modifier} `;
-            return new CompileError(
-              "CS1502",
-              `the best overloaded method match for '${await this.signature(m)}' has some invalid arguments: argument ${i + 1} cannot convert from '${passed}${await this.f.name(a.op.type)}' to '${p.refKind === "none" ? "" : `${p.refKind} `}${await this.f.name(p.type)}' (CS1503)`,
-              a.span
-            );
-          }
-        }
-        return new CompileError(
-          "CS1502",
-          `the best overloaded match for '${await this.signature(m)}' has some invalid arguments`,
-          span
-        );
-      }
-      /** The method's applicable forms for these arguments (§12.6.4.2). */
-      async applicable(m0, args2, typeArgs2) {
-        let m = m0;
-        if (typeArgs2.length > 0) {
-          if (m.genericArity !== typeArgs2.length) return [];
-          m = await this.it.md.instantiateMethod(m, typeArgs2);
-        } else if (m.genericArity > 0) {
-          const inferred = await this.infer(m, args2);
-          if (!inferred) return [];
-          m = await this.it.md.instantiateMethod(m, inferred).catch(() => void 0);
-          if (!m) return [];
-        }
-        const generic = m0.genericArity > 0;
-        const normal = await this.form(m, args2, false, generic);
-        if (normal) return [normal];
-        if (m.parameters.at(-1)?.isParams) {
-          const expanded = await this.form(m, args2, true, generic);
-          if (expanded) return [expanded];
-        }
-        return [];
-      }
-      async form(m, args2, expanded, generic) {
-        const params = m.parameters;
-        const fixed = expanded ? params.length - 1 : params.length;
-        const map2 = [];
-        const used = /* @__PURE__ */ new Set();
-        let positional = true;
-        for (let i = 0; i < args2.length; i++) {
-          const a = args2[i];
-          let j;
-          if (a.name) {
-            positional = false;
-            j = params.findIndex((p) => p.name === a.name);
-            if (j < 0 || expanded && j === params.length - 1) return void 0;
-          } else {
-            if (!positional) return void 0;
-            j = i < fixed ? i : expanded ? params.length - 1 : -1;
-            if (j < 0) return void 0;
-          }
-          if (used.has(j) && !(expanded && j === params.length - 1)) return void 0;
-          used.add(j);
-          map2.push(j);
-        }
-        let usesDefaults = false;
-        for (let j = 0; j < fixed; j++) {
-          if (used.has(j)) continue;
-          if (!params[j].optional) return void 0;
-          usesDefaults = true;
-        }
-        const targets = [];
-        const conversions = [];
-        for (let i = 0; i < args2.length; i++) {
-          const p = params[map2[i]];
-          let target = p.type;
-          if (expanded && map2[i] === params.length - 1) {
-            const element = (await this.f.describe(p.type)).elementType;
-            if (!element) return void 0;
-            target = element;
-            if (args2[i].modifier !== "none") return void 0;
-            const c = await this.it.conversions.implicit(args2[i].op, target);
-            if (!c) return void 0;
-            targets.push(target);
-            conversions.push(c);
-            continue;
-          }
-          if (!await this.argumentFits(args2[i], p, target)) return void 0;
-          targets.push(target);
-          conversions.push(
-            args2[i].modifier === "none" || args2[i].modifier === "in" ? await this.it.conversions.implicit(args2[i].op, target) : void 0
-          );
-        }
-        return { method: m, expanded, map: map2, targets, conversions, usesDefaults, generic };
-      }
-      async argumentFits(a, p, target) {
-        const ref = p.refKind === "ref" || p.refKind === "out";
-        if (a.modifier === "ref" || a.modifier === "out") {
-          if (p.refKind !== a.modifier) return false;
-          return a.outVar || a.op.type !== "null" && this.f.same(a.op.type, target);
-        }
-        if (ref) return false;
-        if (a.modifier === "in" && p.refKind !== "in") return false;
-        return !!await this.it.conversions.implicit(a.op, target);
-      }
-      /** §12.6.4.1: candidates from a derived type hide the base type's applicable ones. */
-      async mostDerived(cs) {
-        if (cs.length < 2) return cs;
-        const out = [];
-        for (const c of cs) {
-          let hidden = false;
-          for (const d of cs) {
-            if (d === c || this.f.same(d.method.declaringType, c.method.declaringType)) continue;
-            const dk = (await this.f.describe(d.method.declaringType)).kind;
-            if (dk === "interface") continue;
-            if (await this.it.md.isAssignable(c.method.declaringType, d.method.declaringType)) {
-              hidden = true;
-              break;
-            }
-          }
-          if (!hidden) out.push(c);
-        }
-        return out;
-      }
-      /** §12.6.4.3: the candidate better than every other, if one is. */
-      async best(cs, args2) {
-        if (cs.length === 1) return cs[0];
-        for (const c of cs) {
-          let wins = true;
-          for (const d of cs) {
-            if (d === c) continue;
-            if (!await this.better(c, d, args2)) {
-              wins = false;
-              break;
-            }
-          }
-          if (wins) return c;
-        }
-        return void 0;
-      }
-      async better(p, q, args2) {
-        let anyBetter = false;
-        let allSame = true;
-        for (let i = 0; i < args2.length; i++) {
-          const tp = p.targets[i];
-          const tq = q.targets[i];
-          if (!this.f.same(tp, tq)) allSame = false;
-          const cmp = await this.compareConversion(args2[i].op, tp, tq);
-          if (cmp < 0) return false;
-          if (cmp > 0) anyBetter = true;
-        }
-        if (anyBetter) return true;
-        if (!allSame) return false;
-        if (!p.generic && q.generic) return true;
-        if (!p.expanded && q.expanded) return true;
-        if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
-          return true;
-        if (!p.usesDefaults && q.usesDefaults) return true;
-        return false;
-      }
-      /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
-      async compareConversion(e, t1, t2) {
-        if (this.f.same(t1, t2)) return 0;
-        if (e.type !== "null") {
-          if (this.f.same(e.type, t1)) return 1;
-          if (this.f.same(e.type, t2)) return -1;
-        }
-        if (await this.betterTarget(t1, t2)) return 1;
-        if (await this.betterTarget(t2, t1)) return -1;
-        return 0;
-      }
-      /** §12.6.4.6 better conversion target. */
-      async betterTarget(t1, t2) {
-        const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
-        const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
-        if (c12 && !c21) return true;
-        const [k1, k2] = [
-          primitiveKindOfName(await this.f.fullName(t1)),
-          primitiveKindOfName(await this.f.fullName(t2))
-        ];
-        const signed = {
-          sbyte: ["byte", "ushort", "uint", "ulong"],
-          short: ["ushort", "uint", "ulong"],
-          int: ["uint", "ulong"],
-          long: ["ulong"]
-        };
-        return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
-      }
-      // ---------------------------------------------------------------- type inference
-      /** Method type arguments from the argument types (§12.6.3, without lambdas). */
-      async infer(m, args2) {
-        const tparams = m.genericParameterTypes ?? [];
-        if (tparams.length !== m.genericArity) return void 0;
-        const bounds = tparams.map(() => []);
-        const index = new Map(tparams.map((t, i) => [t.key, i]));
-        const params = m.parameters;
-        for (let i = 0; i < args2.length; i++) {
-          const a = args2[i];
-          const j = a.name ? params.findIndex((p2) => p2.name === a.name) : Math.min(i, params.length - 1);
-          if (j < 0) return void 0;
-          const p = params[j];
-          if (a.op.type === "null" || a.outVar) continue;
-          let pt = p.type;
-          if (p.isParams && i >= params.length - 1) {
-            const pd = await this.f.describe(pt);
-            const ad = await this.f.describe(a.op.type);
-            if (pd.elementType && !(ad.kind === "array" && ad.rank === pd.rank)) pt = pd.elementType;
-          }
-          await this.unify(pt, a.op.type, index, bounds, 0);
-        }
-        const out = [];
-        for (const b of bounds) {
-          const fixed = await this.fix(b);
-          if (!fixed) return void 0;
-          out.push(fixed);
-        }
-        return out;
-      }
-      async unify(p, a, index, bounds, depth) {
-        if (depth > 8) return;
-        const i = index.get(p.key);
-        if (i !== void 0) {
-          bounds[i].push(a);
-          return;
-        }
-        const pd = await this.f.describe(p);
-        if (pd.kind === "array" && pd.elementType) {
-          const ad = await this.f.describe(a);
-          if (ad.kind === "array" && ad.rank === pd.rank && ad.elementType)
-            await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
-          return;
-        }
-        if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
-        const candidates = [
-          ...(await this.f.chain(a)).map((d) => d.handle),
-          ...await this.it.md.interfaces(a)
-        ];
-        for (const c of candidates) {
-          const cd = await this.f.describe(c);
-          if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
-            for (let k = 0; k < pd.typeArguments.length; k++) {
-              const pa = pd.typeArguments[k];
-              const ca = cd.typeArguments[k];
-              if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
-            }
-            return;
-          }
-        }
-      }
-      /** Fixing (§12.6.3.12): the bound every other bound converts to. */
-      async fix(bounds) {
-        const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
-        if (unique.length <= 1) return unique[0];
-        const fits = [];
-        for (const x of unique) {
-          let all = true;
-          for (const y of unique)
-            if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all = false;
-          if (all) fits.push(x);
-        }
-        return fits.length === 1 ? fits[0] : void 0;
-      }
-    };
-  }
-});
-
-// eval/interpret/calls.ts
-function holderName(holder) {
-  if (holder.place?.k !== "local")
-    throw new UnsupportedError("an indexer initializer on a nested member is not supported");
-  return holder.place.name;
-}
+// eval/interpret/array-creation.ts
 function initializerShape(init, rank2) {
   const shape = [];
   let level = init;
@@ -42088,531 +41627,23 @@ function flatten(init, rank2, shape, depth = 0) {
   }
   return out;
 }
-function sameStruct(a, b) {
-  return JSON.stringify(a, (_k, v) => typeof v === "bigint" ? `${v}n` : v) === JSON.stringify(b, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
-}
-var INDEX_KINDS, Calls;
-var init_calls = __esm({
-  "eval/interpret/calls.ts"() {
+var Arrays;
+var init_array_creation = __esm({
+  "eval/interpret/array-creation.ts"() {
     "use strict";
     init_values();
     init_numeric_types();
     init_errors4();
-    init_overloads();
-    INDEX_KINDS = ["int", "uint", "long", "ulong"];
-    Calls = class {
+    Arrays = class {
       constructor(it) {
         this.it = it;
-        this.overloads = new Overloads(it);
       }
       it;
-      overloads;
-      hidden = 0;
       get f() {
         return this.it.facts;
       }
       get game() {
         return this.it.rt.game;
-      }
-      // ---------------------------------------------------------------- invocation
-      async invocation(e) {
-        const t = e.target;
-        if (t.kind === "Name" && t.typeArgs.length === 0 && !t.alias && !this.it.locals.has(t.name)) {
-          const fn = this.it.options.functions?.get(t.name);
-          if (fn) return this.builtinCall(t.name, fn, e);
-        }
-        const target = await this.it.resolveInChain(e.target);
-        if (target.k === "methods") {
-          const args2 = await this.arguments(e.arguments);
-          const c = await this.overloads.resolve(
-            target.methods,
-            args2,
-            target.typeArgs,
-            target.name,
-            e.span
-          );
-          if (!c.method.isStatic && !target.receiver) {
-            throw new CompileError(
-              "CS0120",
-              `an object reference is required for the non-static method '${target.name}'`,
-              e.span
-            );
-          }
-          if (c.method.isStatic && target.receiver) {
-            throw new CompileError(
-              "CS0176",
-              `static method '${target.name}' cannot be called with an instance reference; qualify it with a type name`,
-              e.span
-            );
-          }
-          return this.call(c, target.receiver, args2, e.arguments);
-        }
-        if (target.k === "value" && target.op.type !== "null" && (await this.f.describe(target.op.type)).kind === "delegate") {
-          const invoke = (await this.it.md.members(target.op.type, "Invoke")).methods;
-          const args2 = await this.arguments(e.arguments);
-          const c = await this.overloads.resolve(invoke, args2, [], "Invoke", e.span);
-          return this.call(c, target.op, args2, e.arguments);
-        }
-        if (target.k === "type")
-          throw new CompileError(
-            "CS1955",
-            `'${await this.f.name(target.type)}' is a type, not a method: use 'new' to create one`,
-            e.target.span
-          );
-        throw new CompileError(
-          "CS1955",
-          "non-invocable member cannot be used like a method",
-          e.target.span
-        );
-      }
-      async builtinCall(name2, fn, e) {
-        const signature = fn.signatures.find((p) => p.length === e.arguments.length);
-        if (!signature) {
-          const counts = fn.signatures.map((p) => p.length).join(" or ");
-          throw new CompileError(
-            "CS1501",
-            `${name2}(...) takes ${counts} arguments, not ${e.arguments.length}`,
-            e.span
-          );
-        }
-        const values = [];
-        for (const [i, a] of e.arguments.entries()) {
-          if (a.name || a.modifier !== "none" || a.value.kind === "OutDeclaration") {
-            throw new CompileError("CS1503", `${name2}(...) takes plain arguments`, a.span);
-          }
-          const v = await this.it.conversions.implicitly(
-            await this.it.expr(a.value),
-            signature[i],
-            `argument ${i + 1} of ${name2}`
-          );
-          values.push(v.value);
-        }
-        if (this.it.dry) return { type: fn.returnType, value: VOID };
-        return { type: fn.returnType, value: await fn.call(values) };
-      }
-      /** Evaluates arguments left to right; ref/out ones denote variables. */
-      async arguments(list) {
-        const out = [];
-        for (const a of list) {
-          const name2 = a.name?.name;
-          if (a.value.kind === "OutDeclaration") {
-            const d = a.value;
-            const type = d.type === "var" ? void 0 : await this.it.lookup.type(d.type);
-            const discard = d.name.name === "_" && !this.it.locals.has("_");
-            if (!discard) this.it.declareLocal(d.name.name, type ?? "null", d.name.span);
-            const op = discard ? { type: type ?? "null", value: VOID } : { type: type ?? "null", value: VOID, place: { k: "local", name: d.name.name } };
-            out.push({ op, name: name2, modifier: "out", outVar: type === void 0, span: a.span });
-            continue;
-          }
-          if (a.modifier === "ref" || a.modifier === "out") {
-            if (a.modifier === "out" && a.value.kind === "Name" && a.value.name === "_" && !this.it.locals.has("_")) {
-              out.push({
-                op: { type: "null", value: VOID },
-                name: name2,
-                modifier: "out",
-                outVar: true,
-                span: a.span
-              });
-              continue;
-            }
-            const t = await this.it.target(a.value, a.modifier === "out" ? "write" : "read");
-            if (!t.place)
-              throw new CompileError(
-                "CS0206",
-                "a property or indexer may not be passed as an out or ref parameter",
-                a.span
-              );
-            const op = a.modifier === "ref" ? { ...t, value: await this.it.readTarget(t) } : t;
-            out.push({ op, name: name2, modifier: a.modifier, outVar: false, span: a.span });
-            continue;
-          }
-          out.push({
-            op: await this.it.expr(a.value),
-            name: name2,
-            modifier: a.modifier,
-            outVar: false,
-            span: a.span
-          });
-        }
-        return out;
-      }
-      /** Converts the arguments, calls, writes back ref/out arguments and a mutated struct receiver. */
-      async call(c, receiver, args2, nodes) {
-        const m = c.method;
-        for (let i = 0; i < args2.length; i++) {
-          const a = args2[i];
-          const node2 = nodes[i];
-          if (a.outVar && node2?.value.kind === "OutDeclaration") {
-            const local = this.it.locals.get(node2.value.name.name);
-            if (local) local.type = m.parameters[c.map[i]].type;
-          }
-        }
-        const returnType = m.returnType ?? await this.it.wk.keyword("void");
-        const values = await this.argumentValues(c, args2);
-        if (this.it.dry) {
-          for (const a of args2)
-            if (a.modifier === "out" && a.op.place?.k === "local")
-              this.it.assignLocal(a.op.place.name, VOID);
-          return { type: returnType, value: VOID };
-        }
-        const refs = m.parameters.some((p) => p.refKind === "ref" || p.refKind === "out");
-        const r = await this.invokeOn(m, receiver, values, refs);
-        if (refs && r.outArgs) {
-          for (let i = 0; i < args2.length; i++) {
-            const a = args2[i];
-            if (a.modifier !== "ref" && a.modifier !== "out") continue;
-            const out = r.outArgs[c.map[i]];
-            if (out && a.op.place) await this.it.write(a.op.place, out);
-          }
-        }
-        return { type: returnType, value: r.result };
-      }
-      /** Each parameter's value: converted arguments, defaults, and the params array. */
-      async argumentValues(c, args2) {
-        const m = c.method;
-        const params = m.parameters;
-        const values = params.map(() => void 0);
-        const rest = [];
-        for (let i = 0; i < args2.length; i++) {
-          const a = args2[i];
-          const j = c.map[i];
-          const conversion = c.conversions[i];
-          let v;
-          if (a.modifier === "out") v = (await this.it.defaultValue(params[j].type)).value;
-          else if (conversion)
-            v = (await this.it.conversions.apply(conversion, a.op, c.targets[i], this.it.checked)).value;
-          else v = a.op.value;
-          if (c.expanded && j === params.length - 1) rest.push(v);
-          else values[j] = v;
-        }
-        for (let j = 0; j < params.length; j++) {
-          if (values[j] !== void 0) continue;
-          const p = params[j];
-          if (c.expanded && j === params.length - 1) {
-            const element = (await this.f.describe(p.type)).elementType;
-            values[j] = this.it.dry ? VOID : await this.newArrayOf(element, rest);
-            continue;
-          }
-          values[j] = await this.defaultArgument(p.type, p.defaultValue);
-        }
-        return values;
-      }
-      async defaultArgument(type, given) {
-        if (!given) return (await this.it.defaultValue(type)).value;
-        if (given.kind === "null") return given;
-        if (given.kind === "number" && await this.f.isEnum(type)) {
-          const u = await this.f.enumUnderlying(type);
-          return { kind: "enum", type, underlying: u, value: given.value };
-        }
-        return given;
-      }
-      async newArrayOf(element, values) {
-        const array2 = await this.game.newArray(element, [values.length]);
-        for (let i = 0; i < values.length; i++) await this.game.writeElement(array2, i, values[i]);
-        return array2;
-      }
-      /**
-       * Calls a method on a receiver: virtually on references, directly on struct values (whose
-       * mutated copy is written back where it came from). A null receiver throws as C# would.
-       */
-      async invokeOn(m, receiver, values, outArgs, propertySet) {
-        if (m.isStatic || !receiver)
-          return this.game.invoke(m, void 0, values, {
-            virtual: false,
-            outThis: false,
-            outArgs,
-            ...propertySet ? { propertySet } : {}
-          });
-        const rv = receiver.value;
-        if (rv.kind === "null" && !await this.f.nullableUnderlying(m.declaringType))
-          throw Messages.nullReference();
-        const valueReceiver = rv.kind !== "object" && rv.kind !== "string";
-        const declaredOnValueType = await this.f.isValueType(m.declaringType);
-        const writeBack = valueReceiver && declaredOnValueType && rv.kind === "struct" && !!receiver.place && !this.it.isReadOnlyPlace(receiver.place);
-        let box = false;
-        if (rv.kind === "object" && (await this.f.describe(m.declaringType)).kind === "interface") {
-          box = await this.f.isValueType(await this.game.typeOf(rv));
-        }
-        const set2 = propertySet && rv.kind === "object" && !box ? { propertySet } : {};
-        const r = await this.game.invoke(m, rv, values, {
-          virtual: m.isVirtual && !declaredOnValueType,
-          outThis: writeBack || box,
-          outArgs,
-          ...set2
-        });
-        if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
-          await this.it.write(receiver.place, r.outThis);
-        if (box && r.outThis?.kind === "struct") await this.game.rebox(rv, r.outThis);
-        return r;
-      }
-      /** A call with already-converted arguments (user-defined conversions, ToString). */
-      async invokeRaw(m, thisArg, args2) {
-        const receiver = thisArg ? { type: m.declaringType, value: thisArg } : void 0;
-        return (await this.invokeOn(m, receiver, args2, false)).result;
-      }
-      // ---------------------------------------------------------------- properties
-      async callGetter(t) {
-        if (this.it.dry) return VOID;
-        const getter = t.property.getter;
-        const receiver = t.property.isStatic ? void 0 : { type: t.property.declaringType, value: t.receiver ?? NULL };
-        return (await this.invokeOn(getter, receiver, t.args, false)).result;
-      }
-      async callSetter(t, value) {
-        if (this.it.dry) return;
-        const setter = t.property.setter;
-        const receiver = t.property.isStatic ? void 0 : {
-          type: t.property.declaringType,
-          value: t.receiver ?? NULL,
-          ...t.receiverPlace ? { place: t.receiverPlace } : {}
-        };
-        await this.invokeOn(setter, receiver, [...t.args, value], false, t.property);
-      }
-      // ---------------------------------------------------------------- element access
-      async elementAccess(e, mode = "read") {
-        const target = await this.it.resolveInChain(e.target);
-        if (target.k !== "value")
-          throw new CompileError("CS0119", "only a value can be indexed", e.target.span);
-        let op = target.op;
-        if (op.type === "null")
-          throw new CompileError(
-            "CS0021",
-            "cannot apply indexing to an expression of type '<null>'",
-            e.span
-          );
-        if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
-        const type = op.type;
-        const d = await this.f.describe(type);
-        if (d.kind === "array" && d.elementType)
-          return this.arrayElement(op, d.elementType, d.rank, e, mode);
-        const indexers = await this.it.lookup.indexers(type);
-        if (indexers.length === 0)
-          throw new CompileError(
-            "CS0021",
-            `cannot apply indexing with [] to an expression of type '${await this.f.name(type)}'`,
-            e.span
-          );
-        const args2 = await this.arguments(e.arguments);
-        const signatures = /* @__PURE__ */ new Map();
-        for (const p of indexers) {
-          const accessor = p.getter ?? p.setter;
-          if (accessor) signatures.set({ ...accessor, parameters: p.parameters }, p);
-        }
-        const c = await this.overloads.resolve([...signatures.keys()], args2, [], "this[]", e.span);
-        const property = signatures.get(c.method);
-        const values = await this.argumentValues(c, args2);
-        return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
-      }
-      async arrayElement(op, element, rank2, e, mode) {
-        if (e.arguments.length !== rank2)
-          throw new CompileError(
-            "CS0022",
-            `wrong number of indices inside []; expected ${rank2}`,
-            e.span
-          );
-        const indices = [];
-        for (const a of e.arguments) {
-          if (a.name)
-            throw new CompileError(
-              "CS1742",
-              "an array access may not have a named argument specifier",
-              a.span
-            );
-          if (a.modifier !== "none" || a.value.kind === "OutDeclaration")
-            throw new CompileError("CS1615", "an index may not be passed with ref or out", a.span);
-          const x = await this.it.expr(a.value);
-          indices.push(await this.index(x, a.span));
-        }
-        if (this.it.dry)
-          return { type: element, value: VOID, place: { k: "element", array: VOID, index: 0 } };
-        const array2 = op.value;
-        if (array2.kind === "null") throw Messages.nullReference();
-        const lengths = await this.game.arrayLengths(array2);
-        let linear = 0n;
-        for (let k = 0; k < rank2; k++) {
-          const i = indices[k];
-          const n = BigInt(lengths[k] ?? 0);
-          if (i < 0n || i >= n) throw Messages.indexOutOfRange();
-          linear = linear * n + i;
-        }
-        const place = { k: "element", array: array2, index: Number(linear) };
-        return { type: element, value: mode === "read" ? await this.it.read(place) : VOID, place };
-      }
-      /** An array index or size: int, uint, long or ulong after an implicit conversion (§12.8.12.2). */
-      async index(x, span) {
-        for (const k of INDEX_KINDS) {
-          const t = await this.it.wk.keyword(k);
-          if (await this.it.conversions.implicit(x, t)) {
-            const v = await this.it.conversions.implicitly(x, t);
-            return this.it.dry ? 0n : BigInt(v.value.value);
-          }
-        }
-        throw new CompileError(
-          "CS0029",
-          `cannot implicitly convert type '${await this.f.name(x.type)}' to 'int'`,
-          span
-        );
-      }
-      // ---------------------------------------------------------------- creation
-      async objectCreation(e) {
-        const type = await this.it.lookup.type(e.type);
-        const d = await this.f.describe(type);
-        if (d.kind === "interface" || d.isAbstract) {
-          throw new CompileError(
-            "CS0144",
-            `cannot create an instance of the abstract type or interface '${await this.f.name(type)}'`,
-            e.span
-          );
-        }
-        if (d.kind === "delegate")
-          throw new UnsupportedError("creating a delegate is not supported", e.span);
-        let value;
-        const valueType = await this.f.isValueType(type);
-        const argNodes = e.arguments ?? [];
-        if (valueType && argNodes.length === 0) {
-          value = (await this.it.defaultValue(type)).value;
-        } else {
-          const ctors = (await this.it.md.members(type, ".ctor")).methods.filter((m) => !m.isStatic);
-          if (ctors.length === 0)
-            throw new CompileError(
-              "CS0143",
-              `the type '${await this.f.name(type)}' has no constructors defined`,
-              e.span
-            );
-          const args2 = await this.arguments(argNodes);
-          const c = await this.overloads.resolve(ctors, args2, [], await this.f.name(type), e.span);
-          const values = await this.argumentValues(c, args2);
-          if (this.it.dry) {
-            value = VOID;
-          } else if (valueType) {
-            const zero = (await this.it.defaultValue(type)).value;
-            const r = await this.game.invoke(c.method, zero, values, {
-              virtual: false,
-              outThis: true,
-              outArgs: false
-            });
-            value = r.outThis ?? r.result;
-          } else {
-            value = (await this.game.invoke(c.method, void 0, values, {
-              virtual: false,
-              outThis: false,
-              outArgs: false
-            })).result;
-          }
-        }
-        if (!e.initializer) return { type, value };
-        return this.initialize(type, value, e.initializer);
-      }
-      /** Runs an object or collection initializer on a new value held in a hidden local. */
-      async initialize(type, value, init) {
-        const name2 = `<init${this.hidden++}>`;
-        this.it.locals.set(name2, { type, value, assigned: true });
-        try {
-          const holder = { type, value, place: { k: "local", name: name2 } };
-          await this.applyInitializer(holder, init);
-          return { type, value: this.it.locals.get(name2).value };
-        } finally {
-          this.it.locals.delete(name2);
-        }
-      }
-      async current(op) {
-        return op.place ? { ...op, value: await this.it.read(op.place) } : op;
-      }
-      async applyInitializer(holder, init) {
-        const type = holder.type;
-        if (init.kind === "CollectionInitializer") {
-          const enumerable = await this.it.md.findType("System.Collections.IEnumerable");
-          if (enumerable && !await this.f.assignable(enumerable, type)) {
-            throw new CompileError(
-              "CS1922",
-              `a collection initializer needs '${await this.f.name(type)}' to implement System.Collections.IEnumerable`,
-              init.span
-            );
-          }
-          for (const el of init.elements) {
-            const exprs = el.kind === "ElementInitializer" ? el.arguments : [el];
-            const add = await this.it.lookup.member(type, "Add");
-            if (add?.k !== "methods")
-              throw new CompileError(
-                "CS1061",
-                `'${await this.f.name(type)}' does not contain a definition for 'Add' (needed by a collection initializer)`,
-                el.span
-              );
-            const args2 = [];
-            for (const x of exprs)
-              args2.push({
-                op: await this.it.expr(x),
-                name: void 0,
-                modifier: "none",
-                outVar: false,
-                span: x.span
-              });
-            const c = await this.overloads.resolve(add.methods, args2, [], "Add", el.span);
-            await this.call(c, await this.current(holder), args2, []);
-          }
-          return;
-        }
-        const seen = /* @__PURE__ */ new Set();
-        for (const mi of init.members) {
-          const receiver = await this.current(holder);
-          let target;
-          if (Array.isArray(mi.target)) {
-            const fake = {
-              kind: "ElementAccess",
-              target: {
-                kind: "Name",
-                name: holderName(holder),
-                typeArgs: [],
-                alias: null,
-                span: mi.span
-              },
-              arguments: mi.target,
-              conditional: false,
-              span: mi.span
-            };
-            target = await this.elementAccess(
-              fake,
-              mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer" ? "read" : "write"
-            );
-          } else {
-            const name2 = mi.target.name;
-            if (seen.has(name2))
-              throw new CompileError(
-                "CS1912",
-                `duplicate initialization of member '${name2}'`,
-                mi.target.span
-              );
-            seen.add(name2);
-            const m = await this.it.lookup.member(type, name2);
-            const nested = mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer";
-            const mode = nested ? "read" : "write";
-            if (m?.k === "field" && !m.field.isStatic)
-              target = await this.it.lookup.fieldOperand(receiver, m.field, mode, mi.target.span);
-            else if (m?.k === "property" && !m.property.isStatic)
-              target = await this.it.lookup.propertyOperand(
-                receiver,
-                m.property,
-                [],
-                mode,
-                mi.target.span
-              );
-            else
-              throw new CompileError(
-                "CS0117",
-                `'${await this.f.name(type)}' does not contain an assignable member '${name2}'`,
-                mi.target.span
-              );
-          }
-          if (mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer") {
-            await this.applyInitializer(target, mi.value);
-            continue;
-          }
-          const v = await this.it.conversions.implicitly(
-            await this.it.expr(mi.value),
-            target.type,
-            "the initializer"
-          );
-          await this.it.store(target, v.value);
-        }
       }
       async arrayCreation(e) {
         if (!e.elementType) {
@@ -42633,7 +41664,7 @@ var init_calls = __esm({
         const constants = [];
         for (const s of e.sizes) {
           const x = await this.it.expr(s);
-          const n = await this.index(x, s.span);
+          const n = await this.it.elements.index(x, s.span);
           const c = x.constant?.kind === "number" ? x.constant.c.value : void 0;
           const cv = c && c.kind !== "bool" && c.kind !== "decimal" && isIntegralKind(c.kind) ? BigInt(c.value) : void 0;
           if (cv !== void 0 && cv < 0n)
@@ -42724,132 +41755,11 @@ var init_calls = __esm({
         for (let i = 0; i < values.length; i++) await this.game.writeElement(array2, i, values[i]);
         return { type, value: array2 };
       }
-      // ---------------------------------------------------------------- strings
-      /** `$"..."`: string.Format in the game (its culture), or plain concatenation when it cannot differ. */
-      async interpolated(e) {
-        const type = await this.it.wk.keyword("string");
-        const holes = [];
-        for (const p of e.parts) {
-          if (p.kind !== "Interpolation") continue;
-          const op = await this.it.expr(p.expression);
-          if (op.type !== "null" && await this.it.lookup.isVoid(op.type))
-            throw new CompileError(
-              "CS0029",
-              "cannot convert type 'void' to 'object'",
-              p.expression.span
-            );
-          let alignment;
-          if (p.alignment) {
-            const a = await this.it.conversions.implicitly(
-              await this.it.expr(p.alignment),
-              await this.it.wk.keyword("int"),
-              "the alignment"
-            );
-            if (a.constant?.kind !== "number")
-              throw new CompileError("CS0150", "the alignment must be a constant", p.alignment.span);
-            alignment = Number(a.constant.c.value.value);
-          }
-          holes.push({ op, alignment, format: p.format });
-        }
-        if (this.it.dry) return { type, value: VOID };
-        let simple2 = true;
-        for (const h of holes)
-          if (h.alignment !== void 0 || h.format !== null || !this.plainText(h.op)) simple2 = false;
-        let i = 0;
-        if (simple2) {
-          let text = "";
-          for (const p of e.parts)
-            text += p.kind === "InterpolatedText" ? p.value : await this.textOf(holes[i++].op);
-          return { type, value: { kind: "string", text } };
-        }
-        let format2 = "";
-        for (const p of e.parts) {
-          if (p.kind === "InterpolatedText") {
-            format2 += p.value.replace(/[{}]/g, (c) => c + c);
-            continue;
-          }
-          const h = holes[i];
-          format2 += `{${i}${h.alignment !== void 0 ? `,${h.alignment}` : ""}${h.format !== null ? `:${h.format}` : ""}}`;
-          i++;
-        }
-        const stringFormat2 = await this.stringFormat();
-        const objectType = await this.it.wk.keyword("object");
-        const args2 = await this.newArrayOf(
-          objectType,
-          holes.map((h) => h.op.value)
-        );
-        const r = await this.game.invoke(
-          stringFormat2,
-          void 0,
-          [{ kind: "string", text: format2 }, args2],
-          { virtual: false, outThis: false, outArgs: false }
-        );
-        return { type, value: r.result };
-      }
-      async stringFormat() {
-        const string4 = await this.it.wk.keyword("string");
-        const objectArray = await this.it.md.arrayOf(await this.it.wk.keyword("object"), 1);
-        const m = (await this.it.md.members(string4, "Format")).methods.find(
-          (x) => x.parameters.length === 2 && this.f.same(x.parameters[0].type, string4) && this.f.same(x.parameters[1].type, objectArray)
-        );
-        if (!m) throw new Error("System.String.Format(string, object[]) not found");
-        return m;
-      }
-      /** Values whose text does not depend on the game's culture. */
-      plainText(op) {
-        const v = op.value;
-        return v.kind === "null" || v.kind === "string" || v.kind === "bool" || v.kind === "number" && v.type !== "float" && v.type !== "double";
-      }
-      /** What string concatenation appends for a value: its ToString(), "" for null. */
-      async textOf(op) {
-        const v = op.value;
-        if (v.kind === "null") return "";
-        if (v.kind === "string") return (await this.game.stringText(v)).text;
-        if (v.kind === "bool") return v.value ? "True" : "False";
-        if (v.kind === "number" && v.type === "char") return String.fromCharCode(Number(v.value));
-        if (v.kind === "number" && v.type !== "float" && v.type !== "double") return String(v.value);
-        const s = await this.toStringOf(op);
-        return s.kind === "null" ? "" : (await this.game.stringText(s)).text;
-      }
-      /** x.ToString() in the game (virtual: the run-time type's override). */
-      async toStringOf(op) {
-        const type = op.type === "null" ? await this.it.wk.keyword("object") : op.type;
-        const found = await this.it.lookup.member(type, "ToString");
-        const m = found?.k === "methods" ? found.methods.find((x) => x.parameters.length === 0 && !x.isStatic) : void 0;
-        if (!m) throw new Error(`no ToString() on ${await this.f.name(type)}`);
-        return (await this.invokeOn(m, op, [], false)).result;
-      }
-      // ---------------------------------------------------------------- user-defined operators
-      /** A user-defined operator (§12.4.4–§12.4.5) declared on an operand's type, or undefined. */
-      async userOperator(name2, operands, span) {
-        const methods = [];
-        const seen = /* @__PURE__ */ new Set();
-        for (const o of operands) {
-          if (o.type === "null") continue;
-          const t = await this.f.nullableUnderlying(o.type) ?? o.type;
-          if (seen.has(t.key)) continue;
-          seen.add(t.key);
-          for (const level of await this.it.lookup.searchOrder(t)) {
-            for (const m of (await this.it.md.members(level, name2)).methods)
-              if (m.isStatic) methods.push(m);
-          }
-        }
-        if (methods.length === 0) return void 0;
-        const args2 = operands.map((op) => ({
-          op,
-          name: void 0,
-          modifier: "none",
-          outVar: false,
-          span
-        }));
-        let c;
-        try {
-          c = await this.overloads.resolve(methods, args2, [], name2, span);
-        } catch (e) {
-          if (e instanceof CompileError && e.csCode !== "CS0121") return void 0;
-          throw e;
-        }
-        return this.call(c, void 0, args2, []);
+      /** A one-dimensional array of `element` holding `values`. */
+      async newArrayOf(element, values) {
+        const array2 = await this.game.newArray(element, [values.length]);
+        for (let i = 0; i < values.length; i++) await this.game.writeElement(array2, i, values[i]);
+        return array2;
       }
     };
   }
@@ -43469,6 +42379,104 @@ var init_promotion = __esm({
   }
 });
 
+// eval/interpret/assignment.ts
+var Assignments;
+var init_assignment = __esm({
+  "eval/interpret/assignment.ts"() {
+    "use strict";
+    init_promotion();
+    init_values();
+    init_errors4();
+    Assignments = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      async assignment(e) {
+        const target = await this.it.target(e.target);
+        const type = target.type;
+        if (e.operator === "=") {
+          const v = await this.it.conversions.implicitly(
+            await this.it.expr(e.value),
+            type,
+            "the assigned value"
+          );
+          await this.it.store(target, v.value);
+          return { type, value: v.value };
+        }
+        if (e.operator === "??=") {
+          if (await this.f.isValueType(type) && !await this.f.nullableUnderlying(type)) {
+            throw new CompileError(
+              "CS0019",
+              `operator '??=' cannot be applied to operands of type '${await this.f.name(type)}'`,
+              e.span
+            );
+          }
+          const resultType = await this.f.nullableUnderlying(type) ?? type;
+          const current2 = await this.it.readTarget(target);
+          if (!this.it.dry && current2.kind !== "null") {
+            await this.it.inDry(() => this.it.expr(e.value));
+            return { type: resultType, value: current2 };
+          }
+          const v = await this.it.conversions.implicitly(
+            await this.it.expr(e.value),
+            resultType,
+            "the assigned value"
+          );
+          await this.it.store(target, v.value);
+          return { type: resultType, value: v.value };
+        }
+        const op = e.operator.slice(0, -1);
+        const current = { type, value: await this.readForCompound(target) };
+        const rhs = await this.it.expr(e.value);
+        const result = await this.it.binaryOperators.applyBinaryOp(op, current, rhs, e.span);
+        const conv = this.it.conversions;
+        let stored;
+        if (await conv.implicit(result, type)) {
+          stored = await conv.implicitly(result, type);
+        } else {
+          const explicit = await conv.explicit(result, type);
+          const predefined = !!await this.f.primitive(result.type) || await this.f.isEnum(result.type);
+          const rhsFits = !!await conv.implicit(rhs, type) || await this.shiftCount(op, rhs);
+          if (explicit && predefined && !rhsFits && rhs.constant) {
+            throw new CompileError(
+              "CS0031",
+              `constant value cannot be converted to a '${await this.f.name(type)}'`,
+              e.value.span
+            );
+          }
+          if (!explicit || !predefined || !rhsFits) {
+            throw new CompileError(
+              explicit ? "CS0266" : "CS0029",
+              `cannot implicitly convert type '${await this.f.name(result.type)}' to '${await this.f.name(type)}'`,
+              e.span
+            );
+          }
+          stored = await conv.apply(
+            explicit,
+            { type: result.type, value: result.value },
+            type,
+            this.it.checked
+          );
+        }
+        await this.it.store(target, stored.value);
+        return { type, value: stored.value };
+      }
+      async readForCompound(target) {
+        return this.it.readTarget(target);
+      }
+      /** `x <<= n` / `x >>= n`: the count is an int whatever x is. */
+      async shiftCount(op, rhs) {
+        if (op !== "<<" && op !== ">>") return false;
+        return !!await this.it.conversions.implicit(rhs, await this.it.wk.keyword("int"));
+      }
+    };
+  }
+});
+
 // eval/semantics/operator-kernels.ts
 function integral(kind, value, checked) {
   if (inRange(kind, value)) return integralFromBigInt(kind, value);
@@ -43799,6 +42807,1385 @@ var init_constant_folding = __esm({
   }
 });
 
+// eval/interpret/well-known.ts
+var KEYWORD_TYPES, NUMERIC_BY_NAME, WellKnown;
+var init_well_known = __esm({
+  "eval/interpret/well-known.ts"() {
+    "use strict";
+    KEYWORD_TYPES = {
+      bool: "System.Boolean",
+      char: "System.Char",
+      sbyte: "System.SByte",
+      byte: "System.Byte",
+      short: "System.Int16",
+      ushort: "System.UInt16",
+      int: "System.Int32",
+      uint: "System.UInt32",
+      long: "System.Int64",
+      ulong: "System.UInt64",
+      float: "System.Single",
+      double: "System.Double",
+      decimal: "System.Decimal",
+      string: "System.String",
+      object: "System.Object",
+      void: "System.Void"
+    };
+    NUMERIC_BY_NAME = new Map(
+      Object.keys(KEYWORD_TYPES).filter((k) => !["bool", "string", "object", "void"].includes(k)).map((k) => [KEYWORD_TYPES[k], k])
+    );
+    WellKnown = class {
+      constructor(metadata) {
+        this.metadata = metadata;
+      }
+      metadata;
+      cache = /* @__PURE__ */ new Map();
+      /** A type the language needs; its absence is a broken runtime, not a user error. */
+      named(fullName) {
+        let p = this.cache.get(fullName);
+        if (!p) {
+          p = this.metadata.findType(fullName).then((t) => {
+            if (!t) throw new Error(`the game has no ${fullName}`);
+            return t;
+          });
+          this.cache.set(fullName, p);
+        }
+        return p;
+      }
+      keyword(k) {
+        return this.named(KEYWORD_TYPES[k]);
+      }
+      numeric(kind) {
+        return this.named(KEYWORD_TYPES[kind]);
+      }
+    };
+  }
+});
+
+// eval/interpret/primitives.ts
+function decimalFromBits(bits2) {
+  const mantissa = BigInt(bits2.hi >>> 0) << 64n | BigInt(bits2.mid >>> 0) << 32n | BigInt(bits2.lo >>> 0);
+  return { negative: (bits2.flags & 2147483648) !== 0, scale: bits2.flags >> 16 & 255, mantissa };
+}
+function bitsFromDecimal(d) {
+  const m = d.mantissa;
+  return {
+    flags: (d.negative ? 2147483648 : 0) | d.scale << 16 | 0,
+    hi: Number(m >> 64n & 0xffffffffn) | 0,
+    mid: Number(m >> 32n & 0xffffffffn) | 0,
+    lo: Number(m & 0xffffffffn) | 0
+  };
+}
+function toPrimitive(v) {
+  if (v.kind === "bool") return { kind: "bool", value: v.value };
+  if (v.kind === "decimal") return { kind: "decimal", value: decimalFromBits(v.bits) };
+  if (v.kind !== "number") return void 0;
+  return v.type === "long" || v.type === "ulong" ? { kind: v.type, value: BigInt(v.value) } : { kind: v.type, value: Number(v.value) };
+}
+function fromPrimitive(p) {
+  if (p.kind === "bool") return { kind: "bool", value: p.value };
+  if (p.kind === "decimal") return { kind: "decimal", bits: bitsFromDecimal(p.value) };
+  return { kind: "number", type: p.kind, value: p.value };
+}
+function primitiveKindOfName(fullName) {
+  return BY_NAME.get(fullName);
+}
+var PRIMITIVE_TYPE_NAMES, BY_NAME;
+var init_primitives = __esm({
+  "eval/interpret/primitives.ts"() {
+    "use strict";
+    init_numeric_types();
+    init_well_known();
+    PRIMITIVE_TYPE_NAMES = Object.fromEntries(
+      PRIMITIVE_KINDS.map((k) => [k, KEYWORD_TYPES[k]])
+    );
+    BY_NAME = new Map(
+      Object.entries(PRIMITIVE_TYPE_NAMES).map(([k, v]) => [v, k])
+    );
+  }
+});
+
+// eval/interpret/decimal-literal.ts
+function decimalFromLiteral(digits) {
+  const m = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(digits);
+  if (!m) return void 0;
+  const whole = m[1] ?? "";
+  const fraction = m[2] ?? "";
+  const exponent = Number(m[3] ?? "0");
+  let mantissa = BigInt(`${whole}${fraction}` || "0");
+  let scale = fraction.length - exponent;
+  if (scale < 0) {
+    mantissa *= pow10(-scale);
+    return mantissa > DECIMAL_MAX_MANTISSA ? void 0 : makeDecimal(false, 0, mantissa);
+  }
+  let drop = Math.max(0, scale - DECIMAL_MAX_SCALE);
+  while (mantissa / pow10(drop) > DECIMAL_MAX_MANTISSA) drop++;
+  if (drop > scale) return void 0;
+  if (drop > 0) {
+    mantissa = roundHalfEven2(mantissa, pow10(drop));
+    scale -= drop;
+    if (mantissa > DECIMAL_MAX_MANTISSA) {
+      if (scale === 0) return void 0;
+      mantissa = roundHalfEven2(mantissa, 10n);
+      scale--;
+    }
+  }
+  return makeDecimal(false, scale, mantissa);
+}
+function roundHalfEven2(value, divisor) {
+  const q = value / divisor;
+  const r = value % divisor;
+  const twice = r * 2n;
+  if (twice > divisor || twice === divisor && q % 2n === 1n) return q + 1n;
+  return q;
+}
+var init_decimal_literal = __esm({
+  "eval/interpret/decimal-literal.ts"() {
+    "use strict";
+    init_decimal();
+    init_numeric_types();
+  }
+});
+
+// eval/interpret/literals.ts
+function constBool(c) {
+  return c?.kind === "number" && c.c.value.kind === "bool" ? c.c.value.value : void 0;
+}
+var Literals;
+var init_literals = __esm({
+  "eval/interpret/literals.ts"() {
+    "use strict";
+    init_constant_folding();
+    init_numeric_types();
+    init_values();
+    init_decimal_literal();
+    init_errors4();
+    init_primitives();
+    Literals = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      async literal(e) {
+        switch (e.type) {
+          case "int":
+          case "uint":
+            return this.constantOperand(
+              await this.it.wk.keyword(e.type),
+              asValue(primitive(e.type, Number(e.value)))
+            );
+          case "long":
+          case "ulong":
+            return this.constantOperand(
+              await this.it.wk.keyword(e.type),
+              asValue(primitive(e.type, e.value))
+            );
+          case "float":
+          case "double": {
+            if (!Number.isFinite(e.value)) {
+              throw new CompileError(
+                "CS0594",
+                `floating-point constant is outside the range of type '${e.type}'`,
+                e.span
+              );
+            }
+            return this.constantOperand(
+              await this.it.wk.keyword(e.type),
+              asValue(primitive(e.type, e.value))
+            );
+          }
+          case "decimal": {
+            const d = decimalFromLiteral(e.digits);
+            if (!d)
+              throw new CompileError(
+                "CS0594",
+                "floating-point constant is outside the range of type 'decimal'",
+                e.span
+              );
+            return this.constantOperand(
+              await this.it.wk.keyword("decimal"),
+              asValue(primitive("decimal", d))
+            );
+          }
+          case "char":
+            return this.constantOperand(
+              await this.it.wk.keyword("char"),
+              asValue(primitive("char", e.value))
+            );
+          case "bool":
+            return this.constantOperand(
+              await this.it.wk.keyword("bool"),
+              asValue(primitive("bool", e.value))
+            );
+          case "string":
+            return {
+              type: await this.it.wk.keyword("string"),
+              value: { kind: "string", text: e.value },
+              constant: { kind: "string", value: e.value }
+            };
+          case "null":
+            return { type: "null", value: NULL, constant: { kind: "null" } };
+        }
+      }
+      constantOperand(type, p) {
+        return this.folded(type, constantOf(p));
+      }
+      folded(type, c) {
+        return { type, value: fromPrimitive(materialize(c)), constant: { kind: "number", c } };
+      }
+      zero(kind) {
+        if (kind === "bool") return asValue(primitive("bool", false));
+        if (kind === "long" || kind === "ulong") return asValue(primitive(kind, 0n));
+        if (kind === "decimal")
+          return asValue(primitive("decimal", { negative: false, scale: 0, mantissa: 0n }));
+        return asValue(primitive(kind, 0));
+      }
+      async typeOfKind(kind) {
+        return kind === "bool" ? this.it.wk.keyword("bool") : this.it.wk.numeric(kind);
+      }
+    };
+  }
+});
+
+// eval/interpret/enum-operators.ts
+function promotedOf(u) {
+  return u === "long" || u === "ulong" || u === "uint" ? u : "int";
+}
+function enumRaw(v) {
+  if (v.kind === "enum") {
+    return v.underlying === "long" || v.underlying === "ulong" ? { kind: v.underlying, value: BigInt(v.value) } : { kind: v.underlying, value: Number(v.value) };
+  }
+  const p = toPrimitive(v);
+  if (!p) throw new UnsupportedError(`expected an enum value, got ${v.kind}`);
+  return p;
+}
+var EnumOperators;
+var init_enum_operators = __esm({
+  "eval/interpret/enum-operators.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_constant_folding();
+    init_conversions();
+    init_errors3();
+    init_numeric_types();
+    init_promotion();
+    init_values();
+    init_errors4();
+    init_primitives();
+    init_errors4();
+    EnumOperators = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      async binary(op, l, r, span) {
+        const info2 = async (x) => {
+          if (x.type !== "null" && await this.f.isEnum(x.type)) {
+            return {
+              enumName: await this.f.fullName(x.type),
+              underlying: await this.f.enumUnderlying(x.type)
+            };
+          }
+          const p = await this.f.primitive(x.type);
+          if (!p) return { enumName: `!${await this.f.name(x.type)}`, underlying: "int" };
+          return x.constant?.kind === "number" ? { kind: p, constant: x.constant.c.value } : { kind: p };
+        };
+        const [li, ri] = [await info2(l), await info2(r)];
+        let res;
+        try {
+          res = resolveEnumBinaryOperator(op, li, ri);
+        } catch (e) {
+          if (e instanceof EvalCompileError)
+            throw await this.it.binaryOperators.noOperator(op, l.type, r.type, span);
+          throw e;
+        }
+        const enumType = "enumName" in li ? l.type : r.type;
+        const u = res.underlying;
+        const type = res.result === "bool" ? await this.it.wk.keyword("bool") : res.result === "enum" ? enumType : await this.it.wk.numeric(u);
+        const constant = !!l.constant && !!r.constant;
+        if (this.it.dry && !constant) return { type, value: VOID };
+        const raw = (x) => x.value.kind === "enum" ? convert(enumRaw(x.value), u, false) : convert(toPrimitive(x.value), u, false);
+        const checkedNow = constant ? this.it.constantContext === "checked" : this.it.checked;
+        const a = raw(l);
+        const b = raw(r);
+        const sig = sem(() => resolveBinaryOperator(op, { kind: u }, { kind: u }), span);
+        const v = sem(
+          () => applyBinary(op, sig, convert(a, sig.left, false), convert(b, sig.right, false), {
+            checked: checkedNow
+          }),
+          span
+        );
+        if (res.result === "bool") {
+          const out = fromPrimitive(v);
+          return constant ? { type, value: out, constant: { kind: "number", c: constantOf(v) } } : { type, value: out };
+        }
+        const back = sem(() => convert(v, u, checkedNow), span);
+        if (constant && checkedNow && back.value !== convert(v, u, false).value)
+          throw new CompileError(
+            "CS0220",
+            "the operation overflows at compile time in checked mode",
+            span
+          );
+        const value = res.result === "enum" ? { kind: "enum", type: enumType, underlying: u, value: back.value } : fromPrimitive(back);
+        return constant ? { type, value, constant: { kind: "number", c: constantOf(back) } } : { type, value };
+      }
+    };
+  }
+});
+
+// eval/interpret/string-operators.ts
+function stringConstant(c) {
+  if (c?.kind === "string") return c.value;
+  if (c?.kind === "null") return "";
+  return void 0;
+}
+function stringOrNullConstant(c) {
+  if (c?.kind === "string") return c.value;
+  if (c?.kind === "null") return null;
+  return void 0;
+}
+var StringOperators;
+var init_string_operators = __esm({
+  "eval/interpret/string-operators.ts"() {
+    "use strict";
+    init_numeric_types();
+    init_values();
+    init_errors4();
+    StringOperators = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      /** `+` with a string operand (§12.10.5): string.Concat, each non-string through ToString(). */
+      async concat(l, r, span) {
+        const type = await this.it.wk.keyword("string");
+        const lc = stringConstant(l.constant);
+        const rc = stringConstant(r.constant);
+        if (lc !== void 0 && rc !== void 0)
+          return {
+            type,
+            value: { kind: "string", text: lc + rc },
+            constant: { kind: "string", value: lc + rc }
+          };
+        if (l.type === "null" && r.type === "null")
+          throw new CompileError(
+            "CS0034",
+            "operator '+' is ambiguous on operands of type '<null>' and '<null>'",
+            span
+          );
+        for (const x of [l, r])
+          if (x.type !== "null" && await this.it.lookup.isVoid(x.type))
+            throw await this.it.binaryOperators.noOperator("+", l.type, r.type, span);
+        if (this.it.dry) return { type, value: VOID };
+        const text = await this.it.interpolation.textOf(l) + await this.it.interpolation.textOf(r);
+        return { type, value: { kind: "string", text } };
+      }
+      async equality(op, l, r) {
+        const type = await this.it.wk.keyword("bool");
+        const lc = stringOrNullConstant(l.constant);
+        const rc = stringOrNullConstant(r.constant);
+        if (lc !== void 0 && rc !== void 0)
+          return this.it.literals.constantOperand(
+            type,
+            asValue(primitive("bool", lc === rc === (op === "==")))
+          );
+        if (this.it.dry) return { type, value: VOID };
+        const text = async (v) => v.kind === "null" ? null : (await this.it.rt.game.stringText(v)).text;
+        const equal = await text(l.value) === await text(r.value);
+        return { type, value: bool(equal === (op === "==")) };
+      }
+    };
+  }
+});
+
+// eval/interpret/reference-equality.ts
+function isUnboxed(v) {
+  return v.kind === "number" || v.kind === "bool" || v.kind === "decimal" || v.kind === "enum" || v.kind === "struct";
+}
+function sameReference(a, b) {
+  if (a.kind === "null" || b.kind === "null") return a.kind === b.kind;
+  const ra = a.kind === "object" || a.kind === "string" ? a.ref : void 0;
+  const rb = b.kind === "object" || b.kind === "string" ? b.ref : void 0;
+  if (ra && rb) return ra.id === rb.id;
+  if (a.kind === "string" && b.kind === "string" && !ra && !rb) return a.text === b.text;
+  return false;
+}
+var ReferenceEquality;
+var init_reference_equality = __esm({
+  "eval/interpret/reference-equality.ts"() {
+    "use strict";
+    init_numeric_types();
+    init_values();
+    init_errors4();
+    ReferenceEquality = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      /** §12.12.7: reference types compare by identity when one converts to the other. */
+      async comparable(l, r) {
+        if (!await this.f.isReferenceType(l) || !await this.f.isReferenceType(r)) return false;
+        if (l === "null" || r === "null") return true;
+        const iface = async (t) => (await this.f.describe(t)).kind === "interface";
+        return await this.f.assignable(l, r) || await this.f.assignable(r, l) || await iface(l) || await iface(r);
+      }
+      async equality(op, l, r) {
+        const type = await this.it.wk.keyword("bool");
+        if (l.constant?.kind === "null" && r.constant?.kind === "null")
+          return this.it.literals.constantOperand(type, asValue(primitive("bool", op === "==")));
+        if (this.it.dry) return { type, value: VOID };
+        if (isUnboxed(l.value) && isUnboxed(r.value)) {
+          throw new UnsupportedError(
+            `comparing two boxed values by reference is not supported (the evaluator does not keep box identity): compare the values themselves, e.g. (int)a == (int)b, or a.Equals(b)`
+          );
+        }
+        return { type, value: bool(sameReference(l.value, r.value) === (op === "==")) };
+      }
+    };
+  }
+});
+
+// eval/interpret/binary-operators.ts
+var BINARY_METHODS, COMPARISONS, BinaryOperators;
+var init_binary_operators = __esm({
+  "eval/interpret/binary-operators.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_constant_folding();
+    init_conversions();
+    init_errors3();
+    init_numeric_types();
+    init_promotion();
+    init_values();
+    init_errors4();
+    init_primitives();
+    init_errors4();
+    init_literals();
+    init_enum_operators();
+    init_string_operators();
+    init_reference_equality();
+    BINARY_METHODS = {
+      "+": "op_Addition",
+      "-": "op_Subtraction",
+      "*": "op_Multiply",
+      "/": "op_Division",
+      "%": "op_Modulus",
+      "&": "op_BitwiseAnd",
+      "|": "op_BitwiseOr",
+      "^": "op_ExclusiveOr",
+      "<<": "op_LeftShift",
+      ">>": "op_RightShift",
+      "==": "op_Equality",
+      "!=": "op_Inequality",
+      "<": "op_LessThan",
+      ">": "op_GreaterThan",
+      "<=": "op_LessThanOrEqual",
+      ">=": "op_GreaterThanOrEqual"
+    };
+    COMPARISONS = /* @__PURE__ */ new Set(["==", "!=", "<", ">", "<=", ">="]);
+    BinaryOperators = class {
+      constructor(it) {
+        this.it = it;
+        this.enums = new EnumOperators(it);
+        this.strings = new StringOperators(it);
+        this.references = new ReferenceEquality(it);
+      }
+      it;
+      enums;
+      strings;
+      references;
+      get f() {
+        return this.it.facts;
+      }
+      async binary(e) {
+        if (e.operator === "&&" || e.operator === "||") return this.logical(e);
+        const l = await this.it.expr(e.left);
+        const r = await this.it.expr(e.right);
+        return this.applyBinaryOp(e.operator, l, r, e.span);
+      }
+      /** `&&` / `||` (§12.14): the right side runs only when it decides the value. */
+      async logical(e) {
+        const boolType = await this.it.wk.keyword("bool");
+        const need = async (x) => {
+          if (x.type === "null" || !this.f.same(x.type, boolType) && !await this.it.conversions.implicit(x, boolType)) {
+            throw new CompileError(
+              "CS0019",
+              `operator '${e.operator}' cannot be applied to operands of type '${await this.f.name(x.type)}'`,
+              e.span
+            );
+          }
+          return this.it.conversions.implicitly(x, boolType);
+        };
+        const l = await need(await this.it.expr(e.left));
+        const decided = !this.it.dry && l.value.value === (e.operator === "||");
+        const r = decided ? await this.it.inDry(async () => need(await this.it.expr(e.right))) : await need(await this.it.expr(e.right));
+        const lc = constBool(l.constant);
+        const rc = constBool(r.constant);
+        if (lc !== void 0 && rc !== void 0) {
+          return this.it.literals.constantOperand(
+            boolType,
+            asValue(primitive("bool", e.operator === "&&" ? lc && rc : lc || rc))
+          );
+        }
+        if (this.it.dry) return { type: boolType, value: VOID };
+        return { type: boolType, value: decided ? l.value : r.value };
+      }
+      async applyBinaryOp(op, l, r, span) {
+        const [ls, rs] = await Promise.all([this.f.isString(l.type), this.f.isString(r.type)]);
+        if (op === "+" && (ls || rs)) return this.strings.concat(l, r, span);
+        const [lp, rp] = await Promise.all([this.f.primitive(l.type), this.f.primitive(r.type)]);
+        if (lp && rp) return this.numeric(op, l, r, lp, rp, span);
+        if (l.type === "null" && r.type === "null") {
+          if (op === "==" || op === "!=")
+            return this.it.literals.constantOperand(
+              await this.it.wk.keyword("bool"),
+              asValue(primitive("bool", op === "=="))
+            );
+          throw new CompileError(
+            "CS0034",
+            `operator '${op}' is ambiguous on operands of type '<null>' and '<null>'`,
+            span
+          );
+        }
+        if ((op === "==" || op === "!=") && (ls || l.type === "null") && (rs || r.type === "null"))
+          return this.strings.equality(op, l, r);
+        const [le, re] = await Promise.all([this.f.isEnum(l.type), this.f.isEnum(r.type)]);
+        if (le || re) return this.enums.binary(op, l, r, span);
+        const user = await this.userCandidate(l.type, r.type) ? await this.it.calls.userOperator(BINARY_METHODS[op], [l, r], span) : void 0;
+        if (user) return user;
+        if ((op === "==" || op === "!=") && await this.references.comparable(l.type, r.type))
+          return this.references.equality(op, l, r);
+        const converted = await this.throughUserConversion(op, l, r, span);
+        if (converted) return converted;
+        const [ln, rn] = await Promise.all([
+          this.f.nullableUnderlying(l.type),
+          this.f.nullableUnderlying(r.type)
+        ]);
+        if (ln || rn || l.type === "null" && await this.f.isValueType(r.type) || r.type === "null" && await this.f.isValueType(l.type)) {
+          return this.lifted(op, l, r, ln, rn, span);
+        }
+        if ((op === "==" || op === "!=") && await this.references.comparable(l.type, r.type))
+          return this.references.equality(op, l, r);
+        throw await this.noOperator(op, l.type, r.type, span);
+      }
+      /**
+       * A predefined numeric operator reached through an operand's user-defined implicit conversion
+       * (`meters + 1.5` with `implicit operator double(Meters)`): overload resolution over the
+       * predefined operators considers user-defined conversions too (§12.4.5).
+       */
+      async throughUserConversion(op, l, r, span) {
+        const options = async (x) => {
+          if (x.type === "null") return [];
+          const p = await this.f.primitive(x.type);
+          if (p) return [p];
+          const kinds = [];
+          for (const m of (await this.it.md.members(x.type, "op_Implicit")).methods) {
+            const k = m.returnType && await this.f.primitive(m.returnType);
+            if (k && m.parameters.length === 1 && this.f.same(m.parameters[0].type, x.type))
+              kinds.push(k);
+          }
+          return kinds;
+        };
+        const [lo, ro] = [await options(l), await options(r)];
+        if (lo.length === 1 && ro.length === 1 && lo[0] === await this.f.primitive(l.type) && ro[0] === await this.f.primitive(r.type) || !lo.length || !ro.length) {
+          return void 0;
+        }
+        const fits = [];
+        for (const a2 of lo) {
+          for (const b2 of ro) {
+            try {
+              resolveBinaryOperator(op, { kind: a2 }, { kind: b2 });
+              fits.push([a2, b2]);
+            } catch (e) {
+              if (!(e instanceof EvalCompileError)) throw e;
+            }
+          }
+        }
+        if (fits.length !== 1) return void 0;
+        const [a, b] = fits[0];
+        const lc = await this.it.conversions.implicitly(l, await this.it.literals.typeOfKind(a));
+        const rc = await this.it.conversions.implicitly(r, await this.it.literals.typeOfKind(b));
+        return this.applyBinaryOp(op, lc, rc, span);
+      }
+      async noOperator(op, l, r, span) {
+        return new CompileError(
+          "CS0019",
+          `operator '${op}' cannot be applied to operands of type '${await this.f.name(l)}' and '${await this.f.name(r)}'`,
+          span
+        );
+      }
+      /** Whether user-defined operators may apply: an operand of a type that is not predefined. */
+      async userCandidate(l, r) {
+        const plain3 = async (t) => t === "null" || !!await this.f.primitive(t) || await this.f.isString(t) || await this.f.isObject(t);
+        return !(await plain3(l) && await plain3(r));
+      }
+      async numeric(op, l, r, lk, rk, span) {
+        const lc = l.constant?.kind === "number" ? l.constant.c : void 0;
+        const rc = r.constant?.kind === "number" ? r.constant.c : void 0;
+        if (lc && rc) {
+          const c = sem(() => foldBinary(op, lc, rc, this.it.constantContext), span);
+          return this.it.literals.folded(await this.it.literals.typeOfKind(c.value.kind), c);
+        }
+        const sig = sem(
+          () => resolveBinaryOperator(
+            op,
+            lc ? { kind: lk, constant: lc.value } : { kind: lk },
+            rc ? { kind: rk, constant: rc.value } : { kind: rk }
+          ),
+          span
+        );
+        const type = await this.it.literals.typeOfKind(sig.result);
+        if (this.it.dry) return { type, value: VOID };
+        const lv = this.operandAs(l, sig.left);
+        const rv = this.operandAs(r, sig.right);
+        return {
+          type,
+          value: fromPrimitive(sem(() => applyBinary(op, sig, lv, rv, { checked: this.it.checked })))
+        };
+      }
+      /** An operand converted implicitly to a kind (a constant converts as the compiler folds it). */
+      operandAs(x, kind) {
+        if (x.constant?.kind === "number")
+          return materialize(
+            sem(() => foldConversion(x.constant.c, kind, "unchecked"))
+          );
+        return convert(toPrimitive(x.value), kind, false);
+      }
+      /** Lifted operators (§12.4.8): on Nullable<T> operands; null in, null out (comparisons: false). */
+      async lifted(op, l, r, ln, rn, span) {
+        const lt = ln ?? (l.type === "null" ? rn ?? r.type : l.type);
+        const rt = rn ?? (r.type === "null" ? ln ?? l.type : r.type);
+        const probe = await this.it.inDry(
+          () => this.applyBinaryOp(op, { type: lt, value: VOID }, { type: rt, value: VOID }, span)
+        );
+        const comparison = COMPARISONS.has(op);
+        const type = comparison ? probe.type : await this.it.lookup.nullableOf(probe.type);
+        if (this.it.dry) return { type, value: VOID };
+        const lnull = l.value.kind === "null";
+        const rnull = r.value.kind === "null";
+        if (lnull || rnull) {
+          if (op === "==") return { type, value: bool(lnull && rnull) };
+          if (op === "!=") return { type, value: bool(lnull !== rnull) };
+          if (comparison) return { type, value: bool(false) };
+          return { type, value: NULL };
+        }
+        const v = await this.applyBinaryOp(
+          op,
+          { type: lt, value: l.value },
+          { type: rt, value: r.value },
+          span
+        );
+        return { type, value: v.value };
+      }
+    };
+  }
+});
+
+// eval/interpret/overloads.ts
+var Overloads;
+var init_overloads = __esm({
+  "eval/interpret/overloads.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    init_primitives();
+    Overloads = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      /** The best candidate, or the compiler's error for none (CS1501/CS1503) or many (CS0121). */
+      async resolve(methods, args2, typeArgs2, what, span) {
+        const names2 = args2.filter((a) => a.name !== void 0).map((a) => a.name);
+        const twice = names2.find((n, i) => names2.indexOf(n) !== i);
+        if (twice) {
+          throw new CompileError(
+            "CS1740",
+            `named argument '${twice}' cannot be specified multiple times`,
+            span
+          );
+        }
+        const named = args2.findIndex((a) => a.name !== void 0);
+        const positionalAfter = named >= 0 ? args2.slice(named).find((a) => a.name === void 0) : void 0;
+        if (positionalAfter) {
+          throw new CompileError(
+            "CS1738",
+            "named arguments must appear after the positional arguments",
+            positionalAfter.span
+          );
+        }
+        const applicable = [];
+        for (const m of methods) applicable.push(...await this.applicable(m, args2, typeArgs2));
+        if (applicable.length === 0)
+          throw await this.noneApplicable(methods, args2, typeArgs2, what, span);
+        const narrowed = await this.mostDerived(applicable);
+        const best = await this.best(narrowed, args2);
+        if (!best) {
+          const names3 = await Promise.all(narrowed.slice(0, 2).map((c) => this.signature(c.method)));
+          throw new CompileError(
+            "CS0121",
+            `the call is ambiguous between ${names3.map((n) => `'${n}'`).join(" and ")}`,
+            span
+          );
+        }
+        return best;
+      }
+      async signature(m) {
+        const params = await Promise.all(
+          m.parameters.map(
+            async (p) => `${p.refKind === "none" ? "" : `${p.refKind} `}${p.isParams ? "params " : ""}${await this.f.name(p.type)}`
+          )
+        );
+        return `${await this.f.name(m.declaringType)}.${m.isConstructor ? (await this.f.describe(m.declaringType)).name.replace(/`\d+$/, "") : m.name}(${params.join(", ")})`;
+      }
+      async noneApplicable(methods, args2, typeArgs2, what, span) {
+        const byCount = methods.filter((m2) => {
+          const required2 = m2.parameters.filter((p) => !p.optional && !p.isParams).length;
+          const params = m2.parameters.at(-1)?.isParams ?? false;
+          return args2.length >= required2 && (params || args2.length <= m2.parameters.length);
+        });
+        if (byCount.length === 0) {
+          return new CompileError(
+            "CS1501",
+            `no overload for '${what}' takes ${args2.length} argument${args2.length === 1 ? "" : "s"}`,
+            span
+          );
+        }
+        const positional = args2.filter((a) => a.name === void 0).length;
+        const givenTwice = args2.find(
+          (a) => a.name && byCount.every((m2) => {
+            const i = m2.parameters.findIndex((p) => p.name === a.name);
+            return i >= 0 && i < positional;
+          })
+        );
+        if (givenTwice) {
+          return new CompileError(
+            "CS1744",
+            `named argument '${givenTwice.name}' specifies a parameter for which a positional argument has already been given`,
+            givenTwice.span
+          );
+        }
+        const unknownName = args2.find(
+          (a) => a.name && !byCount.some((m2) => m2.parameters.some((p) => p.name === a.name))
+        );
+        if (unknownName) {
+          return new CompileError(
+            "CS1739",
+            `the best overloaded method match for '${await this.signature(byCount[0])}' does not contain a parameter named '${unknownName.name}'`,
+            unknownName.span
+          );
+        }
+        if (typeArgs2.length === 0 && byCount.every((m2) => m2.genericArity > 0)) {
+          return new CompileError(
+            "CS0411",
+            `the type arguments for '${what}' cannot be inferred from the usage; specify them explicitly`,
+            span
+          );
+        }
+        const m = byCount[0];
+        for (let i = 0; i < args2.length && i < m.parameters.length; i++) {
+          const a = args2[i];
+          if (a.name) break;
+          const p = m.parameters[i];
+          if (p.isParams || m.genericArity > 0) break;
+          if (!await this.argumentFits(a, p, p.type)) {
+            const passed = a.modifier === "none" ? "" : `${a.modifier} `;
+            return new CompileError(
+              "CS1502",
+              `the best overloaded method match for '${await this.signature(m)}' has some invalid arguments: argument ${i + 1} cannot convert from '${passed}${await this.f.name(a.op.type)}' to '${p.refKind === "none" ? "" : `${p.refKind} `}${await this.f.name(p.type)}' (CS1503)`,
+              a.span
+            );
+          }
+        }
+        return new CompileError(
+          "CS1502",
+          `the best overloaded match for '${await this.signature(m)}' has some invalid arguments`,
+          span
+        );
+      }
+      /** The method's applicable forms for these arguments (§12.6.4.2). */
+      async applicable(m0, args2, typeArgs2) {
+        let m = m0;
+        if (typeArgs2.length > 0) {
+          if (m.genericArity !== typeArgs2.length) return [];
+          m = await this.it.md.instantiateMethod(m, typeArgs2);
+        } else if (m.genericArity > 0) {
+          const inferred = await this.infer(m, args2);
+          if (!inferred) return [];
+          m = await this.it.md.instantiateMethod(m, inferred).catch(() => void 0);
+          if (!m) return [];
+        }
+        const generic = m0.genericArity > 0;
+        const normal = await this.form(m, args2, false, generic);
+        if (normal) return [normal];
+        if (m.parameters.at(-1)?.isParams) {
+          const expanded = await this.form(m, args2, true, generic);
+          if (expanded) return [expanded];
+        }
+        return [];
+      }
+      async form(m, args2, expanded, generic) {
+        const params = m.parameters;
+        const fixed = expanded ? params.length - 1 : params.length;
+        const map2 = [];
+        const used = /* @__PURE__ */ new Set();
+        let positional = true;
+        for (let i = 0; i < args2.length; i++) {
+          const a = args2[i];
+          let j;
+          if (a.name) {
+            positional = false;
+            j = params.findIndex((p) => p.name === a.name);
+            if (j < 0 || expanded && j === params.length - 1) return void 0;
+          } else {
+            if (!positional) return void 0;
+            j = i < fixed ? i : expanded ? params.length - 1 : -1;
+            if (j < 0) return void 0;
+          }
+          if (used.has(j) && !(expanded && j === params.length - 1)) return void 0;
+          used.add(j);
+          map2.push(j);
+        }
+        let usesDefaults = false;
+        for (let j = 0; j < fixed; j++) {
+          if (used.has(j)) continue;
+          if (!params[j].optional) return void 0;
+          usesDefaults = true;
+        }
+        const targets = [];
+        const conversions = [];
+        for (let i = 0; i < args2.length; i++) {
+          const p = params[map2[i]];
+          let target = p.type;
+          if (expanded && map2[i] === params.length - 1) {
+            const element = (await this.f.describe(p.type)).elementType;
+            if (!element) return void 0;
+            target = element;
+            if (args2[i].modifier !== "none") return void 0;
+            const c = await this.it.conversions.implicit(args2[i].op, target);
+            if (!c) return void 0;
+            targets.push(target);
+            conversions.push(c);
+            continue;
+          }
+          if (!await this.argumentFits(args2[i], p, target)) return void 0;
+          targets.push(target);
+          conversions.push(
+            args2[i].modifier === "none" || args2[i].modifier === "in" ? await this.it.conversions.implicit(args2[i].op, target) : void 0
+          );
+        }
+        return { method: m, expanded, map: map2, targets, conversions, usesDefaults, generic };
+      }
+      async argumentFits(a, p, target) {
+        const ref = p.refKind === "ref" || p.refKind === "out";
+        if (a.modifier === "ref" || a.modifier === "out") {
+          if (p.refKind !== a.modifier) return false;
+          return a.outVar || a.op.type !== "null" && this.f.same(a.op.type, target);
+        }
+        if (ref) return false;
+        if (a.modifier === "in" && p.refKind !== "in") return false;
+        return !!await this.it.conversions.implicit(a.op, target);
+      }
+      /** §12.6.4.1: candidates from a derived type hide the base type's applicable ones. */
+      async mostDerived(cs) {
+        if (cs.length < 2) return cs;
+        const out = [];
+        for (const c of cs) {
+          let hidden = false;
+          for (const d of cs) {
+            if (d === c || this.f.same(d.method.declaringType, c.method.declaringType)) continue;
+            const dk = (await this.f.describe(d.method.declaringType)).kind;
+            if (dk === "interface") continue;
+            if (await this.it.md.isAssignable(c.method.declaringType, d.method.declaringType)) {
+              hidden = true;
+              break;
+            }
+          }
+          if (!hidden) out.push(c);
+        }
+        return out;
+      }
+      /** §12.6.4.3: the candidate better than every other, if one is. */
+      async best(cs, args2) {
+        if (cs.length === 1) return cs[0];
+        for (const c of cs) {
+          let wins = true;
+          for (const d of cs) {
+            if (d === c) continue;
+            if (!await this.better(c, d, args2)) {
+              wins = false;
+              break;
+            }
+          }
+          if (wins) return c;
+        }
+        return void 0;
+      }
+      async better(p, q, args2) {
+        let anyBetter = false;
+        let allSame = true;
+        for (let i = 0; i < args2.length; i++) {
+          const tp = p.targets[i];
+          const tq = q.targets[i];
+          if (!this.f.same(tp, tq)) allSame = false;
+          const cmp = await this.compareConversion(args2[i].op, tp, tq);
+          if (cmp < 0) return false;
+          if (cmp > 0) anyBetter = true;
+        }
+        if (anyBetter) return true;
+        if (!allSame) return false;
+        if (!p.generic && q.generic) return true;
+        if (!p.expanded && q.expanded) return true;
+        if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
+          return true;
+        if (!p.usesDefaults && q.usesDefaults) return true;
+        return false;
+      }
+      /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
+      async compareConversion(e, t1, t2) {
+        if (this.f.same(t1, t2)) return 0;
+        if (e.type !== "null") {
+          if (this.f.same(e.type, t1)) return 1;
+          if (this.f.same(e.type, t2)) return -1;
+        }
+        if (await this.betterTarget(t1, t2)) return 1;
+        if (await this.betterTarget(t2, t1)) return -1;
+        return 0;
+      }
+      /** §12.6.4.6 better conversion target. */
+      async betterTarget(t1, t2) {
+        const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
+        const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
+        if (c12 && !c21) return true;
+        const [k1, k2] = [
+          primitiveKindOfName(await this.f.fullName(t1)),
+          primitiveKindOfName(await this.f.fullName(t2))
+        ];
+        const signed = {
+          sbyte: ["byte", "ushort", "uint", "ulong"],
+          short: ["ushort", "uint", "ulong"],
+          int: ["uint", "ulong"],
+          long: ["ulong"]
+        };
+        return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
+      }
+      // ---------------------------------------------------------------- type inference
+      /** Method type arguments from the argument types (§12.6.3, without lambdas). */
+      async infer(m, args2) {
+        const tparams = m.genericParameterTypes ?? [];
+        if (tparams.length !== m.genericArity) return void 0;
+        const bounds = tparams.map(() => []);
+        const index = new Map(tparams.map((t, i) => [t.key, i]));
+        const params = m.parameters;
+        for (let i = 0; i < args2.length; i++) {
+          const a = args2[i];
+          const j = a.name ? params.findIndex((p2) => p2.name === a.name) : Math.min(i, params.length - 1);
+          if (j < 0) return void 0;
+          const p = params[j];
+          if (a.op.type === "null" || a.outVar) continue;
+          let pt = p.type;
+          if (p.isParams && i >= params.length - 1) {
+            const pd = await this.f.describe(pt);
+            const ad = await this.f.describe(a.op.type);
+            if (pd.elementType && !(ad.kind === "array" && ad.rank === pd.rank)) pt = pd.elementType;
+          }
+          await this.unify(pt, a.op.type, index, bounds, 0);
+        }
+        const out = [];
+        for (const b of bounds) {
+          const fixed = await this.fix(b);
+          if (!fixed) return void 0;
+          out.push(fixed);
+        }
+        return out;
+      }
+      async unify(p, a, index, bounds, depth) {
+        if (depth > 8) return;
+        const i = index.get(p.key);
+        if (i !== void 0) {
+          bounds[i].push(a);
+          return;
+        }
+        const pd = await this.f.describe(p);
+        if (pd.kind === "array" && pd.elementType) {
+          const ad = await this.f.describe(a);
+          if (ad.kind === "array" && ad.rank === pd.rank && ad.elementType)
+            await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
+          return;
+        }
+        if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
+        const candidates = [
+          ...(await this.f.chain(a)).map((d) => d.handle),
+          ...await this.it.md.interfaces(a)
+        ];
+        for (const c of candidates) {
+          const cd = await this.f.describe(c);
+          if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
+            for (let k = 0; k < pd.typeArguments.length; k++) {
+              const pa = pd.typeArguments[k];
+              const ca = cd.typeArguments[k];
+              if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
+            }
+            return;
+          }
+        }
+      }
+      /** Fixing (§12.6.3.12): the bound every other bound converts to. */
+      async fix(bounds) {
+        const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
+        if (unique.length <= 1) return unique[0];
+        const fits = [];
+        for (const x of unique) {
+          let all = true;
+          for (const y of unique)
+            if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all = false;
+          if (all) fits.push(x);
+        }
+        return fits.length === 1 ? fits[0] : void 0;
+      }
+    };
+  }
+});
+
+// eval/interpret/calls.ts
+var Calls;
+var init_calls = __esm({
+  "eval/interpret/calls.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    init_overloads();
+    Calls = class {
+      constructor(it) {
+        this.it = it;
+        this.overloads = new Overloads(it);
+      }
+      it;
+      overloads;
+      get f() {
+        return this.it.facts;
+      }
+      // ---------------------------------------------------------------- invocation
+      async invocation(e) {
+        const t = e.target;
+        if (t.kind === "Name" && t.typeArgs.length === 0 && !t.alias && !this.it.locals.has(t.name)) {
+          const fn = this.it.options.functions?.get(t.name);
+          if (fn) return this.builtinCall(t.name, fn, e);
+        }
+        const target = await this.it.resolveInChain(e.target);
+        if (target.k === "methods") {
+          const args2 = await this.arguments(e.arguments);
+          const c = await this.overloads.resolve(
+            target.methods,
+            args2,
+            target.typeArgs,
+            target.name,
+            e.span
+          );
+          if (!c.method.isStatic && !target.receiver) {
+            throw new CompileError(
+              "CS0120",
+              `an object reference is required for the non-static method '${target.name}'`,
+              e.span
+            );
+          }
+          if (c.method.isStatic && target.receiver) {
+            throw new CompileError(
+              "CS0176",
+              `static method '${target.name}' cannot be called with an instance reference; qualify it with a type name`,
+              e.span
+            );
+          }
+          return this.call(c, target.receiver, args2, e.arguments);
+        }
+        if (target.k === "value" && target.op.type !== "null" && (await this.f.describe(target.op.type)).kind === "delegate") {
+          const invoke = (await this.it.md.members(target.op.type, "Invoke")).methods;
+          const args2 = await this.arguments(e.arguments);
+          const c = await this.overloads.resolve(invoke, args2, [], "Invoke", e.span);
+          return this.call(c, target.op, args2, e.arguments);
+        }
+        if (target.k === "type")
+          throw new CompileError(
+            "CS1955",
+            `'${await this.f.name(target.type)}' is a type, not a method: use 'new' to create one`,
+            e.target.span
+          );
+        throw new CompileError(
+          "CS1955",
+          "non-invocable member cannot be used like a method",
+          e.target.span
+        );
+      }
+      async builtinCall(name2, fn, e) {
+        const signature = fn.signatures.find((p) => p.length === e.arguments.length);
+        if (!signature) {
+          const counts = fn.signatures.map((p) => p.length).join(" or ");
+          throw new CompileError(
+            "CS1501",
+            `${name2}(...) takes ${counts} arguments, not ${e.arguments.length}`,
+            e.span
+          );
+        }
+        const values = [];
+        for (const [i, a] of e.arguments.entries()) {
+          if (a.name || a.modifier !== "none" || a.value.kind === "OutDeclaration") {
+            throw new CompileError("CS1503", `${name2}(...) takes plain arguments`, a.span);
+          }
+          const v = await this.it.conversions.implicitly(
+            await this.it.expr(a.value),
+            signature[i],
+            `argument ${i + 1} of ${name2}`
+          );
+          values.push(v.value);
+        }
+        if (this.it.dry) return { type: fn.returnType, value: VOID };
+        return { type: fn.returnType, value: await fn.call(values) };
+      }
+      /** Evaluates arguments left to right; ref/out ones denote variables. */
+      async arguments(list) {
+        const out = [];
+        for (const a of list) {
+          const name2 = a.name?.name;
+          if (a.value.kind === "OutDeclaration") {
+            const d = a.value;
+            const type = d.type === "var" ? void 0 : await this.it.lookup.type(d.type);
+            const discard = d.name.name === "_" && !this.it.locals.has("_");
+            if (!discard) this.it.declareLocal(d.name.name, type ?? "null", d.name.span);
+            const op = discard ? { type: type ?? "null", value: VOID } : { type: type ?? "null", value: VOID, place: { k: "local", name: d.name.name } };
+            out.push({ op, name: name2, modifier: "out", outVar: type === void 0, span: a.span });
+            continue;
+          }
+          if (a.modifier === "ref" || a.modifier === "out") {
+            if (a.modifier === "out" && a.value.kind === "Name" && a.value.name === "_" && !this.it.locals.has("_")) {
+              out.push({
+                op: { type: "null", value: VOID },
+                name: name2,
+                modifier: "out",
+                outVar: true,
+                span: a.span
+              });
+              continue;
+            }
+            const t = await this.it.target(a.value, a.modifier === "out" ? "write" : "read");
+            if (!t.place)
+              throw new CompileError(
+                "CS0206",
+                "a property or indexer may not be passed as an out or ref parameter",
+                a.span
+              );
+            const op = a.modifier === "ref" ? { ...t, value: await this.it.readTarget(t) } : t;
+            out.push({ op, name: name2, modifier: a.modifier, outVar: false, span: a.span });
+            continue;
+          }
+          out.push({
+            op: await this.it.expr(a.value),
+            name: name2,
+            modifier: a.modifier,
+            outVar: false,
+            span: a.span
+          });
+        }
+        return out;
+      }
+      /** Converts the arguments, calls, writes back ref/out arguments and a mutated struct receiver. */
+      async call(c, receiver, args2, nodes) {
+        const m = c.method;
+        for (let i = 0; i < args2.length; i++) {
+          const a = args2[i];
+          const node2 = nodes[i];
+          if (a.outVar && node2?.value.kind === "OutDeclaration") {
+            const local = this.it.locals.get(node2.value.name.name);
+            if (local) local.type = m.parameters[c.map[i]].type;
+          }
+        }
+        const returnType = m.returnType ?? await this.it.wk.keyword("void");
+        const values = await this.argumentValues(c, args2);
+        if (this.it.dry) {
+          for (const a of args2)
+            if (a.modifier === "out" && a.op.place?.k === "local")
+              this.it.assignLocal(a.op.place.name, VOID);
+          return { type: returnType, value: VOID };
+        }
+        const refs = m.parameters.some((p) => p.refKind === "ref" || p.refKind === "out");
+        const r = await this.it.invoker.invokeOn(m, receiver, values, refs);
+        if (refs && r.outArgs) {
+          for (let i = 0; i < args2.length; i++) {
+            const a = args2[i];
+            if (a.modifier !== "ref" && a.modifier !== "out") continue;
+            const out = r.outArgs[c.map[i]];
+            if (out && a.op.place) await this.it.write(a.op.place, out);
+          }
+        }
+        return { type: returnType, value: r.result };
+      }
+      /** Each parameter's value: converted arguments, defaults, and the params array. */
+      async argumentValues(c, args2) {
+        const m = c.method;
+        const params = m.parameters;
+        const values = params.map(() => void 0);
+        const rest = [];
+        for (let i = 0; i < args2.length; i++) {
+          const a = args2[i];
+          const j = c.map[i];
+          const conversion = c.conversions[i];
+          let v;
+          if (a.modifier === "out") v = (await this.it.defaultValue(params[j].type)).value;
+          else if (conversion)
+            v = (await this.it.conversions.apply(conversion, a.op, c.targets[i], this.it.checked)).value;
+          else v = a.op.value;
+          if (c.expanded && j === params.length - 1) rest.push(v);
+          else values[j] = v;
+        }
+        for (let j = 0; j < params.length; j++) {
+          if (values[j] !== void 0) continue;
+          const p = params[j];
+          if (c.expanded && j === params.length - 1) {
+            const element = (await this.f.describe(p.type)).elementType;
+            values[j] = this.it.dry ? VOID : await this.it.arrays.newArrayOf(element, rest);
+            continue;
+          }
+          values[j] = await this.defaultArgument(p.type, p.defaultValue);
+        }
+        return values;
+      }
+      async defaultArgument(type, given) {
+        if (!given) return (await this.it.defaultValue(type)).value;
+        if (given.kind === "null") return given;
+        if (given.kind === "number" && await this.f.isEnum(type)) {
+          const u = await this.f.enumUnderlying(type);
+          return { kind: "enum", type, underlying: u, value: given.value };
+        }
+        return given;
+      }
+      // ---------------------------------------------------------------- user-defined operators
+      /** A user-defined operator (§12.4.4–§12.4.5) declared on an operand's type, or undefined. */
+      async userOperator(name2, operands, span) {
+        const methods = [];
+        const seen = /* @__PURE__ */ new Set();
+        for (const o of operands) {
+          if (o.type === "null") continue;
+          const t = await this.f.nullableUnderlying(o.type) ?? o.type;
+          if (seen.has(t.key)) continue;
+          seen.add(t.key);
+          for (const level of await this.it.lookup.searchOrder(t)) {
+            for (const m of (await this.it.md.members(level, name2)).methods)
+              if (m.isStatic) methods.push(m);
+          }
+        }
+        if (methods.length === 0) return void 0;
+        const args2 = operands.map((op) => ({
+          op,
+          name: void 0,
+          modifier: "none",
+          outVar: false,
+          span
+        }));
+        let c;
+        try {
+          c = await this.overloads.resolve(methods, args2, [], name2, span);
+        } catch (e) {
+          if (e instanceof CompileError && e.csCode !== "CS0121") return void 0;
+          throw e;
+        }
+        return this.call(c, void 0, args2, []);
+      }
+    };
+  }
+});
+
+// eval/interpret/conditional-operators.ts
+var Conditionals;
+var init_conditional_operators = __esm({
+  "eval/interpret/conditional-operators.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    init_literals();
+    Conditionals = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      async coalesce(e) {
+        const l = await this.it.expr(e.left);
+        if (l.type !== "null" && await this.f.isValueType(l.type) && !await this.f.nullableUnderlying(l.type)) {
+          throw new CompileError(
+            "CS0019",
+            `operator '??' cannot be applied to operands of type '${await this.f.name(l.type)}' and the right side`,
+            e.span
+          );
+        }
+        const leftNull = !this.it.dry && l.value.kind === "null";
+        const r = leftNull || this.it.dry ? await this.it.expr(e.right) : await this.it.inDry(() => this.it.expr(e.right));
+        const a0 = await this.f.nullableUnderlying(l.type);
+        const conv = this.it.conversions;
+        const pick2 = async (type, convertLeft) => {
+          if (this.it.dry) return { type, value: VOID };
+          if (leftNull) return conv.implicitly(r, type);
+          if (!convertLeft) return { type, value: l.value };
+          return conv.implicitly({ type: a0 ?? l.type, value: l.value }, type);
+        };
+        if (a0 && await conv.implicit(r, a0)) return pick2(a0, false);
+        if (l.type !== "null" && await conv.implicit(r, l.type)) return pick2(l.type, false);
+        if (r.type !== "null" && await conv.implicit({ type: a0 ?? l.type, value: VOID }, r.type))
+          return pick2(r.type, true);
+        throw await this.it.binaryOperators.noOperator("??", l.type, r.type, e.span);
+      }
+      async conditional(e) {
+        const boolType = await this.it.wk.keyword("bool");
+        const c = await this.it.conversions.implicitly(
+          await this.it.expr(e.condition),
+          boolType,
+          "the condition"
+        );
+        const taken = this.it.dry ? void 0 : c.value.value;
+        const branch = (x, run) => run ? this.it.expr(x) : this.it.inDry(() => this.it.expr(x));
+        const t = await branch(e.whenTrue, taken === true);
+        const f = await branch(e.whenFalse, taken === false);
+        const type = await this.conditionalType(t, f, e.span);
+        const chosen = taken === false ? f : t;
+        const out = taken === void 0 ? { type, value: VOID } : await this.it.conversions.implicitly(chosen, type);
+        const cc = constBool(c.constant);
+        if (cc !== void 0 && t.constant && f.constant) {
+          const k = await this.it.conversions.implicitly(cc ? t : f, type);
+          if (k.constant) return { type, value: out.value, constant: k.constant };
+        }
+        return { type, value: out.value };
+      }
+      async conditionalType(t, f, span) {
+        const conv = this.it.conversions;
+        if (t.type !== "null" && f.type !== "null" && this.f.same(t.type, f.type)) return t.type;
+        const toF = f.type !== "null" && !!await conv.implicit(t, f.type);
+        const toT = t.type !== "null" && !!await conv.implicit(f, t.type);
+        if (toF && !toT) return f.type;
+        if (toT && !toF) return t.type;
+        throw new CompileError(
+          "CS0173",
+          `type of conditional expression cannot be determined because there is no implicit conversion between '${await this.f.name(t.type)}' and '${await this.f.name(f.type)}'`,
+          span
+        );
+      }
+    };
+  }
+});
+
 // eval/interpret/conversions.ts
 var Conversions;
 var init_conversions2 = __esm({
@@ -43985,7 +44372,7 @@ var init_conversions2 = __esm({
             );
           case "user": {
             const arg = await this.value(c.before, from, c.method.parameters[0].type, checked);
-            const r = await this.it.calls.invokeRaw(c.method, void 0, [arg]);
+            const r = await this.it.invoker.invokeRaw(c.method, void 0, [arg]);
             return this.value(c.after, { type: c.method.returnType, value: r }, to, checked);
           }
         }
@@ -44040,6 +44427,316 @@ var init_conversions2 = __esm({
           );
         }
         return this.apply(c, from, to, this.it.checked);
+      }
+    };
+  }
+});
+
+// eval/interpret/element-access.ts
+var INDEX_KINDS, Elements;
+var init_element_access = __esm({
+  "eval/interpret/element-access.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    INDEX_KINDS = ["int", "uint", "long", "ulong"];
+    Elements = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      get game() {
+        return this.it.rt.game;
+      }
+      async elementAccess(e, mode = "read") {
+        const target = await this.it.resolveInChain(e.target);
+        if (target.k !== "value")
+          throw new CompileError("CS0119", "only a value can be indexed", e.target.span);
+        let op = target.op;
+        if (op.type === "null")
+          throw new CompileError(
+            "CS0021",
+            "cannot apply indexing to an expression of type '<null>'",
+            e.span
+          );
+        if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
+        const type = op.type;
+        const d = await this.f.describe(type);
+        if (d.kind === "array" && d.elementType)
+          return this.arrayElement(op, d.elementType, d.rank, e, mode);
+        const indexers = await this.it.lookup.indexers(type);
+        if (indexers.length === 0)
+          throw new CompileError(
+            "CS0021",
+            `cannot apply indexing with [] to an expression of type '${await this.f.name(type)}'`,
+            e.span
+          );
+        const args2 = await this.it.calls.arguments(e.arguments);
+        const signatures = /* @__PURE__ */ new Map();
+        for (const p of indexers) {
+          const accessor = p.getter ?? p.setter;
+          if (accessor) signatures.set({ ...accessor, parameters: p.parameters }, p);
+        }
+        const c = await this.it.calls.overloads.resolve(
+          [...signatures.keys()],
+          args2,
+          [],
+          "this[]",
+          e.span
+        );
+        const property = signatures.get(c.method);
+        const values = await this.it.calls.argumentValues(c, args2);
+        return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
+      }
+      async arrayElement(op, element, rank2, e, mode) {
+        if (e.arguments.length !== rank2)
+          throw new CompileError(
+            "CS0022",
+            `wrong number of indices inside []; expected ${rank2}`,
+            e.span
+          );
+        const indices = [];
+        for (const a of e.arguments) {
+          if (a.name)
+            throw new CompileError(
+              "CS1742",
+              "an array access may not have a named argument specifier",
+              a.span
+            );
+          if (a.modifier !== "none" || a.value.kind === "OutDeclaration")
+            throw new CompileError("CS1615", "an index may not be passed with ref or out", a.span);
+          const x = await this.it.expr(a.value);
+          indices.push(await this.index(x, a.span));
+        }
+        if (this.it.dry)
+          return { type: element, value: VOID, place: { k: "element", array: VOID, index: 0 } };
+        const array2 = op.value;
+        if (array2.kind === "null") throw Messages.nullReference();
+        const lengths = await this.game.arrayLengths(array2);
+        let linear = 0n;
+        for (let k = 0; k < rank2; k++) {
+          const i = indices[k];
+          const n = BigInt(lengths[k] ?? 0);
+          if (i < 0n || i >= n) throw Messages.indexOutOfRange();
+          linear = linear * n + i;
+        }
+        const place = { k: "element", array: array2, index: Number(linear) };
+        return { type: element, value: mode === "read" ? await this.it.read(place) : VOID, place };
+      }
+      /** An array index or size: int, uint, long or ulong after an implicit conversion (§12.8.12.2). */
+      async index(x, span) {
+        for (const k of INDEX_KINDS) {
+          const t = await this.it.wk.keyword(k);
+          if (await this.it.conversions.implicit(x, t)) {
+            const v = await this.it.conversions.implicitly(x, t);
+            return this.it.dry ? 0n : BigInt(v.value.value);
+          }
+        }
+        throw new CompileError(
+          "CS0029",
+          `cannot implicitly convert type '${await this.f.name(x.type)}' to 'int'`,
+          span
+        );
+      }
+    };
+  }
+});
+
+// eval/interpret/interpolation.ts
+var Interpolation;
+var init_interpolation = __esm({
+  "eval/interpret/interpolation.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    Interpolation = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      get game() {
+        return this.it.rt.game;
+      }
+      /** `$"..."`: string.Format in the game (its culture), or plain concatenation when it cannot differ. */
+      async interpolated(e) {
+        const type = await this.it.wk.keyword("string");
+        const holes = [];
+        for (const p of e.parts) {
+          if (p.kind !== "Interpolation") continue;
+          const op = await this.it.expr(p.expression);
+          if (op.type !== "null" && await this.it.lookup.isVoid(op.type))
+            throw new CompileError(
+              "CS0029",
+              "cannot convert type 'void' to 'object'",
+              p.expression.span
+            );
+          let alignment;
+          if (p.alignment) {
+            const a = await this.it.conversions.implicitly(
+              await this.it.expr(p.alignment),
+              await this.it.wk.keyword("int"),
+              "the alignment"
+            );
+            if (a.constant?.kind !== "number")
+              throw new CompileError("CS0150", "the alignment must be a constant", p.alignment.span);
+            alignment = Number(a.constant.c.value.value);
+          }
+          holes.push({ op, alignment, format: p.format });
+        }
+        if (this.it.dry) return { type, value: VOID };
+        let simple2 = true;
+        for (const h of holes)
+          if (h.alignment !== void 0 || h.format !== null || !this.plainText(h.op)) simple2 = false;
+        let i = 0;
+        if (simple2) {
+          let text = "";
+          for (const p of e.parts)
+            text += p.kind === "InterpolatedText" ? p.value : await this.textOf(holes[i++].op);
+          return { type, value: { kind: "string", text } };
+        }
+        let format2 = "";
+        for (const p of e.parts) {
+          if (p.kind === "InterpolatedText") {
+            format2 += p.value.replace(/[{}]/g, (c) => c + c);
+            continue;
+          }
+          const h = holes[i];
+          format2 += `{${i}${h.alignment !== void 0 ? `,${h.alignment}` : ""}${h.format !== null ? `:${h.format}` : ""}}`;
+          i++;
+        }
+        const stringFormat2 = await this.stringFormat();
+        const objectType = await this.it.wk.keyword("object");
+        const args2 = await this.it.arrays.newArrayOf(
+          objectType,
+          holes.map((h) => h.op.value)
+        );
+        const r = await this.game.invoke(
+          stringFormat2,
+          void 0,
+          [{ kind: "string", text: format2 }, args2],
+          { virtual: false, outThis: false, outArgs: false }
+        );
+        return { type, value: r.result };
+      }
+      async stringFormat() {
+        const string4 = await this.it.wk.keyword("string");
+        const objectArray = await this.it.md.arrayOf(await this.it.wk.keyword("object"), 1);
+        const m = (await this.it.md.members(string4, "Format")).methods.find(
+          (x) => x.parameters.length === 2 && this.f.same(x.parameters[0].type, string4) && this.f.same(x.parameters[1].type, objectArray)
+        );
+        if (!m) throw new Error("System.String.Format(string, object[]) not found");
+        return m;
+      }
+      /** Values whose text does not depend on the game's culture. */
+      plainText(op) {
+        const v = op.value;
+        return v.kind === "null" || v.kind === "string" || v.kind === "bool" || v.kind === "number" && v.type !== "float" && v.type !== "double";
+      }
+      /** What string concatenation appends for a value: its ToString(), "" for null. */
+      async textOf(op) {
+        const v = op.value;
+        if (v.kind === "null") return "";
+        if (v.kind === "string") return (await this.game.stringText(v)).text;
+        if (v.kind === "bool") return v.value ? "True" : "False";
+        if (v.kind === "number" && v.type === "char") return String.fromCharCode(Number(v.value));
+        if (v.kind === "number" && v.type !== "float" && v.type !== "double") return String(v.value);
+        const s = await this.toStringOf(op);
+        return s.kind === "null" ? "" : (await this.game.stringText(s)).text;
+      }
+      /** x.ToString() in the game (virtual: the run-time type's override). */
+      async toStringOf(op) {
+        const type = op.type === "null" ? await this.it.wk.keyword("object") : op.type;
+        const found = await this.it.lookup.member(type, "ToString");
+        const m = found?.k === "methods" ? found.methods.find((x) => x.parameters.length === 0 && !x.isStatic) : void 0;
+        if (!m) throw new Error(`no ToString() on ${await this.f.name(type)}`);
+        return (await this.it.invoker.invokeOn(m, op, [], false)).result;
+      }
+    };
+  }
+});
+
+// eval/interpret/invoke.ts
+function sameStruct(a, b) {
+  return JSON.stringify(a, (_k, v) => typeof v === "bigint" ? `${v}n` : v) === JSON.stringify(b, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+}
+var Invoker;
+var init_invoke = __esm({
+  "eval/interpret/invoke.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    Invoker = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      get game() {
+        return this.it.rt.game;
+      }
+      /**
+       * Calls a method on a receiver: virtually on references, directly on struct values (whose
+       * mutated copy is written back where it came from). A null receiver throws as C# would.
+       */
+      async invokeOn(m, receiver, values, outArgs, propertySet) {
+        if (m.isStatic || !receiver)
+          return this.game.invoke(m, void 0, values, {
+            virtual: false,
+            outThis: false,
+            outArgs,
+            ...propertySet ? { propertySet } : {}
+          });
+        const rv = receiver.value;
+        if (rv.kind === "null" && !await this.f.nullableUnderlying(m.declaringType))
+          throw Messages.nullReference();
+        const valueReceiver = rv.kind !== "object" && rv.kind !== "string";
+        const declaredOnValueType = await this.f.isValueType(m.declaringType);
+        const writeBack = valueReceiver && declaredOnValueType && rv.kind === "struct" && !!receiver.place && !this.it.isReadOnlyPlace(receiver.place);
+        let box = false;
+        if (rv.kind === "object" && (await this.f.describe(m.declaringType)).kind === "interface") {
+          box = await this.f.isValueType(await this.game.typeOf(rv));
+        }
+        const set2 = propertySet && rv.kind === "object" && !box ? { propertySet } : {};
+        const r = await this.game.invoke(m, rv, values, {
+          virtual: m.isVirtual && !declaredOnValueType,
+          outThis: writeBack || box,
+          outArgs,
+          ...set2
+        });
+        if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
+          await this.it.write(receiver.place, r.outThis);
+        if (box && r.outThis?.kind === "struct") await this.game.rebox(rv, r.outThis);
+        return r;
+      }
+      /** A call with already-converted arguments (user-defined conversions, ToString). */
+      async invokeRaw(m, thisArg, args2) {
+        const receiver = thisArg ? { type: m.declaringType, value: thisArg } : void 0;
+        return (await this.invokeOn(m, receiver, args2, false)).result;
+      }
+      // ---------------------------------------------------------------- properties
+      async callGetter(t) {
+        if (this.it.dry) return VOID;
+        const getter = t.property.getter;
+        const receiver = t.property.isStatic ? void 0 : { type: t.property.declaringType, value: t.receiver ?? NULL };
+        return (await this.invokeOn(getter, receiver, t.args, false)).result;
+      }
+      async callSetter(t, value) {
+        if (this.it.dry) return;
+        const setter = t.property.setter;
+        const receiver = t.property.isStatic ? void 0 : {
+          type: t.property.declaringType,
+          value: t.receiver ?? NULL,
+          ...t.receiverPlace ? { place: t.receiverPlace } : {}
+        };
+        await this.invokeOn(setter, receiver, [...t.args, value], false, t.property);
       }
     };
   }
@@ -44535,140 +45232,291 @@ var init_lookup = __esm({
             `the property or indexer '${property.name}' cannot be used in this context because it lacks the get accessor`,
             span
           );
-        const value = await this.it.calls.callGetter(target);
+        const value = await this.it.invoker.callGetter(target);
         return { type: property.type, value, property: target };
       }
     };
   }
 });
 
-// eval/interpret/decimal-literal.ts
-function decimalFromLiteral(digits) {
-  const m = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(digits);
-  if (!m) return void 0;
-  const whole = m[1] ?? "";
-  const fraction = m[2] ?? "";
-  const exponent = Number(m[3] ?? "0");
-  let mantissa = BigInt(`${whole}${fraction}` || "0");
-  let scale = fraction.length - exponent;
-  if (scale < 0) {
-    mantissa *= pow10(-scale);
-    return mantissa > DECIMAL_MAX_MANTISSA ? void 0 : makeDecimal(false, 0, mantissa);
-  }
-  let drop = Math.max(0, scale - DECIMAL_MAX_SCALE);
-  while (mantissa / pow10(drop) > DECIMAL_MAX_MANTISSA) drop++;
-  if (drop > scale) return void 0;
-  if (drop > 0) {
-    mantissa = roundHalfEven2(mantissa, pow10(drop));
-    scale -= drop;
-    if (mantissa > DECIMAL_MAX_MANTISSA) {
-      if (scale === 0) return void 0;
-      mantissa = roundHalfEven2(mantissa, 10n);
-      scale--;
-    }
-  }
-  return makeDecimal(false, scale, mantissa);
+// eval/interpret/object-creation.ts
+function holderName(holder) {
+  if (holder.place?.k !== "local")
+    throw new UnsupportedError("an indexer initializer on a nested member is not supported");
+  return holder.place.name;
 }
-function roundHalfEven2(value, divisor) {
-  const q = value / divisor;
-  const r = value % divisor;
-  const twice = r * 2n;
-  if (twice > divisor || twice === divisor && q % 2n === 1n) return q + 1n;
-  return q;
-}
-var init_decimal_literal = __esm({
-  "eval/interpret/decimal-literal.ts"() {
+var Creation;
+var init_object_creation = __esm({
+  "eval/interpret/object-creation.ts"() {
     "use strict";
-    init_decimal();
-    init_numeric_types();
+    init_values();
+    init_errors4();
+    init_overloads();
+    Creation = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      hidden = 0;
+      get f() {
+        return this.it.facts;
+      }
+      get game() {
+        return this.it.rt.game;
+      }
+      async objectCreation(e) {
+        const type = await this.it.lookup.type(e.type);
+        const d = await this.f.describe(type);
+        if (d.kind === "interface" || d.isAbstract) {
+          throw new CompileError(
+            "CS0144",
+            `cannot create an instance of the abstract type or interface '${await this.f.name(type)}'`,
+            e.span
+          );
+        }
+        if (d.kind === "delegate")
+          throw new UnsupportedError("creating a delegate is not supported", e.span);
+        let value;
+        const valueType = await this.f.isValueType(type);
+        const argNodes = e.arguments ?? [];
+        if (valueType && argNodes.length === 0) {
+          value = (await this.it.defaultValue(type)).value;
+        } else {
+          const ctors = (await this.it.md.members(type, ".ctor")).methods.filter((m) => !m.isStatic);
+          if (ctors.length === 0)
+            throw new CompileError(
+              "CS0143",
+              `the type '${await this.f.name(type)}' has no constructors defined`,
+              e.span
+            );
+          const args2 = await this.it.calls.arguments(argNodes);
+          const c = await this.it.calls.overloads.resolve(
+            ctors,
+            args2,
+            [],
+            await this.f.name(type),
+            e.span
+          );
+          const values = await this.it.calls.argumentValues(c, args2);
+          if (this.it.dry) {
+            value = VOID;
+          } else if (valueType) {
+            const zero = (await this.it.defaultValue(type)).value;
+            const r = await this.game.invoke(c.method, zero, values, {
+              virtual: false,
+              outThis: true,
+              outArgs: false
+            });
+            value = r.outThis ?? r.result;
+          } else {
+            value = (await this.game.invoke(c.method, void 0, values, {
+              virtual: false,
+              outThis: false,
+              outArgs: false
+            })).result;
+          }
+        }
+        if (!e.initializer) return { type, value };
+        return this.initialize(type, value, e.initializer);
+      }
+      /** Runs an object or collection initializer on a new value held in a hidden local. */
+      async initialize(type, value, init) {
+        const name2 = `<init${this.hidden++}>`;
+        this.it.locals.set(name2, { type, value, assigned: true });
+        try {
+          const holder = { type, value, place: { k: "local", name: name2 } };
+          await this.applyInitializer(holder, init);
+          return { type, value: this.it.locals.get(name2).value };
+        } finally {
+          this.it.locals.delete(name2);
+        }
+      }
+      async current(op) {
+        return op.place ? { ...op, value: await this.it.read(op.place) } : op;
+      }
+      async applyInitializer(holder, init) {
+        const type = holder.type;
+        if (init.kind === "CollectionInitializer") {
+          const enumerable = await this.it.md.findType("System.Collections.IEnumerable");
+          if (enumerable && !await this.f.assignable(enumerable, type)) {
+            throw new CompileError(
+              "CS1922",
+              `a collection initializer needs '${await this.f.name(type)}' to implement System.Collections.IEnumerable`,
+              init.span
+            );
+          }
+          for (const el of init.elements) {
+            const exprs = el.kind === "ElementInitializer" ? el.arguments : [el];
+            const add = await this.it.lookup.member(type, "Add");
+            if (add?.k !== "methods")
+              throw new CompileError(
+                "CS1061",
+                `'${await this.f.name(type)}' does not contain a definition for 'Add' (needed by a collection initializer)`,
+                el.span
+              );
+            const args2 = [];
+            for (const x of exprs)
+              args2.push({
+                op: await this.it.expr(x),
+                name: void 0,
+                modifier: "none",
+                outVar: false,
+                span: x.span
+              });
+            const c = await this.it.calls.overloads.resolve(add.methods, args2, [], "Add", el.span);
+            await this.it.calls.call(c, await this.current(holder), args2, []);
+          }
+          return;
+        }
+        const seen = /* @__PURE__ */ new Set();
+        for (const mi of init.members) {
+          const receiver = await this.current(holder);
+          let target;
+          if (Array.isArray(mi.target)) {
+            const fake = {
+              kind: "ElementAccess",
+              target: {
+                kind: "Name",
+                name: holderName(holder),
+                typeArgs: [],
+                alias: null,
+                span: mi.span
+              },
+              arguments: mi.target,
+              conditional: false,
+              span: mi.span
+            };
+            target = await this.it.elements.elementAccess(
+              fake,
+              mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer" ? "read" : "write"
+            );
+          } else {
+            const name2 = mi.target.name;
+            if (seen.has(name2))
+              throw new CompileError(
+                "CS1912",
+                `duplicate initialization of member '${name2}'`,
+                mi.target.span
+              );
+            seen.add(name2);
+            const m = await this.it.lookup.member(type, name2);
+            const nested = mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer";
+            const mode = nested ? "read" : "write";
+            if (m?.k === "field" && !m.field.isStatic)
+              target = await this.it.lookup.fieldOperand(receiver, m.field, mode, mi.target.span);
+            else if (m?.k === "property" && !m.property.isStatic)
+              target = await this.it.lookup.propertyOperand(
+                receiver,
+                m.property,
+                [],
+                mode,
+                mi.target.span
+              );
+            else
+              throw new CompileError(
+                "CS0117",
+                `'${await this.f.name(type)}' does not contain an assignable member '${name2}'`,
+                mi.target.span
+              );
+          }
+          if (mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer") {
+            await this.applyInitializer(target, mi.value);
+            continue;
+          }
+          const v = await this.it.conversions.implicitly(
+            await this.it.expr(mi.value),
+            target.type,
+            "the initializer"
+          );
+          await this.it.store(target, v.value);
+        }
+      }
+    };
   }
 });
 
-// eval/interpret/operators.ts
-function sem(fn, span) {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof EvalCompileError) throw new CompileError(e.code, e.message, span);
-    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
-    throw e;
-  }
-}
-function promotedOf(u) {
-  return u === "long" || u === "ulong" || u === "uint" ? u : "int";
-}
-function enumRaw(v) {
-  if (v.kind === "enum") {
-    return v.underlying === "long" || v.underlying === "ulong" ? { kind: v.underlying, value: BigInt(v.value) } : { kind: v.underlying, value: Number(v.value) };
-  }
-  const p = toPrimitive(v);
-  if (!p) throw new UnsupportedError(`expected an enum value, got ${v.kind}`);
-  return p;
-}
-function constBool(c) {
-  return c?.kind === "number" && c.c.value.kind === "bool" ? c.c.value.value : void 0;
-}
-function stringConstant(c) {
-  if (c?.kind === "string") return c.value;
-  if (c?.kind === "null") return "";
-  return void 0;
-}
-function stringOrNullConstant(c) {
-  if (c?.kind === "string") return c.value;
-  if (c?.kind === "null") return null;
-  return void 0;
-}
-function isUnboxed(v) {
-  return v.kind === "number" || v.kind === "bool" || v.kind === "decimal" || v.kind === "enum" || v.kind === "struct";
-}
-function sameReference(a, b) {
-  if (a.kind === "null" || b.kind === "null") return a.kind === b.kind;
-  const ra = a.kind === "object" || a.kind === "string" ? a.ref : void 0;
-  const rb = b.kind === "object" || b.kind === "string" ? b.ref : void 0;
-  if (ra && rb) return ra.id === rb.id;
-  if (a.kind === "string" && b.kind === "string" && !ra && !rb) return a.text === b.text;
-  return false;
-}
-var BINARY_METHODS, UNARY_METHODS, COMPARISONS, Operators;
-var init_operators = __esm({
-  "eval/interpret/operators.ts"() {
+// eval/interpret/type-facts.ts
+var TypeFacts;
+var init_type_facts = __esm({
+  "eval/interpret/type-facts.ts"() {
     "use strict";
-    init_arithmetic();
-    init_constant_folding();
-    init_conversions();
-    init_errors3();
-    init_numeric_types();
-    init_promotion();
-    init_values();
-    init_decimal_literal();
-    init_errors4();
+    init_type_names();
     init_primitives();
-    BINARY_METHODS = {
-      "+": "op_Addition",
-      "-": "op_Subtraction",
-      "*": "op_Multiply",
-      "/": "op_Division",
-      "%": "op_Modulus",
-      "&": "op_BitwiseAnd",
-      "|": "op_BitwiseOr",
-      "^": "op_ExclusiveOr",
-      "<<": "op_LeftShift",
-      ">>": "op_RightShift",
-      "==": "op_Equality",
-      "!=": "op_Inequality",
-      "<": "op_LessThan",
-      ">": "op_GreaterThan",
-      "<=": "op_LessThanOrEqual",
-      ">=": "op_GreaterThanOrEqual"
+    TypeFacts = class {
+      constructor(md) {
+        this.md = md;
+      }
+      md;
+      describe(t) {
+        return this.md.describe(t);
+      }
+      async name(t) {
+        return t === "null" ? "<null>" : csharpName(this.md, t);
+      }
+      async fullName(t) {
+        return (await this.md.describe(t)).fullName;
+      }
+      same(a, b) {
+        return a === "null" || b === "null" ? a === b : a.key === b.key;
+      }
+      async primitive(t) {
+        return t === "null" ? void 0 : primitiveKindOfName(await this.fullName(t));
+      }
+      async isString(t) {
+        return t !== "null" && await this.fullName(t) === "System.String";
+      }
+      async isObject(t) {
+        return t !== "null" && await this.fullName(t) === "System.Object";
+      }
+      async isValueType(t) {
+        if (t === "null") return false;
+        const k = (await this.md.describe(t)).kind;
+        return k === "struct" || k === "enum";
+      }
+      async isReferenceType(t) {
+        return t === "null" || !await this.isValueType(t);
+      }
+      async isEnum(t) {
+        return t !== "null" && (await this.md.describe(t)).kind === "enum";
+      }
+      async enumUnderlying(t) {
+        const d = await this.md.describe(t);
+        const k = d.enumUnderlying ? primitiveKindOfName(d.enumUnderlying) : void 0;
+        if (!k || k === "bool" || k === "float" || k === "double" || k === "decimal") return "int";
+        return k;
+      }
+      /** T for Nullable<T>, else undefined. */
+      async nullableUnderlying(t) {
+        if (t === "null") return void 0;
+        const d = await this.md.describe(t);
+        if (!d.genericDefinition) return void 0;
+        const def = await this.md.describe(d.genericDefinition);
+        return def.fullName === "System.Nullable`1" ? d.typeArguments[0] : void 0;
+      }
+      /** The type and its base types, nearest first. */
+      async chain(t) {
+        const out = [];
+        for (let c = t; c; c = out.at(-1)?.baseType) {
+          out.push(await this.md.describe(c));
+        }
+        return out;
+      }
+      /** A reference/boxing/identity conversion from `from` to `to`. */
+      async assignable(to, from) {
+        return this.same(to, from) || this.md.isAssignable(to, from);
+      }
     };
-    UNARY_METHODS = {
-      "+": "op_UnaryPlus",
-      "-": "op_UnaryNegation",
-      "!": "op_LogicalNot",
-      "~": "op_OnesComplement"
-    };
-    COMPARISONS = /* @__PURE__ */ new Set(["==", "!=", "<", ">", "<=", ">="]);
-    Operators = class {
+  }
+});
+
+// eval/interpret/type-tests.ts
+var TypeTests;
+var init_type_tests = __esm({
+  "eval/interpret/type-tests.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    TypeTests = class {
       constructor(it) {
         this.it = it;
       }
@@ -44676,85 +45524,121 @@ var init_operators = __esm({
       get f() {
         return this.it.facts;
       }
-      // ---------------------------------------------------------------- literals and constants
-      async literal(e) {
-        switch (e.type) {
-          case "int":
-          case "uint":
-            return this.constantOperand(
-              await this.it.wk.keyword(e.type),
-              asValue(primitive(e.type, Number(e.value)))
-            );
-          case "long":
-          case "ulong":
-            return this.constantOperand(
-              await this.it.wk.keyword(e.type),
-              asValue(primitive(e.type, e.value))
-            );
-          case "float":
-          case "double": {
-            if (!Number.isFinite(e.value)) {
-              throw new CompileError(
-                "CS0594",
-                `floating-point constant is outside the range of type '${e.type}'`,
-                e.span
-              );
-            }
-            return this.constantOperand(
-              await this.it.wk.keyword(e.type),
-              asValue(primitive(e.type, e.value))
+      async is(e) {
+        const boolType = await this.it.wk.keyword("bool");
+        const x = await this.it.expr(e.operand);
+        if (e.pattern.kind === "NullPattern") {
+          if (x.type !== "null" && await this.f.isValueType(x.type) && !await this.f.nullableUnderlying(x.type)) {
+            throw new CompileError(
+              "CS0037",
+              `cannot convert null to '${await this.f.name(x.type)}' because it is a non-nullable value type`,
+              e.span
             );
           }
-          case "decimal": {
-            const d = decimalFromLiteral(e.digits);
-            if (!d)
-              throw new CompileError(
-                "CS0594",
-                "floating-point constant is outside the range of type 'decimal'",
-                e.span
-              );
-            return this.constantOperand(
-              await this.it.wk.keyword("decimal"),
-              asValue(primitive("decimal", d))
-            );
-          }
-          case "char":
-            return this.constantOperand(
-              await this.it.wk.keyword("char"),
-              asValue(primitive("char", e.value))
-            );
-          case "bool":
-            return this.constantOperand(
-              await this.it.wk.keyword("bool"),
-              asValue(primitive("bool", e.value))
-            );
-          case "string":
-            return {
-              type: await this.it.wk.keyword("string"),
-              value: { kind: "string", text: e.value },
-              constant: { kind: "string", value: e.value }
+          return { type: boolType, value: this.it.dry ? VOID : bool(x.value.kind === "null") };
+        }
+        const target = await this.patternType(e.pattern.type);
+        if (target.k === "constant") {
+          const eq = await this.it.binaryOperators.applyBinaryOp("==", x, target.op, e.span);
+          return { type: boolType, value: eq.value };
+        }
+        const t = target.type;
+        if (x.type === "null") return { type: boolType, value: bool(false) };
+        if (this.it.dry) return { type: boolType, value: VOID };
+        return { type: boolType, value: bool(await this.instanceOf(x, t)) };
+      }
+      /** The type of an `is` pattern, or a constant when it names one (`x is Color.Red`). */
+      async patternType(node2) {
+        try {
+          return { k: "type", type: await this.it.lookup.type(node2) };
+        } catch (err) {
+          if (!(err instanceof CompileError) || node2.kind !== "NamedType" || node2.parts.length < 2 || node2.alias)
+            throw err;
+          let expr2 = {
+            kind: "Name",
+            name: node2.parts[0].name.name,
+            typeArgs: node2.parts[0].typeArgs,
+            alias: null,
+            span: node2.parts[0].span
+          };
+          for (const part of node2.parts.slice(1)) {
+            expr2 = {
+              kind: "MemberAccess",
+              target: expr2,
+              name: part.name,
+              typeArgs: part.typeArgs,
+              conditional: false,
+              span: { ...node2.span, end: part.span.end }
             };
-          case "null":
-            return { type: "null", value: NULL, constant: { kind: "null" } };
+          }
+          const op = await this.it.expr(expr2);
+          if (!op.constant)
+            throw new CompileError("CS0150", "a constant value is expected in a pattern", node2.span);
+          return { k: "constant", op };
         }
       }
-      constantOperand(type, p) {
-        return this.folded(type, constantOf(p));
+      /** Whether a value's run-time type converts to `t` by identity, reference, boxing or unboxing. */
+      async instanceOf(x, t) {
+        const v = x.value;
+        if (v.kind === "null" || v.kind === "void") return false;
+        const target = await this.f.nullableUnderlying(t) ?? t;
+        const runtime = await this.it.rt.game.typeOf(v);
+        return this.f.assignable(target, runtime);
       }
-      folded(type, c) {
-        return { type, value: fromPrimitive(materialize(c)), constant: { kind: "number", c } };
+      async as(e) {
+        const x = await this.it.expr(e.operand);
+        const t = await this.it.lookup.type(e.type);
+        if (await this.f.isValueType(t) && !await this.f.nullableUnderlying(t)) {
+          throw new CompileError(
+            "CS0077",
+            `the as operator must be used with a reference type or nullable type ('${await this.f.name(t)}' is a non-nullable value type)`,
+            e.span
+          );
+        }
+        const c = await this.it.conversions.explicit(x, t);
+        if (!c || c.k === "user" || c.k === "numeric" || c.k === "enum") {
+          throw new CompileError(
+            "CS0039",
+            `cannot convert type '${await this.f.name(x.type)}' to '${await this.f.name(t)}' via a reference, boxing, unboxing or null type conversion`,
+            e.span
+          );
+        }
+        if (this.it.dry) return { type: t, value: VOID };
+        return { type: t, value: await this.instanceOf(x, t) ? x.value : NULL };
       }
-      zero(kind) {
-        if (kind === "bool") return asValue(primitive("bool", false));
-        if (kind === "long" || kind === "ulong") return asValue(primitive(kind, 0n));
-        if (kind === "decimal")
-          return asValue(primitive("decimal", { negative: false, scale: 0, mantissa: 0n }));
-        return asValue(primitive(kind, 0));
+    };
+  }
+});
+
+// eval/interpret/unary-operators.ts
+var UNARY_METHODS, UnaryOperators;
+var init_unary_operators = __esm({
+  "eval/interpret/unary-operators.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_constant_folding();
+    init_conversions();
+    init_numeric_types();
+    init_promotion();
+    init_values();
+    init_errors4();
+    init_primitives();
+    init_errors4();
+    init_enum_operators();
+    UNARY_METHODS = {
+      "+": "op_UnaryPlus",
+      "-": "op_UnaryNegation",
+      "!": "op_LogicalNot",
+      "~": "op_OnesComplement"
+    };
+    UnaryOperators = class {
+      constructor(it) {
+        this.it = it;
       }
-      async typeOfKind(kind) {
-        return kind === "bool" ? this.it.wk.keyword("bool") : this.it.wk.numeric(kind);
+      it;
+      get f() {
+        return this.it.facts;
       }
-      // ---------------------------------------------------------------- unary
       async unary(e) {
         if (e.operator === "++" || e.operator === "--")
           return this.step(e.operand, e.operator === "++" ? 1 : -1, true, e.span);
@@ -44779,10 +45663,10 @@ var init_operators = __esm({
               () => foldUnary(op, x.constant.c, this.it.constantContext),
               span
             );
-            return this.folded(await this.typeOfKind(c.value.kind), c);
+            return this.it.literals.folded(await this.it.literals.typeOfKind(c.value.kind), c);
           }
           const sig = sem(() => resolveUnaryOperator(op, { kind: p }), span);
-          const type = await this.typeOfKind(sig.result);
+          const type = await this.it.literals.typeOfKind(sig.result);
           if (this.it.dry) return { type, value: VOID };
           const v = sem(
             () => applyUnary(op, sig, convert(toPrimitive(x.value), sig.operand, false), {
@@ -44879,587 +45763,6 @@ var init_operators = __esm({
           span
         );
       }
-      // ---------------------------------------------------------------- binary
-      async binary(e) {
-        if (e.operator === "&&" || e.operator === "||") return this.logical(e);
-        const l = await this.it.expr(e.left);
-        const r = await this.it.expr(e.right);
-        return this.applyBinaryOp(e.operator, l, r, e.span);
-      }
-      /** `&&` / `||` (§12.14): the right side runs only when it decides the value. */
-      async logical(e) {
-        const boolType = await this.it.wk.keyword("bool");
-        const need = async (x) => {
-          if (x.type === "null" || !this.f.same(x.type, boolType) && !await this.it.conversions.implicit(x, boolType)) {
-            throw new CompileError(
-              "CS0019",
-              `operator '${e.operator}' cannot be applied to operands of type '${await this.f.name(x.type)}'`,
-              e.span
-            );
-          }
-          return this.it.conversions.implicitly(x, boolType);
-        };
-        const l = await need(await this.it.expr(e.left));
-        const decided = !this.it.dry && l.value.value === (e.operator === "||");
-        const r = decided ? await this.it.inDry(async () => need(await this.it.expr(e.right))) : await need(await this.it.expr(e.right));
-        const lc = constBool(l.constant);
-        const rc = constBool(r.constant);
-        if (lc !== void 0 && rc !== void 0) {
-          return this.constantOperand(
-            boolType,
-            asValue(primitive("bool", e.operator === "&&" ? lc && rc : lc || rc))
-          );
-        }
-        if (this.it.dry) return { type: boolType, value: VOID };
-        return { type: boolType, value: decided ? l.value : r.value };
-      }
-      async applyBinaryOp(op, l, r, span) {
-        const [ls, rs] = await Promise.all([this.f.isString(l.type), this.f.isString(r.type)]);
-        if (op === "+" && (ls || rs)) return this.concat(l, r, span);
-        const [lp, rp] = await Promise.all([this.f.primitive(l.type), this.f.primitive(r.type)]);
-        if (lp && rp) return this.numeric(op, l, r, lp, rp, span);
-        if (l.type === "null" && r.type === "null") {
-          if (op === "==" || op === "!=")
-            return this.constantOperand(
-              await this.it.wk.keyword("bool"),
-              asValue(primitive("bool", op === "=="))
-            );
-          throw new CompileError(
-            "CS0034",
-            `operator '${op}' is ambiguous on operands of type '<null>' and '<null>'`,
-            span
-          );
-        }
-        if ((op === "==" || op === "!=") && (ls || l.type === "null") && (rs || r.type === "null"))
-          return this.stringEquality(op, l, r);
-        const [le, re] = await Promise.all([this.f.isEnum(l.type), this.f.isEnum(r.type)]);
-        if (le || re) return this.enumOp(op, l, r, span);
-        const user = await this.userCandidate(l.type, r.type) ? await this.it.calls.userOperator(BINARY_METHODS[op], [l, r], span) : void 0;
-        if (user) return user;
-        if ((op === "==" || op === "!=") && await this.referenceComparable(l.type, r.type))
-          return this.referenceEquality(op, l, r);
-        const converted = await this.throughUserConversion(op, l, r, span);
-        if (converted) return converted;
-        const [ln, rn] = await Promise.all([
-          this.f.nullableUnderlying(l.type),
-          this.f.nullableUnderlying(r.type)
-        ]);
-        if (ln || rn || l.type === "null" && await this.f.isValueType(r.type) || r.type === "null" && await this.f.isValueType(l.type)) {
-          return this.lifted(op, l, r, ln, rn, span);
-        }
-        if ((op === "==" || op === "!=") && await this.referenceComparable(l.type, r.type))
-          return this.referenceEquality(op, l, r);
-        throw await this.noOperator(op, l.type, r.type, span);
-      }
-      /**
-       * A predefined numeric operator reached through an operand's user-defined implicit conversion
-       * (`meters + 1.5` with `implicit operator double(Meters)`): overload resolution over the
-       * predefined operators considers user-defined conversions too (§12.4.5).
-       */
-      async throughUserConversion(op, l, r, span) {
-        const options = async (x) => {
-          if (x.type === "null") return [];
-          const p = await this.f.primitive(x.type);
-          if (p) return [p];
-          const kinds = [];
-          for (const m of (await this.it.md.members(x.type, "op_Implicit")).methods) {
-            const k = m.returnType && await this.f.primitive(m.returnType);
-            if (k && m.parameters.length === 1 && this.f.same(m.parameters[0].type, x.type))
-              kinds.push(k);
-          }
-          return kinds;
-        };
-        const [lo, ro] = [await options(l), await options(r)];
-        if (lo.length === 1 && ro.length === 1 && lo[0] === await this.f.primitive(l.type) && ro[0] === await this.f.primitive(r.type) || !lo.length || !ro.length) {
-          return void 0;
-        }
-        const fits = [];
-        for (const a2 of lo) {
-          for (const b2 of ro) {
-            try {
-              resolveBinaryOperator(op, { kind: a2 }, { kind: b2 });
-              fits.push([a2, b2]);
-            } catch (e) {
-              if (!(e instanceof EvalCompileError)) throw e;
-            }
-          }
-        }
-        if (fits.length !== 1) return void 0;
-        const [a, b] = fits[0];
-        const lc = await this.it.conversions.implicitly(l, await this.typeOfKind(a));
-        const rc = await this.it.conversions.implicitly(r, await this.typeOfKind(b));
-        return this.applyBinaryOp(op, lc, rc, span);
-      }
-      async noOperator(op, l, r, span) {
-        return new CompileError(
-          "CS0019",
-          `operator '${op}' cannot be applied to operands of type '${await this.f.name(l)}' and '${await this.f.name(r)}'`,
-          span
-        );
-      }
-      /** Whether user-defined operators may apply: an operand of a type that is not predefined. */
-      async userCandidate(l, r) {
-        const plain3 = async (t) => t === "null" || !!await this.f.primitive(t) || await this.f.isString(t) || await this.f.isObject(t);
-        return !(await plain3(l) && await plain3(r));
-      }
-      async numeric(op, l, r, lk, rk, span) {
-        const lc = l.constant?.kind === "number" ? l.constant.c : void 0;
-        const rc = r.constant?.kind === "number" ? r.constant.c : void 0;
-        if (lc && rc) {
-          const c = sem(() => foldBinary(op, lc, rc, this.it.constantContext), span);
-          return this.folded(await this.typeOfKind(c.value.kind), c);
-        }
-        const sig = sem(
-          () => resolveBinaryOperator(
-            op,
-            lc ? { kind: lk, constant: lc.value } : { kind: lk },
-            rc ? { kind: rk, constant: rc.value } : { kind: rk }
-          ),
-          span
-        );
-        const type = await this.typeOfKind(sig.result);
-        if (this.it.dry) return { type, value: VOID };
-        const lv = this.operandAs(l, sig.left);
-        const rv = this.operandAs(r, sig.right);
-        return {
-          type,
-          value: fromPrimitive(sem(() => applyBinary(op, sig, lv, rv, { checked: this.it.checked })))
-        };
-      }
-      /** An operand converted implicitly to a kind (a constant converts as the compiler folds it). */
-      operandAs(x, kind) {
-        if (x.constant?.kind === "number")
-          return materialize(
-            sem(() => foldConversion(x.constant.c, kind, "unchecked"))
-          );
-        return convert(toPrimitive(x.value), kind, false);
-      }
-      async enumOp(op, l, r, span) {
-        const info2 = async (x) => {
-          if (x.type !== "null" && await this.f.isEnum(x.type)) {
-            return {
-              enumName: await this.f.fullName(x.type),
-              underlying: await this.f.enumUnderlying(x.type)
-            };
-          }
-          const p = await this.f.primitive(x.type);
-          if (!p) return { enumName: `!${await this.f.name(x.type)}`, underlying: "int" };
-          return x.constant?.kind === "number" ? { kind: p, constant: x.constant.c.value } : { kind: p };
-        };
-        const [li, ri] = [await info2(l), await info2(r)];
-        let res;
-        try {
-          res = resolveEnumBinaryOperator(op, li, ri);
-        } catch (e) {
-          if (e instanceof EvalCompileError) throw await this.noOperator(op, l.type, r.type, span);
-          throw e;
-        }
-        const enumType = "enumName" in li ? l.type : r.type;
-        const u = res.underlying;
-        const type = res.result === "bool" ? await this.it.wk.keyword("bool") : res.result === "enum" ? enumType : await this.it.wk.numeric(u);
-        const constant = !!l.constant && !!r.constant;
-        if (this.it.dry && !constant) return { type, value: VOID };
-        const raw = (x) => x.value.kind === "enum" ? convert(enumRaw(x.value), u, false) : convert(toPrimitive(x.value), u, false);
-        const checkedNow = constant ? this.it.constantContext === "checked" : this.it.checked;
-        const a = raw(l);
-        const b = raw(r);
-        const sig = sem(() => resolveBinaryOperator(op, { kind: u }, { kind: u }), span);
-        const v = sem(
-          () => applyBinary(op, sig, convert(a, sig.left, false), convert(b, sig.right, false), {
-            checked: checkedNow
-          }),
-          span
-        );
-        if (res.result === "bool") {
-          const out = fromPrimitive(v);
-          return constant ? { type, value: out, constant: { kind: "number", c: constantOf(v) } } : { type, value: out };
-        }
-        const back = sem(() => convert(v, u, checkedNow), span);
-        if (constant && checkedNow && back.value !== convert(v, u, false).value)
-          throw new CompileError(
-            "CS0220",
-            "the operation overflows at compile time in checked mode",
-            span
-          );
-        const value = res.result === "enum" ? { kind: "enum", type: enumType, underlying: u, value: back.value } : fromPrimitive(back);
-        return constant ? { type, value, constant: { kind: "number", c: constantOf(back) } } : { type, value };
-      }
-      /** Lifted operators (§12.4.8): on Nullable<T> operands; null in, null out (comparisons: false). */
-      async lifted(op, l, r, ln, rn, span) {
-        const lt = ln ?? (l.type === "null" ? rn ?? r.type : l.type);
-        const rt = rn ?? (r.type === "null" ? ln ?? l.type : r.type);
-        const probe = await this.it.inDry(
-          () => this.applyBinaryOp(op, { type: lt, value: VOID }, { type: rt, value: VOID }, span)
-        );
-        const comparison = COMPARISONS.has(op);
-        const type = comparison ? probe.type : await this.it.lookup.nullableOf(probe.type);
-        if (this.it.dry) return { type, value: VOID };
-        const lnull = l.value.kind === "null";
-        const rnull = r.value.kind === "null";
-        if (lnull || rnull) {
-          if (op === "==") return { type, value: bool(lnull && rnull) };
-          if (op === "!=") return { type, value: bool(lnull !== rnull) };
-          if (comparison) return { type, value: bool(false) };
-          return { type, value: NULL };
-        }
-        const v = await this.applyBinaryOp(
-          op,
-          { type: lt, value: l.value },
-          { type: rt, value: r.value },
-          span
-        );
-        return { type, value: v.value };
-      }
-      /** `+` with a string operand (§12.10.5): string.Concat, each non-string through ToString(). */
-      async concat(l, r, span) {
-        const type = await this.it.wk.keyword("string");
-        const lc = stringConstant(l.constant);
-        const rc = stringConstant(r.constant);
-        if (lc !== void 0 && rc !== void 0)
-          return {
-            type,
-            value: { kind: "string", text: lc + rc },
-            constant: { kind: "string", value: lc + rc }
-          };
-        if (l.type === "null" && r.type === "null")
-          throw new CompileError(
-            "CS0034",
-            "operator '+' is ambiguous on operands of type '<null>' and '<null>'",
-            span
-          );
-        for (const x of [l, r])
-          if (x.type !== "null" && await this.it.lookup.isVoid(x.type))
-            throw await this.noOperator("+", l.type, r.type, span);
-        if (this.it.dry) return { type, value: VOID };
-        const text = await this.it.calls.textOf(l) + await this.it.calls.textOf(r);
-        return { type, value: { kind: "string", text } };
-      }
-      async stringEquality(op, l, r) {
-        const type = await this.it.wk.keyword("bool");
-        const lc = stringOrNullConstant(l.constant);
-        const rc = stringOrNullConstant(r.constant);
-        if (lc !== void 0 && rc !== void 0)
-          return this.constantOperand(type, asValue(primitive("bool", lc === rc === (op === "=="))));
-        if (this.it.dry) return { type, value: VOID };
-        const text = async (v) => v.kind === "null" ? null : (await this.it.rt.game.stringText(v)).text;
-        const equal = await text(l.value) === await text(r.value);
-        return { type, value: bool(equal === (op === "==")) };
-      }
-      /** §12.12.7: reference types compare by identity when one converts to the other. */
-      async referenceComparable(l, r) {
-        if (!await this.f.isReferenceType(l) || !await this.f.isReferenceType(r)) return false;
-        if (l === "null" || r === "null") return true;
-        const iface = async (t) => (await this.f.describe(t)).kind === "interface";
-        return await this.f.assignable(l, r) || await this.f.assignable(r, l) || await iface(l) || await iface(r);
-      }
-      async referenceEquality(op, l, r) {
-        const type = await this.it.wk.keyword("bool");
-        if (l.constant?.kind === "null" && r.constant?.kind === "null")
-          return this.constantOperand(type, asValue(primitive("bool", op === "==")));
-        if (this.it.dry) return { type, value: VOID };
-        if (isUnboxed(l.value) && isUnboxed(r.value)) {
-          throw new UnsupportedError(
-            `comparing two boxed values by reference is not supported (the evaluator does not keep box identity): compare the values themselves, e.g. (int)a == (int)b, or a.Equals(b)`
-          );
-        }
-        return { type, value: bool(sameReference(l.value, r.value) === (op === "==")) };
-      }
-      // ---------------------------------------------------------------- ?? and ?:
-      async coalesce(e) {
-        const l = await this.it.expr(e.left);
-        if (l.type !== "null" && await this.f.isValueType(l.type) && !await this.f.nullableUnderlying(l.type)) {
-          throw new CompileError(
-            "CS0019",
-            `operator '??' cannot be applied to operands of type '${await this.f.name(l.type)}' and the right side`,
-            e.span
-          );
-        }
-        const leftNull = !this.it.dry && l.value.kind === "null";
-        const r = leftNull || this.it.dry ? await this.it.expr(e.right) : await this.it.inDry(() => this.it.expr(e.right));
-        const a0 = await this.f.nullableUnderlying(l.type);
-        const conv = this.it.conversions;
-        const pick2 = async (type, convertLeft) => {
-          if (this.it.dry) return { type, value: VOID };
-          if (leftNull) return conv.implicitly(r, type);
-          if (!convertLeft) return { type, value: l.value };
-          return conv.implicitly({ type: a0 ?? l.type, value: l.value }, type);
-        };
-        if (a0 && await conv.implicit(r, a0)) return pick2(a0, false);
-        if (l.type !== "null" && await conv.implicit(r, l.type)) return pick2(l.type, false);
-        if (r.type !== "null" && await conv.implicit({ type: a0 ?? l.type, value: VOID }, r.type))
-          return pick2(r.type, true);
-        throw await this.noOperator("??", l.type, r.type, e.span);
-      }
-      async conditional(e) {
-        const boolType = await this.it.wk.keyword("bool");
-        const c = await this.it.conversions.implicitly(
-          await this.it.expr(e.condition),
-          boolType,
-          "the condition"
-        );
-        const taken = this.it.dry ? void 0 : c.value.value;
-        const branch = (x, run) => run ? this.it.expr(x) : this.it.inDry(() => this.it.expr(x));
-        const t = await branch(e.whenTrue, taken === true);
-        const f = await branch(e.whenFalse, taken === false);
-        const type = await this.conditionalType(t, f, e.span);
-        const chosen = taken === false ? f : t;
-        const out = taken === void 0 ? { type, value: VOID } : await this.it.conversions.implicitly(chosen, type);
-        const cc = constBool(c.constant);
-        if (cc !== void 0 && t.constant && f.constant) {
-          const k = await this.it.conversions.implicitly(cc ? t : f, type);
-          if (k.constant) return { type, value: out.value, constant: k.constant };
-        }
-        return { type, value: out.value };
-      }
-      async conditionalType(t, f, span) {
-        const conv = this.it.conversions;
-        if (t.type !== "null" && f.type !== "null" && this.f.same(t.type, f.type)) return t.type;
-        const toF = f.type !== "null" && !!await conv.implicit(t, f.type);
-        const toT = t.type !== "null" && !!await conv.implicit(f, t.type);
-        if (toF && !toT) return f.type;
-        if (toT && !toF) return t.type;
-        throw new CompileError(
-          "CS0173",
-          `type of conditional expression cannot be determined because there is no implicit conversion between '${await this.f.name(t.type)}' and '${await this.f.name(f.type)}'`,
-          span
-        );
-      }
-      // ---------------------------------------------------------------- is, as
-      async is(e) {
-        const boolType = await this.it.wk.keyword("bool");
-        const x = await this.it.expr(e.operand);
-        if (e.pattern.kind === "NullPattern") {
-          if (x.type !== "null" && await this.f.isValueType(x.type) && !await this.f.nullableUnderlying(x.type)) {
-            throw new CompileError(
-              "CS0037",
-              `cannot convert null to '${await this.f.name(x.type)}' because it is a non-nullable value type`,
-              e.span
-            );
-          }
-          return { type: boolType, value: this.it.dry ? VOID : bool(x.value.kind === "null") };
-        }
-        const target = await this.patternType(e.pattern.type);
-        if (target.k === "constant") {
-          const eq = await this.applyBinaryOp("==", x, target.op, e.span);
-          return { type: boolType, value: eq.value };
-        }
-        const t = target.type;
-        if (x.type === "null") return { type: boolType, value: bool(false) };
-        if (this.it.dry) return { type: boolType, value: VOID };
-        return { type: boolType, value: bool(await this.instanceOf(x, t)) };
-      }
-      /** The type of an `is` pattern, or a constant when it names one (`x is Color.Red`). */
-      async patternType(node2) {
-        try {
-          return { k: "type", type: await this.it.lookup.type(node2) };
-        } catch (err) {
-          if (!(err instanceof CompileError) || node2.kind !== "NamedType" || node2.parts.length < 2 || node2.alias)
-            throw err;
-          let expr2 = {
-            kind: "Name",
-            name: node2.parts[0].name.name,
-            typeArgs: node2.parts[0].typeArgs,
-            alias: null,
-            span: node2.parts[0].span
-          };
-          for (const part of node2.parts.slice(1)) {
-            expr2 = {
-              kind: "MemberAccess",
-              target: expr2,
-              name: part.name,
-              typeArgs: part.typeArgs,
-              conditional: false,
-              span: { ...node2.span, end: part.span.end }
-            };
-          }
-          const op = await this.it.expr(expr2);
-          if (!op.constant)
-            throw new CompileError("CS0150", "a constant value is expected in a pattern", node2.span);
-          return { k: "constant", op };
-        }
-      }
-      /** Whether a value's run-time type converts to `t` by identity, reference, boxing or unboxing. */
-      async instanceOf(x, t) {
-        const v = x.value;
-        if (v.kind === "null" || v.kind === "void") return false;
-        const target = await this.f.nullableUnderlying(t) ?? t;
-        const runtime = await this.it.rt.game.typeOf(v);
-        return this.f.assignable(target, runtime);
-      }
-      async as(e) {
-        const x = await this.it.expr(e.operand);
-        const t = await this.it.lookup.type(e.type);
-        if (await this.f.isValueType(t) && !await this.f.nullableUnderlying(t)) {
-          throw new CompileError(
-            "CS0077",
-            `the as operator must be used with a reference type or nullable type ('${await this.f.name(t)}' is a non-nullable value type)`,
-            e.span
-          );
-        }
-        const c = await this.it.conversions.explicit(x, t);
-        if (!c || c.k === "user" || c.k === "numeric" || c.k === "enum") {
-          throw new CompileError(
-            "CS0039",
-            `cannot convert type '${await this.f.name(x.type)}' to '${await this.f.name(t)}' via a reference, boxing, unboxing or null type conversion`,
-            e.span
-          );
-        }
-        if (this.it.dry) return { type: t, value: VOID };
-        return { type: t, value: await this.instanceOf(x, t) ? x.value : NULL };
-      }
-      // ---------------------------------------------------------------- assignment
-      async assignment(e) {
-        const target = await this.it.target(e.target);
-        const type = target.type;
-        if (e.operator === "=") {
-          const v = await this.it.conversions.implicitly(
-            await this.it.expr(e.value),
-            type,
-            "the assigned value"
-          );
-          await this.it.store(target, v.value);
-          return { type, value: v.value };
-        }
-        if (e.operator === "??=") {
-          if (await this.f.isValueType(type) && !await this.f.nullableUnderlying(type)) {
-            throw new CompileError(
-              "CS0019",
-              `operator '??=' cannot be applied to operands of type '${await this.f.name(type)}'`,
-              e.span
-            );
-          }
-          const resultType = await this.f.nullableUnderlying(type) ?? type;
-          const current2 = await this.it.readTarget(target);
-          if (!this.it.dry && current2.kind !== "null") {
-            await this.it.inDry(() => this.it.expr(e.value));
-            return { type: resultType, value: current2 };
-          }
-          const v = await this.it.conversions.implicitly(
-            await this.it.expr(e.value),
-            resultType,
-            "the assigned value"
-          );
-          await this.it.store(target, v.value);
-          return { type: resultType, value: v.value };
-        }
-        const op = e.operator.slice(0, -1);
-        const current = { type, value: await this.readForCompound(target) };
-        const rhs = await this.it.expr(e.value);
-        const result = await this.applyBinaryOp(op, current, rhs, e.span);
-        const conv = this.it.conversions;
-        let stored;
-        if (await conv.implicit(result, type)) {
-          stored = await conv.implicitly(result, type);
-        } else {
-          const explicit = await conv.explicit(result, type);
-          const predefined = !!await this.f.primitive(result.type) || await this.f.isEnum(result.type);
-          const rhsFits = !!await conv.implicit(rhs, type) || await this.shiftCount(op, rhs);
-          if (explicit && predefined && !rhsFits && rhs.constant) {
-            throw new CompileError(
-              "CS0031",
-              `constant value cannot be converted to a '${await this.f.name(type)}'`,
-              e.value.span
-            );
-          }
-          if (!explicit || !predefined || !rhsFits) {
-            throw new CompileError(
-              explicit ? "CS0266" : "CS0029",
-              `cannot implicitly convert type '${await this.f.name(result.type)}' to '${await this.f.name(type)}'`,
-              e.span
-            );
-          }
-          stored = await conv.apply(
-            explicit,
-            { type: result.type, value: result.value },
-            type,
-            this.it.checked
-          );
-        }
-        await this.it.store(target, stored.value);
-        return { type, value: stored.value };
-      }
-      async readForCompound(target) {
-        return this.it.readTarget(target);
-      }
-      /** `x <<= n` / `x >>= n`: the count is an int whatever x is. */
-      async shiftCount(op, rhs) {
-        if (op !== "<<" && op !== ">>") return false;
-        return !!await this.it.conversions.implicit(rhs, await this.it.wk.keyword("int"));
-      }
-    };
-  }
-});
-
-// eval/interpret/type-facts.ts
-var TypeFacts;
-var init_type_facts = __esm({
-  "eval/interpret/type-facts.ts"() {
-    "use strict";
-    init_type_names();
-    init_primitives();
-    TypeFacts = class {
-      constructor(md) {
-        this.md = md;
-      }
-      md;
-      describe(t) {
-        return this.md.describe(t);
-      }
-      async name(t) {
-        return t === "null" ? "<null>" : csharpName(this.md, t);
-      }
-      async fullName(t) {
-        return (await this.md.describe(t)).fullName;
-      }
-      same(a, b) {
-        return a === "null" || b === "null" ? a === b : a.key === b.key;
-      }
-      async primitive(t) {
-        return t === "null" ? void 0 : primitiveKindOfName(await this.fullName(t));
-      }
-      async isString(t) {
-        return t !== "null" && await this.fullName(t) === "System.String";
-      }
-      async isObject(t) {
-        return t !== "null" && await this.fullName(t) === "System.Object";
-      }
-      async isValueType(t) {
-        if (t === "null") return false;
-        const k = (await this.md.describe(t)).kind;
-        return k === "struct" || k === "enum";
-      }
-      async isReferenceType(t) {
-        return t === "null" || !await this.isValueType(t);
-      }
-      async isEnum(t) {
-        return t !== "null" && (await this.md.describe(t)).kind === "enum";
-      }
-      async enumUnderlying(t) {
-        const d = await this.md.describe(t);
-        const k = d.enumUnderlying ? primitiveKindOfName(d.enumUnderlying) : void 0;
-        if (!k || k === "bool" || k === "float" || k === "double" || k === "decimal") return "int";
-        return k;
-      }
-      /** T for Nullable<T>, else undefined. */
-      async nullableUnderlying(t) {
-        if (t === "null") return void 0;
-        const d = await this.md.describe(t);
-        if (!d.genericDefinition) return void 0;
-        const def = await this.md.describe(d.genericDefinition);
-        return def.fullName === "System.Nullable`1" ? d.typeArguments[0] : void 0;
-      }
-      /** The type and its base types, nearest first. */
-      async chain(t) {
-        const out = [];
-        for (let c = t; c; c = out.at(-1)?.baseType) {
-          out.push(await this.md.describe(c));
-        }
-        return out;
-      }
-      /** A reference/boxing/identity conversion from `from` to `to`. */
-      async assignable(to, from) {
-        return this.same(to, from) || this.md.isAssignable(to, from);
-      }
     };
   }
 });
@@ -45485,12 +45788,22 @@ var init_interpreter = __esm({
     "use strict";
     init_syntax();
     init_values();
+    init_array_creation();
+    init_assignment();
+    init_binary_operators();
     init_calls();
+    init_conditional_operators();
     init_conversions2();
     init_errors4();
+    init_element_access();
+    init_interpolation();
+    init_invoke();
+    init_literals();
     init_lookup();
-    init_operators();
+    init_object_creation();
     init_type_facts();
+    init_type_tests();
+    init_unary_operators();
     init_well_known();
     Interpreter = class {
       constructor(rt, options) {
@@ -45499,8 +45812,18 @@ var init_interpreter = __esm({
         this.facts = new TypeFacts(rt.metadata);
         this.wk = new WellKnown(rt.metadata);
         this.conversions = new Conversions(this);
-        this.operators = new Operators(this);
+        this.literals = new Literals(this);
+        this.unaryOperators = new UnaryOperators(this);
+        this.binaryOperators = new BinaryOperators(this);
+        this.conditionals = new Conditionals(this);
+        this.typeTests = new TypeTests(this);
+        this.assignments = new Assignments(this);
         this.calls = new Calls(this);
+        this.invoker = new Invoker(this);
+        this.elements = new Elements(this);
+        this.creation = new Creation(this);
+        this.arrays = new Arrays(this);
+        this.interpolation = new Interpolation(this);
         this.lookup = new Lookup(this);
       }
       rt;
@@ -45508,8 +45831,18 @@ var init_interpreter = __esm({
       facts;
       wk;
       conversions;
-      operators;
+      literals;
+      unaryOperators;
+      binaryOperators;
+      conditionals;
+      typeTests;
+      assignments;
       calls;
+      invoker;
+      elements;
+      creation;
+      arrays;
+      interpolation;
       lookup;
       /** > 0 while binding without running (the game is not touched). */
       dry = 0;
@@ -45611,7 +45944,7 @@ var init_interpreter = __esm({
           let value = NULL;
           let assigned = false;
           if (v.initializer) {
-            const init = v.initializer.kind === "ArrayInitializer" ? await this.calls.arrayFromInitializer(type, v.initializer) : await this.conversions.implicitly(
+            const init = v.initializer.kind === "ArrayInitializer" ? await this.arrays.arrayFromInitializer(type, v.initializer) : await this.conversions.implicitly(
               await this.expr(v.initializer),
               type,
               `the initializer of '${name2}'`
@@ -45720,9 +46053,9 @@ var init_interpreter = __esm({
       async resolveNode(e) {
         switch (e.kind) {
           case "Literal":
-            return { k: "value", op: await this.operators.literal(e) };
+            return { k: "value", op: await this.literals.literal(e) };
           case "InterpolatedString":
-            return { k: "value", op: await this.calls.interpolated(e) };
+            return { k: "value", op: await this.interpolation.interpolated(e) };
           case "Name":
             return this.lookup.simpleName(e);
           case "PredefinedType":
@@ -45740,30 +46073,33 @@ var init_interpreter = __esm({
               )
             };
           case "ElementAccess":
-            return { k: "value", op: await this.naming(e.target, () => this.calls.elementAccess(e)) };
+            return {
+              k: "value",
+              op: await this.naming(e.target, () => this.elements.elementAccess(e))
+            };
           case "ObjectCreation":
-            return { k: "value", op: await this.calls.objectCreation(e) };
+            return { k: "value", op: await this.creation.objectCreation(e) };
           case "ArrayCreation":
-            return { k: "value", op: await this.calls.arrayCreation(e) };
+            return { k: "value", op: await this.arrays.arrayCreation(e) };
           case "Cast":
             return { k: "value", op: await this.cast(e) };
           case "Unary":
-            return { k: "value", op: await this.operators.unary(e) };
+            return { k: "value", op: await this.unaryOperators.unary(e) };
           case "Postfix":
             if (e.operator === "!") return this.resolveInChain(e.operand);
-            return { k: "value", op: await this.operators.postfix(e) };
+            return { k: "value", op: await this.unaryOperators.postfix(e) };
           case "Binary":
-            return { k: "value", op: await this.operators.binary(e) };
+            return { k: "value", op: await this.binaryOperators.binary(e) };
           case "Coalesce":
-            return { k: "value", op: await this.operators.coalesce(e) };
+            return { k: "value", op: await this.conditionals.coalesce(e) };
           case "Assignment":
-            return { k: "value", op: await this.operators.assignment(e) };
+            return { k: "value", op: await this.assignments.assignment(e) };
           case "Conditional":
-            return { k: "value", op: await this.operators.conditional(e) };
+            return { k: "value", op: await this.conditionals.conditional(e) };
           case "Is":
-            return { k: "value", op: await this.operators.is(e) };
+            return { k: "value", op: await this.typeTests.is(e) };
           case "As":
-            return { k: "value", op: await this.operators.as(e) };
+            return { k: "value", op: await this.typeTests.as(e) };
           case "TypeOf":
             return { k: "value", op: await this.typeOf(e) };
           case "Default":
@@ -45840,7 +46176,7 @@ var init_interpreter = __esm({
       /** default(T): zero for primitives and enums, null for references, a zeroed struct. */
       async defaultValue(type) {
         const p = await this.facts.primitive(type);
-        if (p) return this.operators.constantOperand(type, this.operators.zero(p));
+        if (p) return this.literals.constantOperand(type, this.literals.zero(p));
         if (await this.facts.isEnum(type)) {
           const u = await this.facts.enumUnderlying(type);
           return {
@@ -45896,7 +46232,10 @@ var init_interpreter = __esm({
         else if (e.kind === "MemberAccess")
           r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
         else if (e.kind === "ElementAccess")
-          r = { k: "value", op: await this.naming(e.target, () => this.calls.elementAccess(e, mode)) };
+          r = {
+            k: "value",
+            op: await this.naming(e.target, () => this.elements.elementAccess(e, mode))
+          };
         else if (e.kind === "Parenthesized") return this.target(e.expression, mode);
         else
           throw new CompileError(
@@ -45957,7 +46296,7 @@ var init_interpreter = __esm({
               "CS0154",
               `the property or indexer '${t.property.property.name}' lacks a get accessor`
             );
-          return this.calls.callGetter(t.property);
+          return this.invoker.callGetter(t.property);
         }
         return t.value;
       }
@@ -45965,7 +46304,7 @@ var init_interpreter = __esm({
       async store(t, value) {
         if (this.dry) return;
         if (t.place) return this.write(t.place, value);
-        if (t.property) return this.calls.callSetter(t.property, value);
+        if (t.property) return this.invoker.callSetter(t.property, value);
       }
       /** Reads a variable's current value. */
       async read(place) {
@@ -49248,7 +49587,7 @@ var init_connection = __esm({
 });
 
 // sdb-protocol/invoke.ts
-var init_invoke = __esm({
+var init_invoke2 = __esm({
   "sdb-protocol/invoke.ts"() {
     "use strict";
     init_errors5();
@@ -49334,7 +49673,7 @@ var init_sdb_protocol = __esm({
     init_connection();
     init_errors5();
     init_events();
-    init_invoke();
+    init_invoke2();
     init_not_supported();
     init_strings();
     init_values2();
