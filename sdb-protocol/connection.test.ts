@@ -244,6 +244,15 @@ describe.each(transports)('over %s', (kind) => {
       expect(agent!.suspendCount).toBe(0);
     });
 
+    it('tells close listeners that this client closed it, not the agent', async () => {
+      const c = await connect(kind);
+      const reasons: string[] = [];
+      c.onClose((reason) => reasons.push(reason.message));
+      await c.close();
+      expect(reasons).toEqual([expect.stringMatching(/was closed by this client/)]);
+      expect(c.closeReason?.message).toMatch(/was closed by this client/);
+    });
+
     it('still sends RESUME and DISPOSE when the stream turns out corrupt', async () => {
       const c = await connect(kind);
       await c.send('VM.SUSPEND');

@@ -18,9 +18,9 @@ import { EventDelivery, type CloseListener, type EventListener } from './event-d
 import type { EventSet } from './events.js';
 import { GuardLookups } from './guard-lookups.js';
 import { exchangeHandshake, negotiate } from './handshake.js';
-import { Inbound, type InboundHost } from './inbound.js';
+import { Inbound, type InboundHooks } from './inbound.js';
 import { KnownIds } from './known-ids.js';
-import { RequestPipeline, type PipelineHost } from './request-pipeline.js';
+import { RequestPipeline, type PipelineHooks } from './request-pipeline.js';
 import { connectSocket } from './socket-transport.js';
 import { SuspendLedger } from './suspend-ledger.js';
 import type { Transport } from './transport.js';
@@ -67,11 +67,12 @@ export class SdbConnection {
     const send = this.sendInternal.bind(this);
     this.lookups = new GuardLookups((name, params) => send(name, params, undefined));
     this.pipeline = new RequestPipeline(
-      this.pipelineHost(),
+      this,
+      this.pipelineHooks(),
       opts.requestTimeoutMs,
       opts.coalesceReads !== false,
     );
-    this.inbound = new Inbound(this.inboundHost(), opts.maxPacketBytes);
+    this.inbound = new Inbound(this, this.inboundHooks(), opts.maxPacketBytes);
     let transportClosed!: () => void;
     this.closeSteps = {
       ledger: this.ledger,
@@ -189,9 +190,7 @@ export class SdbConnection {
   private async closeGracefully(): Promise<void> {
     this.closing = true;
     if (this.closedReason === undefined) await closeInOrder(this.closeSteps, this.closeTimeoutMs);
-    this.onClosed(
-      new SdbConnectionClosedError(`the connection to ${this.endpoint} was closed by this client`),
-    );
+    this.onClosed(this.closedByThisClient());
   }
 
   /** For when the stream can no longer be trusted (see closeUnheard). */
@@ -211,28 +210,9 @@ export class SdbConnection {
     return this.pipeline.send(name, params, options);
   }
 
-  private pipelineHost(): PipelineHost {
-    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+  private pipelineHooks(): PipelineHooks {
     return {
-      get endpoint() {
-        return self.endpoint;
-      },
-      get version() {
-        return self.version;
-      },
-      get closeReason() {
-        return self.closedReason;
-      },
-      knownIds: this.knownIds,
-      stats: this.stats,
-      guardContext: this.lookups.guardContext({
-        get version() {
-          return self.version;
-        },
-        get suspendCount() {
-          return self.ledger.levels;
-        },
-      }),
+      guardContext: this.lookups.guardContext(this),
       write: (packet) => {
         this.stats.bytesSent += packet.length;
         this.transport.write(packet);
@@ -245,17 +225,8 @@ export class SdbConnection {
     };
   }
 
-  private inboundHost(): InboundHost {
-    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+  private inboundHooks(): InboundHooks {
     return {
-      get endpoint() {
-        return self.endpoint;
-      },
-      get version() {
-        return self.version;
-      },
-      knownIds: this.knownIds,
-      stats: this.stats,
       log: this.log,
       reply: (packet) => this.pipeline.resolve(packet),
       eventPolicy: (policy) => this.ledger.noteEventSet(policy),
@@ -270,11 +241,21 @@ export class SdbConnection {
     };
   }
 
+  /** Why the transport's close ended the connection: our own close() is not the agent's doing. */
   private transportEnded(cause: Error | undefined): Error {
     const at = this.endpoint;
-    return cause
-      ? new SdbConnectionClosedError(`connection to ${at} failed: ${cause.message}`, { cause })
-      : new SdbConnectionClosedError(`the agent at ${at} closed the connection`);
+    if (cause)
+      return new SdbConnectionClosedError(`connection to ${at} failed: ${cause.message}`, {
+        cause,
+      });
+    if (this.closing) return this.closedByThisClient();
+    return new SdbConnectionClosedError(`the agent at ${at} closed the connection`);
+  }
+
+  private closedByThisClient(): Error {
+    return new SdbConnectionClosedError(
+      `the connection to ${this.endpoint} was closed by this client`,
+    );
   }
 
   private onClosed(reason: Error): void {

@@ -22,7 +22,7 @@ export class GuardLookups {
   constructor(private readonly send: LookupSender) {}
 
   /** The context guards run in: these lookups plus the connection's version and holds. */
-  guardContext(state: Pick<GuardContext, 'version' | 'suspendCount'>): GuardContext {
+  guardContext(conn: Pick<GuardContext, 'version' | 'suspendCount'>): GuardContext {
     return Object.defineProperties(
       {
         arrayLength: (id: number) => this.arrayLength(id),
@@ -30,8 +30,8 @@ export class GuardLookups {
         isValueType: (id: number) => this.isValueType(id),
       },
       {
-        version: { get: () => state.version, enumerable: true },
-        suspendCount: { get: () => state.suspendCount, enumerable: true },
+        version: { get: () => conn.version, enumerable: true },
+        suspendCount: { get: () => conn.suspendCount, enumerable: true },
       },
     ) as GuardContext;
   }

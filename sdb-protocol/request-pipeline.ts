@@ -23,15 +23,19 @@ import { ReadCoalescer, isCoalescable, type ReadParams } from './read-coalescer.
 import { CommandSet, ErrorCode, HEADER_SIZE } from './vocabulary.js';
 import { ProtocolVersion } from './version.js';
 
-/** What the pipeline needs of its connection. */
-export interface PipelineHost {
+/** What the pipeline and the inbound router read of their connection (SdbConnection has it). */
+export interface ConnectionState {
   readonly endpoint: string;
   readonly version: ProtocolVersion;
   readonly knownIds: KnownIds;
   readonly stats: ConnectionStats;
-  readonly guardContext: GuardContext;
   /** Why the connection ended, once it has: requests then fail with it. */
   readonly closeReason: Error | undefined;
+}
+
+/** What the pipeline does through its connection. */
+export interface PipelineHooks {
+  readonly guardContext: GuardContext;
   write(packet: Buffer): void;
   /** Bookkeeping that follows from a successful reply. */
   afterReply(name: CommandName, params: unknown, value: unknown): void;
@@ -44,7 +48,8 @@ export class RequestPipeline {
   private readonly coalescer: ReadCoalescer | undefined;
 
   constructor(
-    private readonly host: PipelineHost,
+    private readonly state: ConnectionState,
+    private readonly hooks: PipelineHooks,
     private readonly requestTimeoutMs: number,
     coalesceReads: boolean,
   ) {
@@ -52,8 +57,8 @@ export class RequestPipeline {
       this.coalescer = new ReadCoalescer({
         send: (name, params, options) => this.send(name, params as ParamsOf<typeof name>, options),
         checkIds: (params) => {
-          if ('typeId' in params) host.knownIds.check('type', params.typeId);
-          for (const f of params.fieldIds) host.knownIds.check('field', f);
+          if ('typeId' in params) state.knownIds.check('type', params.typeId);
+          for (const f of params.fieldIds) state.knownIds.check('field', f);
         },
       });
     }
@@ -74,7 +79,7 @@ export class RequestPipeline {
     params: ParamsOf<K>,
     options: SendOptions | undefined,
   ): Promise<ResultOf<K>> {
-    if (this.coalescer && isCoalescable(name, options) && !this.host.closeReason) {
+    if (this.coalescer && isCoalescable(name, options) && !this.state.closeReason) {
       try {
         return this.coalescer.offer(name, params as unknown as ReadParams, options) as Promise<
           ResultOf<K>
@@ -105,17 +110,17 @@ export class RequestPipeline {
       // a pending batch of reads leaves before this command: reads never move across others
       this.coalescer?.flush();
       const def = commands[name] as unknown as CommandDef<ParamsOf<K>, ResultOf<K>>;
-      const version = this.host.version;
+      const version = this.state.version;
       if (
         def.since !== undefined &&
         version !== ProtocolVersion.UNSET &&
         !version.atLeast(def.since)
       ) {
         throw new SdbUnsupportedError(
-          `${name} needs protocol 2.${def.since}; the agent at ${this.host.endpoint} speaks ${version.toString()}`,
+          `${name} needs protocol 2.${def.since}; the agent at ${this.state.endpoint} speaks ${version.toString()}`,
         );
       }
-      const pending = def.guard?.(params, this.host.guardContext);
+      const pending = def.guard?.(params, this.hooks.guardContext);
       if (pending) return this.dispatchAfter(pending, name, def, params, options);
       return this.dispatch(name, def, params, options);
     } catch (e) {
@@ -131,11 +136,11 @@ export class RequestPipeline {
     const def = commands[name];
     const packet = new PacketWriter(undefined, HEADER_SIZE).finish();
     writeCommandHeader(packet, this.registry.nextId(), CommandSet[def.set], def.command);
-    this.host.write(packet);
+    this.hooks.write(packet);
   }
 
   private throwIfClosed(): void {
-    const reason = this.host.closeReason;
+    const reason = this.state.closeReason;
     if (reason) throw reason;
   }
 
@@ -159,7 +164,7 @@ export class RequestPipeline {
     params: ParamsOf<K>,
     options: SendOptions | undefined,
   ): Promise<ResultOf<K>> {
-    const { version, knownIds } = this.host;
+    const { version, knownIds } = this.state;
     const w = new PacketWriter(knownIds, HEADER_SIZE);
     def.encode(w, params, version);
     const packet = w.finish();
@@ -201,16 +206,16 @@ export class RequestPipeline {
             );
             return true;
           }
-          this.host.afterReply(name, params, value);
+          this.hooks.afterReply(name, params, value);
           resolve(value);
           return true;
         },
         reject,
       );
     });
-    this.host.write(packet);
-    this.host.stats.commandsSent++;
-    this.host.afterSend(name, id, params, result);
+    this.hooks.write(packet);
+    this.state.stats.commandsSent++;
+    this.hooks.afterSend(name, id, params, result);
     options?.onSent?.(id);
     return result;
   }
@@ -241,7 +246,7 @@ export class RequestPipeline {
         return false;
       }
       try {
-        results.push(readInvokeResult(new PacketReader(reply.body, this.host.knownIds), version));
+        results.push(readInvokeResult(new PacketReader(reply.body, this.state.knownIds), version));
       } catch (e) {
         reject(decorate(new SdbProtocolError(`${name} reply: ${(e as Error).message}`)));
         return true;
