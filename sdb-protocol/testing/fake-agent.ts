@@ -11,6 +11,7 @@ import { PacketFramer, encodeReplyPacket, type CommandPacket } from '../framing.
 import { listenLoopback } from '../socket-transport.js';
 import type { Transport } from '../transport.js';
 import {
+  COMMAND_FLAG,
   CommandSet,
   ErrorCode,
   EVENT_COMPOSITE,
@@ -177,7 +178,7 @@ export class FakeAgent {
     const packet = Buffer.alloc(HEADER_SIZE + body.length);
     packet.writeInt32BE(packet.length, 0);
     packet.writeInt32BE(++this.eventId, 4);
-    packet[8] = 0;
+    packet[8] = COMMAND_FLAG;
     packet[9] = CommandSet.EVENT;
     packet[10] = EVENT_COMPOSITE;
     packet.set(body, HEADER_SIZE);
