@@ -4,7 +4,7 @@
 // memoized), then repeated evaluations (type and member lookups memoized per attach), with the
 // wire commands and invokes each one costs.
 
-import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { GameSession } from '../unity/session/session.js';
 import { median } from './scenario.js';
 

@@ -26,7 +26,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 import type { FixtureProcess } from '../fixtures/launch.js';
-import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
 import { median, round, type Line, type Options } from './scenario.js';

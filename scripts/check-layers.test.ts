@@ -7,7 +7,7 @@ const rules = parseRules(readFileSync(new URL('../docs/architecture.md', import.
 
 describe('layer check', () => {
   it('reads the arrows of docs/architecture.md', () => {
-    expect([...rules.allowed.get('unity')!]).toEqual(['sdb-protocol', 'eval']);
+    expect([...rules.allowed.get('unity')!]).toEqual(['sdb-protocol', 'eval', 'unity/*']);
     expect(rules.allowed.get('eval')!.size).toBe(0);
   });
 
@@ -28,6 +28,20 @@ describe('layer check', () => {
         },
       ]),
     ).toEqual([]);
+  });
+
+  it('applies the arrows of an inner folder to its files (longest rule wins)', () => {
+    expect(
+      checkLayers(rules, [
+        { rel: 'unity/ecs/x.ts', text: "import { s } from '../session/session.js';" },
+        { rel: 'unity/ecs/y.ts', text: "import { e } from '../eval-bridge/evaluate-in-game.js';" },
+        { rel: 'unity/eval-bridge/z.ts', text: "import { q } from '../ecs/ecs-query.js';" },
+        { rel: 'mcp/w.ts', text: "import { q } from '../unity/ecs/ecs-query.js';" },
+      ]),
+    ).toEqual([
+      'unity/ecs/y.ts: imports ../eval-bridge/evaluate-in-game.js (unity/ecs may not import unity/eval-bridge)',
+      'unity/eval-bridge/z.ts: imports ../ecs/ecs-query.js (unity/eval-bridge may not import unity/ecs)',
+    ]);
   });
 
   it('fails imports against the arrows, static, re-exported and dynamic', () => {

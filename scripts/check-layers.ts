@@ -59,18 +59,17 @@ export function checkLayers(
 ): string[] {
   const problems: string[] = [];
   for (const { rel, text } of files) {
-    const layer = rel.split('/')[0]!;
-    const allowed = rules.allowed.get(layer);
-    if (!allowed) continue;
+    const layer = layerOf(rules, rel);
+    if (layer === undefined) continue;
+    const allowed = rules.allowed.get(layer)!;
     for (const m of text.matchAll(importRe)) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       if (spec.startsWith('.')) {
-        const target = path.posix
-          .normalize(path.posix.join(path.posix.dirname(rel), spec))
-          .split('/')[0]!;
-        if (target === layer || allowed.has('*') || target === '..') continue;
-        if (!allowed.has(target))
-          problems.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+        if (resolved.startsWith('..')) continue;
+        const target = layerOf(rules, resolved) ?? resolved.split('/')[0]!;
+        if (target === layer || allowed.has('*') || mayImport(allowed, target)) continue;
+        problems.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
       } else {
         const owners = rules.restrictedBuiltins.get(spec);
         if (owners && !owners.has(layer) && !allowed.has('*')) {
@@ -82,9 +81,33 @@ export function checkLayers(
   return problems;
 }
 
+/**
+ * The layer a path belongs to: the longest rule name that is the path or a folder above it, so
+ * `unity/ecs/x.ts` is in `unity/ecs` when that has a rule of its own, else in `unity`.
+ */
+function layerOf(rules: Rules, rel: string): string | undefined {
+  let best: string | undefined;
+  for (const name of rules.allowed.keys()) {
+    if ((rel === name || rel.startsWith(`${name}/`)) && (!best || name.length > best.length))
+      best = name;
+  }
+  return best;
+}
+
+/** `unity/*` allows every inner layer of `unity` (and `unity` itself). */
+function mayImport(allowed: Set<string>, target: string): boolean {
+  if (allowed.has(target)) return true;
+  for (const a of allowed) {
+    if (a.endsWith('/*') && (target === a.slice(0, -2) || target.startsWith(a.slice(0, -1))))
+      return true;
+  }
+  return false;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const rules = parseRules(readFileSync(path.join(root, 'docs/architecture.md'), 'utf8'));
-  const files = [...rules.allowed.keys()].flatMap((layer) => {
+  const tops = new Set([...rules.allowed.keys()].map((k) => k.split('/')[0]!));
+  const files = [...tops].flatMap((layer) => {
     try {
       return [...sourceFiles(path.join(root, layer))].map((file) => ({
         rel: path.relative(root, file).split(path.sep).join('/'),

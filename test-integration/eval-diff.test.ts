@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { EvalError } from '../eval/index.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
 import { GameSession } from '../unity/session/session.js';
 import {
   compileOracle,

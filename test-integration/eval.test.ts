@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import type { EvaluateOptions, EvaluateResult } from '../eval/index.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
 import { GameSession } from '../unity/session/session.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { readPlayerLog, type LogQuery } from '../unity/player-log.js';
 import { GameSession } from '../unity/session/session.js';
 import { refusal } from '../unity/testing/errors.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { decodePng, fitWithin, type RgbaImage } from '../unity/png/index.js';
 import { takeScreenshot, type Screenshot } from '../unity/screenshot.js';
 import { GameSession } from '../unity/session/session.js';

@@ -13,7 +13,7 @@ import { callTool } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 import { undoTool } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
 import { useFixtureApp } from './support/fixture-app.js';
 
 /** A bound on a hang, not a timing assertion (a first evaluation loads metadata). */

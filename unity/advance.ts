@@ -11,7 +11,7 @@
 
 import { existingDebugger, type Stop } from './debug/debugger.js';
 import { Errors, UnityError } from './errors.js';
-import { evaluateInSession } from './eval-bridge/evaluate-in-game.js';
+import { evaluateInSession } from './eval-bridge/evaluate-in-session.js';
 import {
   sumCosts,
   type GameSession,

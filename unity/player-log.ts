@@ -5,7 +5,7 @@
 // are read from the text: player-log-parse.ts; cursors and bounded reads: player-log-file.ts.
 
 import { readString } from '../sdb-protocol/index.js';
-import { evaluateInGame, evaluateInSession } from './eval-bridge/evaluate-in-game.js';
+import { evaluateInGame, evaluateInSession } from './eval-bridge/evaluate-in-session.js';
 import { Errors, UnityError } from './errors.js';
 import {
   decodeCursor,

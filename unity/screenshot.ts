@@ -15,7 +15,7 @@ import path from 'node:path';
 import { EvalError, type EvaluateOptions, type EvaluateResult } from '../eval/index.js';
 import { readString } from '../sdb-protocol/index.js';
 import { Errors, UnityError, messageOf } from './errors.js';
-import { evaluateInGame, evaluateInSession, runBound } from './eval-bridge/evaluate-in-game.js';
+import { evaluateInGame, evaluateInSession, runBound } from './eval-bridge/evaluate-in-session.js';
 import { decodePng, encodePng, fitWithin, PngError, scaleArea } from './png/index.js';
 import {
   sumCosts,

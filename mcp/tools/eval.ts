@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
 import type { EvaluateResult } from '../../eval/index.js';
-import { evaluateInSession, type EvalWrite } from '../../unity/eval-bridge/evaluate-in-game.js';
+import { evaluateInSession, type EvalWrite } from '../../unity/eval-bridge/evaluate-in-session.js';
 import type { OperationResult } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
 import { CHANGES_GAME, clip, costOut, defineTool, type ToolOutcome } from '../tool.js';

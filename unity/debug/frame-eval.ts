@@ -5,11 +5,12 @@
 
 import { csharpName, type EvaluateResult } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, handleOf, toWire } from '../eval-bridge/convert.js';
-import { SessionGameAccess } from '../eval-bridge/game-access.js';
-import { evaluateInGame, metadataFor } from '../eval-bridge/evaluate-in-game.js';
-import { unityBuiltins } from '../eval-bridge/builtins.js';
-import type { WriteObserver } from '../eval-bridge/write-observer.js';
+import { fromWire, handleOf, toWire } from '../runtime/convert.js';
+import { SessionGameAccess } from '../runtime/game-access.js';
+import { evaluateInGame } from '../runtime/evaluate-in-game.js';
+import { metadataFor } from '../runtime/game-metadata.js';
+import { unityBuiltins } from '../runtime/builtins.js';
+import type { WriteObserver } from '../runtime/write-observer.js';
 import { formatValue } from '../../eval/index.js';
 import { Errors, UnityError } from '../errors.js';
 import { frameBuiltins, frameSlots, readFrames, type FrameSlot } from './frames.js';

@@ -6,9 +6,9 @@
 import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
 import { csharpName, formatValue, type Builtin, type EvalValue } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, handleOf } from '../eval-bridge/convert.js';
-import { SessionGameAccess } from '../eval-bridge/game-access.js';
-import { metadataFor } from '../eval-bridge/evaluate-in-game.js';
+import { fromWire, handleOf } from '../runtime/convert.js';
+import { SessionGameAccess } from '../runtime/game-access.js';
+import { metadataFor } from '../runtime/game-metadata.js';
 import { messageOf } from '../errors.js';
 import { pointAt, type LocationCache } from './locations.js';
 

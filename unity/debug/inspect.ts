@@ -6,7 +6,7 @@
 import type { EvaluateResult } from '../../eval/index.js';
 import type { GameSession, OperationResult } from '../session/session.js';
 import { Errors } from '../errors.js';
-import { journaledWrites, type EvalWrite } from '../eval-bridge/evaluate-in-game.js';
+import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
 import type { Debugger, Stop } from './debugger.js';
 import { evaluateInFrame } from './frame-eval.js';
 import { readStack, type FrameView } from './frames.js';

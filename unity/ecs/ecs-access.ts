@@ -4,7 +4,7 @@
 // (ecs-calls.ts) it extends.
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
-import { handleOf, typeIdOf } from '../eval-bridge/convert.js';
+import { handleOf, typeIdOf } from '../runtime/convert.js';
 import { UnityError } from '../errors.js';
 import { EcsComponentTypes } from './ecs-component-types.js';
 import { EcsErrors } from './ecs-errors.js';

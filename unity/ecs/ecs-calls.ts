@@ -5,10 +5,10 @@
 
 import { readString, Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
-import { metadataFor } from '../eval-bridge/evaluate-in-game.js';
-import { SessionGameAccess } from '../eval-bridge/game-access.js';
-import { handleOf, typeIdOf } from '../eval-bridge/convert.js';
-import type { GameMetadata } from '../eval-bridge/game-metadata.js';
+import { metadataFor } from '../runtime/game-metadata.js';
+import { SessionGameAccess } from '../runtime/game-access.js';
+import { handleOf, typeIdOf } from '../runtime/convert.js';
+import type { GameMetadata } from '../runtime/game-metadata.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
 import { EcsErrors } from './ecs-errors.js';

@@ -3,7 +3,7 @@
 // ComponentType seen in the game named by its runtime type. Cached per connection (ecs-calls.ts).
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
-import { handleOf, typeIdOf } from '../eval-bridge/convert.js';
+import { handleOf, typeIdOf } from '../runtime/convert.js';
 import { UnityError } from '../errors.js';
 import { EcsCalls } from './ecs-calls.js';
 import { EcsErrors } from './ecs-errors.js';

@@ -30,7 +30,7 @@ import {
   type BufferOp,
 } from './ecs-write.js';
 import { read, write } from './ecs-window.js';
-import { journalFor } from './journal.js';
+import { journalFor } from '../journal/journal.js';
 import { patchAt, type Json } from './value-codec.js';
 
 /** Entities one set may touch (each is a few invokes). */

@@ -3,13 +3,7 @@
 // An eval entry is read and written where the program wrote it: a field, static or element on
 // the wire, a property through its getter and setter (invokes on the main thread, in this window).
 
-import {
-  locationKey,
-  readAt,
-  sameValue,
-  wireText,
-  writeAt,
-} from '../eval-bridge/write-observer.js';
+import { locationKey, readAt, sameValue, wireText, writeAt } from '../runtime/write-observer.js';
 import { UnityError } from '../errors.js';
 import type { GameSession, OperationResult } from '../session/session.js';
 import { EcsAccess } from './ecs-access.js';
@@ -18,7 +12,7 @@ import { EcsErrors } from './ecs-errors.js';
 import { componentJson, locate, type Located } from './ecs-read.js';
 import { read, write } from './ecs-window.js';
 import { destroyEntity, readBuffer, restoreBuffer, setComponent } from './ecs-write.js';
-import { journalFor, type JournalEntry } from './journal.js';
+import { journalFor, type JournalEntry } from '../journal/journal.js';
 import { sameJson, type Json } from './value-codec.js';
 
 export interface UndoOutcome {

@@ -8,7 +8,9 @@
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+import type { Json } from '../journal/journal.js';
+
+export type { Json };
 
 /** Type facts the codec needs, cached by the caller per connection. */
 export interface CodecTypes {

@@ -16,6 +16,7 @@ import type {
   TypeHandle,
 } from '../../eval/runtime.js';
 import { closestNames, kindOf, type TypeCatalog } from '../catalog/index.js';
+import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, typeIdOf, type TypeNames } from './convert.js';
 
 /** Invokes the metadata side needs (naming closed generics and arrays), run on the main thread. */
@@ -393,4 +394,15 @@ function defaultOf(d: CatalogDefault): ParameterDescriptor['defaultValue'] {
   if (d.kind === 'bool') return { kind: 'bool', value: d.value };
   if (d.kind === 'string') return { kind: 'string', text: d.value };
   return { kind: 'number', type: d.kind, value: d.value };
+}
+
+const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
+
+export function metadataFor(ctx: OperationContext): GameMetadata {
+  let md = metadataByConnection.get(ctx.conn);
+  if (!md) {
+    md = new GameMetadata(ctx.conn, ctx.catalog);
+    metadataByConnection.set(ctx.conn, md);
+  }
+  return md;
 }

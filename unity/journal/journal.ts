@@ -6,9 +6,11 @@
 
 import type { Value } from '../../sdb-protocol/index.js';
 import type { GameSession } from '../session/session.js';
-import type { WriteLocation } from '../eval-bridge/write-observer.js';
+import type { WriteLocation } from '../runtime/write-observer.js';
 import { UnityError } from '../errors.js';
-import type { Json } from './value-codec.js';
+
+/** A value as JSON, the form journal entries keep (ECS components are recorded this way). */
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export type JournalTarget =
   | { kind: 'component'; component: string }

@@ -1,0 +1,119 @@
+// Evaluating C# for a caller of the session: binding outside any window, then running in one
+// (unity/runtime/evaluate-in-game.ts), with the program's writes journaled for undo.
+
+import type { SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  bind,
+  EvalError,
+  type EvaluateOptions,
+  type EvaluateResult,
+  type GameAccess,
+} from '../../eval/index.js';
+import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
+import { metadataFor } from '../runtime/game-metadata.js';
+import { unityBuiltins } from '../runtime/builtins.js';
+import { evaluateInGame, lastValueOf } from '../runtime/evaluate-in-game.js';
+import { UnityError } from '../errors.js';
+import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
+
+export { evaluateInGame, journaledWrites, type EvalWrite };
+
+/** Programs that bound on a connection (their lookups are memoized there), and each session's connection. */
+const boundPrograms = new WeakMap<SdbConnection, Set<string>>();
+const connectionOf = new WeakMap<GameSession, SdbConnection>();
+const MAX_REMEMBERED_PROGRAMS = 512;
+
+function programKey(source: string, options: EvaluateOptions): string {
+  return JSON.stringify([source, options.usings ?? null, options.anyNamespace ?? null]);
+}
+
+/**
+ * Evaluates a program for a caller of the session, holding the game as briefly as possible:
+ * the program is bound first in an operation that does not suspend the game (type and member
+ * lookups, the slow part of a first evaluation, are metadata reads), so that a program C#
+ * would refuse never holds the game at all; then it runs in a suspend window with every lookup
+ * memoized. A program whose binding needs the game itself (naming a closed generic type is an
+ * invoke) is bound inside the window instead. The cost reported adds both operations.
+ */
+export async function evaluateInSession(
+  session: GameSession,
+  caller: string,
+  source: string,
+  options: EvaluateOptions = {},
+): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
+  const { observer, writes } = journaledWrites(session, caller, source);
+  const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
+    evaluateInGame(ctx, source, options, true, observer),
+  );
+  return { ...r, writes };
+}
+
+/**
+ * The binding discipline of `evaluateInSession` for a caller that runs the program itself inside
+ * the window (to read what it returned before the game runs again): `source` is bound outside
+ * any window unless bound before on this connection, then `inWindow` runs in one window.
+ */
+export async function runBound<R>(
+  session: GameSession,
+  caller: string,
+  source: string,
+  options: EvaluateOptions,
+  label: string,
+  inWindow: (ctx: OperationContext) => Promise<R>,
+): Promise<OperationResult<R>> {
+  const key = programKey(source, options);
+  const conn = connectionOf.get(session);
+  // bound before on this connection: its lookups are memoized, binding in the window is cheap
+  if (conn && boundPrograms.get(conn)?.has(key)) return session.run(label, caller, inWindow);
+  let bound: OperationResult<boolean> | undefined;
+  try {
+    bound = await session.run(
+      `${label} (bind)`,
+      caller,
+      (ctx) => bindInGame(session, ctx, source, options),
+      { window: false },
+    );
+  } catch (e) {
+    if (e instanceof UnityError && e.cause instanceof EvalError) throw e; // the program is refused
+    bound = undefined; // bound again, in the window, where invokes are allowed
+  }
+  const r = await session.run(label, caller, inWindow);
+  if (!bound) return r;
+  return {
+    value: r.value,
+    cost: {
+      ...r.cost,
+      wireCommands: r.cost.wireCommands + bound.cost.wireCommands,
+      wallMs: Math.round((r.cost.wallMs + bound.cost.wallMs) * 100) / 100,
+    },
+  };
+}
+
+/** Binds without a window: metadata only; game access is refused if anything asks for it. */
+async function bindInGame(
+  session: GameSession,
+  ctx: OperationContext,
+  source: string,
+  options: EvaluateOptions,
+): Promise<boolean> {
+  const metadata = metadataFor(ctx);
+  connectionOf.set(session, ctx.conn);
+  const refuse = (): never => {
+    throw new Error('binding touched the game');
+  };
+  const game = new Proxy({} as GameAccess, { get: () => refuse });
+  const runtime = { metadata, game };
+  const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
+  await bind(source, runtime, {
+    ...options,
+    builtins: options.builtins ?? defaults.builtins,
+    functions: options.functions ?? defaults.functions,
+  });
+  let programs = boundPrograms.get(ctx.conn);
+  if (!programs || programs.size >= MAX_REMEMBERED_PROGRAMS) {
+    programs = new Set();
+    boundPrograms.set(ctx.conn, programs);
+  }
+  programs.add(programKey(source, options));
+  return true;
+}

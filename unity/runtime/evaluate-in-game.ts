@@ -1,0 +1,105 @@
+// Running a program in one operation of the session: the evaluator over this connection's
+// metadata (cached across evaluations) and the operation's reads, writes and main-thread
+// invokes. `_` is the last value a remembered program gave on this connection.
+
+import { Values, type SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  evaluate,
+  type EvaluateOptions,
+  type EvaluateResult,
+  type TypeHandle,
+} from '../../eval/index.js';
+import type { OperationContext } from '../session/session.js';
+import { typeIdOf } from './convert.js';
+import { SessionGameAccess } from './game-access.js';
+import { metadataFor, type GameMetadata } from './game-metadata.js';
+import { unityBuiltins, type LastValue } from './builtins.js';
+import type { WriteObserver } from './write-observer.js';
+
+const lastValues = new WeakMap<SdbConnection, LastValue>();
+
+/** The value `_` names on this operation's connection, if a program left one. */
+export function lastValueOf(ctx: OperationContext): LastValue | undefined {
+  return lastValues.get(ctx.conn);
+}
+
+export async function evaluateInGame(
+  ctx: OperationContext,
+  source: string,
+  options: EvaluateOptions = {},
+  /** false: a program the tools run for themselves leaves the agent's `_` alone. */
+  remember = true,
+  /** Told of each field, static, array element and property the program assigns (before and after). */
+  onWrite?: WriteObserver,
+): Promise<EvaluateResult> {
+  const metadata = metadataFor(ctx);
+  const game = new SessionGameAccess(ctx, metadata);
+  game.onWrite = onWrite;
+  metadata.invokeRoute = (kind, base, args, rank) =>
+    constructedTypeId(ctx, game, metadata, kind, base, args, rank);
+  const runtime = { metadata, game };
+  const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
+  try {
+    const result = await evaluate(source, runtime, {
+      ...options,
+      builtins: options.builtins ?? defaults.builtins,
+      functions: options.functions ?? defaults.functions,
+    });
+    // `_` is the last value, for the next program on this connection
+    if (remember && result.kind === 'value' && result.staticType) {
+      lastValues.set(ctx.conn, { type: result.staticType, value: result.value });
+    }
+    return result;
+  } finally {
+    metadata.invokeRoute = undefined;
+  }
+}
+
+/**
+ * The type id of a closed generic or array type the agent cannot look up by name (VM.GET_TYPES
+ * refuses constructed names): built with Type.MakeGenericType in the game, then named by the
+ * element type of an empty array of it (works for interfaces and abstract types too).
+ */
+async function constructedTypeId(
+  ctx: OperationContext,
+  game: SessionGameAccess,
+  metadata: GameMetadata,
+  kind: 'generic' | 'array',
+  base: TypeHandle,
+  args: readonly TypeHandle[],
+  rank: number,
+): Promise<number> {
+  const conn = ctx.conn;
+  const typeObject = (t: TypeHandle) => conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(t) });
+  const typeOfObject = async (v: { kind: string; ref?: { id: number } }) =>
+    conn.send('OBJECT_REF.GET_TYPE', { objectId: v.ref!.id });
+  if (kind === 'array') {
+    const array = await game.createArray(await typeObject(base), new Array<number>(rank).fill(0));
+    return typeOfObject(array);
+  }
+  const systemType = await metadata.findType('System.Type');
+  if (!systemType) throw new Error('System.Type is not loaded');
+  const argArray = (await game.createArray(await typeObject(systemType), [args.length])) as {
+    ref: { id: number };
+  };
+  const argObjects = await Promise.all(args.map(typeObject));
+  await conn.send('ARRAY_REF.SET_VALUES', {
+    arrayId: argArray.ref.id,
+    index: 0,
+    values: argObjects.map((id) => Values.object(id)),
+  });
+  const make = (await metadata.members(systemType, 'MakeGenericType')).methods[0];
+  if (!make) throw new Error('System.Type.MakeGenericType not found');
+  const r = await ctx.invoke(
+    make.handle as number,
+    Values.object(await typeObject(base)),
+    [Values.object(argArray.ref.id)],
+    { virtual: true },
+  );
+  if (r.result.kind !== 'object') throw new Error('MakeGenericType returned no type');
+  const holder = await game.createArray(r.result.objectId, [0]);
+  const arrayTypeId = await typeOfObject(holder);
+  const info = await conn.send('TYPE.GET_INFO', { typeId: arrayTypeId });
+  if (!info.elementTypeId) throw new Error('an array of the constructed type has no element type');
+  return info.elementTypeId;
+}
