@@ -191,6 +191,10 @@ export const MethodAttributes = {
   Static: 0x10,
   Virtual: 0x40,
   Abstract: 0x400,
+  SpecialName: 0x800,
   MemberAccessMask: 0x7,
   Public: 0x6,
 } as const;
+
+/** TYPE.GET_INFO attributes: ECMA-335 TypeAttributes bits. */
+export const TypeAttributes = { Interface: 0x20, Abstract: 0x80, Sealed: 0x100 } as const;
