@@ -167,7 +167,7 @@ describe('writes through a frame', () => {
     expect(await ev('X = 50')).toBe('50');
     expect(await ev('X')).toBe('50');
     expect(await ev('this.Y = 9')).toBe('9');
-    expect(await ev('this.ToString()')).toBe('"(50, 9)"');
+    expect(await ev('this.X * 100 + this.Y')).toBe('5009');
     expect(await ev('Sum()')).toBe('59');
     // the caller's p after Shift ran: X += d (10) on the written X
     await stopAt('frame-after-shift');
