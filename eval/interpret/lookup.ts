@@ -169,16 +169,18 @@ export class Lookup {
           return { k: 'type', type: await this.construct(m.type, e.typeArgs, e.span, {}) };
         case 'methods': {
           const typeArgs = await this.typeArgs(e.typeArgs);
-          // a static method is called without a receiver (CS0176 otherwise); an instance one
-          // on `this`, or refused (CS0120) where there is none
-          const onThis = self && m.methods.some((x) => !x.isStatic);
-          return {
-            k: 'methods',
-            name: e.name,
-            methods: m.methods,
-            receiver: onThis ? await receiver() : undefined,
-            typeArgs,
-          };
+          // an instance method is called on `this`, or refused (CS0120) where there is none;
+          // a static one without a receiver
+          return self
+            ? {
+                k: 'methods',
+                name: e.name,
+                methods: m.methods,
+                receiver: await receiver(),
+                implicitThis: true,
+                typeArgs,
+              }
+            : { k: 'methods', name: e.name, methods: m.methods, receiver: undefined, typeArgs };
         }
         case 'field':
           if (m.field.isStatic || m.field.constant)

@@ -61,5 +61,10 @@ export type Resolved =
       readonly methods: readonly MethodDescriptor[];
       /** The instance the methods are called on; undefined for a type's (static) methods. */
       readonly receiver: Operand | undefined;
+      /**
+       * The receiver is the scope's `this`, implied by a simple name (§12.8.4): a static method
+       * of the group is called without it, not refused (CS0176).
+       */
+      readonly implicitThis?: boolean;
       readonly typeArgs: readonly TypeHandle[];
     };

@@ -76,6 +76,15 @@ beforeEach(() => {
         returns: 'int',
         impl: (c) => int(2 * numberOf(c.args[0])),
       },
+      // one name, a static and an instance overload: a bare call may pick either
+      Mix: [
+        { static: true, params: ['int k'], returns: 'int', impl: (c) => int(numberOf(c.args[0])) },
+        {
+          params: ['long k'],
+          returns: 'int',
+          impl: (c) => int(numberOf(c.fake.get(c.self!, 'Health')) + numberOf(c.args[0])),
+        },
+      ],
     },
   });
   fake.class('Game.Unit+Part', { fields: { N: { type: 'int', const: int(3) } } });
@@ -117,6 +126,8 @@ describe('bare names in an instance method', () => {
       ['Limit', '42'],
       ['Count', '9'],
       ['this.Health + Health', '200'],
+      ['Mix(1)', '1'],
+      ['Mix(1L)', '101'],
     ])
       expect((await valueOf(fake, code!, o)).text, code).toBe(text);
   });
