@@ -129,7 +129,7 @@ export class Lookup {
         'CS0026',
         this.scope
           ? "keyword 'this' is not valid in a static method"
-          : "'this' is not available here: it exists only in a frame of an instance method (debug_evaluate)",
+          : "'this' is not available here: it exists only in a frame of an instance method",
         e.span,
       );
     if (mode === 'write' && !self.write)
