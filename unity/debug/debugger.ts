@@ -595,19 +595,25 @@ export class Debugger {
         await this.bindOnLoad(conn, load).catch((e: unknown) =>
           this.log(`debug: binding on a type load: ${messageOf(e)}`),
         );
-    const ev = set.events.find(
+    // One event set carries every request that matched at that point (several breakpoints at
+    // one location come as one set, one event each): each is decided, so each counts its hit,
+    // and the first that stops makes the stop.
+    const evs = set.events.filter(
       (e) =>
         e.kind === 'BREAKPOINT' ||
         e.kind === 'STEP' ||
         e.kind === 'METHOD_ENTRY' ||
         e.kind === 'EXCEPTION',
     );
+    const ev = evs[0];
     // A stop during an evaluation that resumed every thread would suspend that evaluation with
     // the game until the stop ends: the level goes back undecided (the hit is counted as
     // passed). A condition could not be evaluated then anyway: the invoker is busy.
     if (ev && duringCall && conn === this.conn) {
-      const bp = this.byRequest.get(ev.requestId);
-      if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      for (const e of evs) {
+        const bp = this.byRequest.get(e.requestId);
+        if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      }
       this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
     }
     const candidate = ev !== undefined && conn === this.conn && !duringCall;
@@ -617,15 +623,20 @@ export class Debugger {
       ? this.topLocation(conn, ev.threadId).catch(() => undefined)
       : Promise.resolve(undefined);
     let stop: Omit<Stop, 'seq'> | undefined;
-    try {
-      if (candidate) {
-        this.deciding = ev.threadId;
-        stop = await this.decide(conn, ev);
+    if (candidate) {
+      this.deciding = ev.threadId;
+      try {
+        for (const e of evs) {
+          try {
+            const s = await this.decide(conn, e);
+            stop ??= s;
+          } catch (err) {
+            this.log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+          }
+        }
+      } finally {
+        this.deciding = undefined;
       }
-    } catch (e) {
-      this.log(`debug: deciding on ${ev?.kind ?? 'an event'}: ${messageOf(e)}`);
-    } finally {
-      this.deciding = undefined;
     }
     if (!stop) {
       await located;
