@@ -14,16 +14,17 @@ import { findTypes } from '../mcp/tools/types.js';
 import type { Tool } from '../mcp/tool.js';
 import { useFixtureApp } from './support/fixture-app.js';
 
-const SOURCE = readFileSync(
-  new URL('../fixtures/src/Assembly-CSharp/Game/BreakTargets.cs', import.meta.url),
-  'utf8',
-).split('\n');
+const SOURCES = ['Assembly-CSharp/Game/BreakTargets.cs', 'Game.Mods/LateMod.cs'].map((f) =>
+  readFileSync(new URL(`../fixtures/src/${f}`, import.meta.url), 'utf8').split('\n'),
+);
 
-/** The 1-based line carrying `// MARK: name` in BreakTargets.cs. */
+/** The 1-based line carrying `// MARK: name` (in BreakTargets.cs or LateMod.cs). */
 function mark(name: string): number {
-  const i = SOURCE.findIndex((l) => l.trimEnd().endsWith(`// MARK: ${name}`));
-  if (i < 0) throw new Error(`no MARK ${name}`);
-  return i + 1;
+  for (const lines of SOURCES) {
+    const i = lines.findIndex((l) => l.trimEnd().endsWith(`// MARK: ${name}`));
+    if (i >= 0) return i + 1;
+  }
+  throw new Error(`no MARK ${name}`);
 }
 
 const game = useFixtureApp({ entities: 0 });
@@ -102,8 +103,11 @@ describe('breakpoints at one location', () => {
 
   it('two breakpoints at one location both count their hits', async () => {
     const at = { type: 'Game.BreakTargets', method: 'Shared', line: mark('break-shared') };
+    // both armed while the game is held: the first hit finds both
+    await game.app.session.hold('agent-a');
     const a = (await call('debug_set_breakpoint', at)).breakpoint;
     const b = (await call('debug_set_breakpoint', { ...at, condition: 'frame > 0' })).breakpoint;
+    await game.app.session.release('agent-a');
     await waitStop();
     await call('debug_step', { kind: 'resume' });
     await waitStop();
@@ -113,10 +117,17 @@ describe('breakpoints at one location', () => {
 });
 
 describe('nested types', () => {
-  for (const type of ['Game.BreakOuter.Inner', 'BreakOuter.Inner', 'Game.BreakOuter+Inner', 'BreakOuter/Inner']) {
+  const spellings = [
+    'Game.BreakOuter.Inner',
+    'BreakOuter.Inner',
+    'Game.BreakOuter+Inner',
+    'BreakOuter/Inner',
+  ];
+  for (const type of spellings) {
     it(`a breakpoint by ${type}`, async () => {
-      const bp = (await call('debug_set_breakpoint', { type, method: 'Touch' })).breakpoint;
-      expect(bp.locations[0]!.line).toBe(mark('break-inner'));
+      const line = mark('break-inner');
+      const bp = (await call('debug_set_breakpoint', { type, method: 'Touch', line })).breakpoint;
+      expect(bp.locations[0]!.line).toBe(line);
       const stop = await waitStop();
       expect(stop.location.method).toBe('Game.BreakOuter.Inner.Touch');
     });
@@ -130,6 +141,24 @@ describe('nested types', () => {
       expect((await call('eval', { code })).value).toBe('42');
     });
   }
+
+  it('a breakpoint on a nested type not loaded yet binds when it loads, by its C# name', async () => {
+    // Game.Mods.dll is not in the game until ModLoader loads it
+    expect((await call('eval', { code: 'Game.ModLoader.Loaded' })).value).toBe('False');
+    const line = mark('mod-hook');
+    const bp = (
+      await call('debug_set_breakpoint', { type: 'Mods.LateMod.Hook', method: 'Run', line })
+    ).breakpoint;
+    expect(bp.locations).toEqual([]);
+    await call('eval', { code: 'Game.ModLoader.LoadRequested = true' });
+    const stop = await waitStop();
+    expect(stop).toMatchObject({
+      breakpoint: bp.id,
+      location: { method: 'Mods.LateMod.Hook.Run', line },
+    });
+    // stopped in its very first run
+    expect((await call('debug_evaluate', { code: 'Mods.LateMod.Hook.Runs' })).value).toBe('0');
+  });
 });
 
 describe('generic classes', () => {

@@ -28,7 +28,7 @@ import {
   type OperationResult,
 } from '../session/session.js';
 import { evaluateInFrame } from './frame-eval.js';
-import { pendingFor, resolveBreakpoint } from './resolve.js';
+import { loadNames, pendingFor, resolveBreakpoint } from './resolve.js';
 import {
   noLineToStepFrom,
   onSourceLine,
@@ -491,7 +491,7 @@ export class Debugger {
     const modifier: Modifier =
       spec.file !== undefined
         ? { kind: 'source_file_only', files: [spec.file.split(/[\\/]/).pop()!] }
-        : { kind: 'type_name_only', names: [spec.type!.replace(/\+/g, '/')] };
+        : { kind: 'type_name_only', names: loadNames(spec.type!) };
     const requestId = await conn.send('EVENT_REQUEST.SET', {
       eventKind: EventKind.TYPE_LOAD,
       suspendPolicy: SuspendPolicy.ALL,

@@ -135,3 +135,23 @@ export function pendingFor(spec: BreakpointSpec, e: unknown): Breakpoint['pendin
   }
   return undefined;
 }
+
+/**
+ * The names a TYPE_LOAD request for `type` must list. Mono compares them with
+ * mono_type_full_name of the loaded type (debug-helpers.c: nesting with `/`, as IL writes it),
+ * and the query may spell nesting as C# (`Outer.Inner`) or reflection (`Outer+Inner`) does, so
+ * every split of a dotted name between namespace and nesting is listed (`A.B.C`, `A.B/C`,
+ * `A/B/C`).
+ */
+export function loadNames(type: string): string[] {
+  const name = type.trim().replace(/\+/g, '/');
+  if (name.includes('/')) return [name];
+  const parts = name.split('.');
+  const out: string[] = [];
+  // k: how many leading parts are the namespace (all but the last, down to none)
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const nested = parts.slice(k).join('/');
+    out.push(k > 0 ? `${parts.slice(0, k).join('.')}.${nested}` : nested);
+  }
+  return out;
+}
