@@ -620,7 +620,10 @@ export class Debugger {
     // Where the thread stopped, asked at once (pipelined with the decision): most stops are
     // reported, and this read is what debug_wait waits for.
     const located = candidate
-      ? this.topLocation(conn, ev.threadId).catch(() => undefined)
+      ? this.topLocation(conn, ev.threadId).catch((e: unknown) => {
+          this.log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return undefined;
+        })
       : Promise.resolve(undefined);
     let stop: Omit<Stop, 'seq'> | undefined;
     if (candidate) {
@@ -818,7 +821,9 @@ export class Debugger {
     const clear = (eventKind: number, requestId: number): void => {
       conn
         .send('EVENT_REQUEST.CLEAR', { eventKind: eventKind as 10, requestId })
-        .catch(() => undefined);
+        .catch((e: unknown) =>
+          this.log(`debug: clearing request ${requestId} before closing: ${messageOf(e)}`),
+        );
     };
     for (const b of this.breakpoints.values())
       for (const r of b.requests) clear(r.kind, r.requestId);
@@ -849,13 +854,26 @@ export class Debugger {
     const conn = this.conn;
     if (!conn || conn.isClosed) return;
     for (const b of [...this.breakpoints.values()])
-      if (b.owner === caller) await this.clearRequests(conn, b).catch(() => undefined);
+      if (b.owner === caller)
+        await this.clearRequests(conn, b).catch((e: unknown) =>
+          this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`),
+        );
     if (this.stepping?.owner === caller) await this.clearStep(conn);
     // its stops in line: each level given back (the thread runs on when the game does)
     const mine = this.queued.filter((q) => q.owner === caller);
     this.queued = this.queued.filter((q) => q.owner !== caller);
-    for (const _ of mine) await conn.send('VM.RESUME').catch(() => undefined);
-    while (this.pause?.owner === caller) await this.resumePause(conn).catch(() => undefined);
+    for (const q of mine)
+      await conn
+        .send('VM.RESUME')
+        .catch((e: unknown) =>
+          this.log(
+            `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`,
+          ),
+        );
+    while (this.pause?.owner === caller)
+      await this.resumePause(conn).catch((e: unknown) =>
+        this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`),
+      );
   }
 }
 
