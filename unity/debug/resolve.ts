@@ -4,7 +4,7 @@
 
 import { Errors, UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
-import type { Breakpoint, BreakpointSpec, CodeLocation } from './debugger.js';
+import type { Breakpoint, BreakpointSpec, CodeLocation } from './debug-types.js';
 import {
   codeLines,
   isSourceLine,
