@@ -51,7 +51,7 @@ export async function evaluateInFrame(
   const m = ASSIGNMENT.exec(code);
   const target = m ? slots.find((s) => s.name === m[1] && s.kind !== 'this') : undefined;
   if (m && target) return assignSlot(ctx, threadId, frame.frameId, target, m[2]!, options, onWrite);
-  return evaluateInGame(ctx, reachThis(code), options, false, onWrite);
+  return evaluateInGame(ctx, reachThis(code), options, false, onWrite, threadId);
 }
 
 async function assignSlot(
@@ -74,6 +74,7 @@ async function assignSlot(
     options,
     false,
     onWrite,
+    threadId,
   );
   if (r.kind !== 'value') return r;
   const wire = await toWire(r.value, game);
