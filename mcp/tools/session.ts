@@ -4,8 +4,8 @@ import { z } from 'zod';
 
 import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
+import type { DebugStatus } from '../../unity/debug/debugger.js';
 import type { GameApp } from '../app.js';
-import { existingDebugger } from '../../unity/debug/debugger.js';
 import { stopOut, stopSchema, stopText } from './debug.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { CONTROLS, READS, costOut, defineTool, untouched } from '../tool.js';
@@ -89,7 +89,7 @@ export const status = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (_args, { app }) => {
+  run: async (_args, { app, debug }) => {
     const started = performance.now();
     await app.waitForFirstBeacons();
     const players = playersOut(app);
@@ -98,7 +98,7 @@ export const status = defineTool({
     const problems = (d?.problems ?? []).map(
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
-    const dbg = existingDebugger(app.session)?.status();
+    const dbg = debuggerUsed(debug.status());
     const lines = [
       players.length
         ? `players: ${players
@@ -250,3 +250,8 @@ export const resume = defineTool({
 });
 
 export const sessionTools = [status, attach, detach, suspend, resume];
+
+/** The debugger's status once it was used (breakpoints set, a stop made), else undefined. */
+function debuggerUsed(d: DebugStatus): DebugStatus | undefined {
+  return d.breakpoints.length > 0 || d.pause || d.stops > 0 ? d : undefined;
+}

@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import type { EventSet, SdbConnection } from '../../sdb-protocol/index.js';
+import { GameConnection } from '../session/game-connection.js';
 import type { GameSession, SessionExtension } from '../session/session.js';
 import { Debugger } from './debugger.js';
 
@@ -39,6 +40,7 @@ function fakes() {
       return Promise.resolve(replies[name]?.(params));
     },
   } as unknown as SdbConnection;
+  const connection = new GameConnection(conn, { endpoint: '127.0.0.1:1', identity: 'test' });
   let ext: SessionExtension | undefined;
   const session = {
     extend(x: SessionExtension) {
@@ -56,7 +58,7 @@ function fakes() {
             ],
           }),
       };
-      const value = await op({ conn, catalog });
+      const value = await op({ connection, conn, catalog });
       return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
     },
     status: () => ({ holds: [] }),

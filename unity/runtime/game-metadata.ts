@@ -17,6 +17,7 @@ import type {
 } from '../../eval/runtime.js';
 import { closestNames, kindOf, type TypeCatalog } from '../catalog/index.js';
 import type { OperationContext } from '../session/session.js';
+import { connectionPart } from '../session/game-connection.js';
 import { fromWire, handleOf, typeIdOf, type TypeNames } from './convert.js';
 
 /** Invokes the metadata side needs (naming closed generics and arrays), run on the main thread. */
@@ -396,13 +397,12 @@ function defaultOf(d: CatalogDefault): ParameterDescriptor['defaultValue'] {
   return { kind: 'number', type: d.kind, value: d.value };
 }
 
-const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
+/** The evaluator's metadata of one attached game (it memoizes every lookup). */
+export const GAME_METADATA = connectionPart(
+  'evaluator metadata',
+  (c) => new GameMetadata(c.conn, c.catalog),
+);
 
 export function metadataFor(ctx: OperationContext): GameMetadata {
-  let md = metadataByConnection.get(ctx.conn);
-  if (!md) {
-    md = new GameMetadata(ctx.conn, ctx.catalog);
-    metadataByConnection.set(ctx.conn, md);
-  }
-  return md;
+  return ctx.connection.part(GAME_METADATA);
 }
