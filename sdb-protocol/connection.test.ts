@@ -40,6 +40,28 @@ describe('SdbConnection.connect', () => {
     expect(c.suspendCount).toBe(0);
   });
 
+  it('with keepStartSuspended, keeps a suspend=y start held as its own level, and resumes it on close', async () => {
+    agent = await FakeAgent.start();
+    agent.suspendCount = 1; // suspend=y: the VM waits at VM_START
+    agent.on('APPDOMAIN', 3, () => ({ body: new PacketWriter().i32(1).i32(1).body() })); // corlib
+    const c = await connect({ keepStartSuspended: true });
+    expect(c.startSuspended).toBe(true);
+    expect(agent.count('VM', 4)).toBe(0);
+    expect(c.suspendCount).toBe(1);
+    await c.close();
+    expect(agent.count('VM', 4)).toBe(1);
+    expect(agent.suspendCount).toBe(0);
+  });
+
+  it('with keepStartSuspended, still resumes a running game (its program loaded)', async () => {
+    agent = await FakeAgent.start();
+    agent.on('APPDOMAIN', 3, () => ({ body: new PacketWriter().i32(2).i32(1).i32(2).body() }));
+    const c = await connect({ keepStartSuspended: true });
+    expect(c.startSuspended).toBe(false);
+    expect(agent.count('VM', 4)).toBe(1);
+    expect(c.suspendCount).toBe(0);
+  });
+
   it('declares 56 to a newer agent', async () => {
     agent = await FakeAgent.start({ minor: 58 });
     const c = await connect();

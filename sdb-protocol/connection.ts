@@ -57,6 +57,12 @@ export interface ConnectOptions {
   log?: (message: string) => void;
   /** Merge same-tick field reads of one type or object into one command (default true). */
   coalesceReads?: boolean;
+  /**
+   * A game started waiting for its debugger (agent `suspend=y`) stays suspended after connect,
+   * its start suspension counted as a level this client holds (`startSuspended`), so that
+   * breakpoints can be set in start-up code first. Default false: connect resumes it.
+   */
+  keepStartSuspended?: boolean;
 }
 
 export interface SendOptions {
@@ -97,6 +103,11 @@ export class SdbConnection {
   agent: VmVersion = { description: '', major: 0, minor: 0 };
   /** From the agent's VM_START event. */
   vmStart: { threadId: number; rootDomainId: number } | undefined;
+  /**
+   * The game was waiting for its debugger (suspend=y) and connect left it suspended
+   * (keepStartSuspended): one of suspendCount's levels is that start suspension.
+   */
+  startSuspended = false;
   readonly stats: ConnectionStats = {
     commandsSent: 0,
     repliesReceived: 0,
@@ -222,6 +233,12 @@ export class SdbConnection {
       await conn.send('VM.SET_PROTOCOL_VERSION', { major: declared.major, minor: declared.minor });
       conn.version = declared;
       await started;
+      if (opts.keepStartSuspended && (await conn.waitingAtStart())) {
+        // ours from now on: close() resumes it like any level we hold
+        conn.suspends++;
+        conn.startSuspended = true;
+        return conn;
+      }
       // With suspend=y the VM sits suspended after VM_START although the event says policy NONE
       // (trap 9); in deferred mode this RESUME answers NOT_SUSPENDED, which is fine.
       await conn.send('VM.RESUME').catch((e: unknown) => {
@@ -232,6 +249,20 @@ export class SdbConnection {
       await conn.close();
       throw e;
     }
+  }
+
+  /**
+   * Whether the game is waiting for its debugger at start (suspend=y): VM_START then comes as the
+   * runtime starts, before the program's own assembly is loaded, so the root domain holds the
+   * core library alone. A running game (deferred attach, suspend=n; or one frozen by a client
+   * that left mid-invoke, which connect must release) has loaded its program.
+   */
+  private async waitingAtStart(): Promise<boolean> {
+    const domainId = this.vmStart?.rootDomainId;
+    if (domainId === undefined) return false;
+    const assemblies = await this.send('APPDOMAIN.GET_ASSEMBLIES', { domainId });
+    this.log(`sdb: ${assemblies.length} assemblies loaded at VM_START`);
+    return assemblies.length <= 1;
   }
 
   /** Sends a typed command and resolves with its decoded reply. Many may be in flight at once. */

@@ -145,7 +145,9 @@ export const attach = defineTool({
   description:
     'Attach the debugger now: to the one visible player (no arguments), to a player chosen ' +
     'among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: ' +
-    'a game under Proton may announce the host address). Later calls use this game.',
+    'a game under Proton may announce the host address). Later calls use this game. A game ' +
+    'started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: ' +
+    'set breakpoints in start-up code, then `resume` lets it run.',
   input: z.object(targetArgs),
   output: z.object({ session: sessionSchema, cost: costSchema }),
   annotations: {
@@ -154,7 +156,7 @@ export const attach = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  run: async (args, { app }) => {
+  run: async (args, { app, caller }) => {
     const started = performance.now();
     if (args.player !== undefined && (args.host !== undefined || args.port !== undefined))
       throw Errors.invalidArgument('give either player or host/port, not both');
@@ -166,7 +168,7 @@ export const attach = defineTool({
         : args.player !== undefined
           ? { kind: 'player', selector: args.player }
           : { kind: 'auto' };
-    const s = await app.session.attach(target);
+    const s = await app.session.attach(target, caller);
     const cost = untouched(started);
     return {
       text: sessionText(s),

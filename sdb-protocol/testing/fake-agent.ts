@@ -65,6 +65,9 @@ export class FakeAgent {
       this.suspendCount = 0;
       return {};
     });
+    // APPDOMAIN.GET_ASSEMBLIES: a running game's (more than the core library: see
+    // SdbConnection's keepStartSuspended)
+    this.on('APPDOMAIN', 3, () => ({ body: new PacketWriter().i32(2).i32(1).i32(2).body() }));
   }
 
   static async start(options: FakeAgentOptions = {}): Promise<FakeAgent> {

@@ -225,9 +225,10 @@ export class GameSession {
 
   /**
    * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
-   * The game found becomes the one writes are checked against.
+   * The game found becomes the one writes are checked against. A game waiting for its debugger
+   * (suspend=y) stays held, as a hold of `caller` (see connectNow).
    */
-  async attach(target: Target): Promise<SessionStatus> {
+  async attach(target: Target, caller = 'attach'): Promise<SessionStatus> {
     this.throwIfClosed();
     if (
       target.kind === 'endpoint' &&
@@ -241,7 +242,7 @@ export class GameSession {
     this.baseline = undefined;
     this.replaced = undefined;
     if (previous) await this.dropAttachment(previous, 'a new attach');
-    await this.ensureAttached();
+    await this.ensureAttached(caller);
     return this.status();
   }
 
@@ -310,7 +311,7 @@ export class GameSession {
     const opId = ++this.nextOperation;
     this.running.set(opId, { caller, label });
     try {
-      let a = await this.ensureAttached();
+      let a = await this.ensureAttached(caller);
       if (options.window === false) {
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
@@ -323,7 +324,7 @@ export class GameSession {
         // Dropped as the window opens: nothing ran yet, so retry once against a freshly
         // resolved endpoint (the game may have restarted, maybe on another port).
         this.noteDrop(a, e);
-        a = await this.ensureAttached();
+        a = await this.ensureAttached(caller);
         try {
           await a.conn.send('VM.SUSPEND');
         } catch (e2) {
@@ -445,7 +446,7 @@ export class GameSession {
     const started = performance.now();
     const release = await this.lock.acquire(false, 30_000, 'suspend');
     try {
-      const a = await this.ensureAttached();
+      const a = await this.ensureAttached(caller);
       const before = a.conn.stats.commandsSent;
       await a.conn.send('VM.SUSPEND').catch((e: unknown) => {
         if (isDrop(e)) this.noteDrop(a, e);
@@ -488,14 +489,20 @@ export class GameSession {
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
   }
 
-  private ensureAttached(): Promise<GameConnection> {
+  /** The open connection, or a new one; `caller` is who the attach is for. */
+  private ensureAttached(caller: string): Promise<GameConnection> {
     const a = this.attachment;
     if (a && !a.conn.isClosed) return Promise.resolve(a);
-    this.attaching ??= this.connectNow().finally(() => (this.attaching = undefined));
+    this.attaching ??= this.connectNow(caller).finally(() => (this.attaching = undefined));
     return this.attaching;
   }
 
-  private async connectNow(): Promise<GameConnection> {
+  /**
+   * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
+   * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
+   * breakpoints can be set in start-up code before `resume` (release) lets it run.
+   */
+  private async connectNow(caller: string): Promise<GameConnection> {
     this.attachment = undefined;
     if (this.target.kind !== 'endpoint') await this.opts.beforeSelect?.();
     const { host, port, player } = this.resolve(this.lastPlayer);
@@ -509,6 +516,7 @@ export class GameSession {
         connectTimeoutMs: this.opts.connectTimeoutMs ?? 3000,
         handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3000,
         log: this.log,
+        keepStartSuspended: true,
       });
     } catch (e) {
       throw Errors.attachFailed(endpoint, e);
@@ -536,6 +544,10 @@ export class GameSession {
       if (this.attachment === a) this.noteDrop(a, reason);
     });
     this.holds.clear(); // a new connection holds nothing: the agent resumed when the old one went
+    if (conn.startSuspended) {
+      this.holds.add(caller); // the level the connection counts as its own
+      this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
+    }
     this.attachment = a;
     return a;
   }
