@@ -270,7 +270,7 @@ export class Conversions {
         );
       case 'user': {
         const arg = await this.value(c.before, from, c.method.parameters[0]!.type, checked);
-        const r = await this.it.calls.invokeRaw(c.method, undefined, [arg]);
+        const r = await this.it.invoker.invokeRaw(c.method, undefined, [arg]);
         return this.value(c.after, { type: c.method.returnType!, value: r }, to, checked);
       }
     }

@@ -3,6 +3,7 @@
 // ManagedException is what the program threw (in the game, or in our own arithmetic); an
 // Unsupported error names a construct this evaluator does not handle rather than guess.
 
+import { EvalCompileError, EvalManagedException } from '../semantics/errors.js';
 import type { Span } from '../syntax/index.js';
 
 export class CompileError extends Error {
@@ -59,3 +60,14 @@ export const Messages = {
       'Index was outside the bounds of the array.',
     ),
 };
+
+/** Runs numeric semantics, turning its errors into the interpreter's. */
+export function sem<T>(fn: () => T, span?: Span): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof EvalCompileError) throw new CompileError(e.code, e.message, span);
+    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
+    throw e;
+  }
+}

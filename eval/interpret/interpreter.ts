@@ -7,13 +7,23 @@ import type * as A from '../syntax/index.js';
 import { unparse } from '../syntax/index.js';
 import type { MetadataProvider, Runtime, TypeHandle } from '../runtime.js';
 import { NULL, VOID, type EvalValue } from '../values.js';
+import { Arrays } from './array-creation.js';
+import { Assignments } from './assignment.js';
+import { BinaryOperators } from './binary-operators.js';
 import { Calls } from './calls.js';
+import { Conditionals } from './conditional-operators.js';
 import { Conversions } from './conversions.js';
 import { CompileError, ManagedException, Messages, UnsupportedError } from './errors.js';
+import { Elements } from './element-access.js';
+import { Interpolation } from './interpolation.js';
+import { Invoker } from './invoke.js';
+import { Literals } from './literals.js';
 import { Lookup } from './lookup.js';
+import { Creation } from './object-creation.js';
 import type { Operand, Place, Resolved } from './operand.js';
-import { Operators } from './operators.js';
 import { TypeFacts, type SType } from './type-facts.js';
+import { TypeTests } from './type-tests.js';
+import { UnaryOperators } from './unary-operators.js';
 import { WellKnown } from './well-known.js';
 
 export interface Builtin {
@@ -49,8 +59,18 @@ export class Interpreter {
   readonly facts: TypeFacts;
   readonly wk: WellKnown;
   readonly conversions: Conversions;
-  readonly operators: Operators;
+  readonly literals: Literals;
+  readonly unaryOperators: UnaryOperators;
+  readonly binaryOperators: BinaryOperators;
+  readonly conditionals: Conditionals;
+  readonly typeTests: TypeTests;
+  readonly assignments: Assignments;
   readonly calls: Calls;
+  readonly invoker: Invoker;
+  readonly elements: Elements;
+  readonly creation: Creation;
+  readonly arrays: Arrays;
+  readonly interpolation: Interpolation;
   readonly lookup: Lookup;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
@@ -67,8 +87,18 @@ export class Interpreter {
     this.facts = new TypeFacts(rt.metadata);
     this.wk = new WellKnown(rt.metadata);
     this.conversions = new Conversions(this);
-    this.operators = new Operators(this);
+    this.literals = new Literals(this);
+    this.unaryOperators = new UnaryOperators(this);
+    this.binaryOperators = new BinaryOperators(this);
+    this.conditionals = new Conditionals(this);
+    this.typeTests = new TypeTests(this);
+    this.assignments = new Assignments(this);
     this.calls = new Calls(this);
+    this.invoker = new Invoker(this);
+    this.elements = new Elements(this);
+    this.creation = new Creation(this);
+    this.arrays = new Arrays(this);
+    this.interpolation = new Interpolation(this);
     this.lookup = new Lookup(this);
   }
 
@@ -180,7 +210,7 @@ export class Interpreter {
       if (v.initializer) {
         const init =
           v.initializer.kind === 'ArrayInitializer'
-            ? await this.calls.arrayFromInitializer(type, v.initializer)
+            ? await this.arrays.arrayFromInitializer(type, v.initializer)
             : await this.conversions.implicitly(
                 await this.expr(v.initializer),
                 type,
@@ -299,9 +329,9 @@ export class Interpreter {
   private async resolveNode(e: A.Expression): Promise<Resolved> {
     switch (e.kind) {
       case 'Literal':
-        return { k: 'value', op: await this.operators.literal(e) };
+        return { k: 'value', op: await this.literals.literal(e) };
       case 'InterpolatedString':
-        return { k: 'value', op: await this.calls.interpolated(e) };
+        return { k: 'value', op: await this.interpolation.interpolated(e) };
       case 'Name':
         return this.lookup.simpleName(e);
       case 'PredefinedType':
@@ -319,30 +349,33 @@ export class Interpreter {
           ),
         };
       case 'ElementAccess':
-        return { k: 'value', op: await this.naming(e.target, () => this.calls.elementAccess(e)) };
+        return {
+          k: 'value',
+          op: await this.naming(e.target, () => this.elements.elementAccess(e)),
+        };
       case 'ObjectCreation':
-        return { k: 'value', op: await this.calls.objectCreation(e) };
+        return { k: 'value', op: await this.creation.objectCreation(e) };
       case 'ArrayCreation':
-        return { k: 'value', op: await this.calls.arrayCreation(e) };
+        return { k: 'value', op: await this.arrays.arrayCreation(e) };
       case 'Cast':
         return { k: 'value', op: await this.cast(e) };
       case 'Unary':
-        return { k: 'value', op: await this.operators.unary(e) };
+        return { k: 'value', op: await this.unaryOperators.unary(e) };
       case 'Postfix':
         if (e.operator === '!') return this.resolveInChain(e.operand);
-        return { k: 'value', op: await this.operators.postfix(e) };
+        return { k: 'value', op: await this.unaryOperators.postfix(e) };
       case 'Binary':
-        return { k: 'value', op: await this.operators.binary(e) };
+        return { k: 'value', op: await this.binaryOperators.binary(e) };
       case 'Coalesce':
-        return { k: 'value', op: await this.operators.coalesce(e) };
+        return { k: 'value', op: await this.conditionals.coalesce(e) };
       case 'Assignment':
-        return { k: 'value', op: await this.operators.assignment(e) };
+        return { k: 'value', op: await this.assignments.assignment(e) };
       case 'Conditional':
-        return { k: 'value', op: await this.operators.conditional(e) };
+        return { k: 'value', op: await this.conditionals.conditional(e) };
       case 'Is':
-        return { k: 'value', op: await this.operators.is(e) };
+        return { k: 'value', op: await this.typeTests.is(e) };
       case 'As':
-        return { k: 'value', op: await this.operators.as(e) };
+        return { k: 'value', op: await this.typeTests.as(e) };
       case 'TypeOf':
         return { k: 'value', op: await this.typeOf(e) };
       case 'Default':
@@ -426,7 +459,7 @@ export class Interpreter {
   /** default(T): zero for primitives and enums, null for references, a zeroed struct. */
   async defaultValue(type: TypeHandle): Promise<Operand> {
     const p = await this.facts.primitive(type);
-    if (p) return this.operators.constantOperand(type, this.operators.zero(p));
+    if (p) return this.literals.constantOperand(type, this.literals.zero(p));
     if (await this.facts.isEnum(type)) {
       const u = await this.facts.enumUnderlying(type);
       return {
@@ -489,7 +522,10 @@ export class Interpreter {
     else if (e.kind === 'MemberAccess')
       r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
     else if (e.kind === 'ElementAccess')
-      r = { k: 'value', op: await this.naming(e.target, () => this.calls.elementAccess(e, mode)) };
+      r = {
+        k: 'value',
+        op: await this.naming(e.target, () => this.elements.elementAccess(e, mode)),
+      };
     else if (e.kind === 'Parenthesized') return this.target(e.expression, mode);
     else
       throw new CompileError(
@@ -553,7 +589,7 @@ export class Interpreter {
           'CS0154',
           `the property or indexer '${t.property.property.name}' lacks a get accessor`,
         );
-      return this.calls.callGetter(t.property);
+      return this.invoker.callGetter(t.property);
     }
     return t.value;
   }
@@ -562,7 +598,7 @@ export class Interpreter {
   async store(t: Operand, value: EvalValue): Promise<void> {
     if (this.dry) return;
     if (t.place) return this.write(t.place, value);
-    if (t.property) return this.calls.callSetter(t.property, value);
+    if (t.property) return this.invoker.callSetter(t.property, value);
   }
 
   /** Reads a variable's current value. */

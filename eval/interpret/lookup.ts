@@ -596,7 +596,7 @@ export class Lookup {
         `the property or indexer '${property.name}' cannot be used in this context because it lacks the get accessor`,
         span,
       );
-    const value = await this.it.calls.callGetter(target);
+    const value = await this.it.invoker.callGetter(target);
     return { type: property.type, value, property: target };
   }
 }

@@ -20,8 +20,8 @@ afterEach(async () => {
 });
 
 /** Answers attaching (one thread, its identity) and type lookups: only System types exist. */
-async function gameAgent(): Promise<FakeAgent> {
-  const a = await FakeAgent.start();
+function gameAgent(): FakeAgent {
+  const a = FakeAgent.inMemory();
   a.on('VM', 2, () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
   a.on('THREAD', 6, () => ({ body: new PacketWriter().i64(4242).body() }));
   a.on('THREAD', 5, () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
@@ -60,8 +60,8 @@ function evalOn(s: GameSession, source: string) {
 
 describe('the parts of an attached game', () => {
   it('live as long as its connection: one metadata, `_` kept between programs', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = new GameSession({ connect: (options) => agent!.connect(options) });
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     const a = (await evalOn(session, '6 * 7')).value;
     expect(a.md).toBe(a.mdAfter);
@@ -72,8 +72,8 @@ describe('the parts of an attached game', () => {
   });
 
   it('are dropped when the connection drops: fresh metadata and no `_` on the next one', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = new GameSession({ connect: (options) => agent!.connect(options) });
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     const first = (await evalOn(session, '6 * 7')).value;
     agent.dropConnection();
@@ -89,8 +89,8 @@ describe('the parts of an attached game', () => {
   });
 
   it('are dropped on detach, and a new attach starts without them', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = new GameSession({ connect: (options) => agent!.connect(options) });
     const target = { kind: 'endpoint', host: '127.0.0.1', port: agent.port } as const;
     await session.attach(target);
     const first = (await evalOn(session, '6 * 7')).value;
