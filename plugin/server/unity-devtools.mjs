@@ -38347,6 +38347,10 @@ var init_format_number = __esm({
 async function formatValue(runtime, value) {
   return new Formatter(runtime).value(value, 0);
 }
+function arrayDimensions(lengths, lowerBounds) {
+  if (lowerBounds.every((b) => b === 0)) return lengths.join(",");
+  return lengths.map((n, k) => `${lowerBounds[k] ?? 0}..${(lowerBounds[k] ?? 0) + n - 1}`).join(",");
+}
 function quoteChar(unit) {
   return `'${escape2(unit, "'")}'`;
 }
@@ -38448,7 +38452,8 @@ var init_format_value = __esm({
       async array(v, type, depth) {
         const d = await this.rt.metadata.describe(type);
         const lengths = await this.rt.game.arrayLengths(v);
-        const head = `${await csharpName(this.rt.metadata, d.elementType)}[${lengths.join(",")}]`;
+        const lower = await this.rt.game.arrayLowerBounds?.(v) ?? [];
+        const head = `${await csharpName(this.rt.metadata, d.elementType)}[${arrayDimensions(lengths, lower)}]`;
         const total = lengths.reduce((a, b) => a * b, 1);
         return this.sequence(head, total, (i) => this.rt.game.readElement(v, i), depth);
       }
@@ -43903,6 +43908,8 @@ var init_calls = __esm({
               e.span
             );
           }
+          if (c.method.isStatic && target.implicitThis)
+            return this.call(c, void 0, args2, e.arguments);
           if (c.method.isStatic && target.receiver) {
             throw new CompileError(
               "CS0176",
@@ -44516,9 +44523,10 @@ var init_element_access = __esm({
         const array2 = op.value;
         if (array2.kind === "null") throw Messages.nullReference();
         const lengths = await this.game.arrayLengths(array2);
+        const lower = await this.game.arrayLowerBounds?.(array2) ?? [];
         let linear = 0n;
         for (let k = 0; k < rank2; k++) {
-          const i = indices[k];
+          const i = indices[k] - BigInt(lower[k] ?? 0);
           const n = BigInt(lengths[k] ?? 0);
           if (i < 0n || i >= n) throw Messages.indexOutOfRange();
           linear = linear * n + i;
@@ -44747,12 +44755,12 @@ function constantValueOf(v) {
   if (v.kind === "null") return { kind: "null" };
   if (v.kind === "string" && v.text !== void 0) return { kind: "string", value: v.text };
   if (v.kind === "enum") {
-    const big = v.underlying === "long" || v.underlying === "ulong";
+    const big2 = v.underlying === "long" || v.underlying === "ulong";
     return {
       kind: "number",
       c: constantOf({
         kind: v.underlying,
-        value: big ? BigInt(v.value) : Number(v.value)
+        value: big2 ? BigInt(v.value) : Number(v.value)
       })
     };
   }
@@ -44781,8 +44789,13 @@ var init_lookup = __esm({
         this.it = it;
       }
       it;
+      /** The enclosing type, then the types it is nested in (innermost first). */
+      enclosing;
       get md() {
         return this.it.md;
+      }
+      get scope() {
+        return this.it.options.scope;
       }
       // ---------------------------------------------------------------- simple names
       async simpleName(e, mode = "read") {
@@ -44801,6 +44814,14 @@ var init_lookup = __esm({
         if (e.typeArgs.length === 0) {
           const local = this.it.localOperand(e.name, e.span, mode);
           if (local) return { k: "value", op: local };
+          const variable = this.scope?.variables.get(e.name);
+          if (variable) return { k: "value", op: await this.scopeOperand(e.name, variable, mode) };
+        }
+        if (this.scope) {
+          const member2 = await this.enclosingMember(e, mode);
+          if (member2) return member2;
+        }
+        if (e.typeArgs.length === 0) {
           const builtin = this.it.options.builtins?.get(e.name);
           if (builtin) {
             if (mode === "write")
@@ -44815,7 +44836,7 @@ var init_lookup = __esm({
         if (t) return { k: "type", type: t };
         if (e.typeArgs.length === 0 && await this.md.hasNamespace(e.name))
           return { k: "namespace", name: e.name };
-        const locals = [...this.it.locals.keys()];
+        const locals = [...this.it.locals.keys(), ...this.scope?.variables.keys() ?? []];
         const near = locals.filter((n) => n.toLowerCase() === e.name.toLowerCase());
         throw new CompileError(
           "CS0103",
@@ -44823,6 +44844,97 @@ var init_lookup = __esm({
           e.span,
           near.slice(0, 1)
         );
+      }
+      /** `this`: the scope's receiver; CS0026 where there is none (a static method, plain eval). */
+      async thisAccess(e, mode = "read") {
+        const self = this.scope?.self;
+        if (!self)
+          throw new CompileError(
+            "CS0026",
+            this.scope ? "keyword 'this' is not valid in a static method" : "'this' is not available here: it exists only in a frame of an instance method",
+            e.span
+          );
+        if (mode === "write" && !self.write)
+          throw new CompileError("CS1604", "cannot assign to 'this' because it is read-only", e.span);
+        return { k: "value", op: await this.scopeOperand("this", self, mode) };
+      }
+      /** A scope variable as an operand: a variable (a place) when the host can write it. */
+      async scopeOperand(name2, variable, mode) {
+        const value = this.it.dry || mode === "write" ? VOID : await variable.read();
+        return variable.write ? { type: variable.type, value, place: { k: "scope", name: name2, variable } } : { type: variable.type, value };
+      }
+      /**
+       * A simple name as the method's body sees it (§12.8.4): a member of the enclosing type (or of
+       * a base), then of each type it is nested in. Instance members need `this` (CS0120 in a
+       * static method; the members of an outer type are never reached through it).
+       */
+      async enclosingMember(e, mode) {
+        const types = await this.enclosingTypes();
+        for (const [depth, type] of types.entries()) {
+          const m = await this.member(type, e.name, e.typeArgs.length);
+          if (!m) continue;
+          const self = depth === 0 ? this.scope?.self : void 0;
+          const receiver = async () => self ? this.scopeOperand("this", self, "read") : Promise.reject(this.needsInstance(type, e.name, e.span));
+          switch (m.k) {
+            case "type":
+              return { k: "type", type: await this.construct(m.type, e.typeArgs, e.span, {}) };
+            case "methods": {
+              const typeArgs2 = await this.typeArgs(e.typeArgs);
+              return self ? {
+                k: "methods",
+                name: e.name,
+                methods: m.methods,
+                receiver: await receiver(),
+                implicitThis: true,
+                typeArgs: typeArgs2
+              } : { k: "methods", name: e.name, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
+            }
+            case "field":
+              if (m.field.isStatic || m.field.constant)
+                return { k: "value", op: await this.fieldOperand(void 0, m.field, mode, e.span) };
+              return {
+                k: "value",
+                op: await this.fieldOperand(await receiver(), m.field, mode, e.span)
+              };
+            case "property":
+              if (m.property.isStatic)
+                return {
+                  k: "value",
+                  op: await this.propertyOperand(void 0, m.property, [], mode, e.span)
+                };
+              return {
+                k: "value",
+                op: await this.propertyOperand(await receiver(), m.property, [], mode, e.span)
+              };
+          }
+        }
+        return void 0;
+      }
+      /** The enclosing type and the types it is nested in, innermost first. */
+      enclosingTypes() {
+        const scope = this.scope;
+        if (!scope) return Promise.resolve([]);
+        return this.enclosing ??= (async () => {
+          const out = [scope.enclosingType];
+          for (; ; ) {
+            const { fullName } = await this.md.describe(out.at(-1));
+            const cut = fullName.lastIndexOf("+");
+            if (cut < 0 || fullName.includes("[")) return out;
+            const outer = await this.md.findType(fullName.slice(0, cut));
+            if (!outer) return out;
+            out.push(outer);
+          }
+        })();
+      }
+      /** The namespace of the enclosing type and the namespaces around it, innermost first. */
+      async enclosingNamespaces() {
+        const types = await this.enclosingTypes();
+        const outermost = types.at(-1);
+        if (!outermost) return [];
+        const ns = (await this.md.describe(outermost)).namespace;
+        const out = [];
+        for (let n = ns; n; n = n.includes(".") ? n.slice(0, n.lastIndexOf(".")) : "") out.push(n);
+        return out;
       }
       /** A type named in a namespace (`''` is the global one), constructed with its arguments. */
       async typeIn(ns, name2, typeArgs2, span, options = {}) {
@@ -44848,9 +44960,17 @@ var init_lookup = __esm({
        * ambiguous, CS0104), then — when enabled — any namespace where the name is unique.
        */
       async typeBySimpleName(name2, typeArgs2, span, options = {}) {
+        const arity = typeArgs2.length;
+        for (const type of await this.enclosingTypes()) {
+          const nested = await this.nestedType(type, name2, arity);
+          if (nested) return this.construct(nested, typeArgs2, span, options);
+        }
+        for (const ns of await this.enclosingNamespaces()) {
+          const t = await this.typeIn(ns, name2, typeArgs2, span, options);
+          if (t) return t;
+        }
         const global = await this.typeIn("", name2, typeArgs2, span, options);
         if (global) return global;
-        const arity = typeArgs2.length;
         if (arity === 0 && await this.md.hasNamespace(name2)) return void 0;
         const reflection = `${name2}${arity ? `\`${arity}` : ""}`;
         const found = /* @__PURE__ */ new Map();
@@ -45910,6 +46030,12 @@ var init_interpreter = __esm({
               `a local variable named '${name2}' is already defined`,
               v.name.span
             );
+          if (this.options.scope?.variables.has(name2))
+            throw new CompileError(
+              "CS0136",
+              `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
+              v.name.span
+            );
           if (d.type === "var") {
             if (!v.initializer)
               throw new CompileError(
@@ -46061,7 +46187,7 @@ var init_interpreter = __esm({
           case "PredefinedType":
             return { k: "type", type: await this.lookup.type(e) };
           case "This":
-            throw new CompileError("CS0026", "'this' is not available here", e.span);
+            return this.lookup.thisAccess(e);
           case "MemberAccess":
             return this.naming(e.target, () => this.lookup.memberAccess(e));
           case "Invocation":
@@ -46229,6 +46355,7 @@ var init_interpreter = __esm({
           );
         let r;
         if (e.kind === "Name") r = await this.lookup.simpleName(e, mode);
+        else if (e.kind === "This") r = await this.lookup.thisAccess(e, mode);
         else if (e.kind === "MemberAccess")
           r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
         else if (e.kind === "ElementAccess")
@@ -46323,6 +46450,8 @@ var init_interpreter = __esm({
           }
           case "element":
             return this.rt.game.readElement(place.array, place.index);
+          case "scope":
+            return place.variable.read();
         }
       }
       /** Writes a variable; a field of a struct is written by writing the whole struct back. */
@@ -46349,6 +46478,10 @@ var init_interpreter = __esm({
           }
           case "element":
             return this.rt.game.writeElement(place.array, place.index, value);
+          case "scope":
+            if (!place.variable.write)
+              throw new CompileError("CS1604", `cannot assign to '${place.name}': it is read-only`);
+            return place.variable.write(value);
         }
       }
       /** Marks a local assigned (out arguments), without a value in dry mode. */
@@ -46411,7 +46544,8 @@ async function prepare(source, runtime, options) {
     usings: options.usings ?? DEFAULT_USINGS,
     anyNamespace: options.anyNamespace ?? true,
     ...options.builtins ? { builtins: options.builtins } : {},
-    ...options.functions ? { functions: options.functions } : {}
+    ...options.functions ? { functions: options.functions } : {},
+    ...options.scope ? { scope: options.scope } : {}
   };
   const binder = new Interpreter(runtime, settings);
   await guard(async () => {
@@ -51055,13 +51189,36 @@ var init_metadata_reader = __esm({
 // unity/catalog/name-query.ts
 function nameKeys(fullName, simpleName) {
   const bare = stripArity(fullName);
-  return {
+  const keys = {
     fullName,
     simpleName,
     bare,
     lowerFull: fullName.toLowerCase(),
     lowerBare: bare.toLowerCase()
   };
+  const full = dotNesting(fullName);
+  if (full !== fullName) {
+    const dottedBare = stripArity(full);
+    keys.dotted = {
+      full,
+      bare: dottedBare,
+      lowerFull: full.toLowerCase(),
+      lowerBare: dottedBare.toLowerCase()
+    };
+  }
+  return keys;
+}
+function dotNesting(fullName) {
+  if (!fullName.includes("+")) return fullName;
+  let out = "";
+  for (let i = 0; i < fullName.length; i++) {
+    const c = fullName[i];
+    if (c === "\\") {
+      out += c + (fullName[i + 1] ?? "");
+      i++;
+    } else out += c === "+" ? "." : c;
+  }
+  return out;
 }
 function parseTypeQuery(query2) {
   const q = query2.trim();
@@ -51073,18 +51230,22 @@ function parseTypeQuery(query2) {
   const name2 = (comma >= 0 ? q.slice(0, comma) : q).trim();
   const assembly = comma >= 0 ? q.slice(comma + 1).trim() || void 0 : void 0;
   if (!name2) throw Errors.invalidArgument(`no type name in ${JSON.stringify(query2)}`);
-  return { kind: "name", text: name2, assembly, match: nameMatcher(name2) };
+  const text = name2.replace(/\//g, "+");
+  return { kind: "name", text, assembly, match: nameMatcher(text) };
 }
 function nameMatcher(q) {
   const withArity = q.includes("`");
   const lower = q.toLowerCase();
+  const dottedToo = !q.includes("+");
+  const exact = (full) => full === q;
+  const suffix = (full, bare) => isBoundarySuffix(full, q) || !withArity && isBoundarySuffix(bare, q);
+  const suffixLower = (full, bare) => isBoundarySuffix(full, lower) || !withArity && isBoundarySuffix(bare, lower);
   return (k) => {
-    if (k.fullName === q) return "exact";
-    if (isBoundarySuffix(k.fullName, q) || !withArity && isBoundarySuffix(k.bare, q)) {
-      return "name";
-    }
-    if (k.lowerFull === lower) return "exact-ignore-case";
-    if (isBoundarySuffix(k.lowerFull, lower) || !withArity && isBoundarySuffix(k.lowerBare, lower))
+    const d = dottedToo ? k.dotted : void 0;
+    if (exact(k.fullName) || d && exact(d.full)) return "exact";
+    if (suffix(k.fullName, k.bare) || d && suffix(d.full, d.bare)) return "name";
+    if (k.lowerFull === lower || d?.lowerFull === lower) return "exact-ignore-case";
+    if (suffixLower(k.lowerFull, k.lowerBare) || d && suffixLower(d.lowerFull, d.lowerBare))
       return "name-ignore-case";
     return void 0;
   };
@@ -51273,16 +51434,16 @@ function boundedEditDistance(a, b, max) {
   if (a.length > b.length) [a, b] = [b, a];
   const n = a.length;
   const m = b.length;
-  const big = max + 1;
-  let before = new Array(n + 1).fill(big);
+  const big2 = max + 1;
+  let before = new Array(n + 1).fill(big2);
   let prev = new Array(n + 1);
   let cur = new Array(n + 1);
-  for (let i = 0; i <= n; i++) prev[i] = i <= max ? i : big;
+  for (let i = 0; i <= n; i++) prev[i] = i <= max ? i : big2;
   for (let j = 1; j <= m; j++) {
     const from = Math.max(1, j - max);
     const to = Math.min(n, j + max);
-    cur.fill(big);
-    cur[0] = j <= max ? j : big;
+    cur.fill(big2);
+    cur[0] = j <= max ? j : big2;
     let rowMin = cur[0];
     for (let i = from; i <= to; i++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -51290,13 +51451,13 @@ function boundedEditDistance(a, b, max) {
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
         d = Math.min(d, before[i - 2] + 1);
       }
-      cur[i] = d > big ? big : d;
+      cur[i] = d > big2 ? big2 : d;
       if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return big;
+    if (rowMin > max) return big2;
     [before, prev, cur] = [prev, cur, before];
   }
-  return Math.min(prev[n], big);
+  return Math.min(prev[n], big2);
 }
 function suggestionBound(query2) {
   return Math.max(1, Math.min(4, Math.floor(query2.length / 4)));
@@ -53076,7 +53237,14 @@ var init_game_connection = __esm({
 });
 
 // unity/runtime/convert.ts
-async function fromWire(v, names2) {
+function fromWire(v, names2, slot) {
+  const outermost = async () => {
+    const t = typeof slot === "function" ? await slot() : slot;
+    return t && names2.describe ? isReferenceType(await names2.describe(t)) : void 0;
+  };
+  return decode3(v, names2, [], outermost);
+}
+async function decode3(v, names2, enclosing, boxed) {
   switch (v.kind) {
     case "null":
       return { kind: "null" };
@@ -53127,14 +53295,58 @@ async function fromWire(v, names2) {
         return { kind: "decimal", bits: { flags, hi, lo, mid } };
       }
       const fields = [];
-      for (const f of v.fields) fields.push(await fromWire(f, names2));
-      return { kind: "struct", type: handleOf(v.typeId), fields };
+      const value = { kind: "struct", type: handleOf(v.typeId), fields };
+      const self = { value, boxed: once(boxed) };
+      const inner = [...enclosing, self];
+      for (let i = 0; i < v.fields.length; i++) {
+        const index = i;
+        const fieldBoxed = async () => {
+          const slots = await instanceFieldTypes(names2, v.typeId);
+          const t = slots?.[index];
+          return t && names2.describe ? isReferenceType(await names2.describe(t)) : void 0;
+        };
+        fields.push(await decode3(v.fields[i], names2, inner, fieldBoxed));
+      }
+      return value;
     }
-    case "type":
     case "parent_vtype":
+      return backReference((await enclosingBox(enclosing, v.index)).value);
+    case "type":
     case "fixed_array":
       throw new Error(`values of kind ${v.kind} are not supported by the evaluator`);
   }
+}
+async function enclosingBox(enclosing, index) {
+  const [outer, ...rest] = enclosing;
+  if (!outer) throw new Error("a PARENT_VTYPE value outside any struct");
+  const boxedRest = [];
+  for (const e of rest) if (await e.boxed() !== false) boxedRest.push(e);
+  const outerBoxed = await outer.boxed() ?? index === boxedRest.length;
+  const boxes = outerBoxed ? [outer, ...boxedRest] : boxedRest;
+  const found = boxes[index];
+  if (!found)
+    throw new Error(`PARENT_VTYPE ${index} names none of the ${boxes.length} enclosing boxes`);
+  return found;
+}
+function backReference(target) {
+  const ref = { kind: "struct", type: target.type };
+  Object.defineProperty(ref, "fields", { get: () => target.fields, enumerable: false });
+  Object.defineProperty(ref, ENCLOSING, { value: target, enumerable: false });
+  return ref;
+}
+function structIdentity(v) {
+  return v[ENCLOSING] ?? v;
+}
+function isReferenceType(d) {
+  return d.kind !== "struct" && d.kind !== "enum" && d.kind !== "pointer";
+}
+async function instanceFieldTypes(names2, typeId) {
+  if (!names2.allFields) return void 0;
+  return (await names2.allFields(handleOf(typeId))).filter((f) => !f.isStatic).map((f) => f.type);
+}
+function once(f) {
+  let p;
+  return () => p ??= f();
 }
 async function toWire(v, support) {
   switch (v.kind) {
@@ -53164,6 +53376,7 @@ async function toWire(v, support) {
     case "object":
       return Values.object(v.ref.id);
     case "struct": {
+      if (support.structWire) return support.structWire(v);
       const fields = [];
       for (const f of v.fields) fields.push(await toWire(f, support));
       return Values.struct(typeIdOf(v.type), fields);
@@ -53177,7 +53390,7 @@ async function toWire(v, support) {
       return { kind: "ptr", address: v.address };
   }
 }
-var wireToNumeric, numericToWire, handleOf, typeIdOf;
+var wireToNumeric, numericToWire, handleOf, typeIdOf, ENCLOSING;
 var init_convert = __esm({
   "unity/runtime/convert.ts"() {
     "use strict";
@@ -53211,6 +53424,7 @@ var init_convert = __esm({
     };
     handleOf = (typeId) => ({ key: String(typeId) });
     typeIdOf = (t) => Number(t.key);
+    ENCLOSING = /* @__PURE__ */ Symbol("the enclosing struct this field is");
   }
 });
 
@@ -53622,6 +53836,21 @@ var init_builtins = __esm({
 });
 
 // unity/runtime/game-values.ts
+function containsItself(v) {
+  const self = structIdentity(v);
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [...v.fields];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x.kind !== "struct") continue;
+    const id = structIdentity(x);
+    if (id === self) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...x.fields);
+  }
+  return false;
+}
 var GameValues;
 var init_game_values = __esm({
   "unity/runtime/game-values.ts"() {
@@ -53663,33 +53892,91 @@ var init_game_values = __esm({
       async createString(text) {
         return { kind: "string", text, ref: { id: await this.gameString(text) } };
       }
-      wire(v) {
+      wire(v, boxes = /* @__PURE__ */ new Map()) {
+        if (v.kind === "struct") return this.structFor(v, boxes);
         return toWire(v, this);
+      }
+      /** WireSupport: a struct with its fields encoded for their declared types. */
+      structWire(v) {
+        return this.structFor(v, /* @__PURE__ */ new Map());
       }
       /**
        * A value for a slot of a known type. The evaluator keeps boxed values unboxed and
        * Nullable<T> as T-or-null (C#'s view); the wire needs the real shapes: a box in the game
-       * for a reference slot, the Nullable struct for a Nullable slot.
+       * for a reference slot, the Nullable struct for a Nullable slot. `boxes`: the boxes made for
+       * structs while encoding one value, so a box that contains itself is made once.
        */
-      async wireFor(v, slot) {
-        if (!slot) return this.wire(v);
+      async wireFor(v, slot, boxes = /* @__PURE__ */ new Map()) {
+        if (!slot) return this.wire(v, boxes);
         const d = await this.metadata.describe(slot);
         const boxable = v.kind === "number" || v.kind === "bool" || v.kind === "decimal" || v.kind === "enum" || v.kind === "struct";
         if (boxable && d.kind !== "struct" && d.kind !== "enum") {
-          const boxed = await this.box(v, await this.typeOf(v));
-          return Values.object(boxed.ref.id);
+          return Values.object(await this.boxFor(v, boxes));
+        }
+        if (d.kind === "pointer" && v.kind === "null") return { kind: "ptr", address: 0n };
+        if (v.kind === "pointer" && (d.fullName === "System.IntPtr" || d.fullName === "System.UIntPtr")) {
+          const names2 = await this.metadata.instanceFieldNames(typeIdOf(slot));
+          if (names2.length === 1) return Values.struct(typeIdOf(slot), [await this.wire(v, boxes)]);
         }
         if (d.kind === "struct" && d.fullName.startsWith("System.Nullable`1") && d.typeArguments[0]) {
           const inner = d.typeArguments[0];
           const names2 = await this.metadata.instanceFieldNames(typeIdOf(slot));
           const hasValue = v.kind !== "null";
-          const value = hasValue ? await this.wireFor(v, inner) : await this.zeroWire(inner);
+          const value = hasValue ? await this.wireFor(v, inner, boxes) : await this.zeroWire(inner);
           return Values.struct(
             typeIdOf(slot),
             names2.map((n) => n === "has_value" || n === "hasValue" ? Values.bool(hasValue) : value)
           );
         }
-        return this.wire(v);
+        return this.wire(v, boxes);
+      }
+      /**
+       * A struct on the wire, each field for its declared type: an object field holding a boxed
+       * long must go back as a box (the agent refuses a bare I8 there), and a struct's field count
+       * must be its type's (a wrong count aborts the agent).
+       */
+      async structFor(v, boxes) {
+        const slots = (await this.metadata.allFields(v.type)).filter((f) => !f.isStatic);
+        if (slots.length !== v.fields.length)
+          throw new Error(
+            `a struct of ${v.fields.length} fields for a type of ${slots.length} instance fields`
+          );
+        const fields = [];
+        for (let i = 0; i < slots.length; i++)
+          fields.push(await this.wireFor(v.fields[i], slots[i].type, boxes));
+        return Values.struct(typeIdOf(v.type), fields);
+      }
+      /** A box in the game holding `v` (a struct that contains itself: one box, pointing at itself). */
+      async boxFor(v, boxes) {
+        if (v.kind === "struct") {
+          const known = boxes.get(structIdentity(v));
+          if (known !== void 0) return known;
+          if (containsItself(v)) {
+            const type = v.type;
+            const id = await this.createBox(type, await this.zeroWire(type));
+            boxes.set(structIdentity(v), id);
+            const slots = (await this.metadata.allFields(type)).filter((f) => !f.isStatic);
+            const writes = [];
+            for (let i = 0; i < slots.length; i++)
+              writes.push({
+                fieldId: slots[i].handle,
+                value: await this.wireFor(v.fields[i], slots[i].type, boxes)
+              });
+            await this.conn.send("OBJECT_REF.SET_VALUES", { objectId: id, writes });
+            return id;
+          }
+        }
+        return this.createBox(await this.typeOf(v), await this.wire(v, boxes));
+      }
+      async createBox(type, value) {
+        const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
+        const id = await this.conn.send("APPDOMAIN.CREATE_BOXED_VALUE", {
+          domainId,
+          typeId: typeIdOf(type),
+          value
+        });
+        this.made.add(id);
+        return id;
       }
       /** default(T) on the wire. */
       async zeroWire(type) {
@@ -53726,13 +54013,7 @@ var init_game_values = __esm({
         return { text: r.text, length: r.length };
       }
       async box(value, type) {
-        const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
-        const id = await this.conn.send("APPDOMAIN.CREATE_BOXED_VALUE", {
-          domainId,
-          typeId: typeIdOf(type),
-          value: await this.wire(value)
-        });
-        this.made.add(id);
+        const id = await this.createBox(type, await this.wire(value));
         return { kind: "object", ref: { id }, type };
       }
       async rebox(box, value) {
@@ -53740,15 +54021,14 @@ var init_game_values = __esm({
           throw new Error("rebox needs a box and a struct");
         const fields = (await this.metadata.allFields(value.type)).filter((f) => !f.isStatic);
         this.ctx.markWrite();
-        await this.conn.send("OBJECT_REF.SET_VALUES", {
-          objectId: box.ref.id,
-          writes: await Promise.all(
-            fields.map(async (f, i) => ({
-              fieldId: f.handle,
-              value: await this.wireFor(value.fields[i], f.type)
-            }))
-          )
-        });
+        const boxes = /* @__PURE__ */ new Map();
+        const writes = [];
+        for (let i = 0; i < fields.length; i++)
+          writes.push({
+            fieldId: fields[i].handle,
+            value: await this.wireFor(value.fields[i], fields[i].type, boxes)
+          });
+        await this.conn.send("OBJECT_REF.SET_VALUES", { objectId: box.ref.id, writes });
       }
       async unbox(box, type) {
         if (box.kind !== "object") throw new Error(`not a box: ${box.kind}`);
@@ -53759,7 +54039,8 @@ var init_game_values = __esm({
         });
         return fromWire(
           { kind: "valuetype", typeId: typeIdOf(type), isEnum: false, fields: values },
-          this.metadata
+          this.metadata,
+          type
         );
       }
       async typeObject(type) {
@@ -54002,6 +54283,15 @@ var init_observed_writes = __esm({
 });
 
 // unity/runtime/game-access.ts
+function isInvalidField(e) {
+  return e instanceof SdbAgentError && e.errorCode === ErrorCode2.INVALID_FIELDID;
+}
+function threadStaticWrite(field) {
+  return new UnityError(
+    "UNSUPPORTED",
+    `${field.name} is thread-static: the debugger protocol reads it for a thread (TYPE.GET_VALUES_2) but has no command to write it; nothing was written. Assign it from game code running on that thread instead`
+  );
+}
 var SessionGameAccess;
 var init_game_access = __esm({
   "unity/runtime/game-access.ts"() {
@@ -54012,6 +54302,13 @@ var init_game_access = __esm({
     init_convert();
     init_observed_writes();
     SessionGameAccess = class extends ObservedWrites {
+      constructor(ctx, metadata, thread) {
+        super(ctx, metadata);
+        this.thread = thread;
+      }
+      thread;
+      /** Static fields the agent reads only for a thread ([ThreadStatic]), by field id. */
+      threadStatics = /* @__PURE__ */ new Set();
       /**
        * C# runs a type's static constructor before its statics are first used; the agent reads and
        * writes statics without it (an uninitialized class reads as zeros). So run it first, once:
@@ -54051,23 +54348,59 @@ var init_game_access = __esm({
       }
       async readStatic(field) {
         await this.ensureInitialized(field.declaringType);
-        const [v] = await this.conn.send("TYPE.GET_VALUES", {
-          typeId: typeIdOf(field.declaringType),
-          fieldIds: [field.handle]
-        });
-        return fromWire(v, this.metadata);
+        const typeId = typeIdOf(field.declaringType);
+        const fieldId = field.handle;
+        if (!this.threadStatics.has(fieldId)) {
+          try {
+            const [v] = await this.conn.send("TYPE.GET_VALUES", { typeId, fieldIds: [fieldId] });
+            return await fromWire(v, this.metadata, field.type);
+          } catch (e) {
+            if (!isInvalidField(e)) throw e;
+            this.threadStatics.add(fieldId);
+          }
+        }
+        return this.readThreadStatic(field, typeId, fieldId);
+      }
+      /** A [ThreadStatic] field as this evaluation's thread sees it: TYPE.GET_VALUES_2 (since 2.3). */
+      async readThreadStatic(field, typeId, fieldId) {
+        if (!this.conn.version.atLeast(3))
+          throw new UnityError(
+            "UNSUPPORTED",
+            `${field.name} is thread-static: reading it needs TYPE.GET_VALUES_2 (protocol 2.3), and this agent speaks ${this.conn.version.toString()}`
+          );
+        const threadId = this.thread ?? await this.ctx.mainThread();
+        try {
+          const [v] = await this.conn.send("TYPE.GET_VALUES_2", {
+            typeId,
+            threadId,
+            fieldIds: [fieldId]
+          });
+          return await fromWire(v, this.metadata, field.type);
+        } catch (e) {
+          if (!isInvalidField(e)) throw e;
+          throw new UnityError(
+            "UNSUPPORTED",
+            `${field.name} is a special static field that is not thread-static (context-static): the debugger protocol cannot read it`
+          );
+        }
       }
       async writeStatic(field, value) {
         await this.ensureInitialized(field.declaringType);
-        this.ctx.markWrite();
         const typeId = typeIdOf(field.declaringType);
         const fieldId = field.handle;
-        await this.observed({ kind: "static", typeId, fieldId, name: field.name }, async () => {
-          await this.conn.send("TYPE.SET_VALUES", {
-            typeId,
-            writes: [{ fieldId, value: await this.wireFor(value, field.type) }]
+        if (this.threadStatics.has(fieldId)) throw threadStaticWrite(field);
+        this.ctx.markWrite();
+        try {
+          await this.observed({ kind: "static", typeId, fieldId, name: field.name }, async () => {
+            await this.conn.send("TYPE.SET_VALUES", {
+              typeId,
+              writes: [{ fieldId, value: await this.wireFor(value, field.type) }]
+            });
           });
-        });
+        } catch (e) {
+          if (isInvalidField(e)) throw threadStaticWrite(field);
+          throw e;
+        }
       }
       async readField(target, field) {
         if (target.kind !== "object")
@@ -54076,7 +54409,7 @@ var init_game_access = __esm({
           objectId: target.ref.id,
           fieldIds: [field.handle]
         });
-        return fromWire(v, this.metadata);
+        return fromWire(v, this.metadata, field.type);
       }
       async writeField(target, field, value) {
         if (target.kind !== "object")
@@ -54107,8 +54440,10 @@ var init_game_access = __esm({
           const r = property?.setter && (wireThis.kind === "object" || !thisArg && property.isStatic) ? await this.observedSet(property, wireThis, wireArgs, args2, call) : await call();
           if (method.isConstructor && !thisArg && r.result.kind === "object")
             this.made.add(r.result.objectId);
-          const out = { result: await fromWire(r.result, this.metadata) };
-          if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata);
+          const out = {
+            result: await fromWire(r.result, this.metadata, method.returnType)
+          };
+          if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata, method.declaringType);
           if (r.outArgs)
             out.outArgs = await Promise.all(r.outArgs.map((a) => fromWire(a, this.metadata)));
           return out;
@@ -54120,10 +54455,23 @@ var init_game_access = __esm({
           throw e;
         }
       }
-      async arrayLengths(array2) {
+      /** GET_LENGTH replies by array id (an array's shape never changes). */
+      shapes = /* @__PURE__ */ new Map();
+      shapeOf(array2) {
         if (array2.kind !== "object") throw new Error("not an array");
-        const l = await this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array2.ref.id });
-        return l.dimensions.map((d) => d.length);
+        let p = this.shapes.get(array2.ref.id);
+        if (!p) {
+          p = this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array2.ref.id });
+          this.shapes.set(array2.ref.id, p);
+        }
+        return p;
+      }
+      async arrayLengths(array2) {
+        return (await this.shapeOf(array2)).dimensions.map((d) => d.length);
+      }
+      /** Array.CreateInstance(type, lengths, lowerBounds) makes arrays whose indices start elsewhere. */
+      async arrayLowerBounds(array2) {
+        return (await this.shapeOf(array2)).dimensions.map((d) => d.lowerBound);
       }
       async readElement(array2, index) {
         if (array2.kind !== "object") throw new Error("not an array");
@@ -54132,7 +54480,7 @@ var init_game_access = __esm({
           index,
           count: 1
         });
-        return fromWire(v, this.metadata);
+        return fromWire(v, this.metadata, () => this.elementTypeOf(array2));
       }
       /** Element types of arrays written to, by array id (an array's type never changes). */
       elementTypes = /* @__PURE__ */ new Map();
@@ -54218,9 +54566,9 @@ var init_game_access = __esm({
 function lastValueOf(ctx) {
   return ctx.connection.part(LAST_VALUE).value;
 }
-async function evaluateInGame(ctx, source, options = {}, remember = true, onWrite) {
+async function evaluateInGame(ctx, source, options = {}, remember = true, onWrite, thread) {
   const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
+  const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args2, rank2) => constructedTypeId(ctx, game, metadata, kind, base, args2, rank2);
   const runtime = { metadata, game };
@@ -55204,6 +55552,97 @@ var init_eval2 = __esm({
   }
 });
 
+// unity/debug/csharp-type-name.ts
+function csharpTypeName(fullName) {
+  try {
+    const p = new Reader(displayTypeName(fullName));
+    const out = p.type();
+    return p.atEnd() ? out : fullName;
+  } catch {
+    return fullName;
+  }
+}
+function splitNesting(name2) {
+  const out = [];
+  let cur = "";
+  for (let i = 0; i < name2.length; i++) {
+    const c = name2[i];
+    if (c === "\\") {
+      cur += name2[i + 1] ?? "";
+      i++;
+    } else if (c === "+") {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+var KEYWORD_OF, Reader;
+var init_csharp_type_name = __esm({
+  "unity/debug/csharp-type-name.ts"() {
+    "use strict";
+    init_eval();
+    init_catalog();
+    KEYWORD_OF = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
+    Reader = class {
+      constructor(s) {
+        this.s = s;
+      }
+      s;
+      i = 0;
+      atEnd() {
+        return this.i === this.s.length;
+      }
+      type() {
+        const start = this.i;
+        while (this.i < this.s.length && !"[],".includes(this.s[this.i])) {
+          if (this.s[this.i] === "\\") this.i++;
+          this.i++;
+        }
+        const base = this.s.slice(start, this.i).trim();
+        let args2 = [];
+        if (this.s[this.i] === "[" && !/^\[,*\]/.test(this.s.slice(this.i))) {
+          this.i++;
+          args2 = [this.type()];
+          while (this.s[this.i] === ",") {
+            this.i++;
+            args2.push(this.type());
+          }
+          this.expect("]");
+        }
+        let text = this.named(base, args2);
+        for (let m = /^\[,*\]/.exec(this.s.slice(this.i)); m; m = /^\[,*\]/.exec(this.s.slice(this.i))) {
+          text += m[0];
+          this.i += m[0].length;
+        }
+        return text;
+      }
+      named(base, args2) {
+        const keyword = args2.length === 0 ? KEYWORD_OF.get(base) : void 0;
+        if (keyword) return keyword;
+        if (base === "System.Nullable`1" && args2.length === 1) return `${args2[0]}?`;
+        let next = 0;
+        const levels = splitNesting(base).map((level) => {
+          const m = /^(.*)`(\d+)$/.exec(level);
+          if (!m) return level;
+          const arity = Number(m[2]);
+          if (args2.length === 0) return `${m[1]}<${",".repeat(arity - 1)}>`;
+          const own2 = args2.slice(next, next + arity);
+          next += own2.length;
+          return `${m[1]}<${own2.join(", ")}>`;
+        });
+        if (next !== args2.length) throw new Error("type arguments do not match the arities");
+        return levels.join(".");
+      }
+      expect(c) {
+        if (this.s[this.i] !== c) throw new Error(`expected ${c}`);
+        this.i++;
+      }
+    };
+  }
+});
+
 // unity/debug/locations.ts
 function sourcePoints(info2) {
   return info2.points.map((p) => {
@@ -55238,7 +55677,7 @@ async function findMethods2(catalog, type, method, signature) {
   }
   const refs = found.overloads.map((m) => ({
     methodId: m.methodId,
-    typeName: m.declaringType.name,
+    typeName: csharpTypeName(m.declaringType.name),
     name: m.name,
     signature: `(${m.parameters.map((p) => p.type.name).join(", ")})`
   }));
@@ -55264,6 +55703,7 @@ var init_locations = __esm({
     "use strict";
     init_errors6();
     init_game_connection();
+    init_csharp_type_name();
     LOCATION_CACHE = connectionPart(
       "debugger locations",
       (c) => new LocationCache(c.conn)
@@ -55302,6 +55742,7 @@ var init_locations = __esm({
         }
         return p;
       }
+      /** A method's name and its declaring type's, as C# writes them (`Game.Box<int>`, `Put`). */
       methodName(methodId) {
         let p = this.names.get(methodId);
         if (!p) {
@@ -55311,7 +55752,7 @@ var init_locations = __esm({
               this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId })
             ]);
             const info2 = await this.conn.send("TYPE.GET_INFO", { typeId });
-            return { typeName: info2.fullName, name: name2 };
+            return { typeName: csharpTypeName(info2.fullName), name: name2 };
           })();
           p.catch(() => this.names.delete(methodId));
           this.names.set(methodId, p);
@@ -55414,18 +55855,6 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
   );
   return { frames, total: raw.length };
 }
-function frameBuiltins(ctx, slots) {
-  const metadata = metadataFor(ctx);
-  const out = /* @__PURE__ */ new Map();
-  for (const s of slots) {
-    let value;
-    out.set(s.name, {
-      type: handleOf(s.typeId),
-      value: () => value ??= fromWire(s.raw, metadata)
-    });
-  }
-  return out;
-}
 var NATIVE_TRANSITION, METHOD_STATIC, MAX_VARIABLES;
 var init_frames = __esm({
   "unity/debug/frames.ts"() {
@@ -55439,6 +55868,101 @@ var init_frames = __esm({
     NATIVE_TRANSITION = 2;
     METHOD_STATIC = 16;
     MAX_VARIABLES = 40;
+  }
+});
+
+// unity/debug/frame-scope.ts
+async function frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots) {
+  const metadata = metadataFor(ctx);
+  const game = new SessionGameAccess(ctx, metadata);
+  const enclosingType = handleOf(declaringTypeId);
+  const frameIdNow = async () => {
+    const now = (await readFrames(ctx.conn, threadId))[frameIndex];
+    if (!now || now.methodId !== frame.methodId)
+      throw new UnityError(
+        "INVALID_ARGUMENT",
+        `frame ${frameIndex} is no longer the frame evaluated in: the thread's stack changed`
+      );
+    return now.frameId;
+  };
+  const variable = (slot, store) => {
+    let current;
+    const v = {
+      type: handleOf(slot.typeId),
+      read: () => current ??= fromWire(slot.raw, metadata)
+    };
+    if (!store) return v;
+    return {
+      ...v,
+      write: async (value) => {
+        const wire = await toWire(value, game);
+        ctx.markWrite();
+        const back = await store(await frameIdNow(), wire);
+        if (!sameWire(wire, back))
+          throw new UnityError(
+            "PROTOCOL_ERROR",
+            `the frame did not take the write to '${slot.name}': it reads back ${JSON.stringify(back, big)} after ${JSON.stringify(wire, big)} was written`
+          );
+        current = fromWire(back, metadata);
+        await current;
+      }
+    };
+  };
+  const variables = /* @__PURE__ */ new Map();
+  let self;
+  for (const slot of slots) {
+    if (slot.kind !== "this") {
+      variables.set(
+        slot.name,
+        variable(slot, async (frameId, value) => {
+          await ctx.conn.send("STACK_FRAME.SET_VALUES", {
+            threadId,
+            frameId,
+            writes: [{ position: slot.position, value }]
+          });
+          const [back] = await ctx.conn.send("STACK_FRAME.GET_VALUES", {
+            threadId,
+            frameId,
+            positions: [slot.position]
+          });
+          if (!back)
+            throw new UnityError("PROTOCOL_ERROR", "the frame returned no value on read-back");
+          return back;
+        })
+      );
+      continue;
+    }
+    const struct = slot.raw.kind === "valuetype" && (await metadata.describe(enclosingType)).kind === "struct";
+    self = variable(
+      slot,
+      struct ? async (frameId, value) => {
+        await ctx.conn.send("STACK_FRAME.SET_THIS", { threadId, frameId, value });
+        return ctx.conn.send("STACK_FRAME.GET_THIS", { threadId, frameId });
+      } : void 0
+    );
+  }
+  return { variables, enclosingType, ...self ? { self } : {} };
+}
+function sameWire(a, b) {
+  if (a.kind === "valuetype")
+    return b.kind === "valuetype" && a.typeId === b.typeId && a.fields.length === b.fields.length && a.fields.every((f, i) => sameWire(f, b.fields[i]));
+  if (a.kind === "object" || a.kind === "string")
+    return b.kind === a.kind && a.objectId === b.objectId;
+  if (a.kind === "r4")
+    return b.kind === "r4" && Object.is(Math.fround(a.value), Math.fround(b.value));
+  if (a.kind === "ptr") return b.kind === "ptr" && a.address === b.address;
+  return JSON.stringify(a, big) === JSON.stringify(b, big);
+}
+var big;
+var init_frame_scope = __esm({
+  "unity/debug/frame-scope.ts"() {
+    "use strict";
+    init_convert();
+    init_game_access();
+    init_game_metadata();
+    init_errors6();
+    init_frames();
+    big = (_k, v) => typeof v === "bigint" ? `${v}n` : v;
   }
 });
 
@@ -55457,92 +55981,35 @@ async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) 
     );
   if ((frame.flags & 2) !== 0)
     throw Errors.invalidArgument(`frame ${frameIndex} is native code: it has no variables`);
-  const slots = await frameSlots(cache, threadId, frame);
+  const [slots, { declaringTypeId }] = await Promise.all([
+    frameSlots(cache, threadId, frame),
+    cache.methodFacts(frame.methodId)
+  ]);
+  const scope = await frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots);
   const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
-  const defaults = await unityBuiltins({ metadata, game }, void 0);
-  const builtins = new Map([...defaults.builtins, ...frameBuiltins(ctx, slots)]);
-  const options = { builtins, functions: defaults.functions };
-  const m = ASSIGNMENT.exec(code);
-  const target = m ? slots.find((s) => s.name === m[1] && s.kind !== "this") : void 0;
-  if (m && target) return assignSlot(ctx, threadId, frame.frameId, target, m[2], options, onWrite);
-  return evaluateInGame(ctx, reachThis(code), options, false, onWrite);
-}
-async function assignSlot(ctx, threadId, frameId, slot, rhs, options, onWrite) {
-  const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
-  const type = handleOf(slot.typeId);
-  const typeName2 = await csharpName(metadata, type);
-  const r = await evaluateInGame(
-    ctx,
-    `${typeName2} __assigned = ${reachThis(rhs)}; __assigned`,
-    options,
-    false,
-    onWrite
+  const defaults = await unityBuiltins(
+    { metadata, game: new SessionGameAccess(ctx, metadata) },
+    void 0
   );
-  if (r.kind !== "value") return r;
-  const wire = await toWire(r.value, game);
-  ctx.markWrite();
-  await ctx.conn.send("STACK_FRAME.SET_VALUES", {
-    threadId,
-    frameId,
-    writes: [{ position: slot.position, value: wire }]
-  });
-  const [back] = await ctx.conn.send("STACK_FRAME.GET_VALUES", {
-    threadId,
-    frameId,
-    positions: [slot.position]
-  });
-  if (!back) throw new UnityError("PROTOCOL_ERROR", "the frame returned no value on read-back");
-  const value = await fromWire(back, metadata);
-  return {
-    kind: "value",
-    type: typeName2,
-    staticType: type,
-    value,
-    text: await formatValue({ metadata, game }, value)
-  };
+  return evaluateInGame(
+    ctx,
+    code,
+    { builtins: defaults.builtins, functions: defaults.functions, scope },
+    false,
+    onWrite,
+    threadId
+  );
 }
-function reachThis(code) {
-  let out = "";
-  let i = 0;
-  while (i < code.length) {
-    const c = code[i];
-    if (c === '"' || c === "'") {
-      const verbatim = code[i - 1] === "@";
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) {
-        if (code[j] === "\\" && !verbatim) j++;
-        j++;
-      }
-      out += code.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (code.startsWith("this", i) && !/[A-Za-z0-9_@]/.test(code[i - 1] ?? "") && !/[A-Za-z0-9_]/.test(code[i + 4] ?? "")) {
-      out += "@this";
-      i += 4;
-      continue;
-    }
-    out += c;
-    i++;
-  }
-  return out;
-}
-var ASSIGNMENT;
 var init_frame_eval = __esm({
   "unity/debug/frame-eval.ts"() {
     "use strict";
-    init_eval();
-    init_convert();
     init_game_access();
     init_evaluate_in_game();
     init_game_metadata();
     init_builtins();
-    init_eval();
     init_errors6();
     init_frames();
-    ASSIGNMENT = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]+?)\s*;?\s*$/;
+    init_frame_scope();
   }
 });
 
@@ -55575,9 +56042,19 @@ async function pauseState(session, dbg, caller, options) {
         threads.map(async (t) => {
           const [name2, stack] = await Promise.all([
             ctx.conn.send("THREAD.GET_NAME", { threadId: t }),
-            readStack(ctx, cache, t, options.frames, 0).catch(() => ({ frames: [], total: 0 }))
+            readStack(ctx, cache, t, options.frames, 0).catch((e) => ({
+              frames: [],
+              total: 0,
+              unreadable: messageOf(e)
+            }))
           ]);
-          return { threadId: t, name: name2, totalFrames: stack.total, frames: stack.frames };
+          return {
+            threadId: t,
+            name: name2,
+            totalFrames: stack.total,
+            frames: stack.frames,
+            ..."unreadable" in stack ? { unreadable: stack.unreadable } : {}
+          };
         })
       );
     }
@@ -55923,7 +56400,8 @@ var init_debug = __esm({
             thread: external_exports.number().int(),
             name: external_exports.string(),
             total_frames: external_exports.number().int(),
-            frames: external_exports.array(frameSchema)
+            frames: external_exports.array(frameSchema),
+            unreadable: external_exports.string().optional().describe("why its stack could not be read")
           })
         ).optional(),
         cost: costSchema
@@ -55947,6 +56425,7 @@ var init_debug = __esm({
         }
         for (const o of p.others ?? []) {
           lines.push(`thread ${o.threadId}${o.name ? ` "${o.name}"` : ""}:`);
+          if (o.unreadable) lines.push(`  <stack unreadable: ${o.unreadable}>`);
           for (const f of o.frames)
             lines.push(`  #${f.index} ${f.method}${f.line !== void 0 ? `:${f.line}` : ""}`);
         }
@@ -55964,7 +56443,8 @@ var init_debug = __esm({
                 thread: o.threadId,
                 name: o.name,
                 total_frames: o.totalFrames,
-                frames: o.frames.map(frameOut)
+                frames: o.frames.map(frameOut),
+                ...o.unreadable !== void 0 ? { unreadable: o.unreadable } : {}
               }))
             } : {},
             cost: costOut(r.cost)
@@ -60102,7 +60582,7 @@ var init_session2 = __esm({
 
 // mcp/tools/types.ts
 function typeName(name2) {
-  return KEYWORD_OF.get(name2) ?? (name2.endsWith("[]") ? `${typeName(name2.slice(0, -2))}[]` : name2);
+  return KEYWORD_OF2.get(name2) ?? (name2.endsWith("[]") ? `${typeName(name2.slice(0, -2))}[]` : name2);
 }
 function memberLine(m) {
   const access = m.access === "public" ? "" : `${m.access} `;
@@ -60121,7 +60601,7 @@ function memberLine(m) {
   const virt = m.isAbstract ? "abstract " : m.isVirtual ? "virtual " : "";
   return `${access}${stat2}${virt}${typeName(m.returnType.name)} ${m.name}${generic}(${params})`;
 }
-var KEYWORD_OF, memberListSchema, typeSchema, DESCRIBED_TYPES, findTypes, typeTools;
+var KEYWORD_OF2, memberListSchema, typeSchema, DESCRIBED_TYPES, findTypes, typeTools;
 var init_types2 = __esm({
   "mcp/tools/types.ts"() {
     "use strict";
@@ -60130,7 +60610,7 @@ var init_types2 = __esm({
     init_session();
     init_schemas4();
     init_tool();
-    KEYWORD_OF = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
+    KEYWORD_OF2 = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
     memberListSchema = external_exports.object({
       items: external_exports.array(external_exports.string()),
       total: external_exports.number().int(),
@@ -60947,6 +61427,17 @@ function pendingFor(spec, e) {
   }
   return void 0;
 }
+function loadNames(type) {
+  const name2 = type.trim().replace(/\+/g, "/");
+  if (name2.includes("/")) return [name2];
+  const parts = name2.split(".");
+  const out = [];
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const nested = parts.slice(k).join("/");
+    out.push(k > 0 ? `${parts.slice(0, k).join(".")}.${nested}` : nested);
+  }
+  return out;
+}
 var FileNotLoaded;
 var init_resolve = __esm({
   "unity/debug/resolve.ts"() {
@@ -60964,6 +61455,226 @@ var init_resolve = __esm({
       }
       file;
       line;
+    };
+  }
+});
+
+// unity/debug/breakpoint-table.ts
+var BreakpointTable;
+var init_breakpoint_table = __esm({
+  "unity/debug/breakpoint-table.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_resolve();
+    BreakpointTable = class {
+      /** `isLive`: whether CLEARs may still be sent on `conn` (the bound, open connection). */
+      constructor(log, isLive) {
+        this.log = log;
+        this.isLive = isLive;
+      }
+      log;
+      isLive;
+      breakpoints = /* @__PURE__ */ new Map();
+      byRequest = /* @__PURE__ */ new Map();
+      specs = /* @__PURE__ */ new Map();
+      nextId = 1;
+      newId() {
+        return this.nextId++;
+      }
+      all() {
+        return [...this.breakpoints.values()];
+      }
+      ids() {
+        return [...this.breakpoints.keys()];
+      }
+      get(id) {
+        return this.breakpoints.get(id);
+      }
+      /** The breakpoint an event's request belongs to (undefined: cleared meanwhile). */
+      ofRequest(requestId) {
+        return this.byRequest.get(requestId);
+      }
+      specOf(id) {
+        return this.specs.get(id);
+      }
+      remember(bp, spec) {
+        this.specs.set(bp.id, spec);
+      }
+      /** Lists a breakpoint again (a failed arm forgets it; one that failed to bind stays listed). */
+      list(bp) {
+        this.breakpoints.set(bp.id, bp);
+      }
+      register(bp, kind, requestId) {
+        bp.requests.push({ kind, requestId });
+        this.byRequest.set(requestId, bp);
+        this.breakpoints.set(bp.id, bp);
+      }
+      /** A BREAKPOINT request per location; none left behind when one fails. */
+      async armLines(conn, bp) {
+        const count = bp.hitCount !== void 0 && bp.condition === void 0 ? [{ kind: "count", count: bp.hitCount }] : [];
+        try {
+          for (const l of bp.locations) {
+            const requestId = await conn.send("EVENT_REQUEST.SET", {
+              eventKind: EventKind.BREAKPOINT,
+              suspendPolicy: SuspendPolicy.ALL,
+              modifiers: [
+                { kind: "location_only", methodId: l.methodId, ilOffset: l.ilOffset },
+                ...count
+              ]
+            });
+            this.register(bp, EventKind.BREAKPOINT, requestId);
+          }
+        } catch (e) {
+          await this.clearRequests(conn, bp);
+          throw e;
+        }
+      }
+      /**
+       * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
+       * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
+       * compiled, before it runs, and waits for us to bind the breakpoint.
+       */
+      async armLoad(conn, bp, spec) {
+        const modifier = spec.file !== void 0 ? { kind: "source_file_only", files: [spec.file.split(/[\\/]/).pop()] } : { kind: "type_name_only", names: loadNames(spec.type) };
+        const requestId = await conn.send("EVENT_REQUEST.SET", {
+          eventKind: EventKind.TYPE_LOAD,
+          suspendPolicy: SuspendPolicy.ALL,
+          modifiers: [modifier]
+        });
+        this.register(bp, EventKind.TYPE_LOAD, requestId);
+      }
+      /** Clears a breakpoint's requests of one kind (it stays listed); a refusal is logged. */
+      async clearRequest(conn, bp, kind) {
+        for (const r of bp.requests.filter((x) => x.kind === kind)) {
+          this.byRequest.delete(r.requestId);
+          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: kind, requestId: r.requestId }).catch((e) => this.log(`debug: clearing a request: ${messageOf(e)}`));
+        }
+        bp.requests = bp.requests.filter((x) => x.kind !== kind);
+      }
+      /** Forgets a breakpoint and clears its requests (a refusal rejects). */
+      async clearRequests(conn, bp) {
+        this.breakpoints.delete(bp.id);
+        this.specs.delete(bp.id);
+        for (const r of bp.requests) {
+          this.byRequest.delete(r.requestId);
+          if (this.isLive(conn))
+            await conn.send("EVENT_REQUEST.CLEAR", { eventKind: r.kind, requestId: r.requestId });
+        }
+      }
+      /** The connection ended: the agent cleared every request with it. */
+      clear() {
+        this.specs.clear();
+        this.breakpoints.clear();
+        this.byRequest.clear();
+      }
+    };
+  }
+});
+
+// unity/debug/pauses.ts
+var Pauses;
+var init_pauses = __esm({
+  "unity/debug/pauses.ts"() {
+    "use strict";
+    init_errors6();
+    Pauses = class {
+      seq = 0;
+      pause;
+      queued = [];
+      waiters = /* @__PURE__ */ new Set();
+      /** The current stop, if the game is paused at an event. */
+      get current() {
+        return this.pause;
+      }
+      /** Stops reported so far. */
+      get stops() {
+        return this.seq;
+      }
+      /** The stops in line behind the pause, oldest first. */
+      inLine() {
+        return [...this.queued];
+      }
+      /** A new stop: the pause, or in line behind the current one (it keeps its level and place). */
+      add(stop) {
+        if (this.pause) this.queued.push({ ...stop, queued: true });
+        else this.report(stop);
+      }
+      /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
+      wait(timeoutMs) {
+        if (this.pause) return Promise.resolve(this.pause);
+        return new Promise((resolve2) => {
+          const done = (s) => {
+            clearTimeout(timer);
+            this.waiters.delete(done);
+            resolve2(s);
+          };
+          const timer = setTimeout(() => done(void 0), timeoutMs);
+          this.waiters.add(done);
+        });
+      }
+      /** The next stop after now (the current pause, if any, does not count). */
+      nextStop(timeoutMs) {
+        const after = this.seq;
+        return new Promise((resolve2) => {
+          const done = (s) => {
+            if (s && s.seq <= after) return;
+            clearTimeout(timer);
+            this.waiters.delete(done);
+            resolve2(s);
+          };
+          const timer = setTimeout(() => {
+            this.waiters.delete(done);
+            resolve2(void 0);
+          }, timeoutMs);
+          this.waiters.add(done);
+        });
+      }
+      /**
+       * Ends the current pause: gives back the level its event took. A stop in line behind it
+       * becomes the pause (the game stays suspended by that stop's level).
+       */
+      async resume(conn) {
+        if (!this.pause) return;
+        this.pause = void 0;
+        try {
+          await conn.send("VM.RESUME");
+        } catch (e) {
+          throw fromSdbError(e, conn.endpoint);
+        } finally {
+          const next = this.queued.shift();
+          if (next) this.report(next);
+        }
+      }
+      /**
+       * Invokes must leave the other threads suspended while one of them is kept at a stop (the
+       * pause, one in line, or `deciding`: the thread whose event is being decided).
+       */
+      keepsStopped(mainThreadId, deciding) {
+        const other = (t) => t !== void 0 && t !== mainThreadId;
+        return other(this.pause?.threadId) || other(deciding) || this.queued.some((q) => other(q.threadId));
+      }
+      /** Takes `owner`'s stops out of the line: their levels are the caller's to give back. */
+      takeQueuedOf(owner) {
+        const mine = this.queued.filter((q) => q.owner === owner);
+        this.queued = this.queued.filter((q) => q.owner !== owner);
+        return mine;
+      }
+      /** Forgets every stop (the connection resumes their levels as it closes). */
+      forget() {
+        this.pause = void 0;
+        this.queued = [];
+      }
+      /** The connection ended: every stop is forgotten and every waiter told there is none. */
+      end() {
+        this.forget();
+        for (const w of [...this.waiters]) w(void 0);
+      }
+      report(stop) {
+        const full = { ...stop, seq: ++this.seq };
+        this.pause = full;
+        for (const w of [...this.waiters]) w(full);
+      }
     };
   }
 });
@@ -61039,7 +61750,9 @@ var init_debugger = __esm({
     init_sdb_protocol();
     init_errors6();
     init_session();
+    init_breakpoint_table();
     init_frame_eval();
+    init_pauses();
     init_resolve();
     init_step_requests();
     init_locations();
@@ -61047,11 +61760,12 @@ var init_debugger = __esm({
       constructor(session, log = () => void 0) {
         this.session = session;
         this.log = log;
+        this.table = new BreakpointTable(log, (conn) => conn === this.conn && !conn.isClosed);
         session.extend({
           beforeClose: (conn) => this.beforeClose(conn),
           connectionEnded: (conn) => this.connectionEnded(conn),
           callerGone: (caller) => this.callerGone(caller),
-          keepThreadsStopped: (main2) => this.keepsStopped(main2)
+          keepThreadsStopped: (main2) => this.pauses.keepsStopped(main2, this.deciding)
         });
       }
       session;
@@ -61059,34 +61773,26 @@ var init_debugger = __esm({
       conn;
       offEvent;
       cache;
-      breakpoints = /* @__PURE__ */ new Map();
-      byRequest = /* @__PURE__ */ new Map();
-      /** What each line breakpoint was asked for (pending ones are resolved again on load). */
-      specs = /* @__PURE__ */ new Map();
+      table;
+      pauses = new Pauses();
       catalog;
-      nextId = 1;
-      seq = 0;
-      pause;
-      /** Stops kept behind the pause, each holding its own suspend level. */
-      queued = [];
       /** The thread of the event being decided (its condition may invoke). */
       deciding;
       /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
       stepping;
-      waiters = /* @__PURE__ */ new Set();
       queue = Promise.resolve();
       status() {
         return {
-          breakpoints: [...this.breakpoints.values()],
-          ...this.pause ? { pause: this.pause } : {},
-          queued: [...this.queued],
+          breakpoints: this.table.all(),
+          ...this.pauses.current ? { pause: this.pauses.current } : {},
+          queued: this.pauses.inLine(),
           ...this.stepping ? { stepping: { owner: this.stepping.owner } } : {},
-          stops: this.seq
+          stops: this.pauses.stops
         };
       }
       /** The current stop, if the game is paused at an event. */
       get paused() {
-        return this.pause;
+        return this.pauses.current;
       }
       locations(ctx) {
         this.bind(ctx.connection);
@@ -61110,7 +61816,7 @@ var init_debugger = __esm({
               if (!pending) throw e;
             }
             const bp = {
-              id: this.nextId++,
+              id: this.table.newId(),
               owner: caller,
               kind: "line",
               locations,
@@ -61120,9 +61826,9 @@ var init_debugger = __esm({
               ...spec.hitCount !== void 0 ? { hitCount: spec.hitCount } : {},
               ...pending ? { pending } : {}
             };
-            this.specs.set(bp.id, spec);
-            if (pending) await this.armLoad(ctx.conn, bp, spec);
-            else await this.armLines(ctx.conn, bp);
+            this.table.remember(bp, spec);
+            if (pending) await this.table.armLoad(ctx.conn, bp, spec);
+            else await this.table.armLines(ctx.conn, bp);
             return bp;
           },
           { window: false }
@@ -61137,7 +61843,7 @@ var init_debugger = __esm({
             const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
             const typeName2 = typeId ? (await ctx.conn.send("TYPE.GET_INFO", { typeId })).fullName : void 0;
             const bp = {
-              id: this.nextId++,
+              id: this.table.newId(),
               owner: caller,
               kind: "exception",
               locations: [],
@@ -61159,7 +61865,7 @@ var init_debugger = __esm({
                 }
               ]
             });
-            this.register(bp, EventKind.EXCEPTION, requestId);
+            this.table.register(bp, EventKind.EXCEPTION, requestId);
             return bp;
           },
           { window: false }
@@ -61167,9 +61873,8 @@ var init_debugger = __esm({
       }
       /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
       async remove(caller, id, force = false) {
-        const targets = id === void 0 ? [...this.breakpoints.values()].filter((b) => force || b.owner === caller) : [this.breakpoints.get(id)];
-        if (id !== void 0 && !targets[0])
-          throw Errors.breakpointNotFound(id, [...this.breakpoints.keys()]);
+        const targets = id === void 0 ? this.table.all().filter((b) => force || b.owner === caller) : [this.table.get(id)];
+        if (id !== void 0 && !targets[0]) throw Errors.breakpointNotFound(id, this.table.ids());
         for (const b of targets) {
           if (b && b.owner !== caller && !force) throw Errors.breakpointNotOwned(b.id, b.owner);
         }
@@ -61180,7 +61885,7 @@ var init_debugger = __esm({
             const removed = [];
             for (const b of targets) {
               if (!b) continue;
-              await this.clearRequests(ctx.conn, b);
+              await this.table.clearRequests(ctx.conn, b);
               removed.push(b.id);
             }
             return removed;
@@ -61190,36 +61895,27 @@ var init_debugger = __esm({
       }
       /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
       wait(timeoutMs) {
-        if (this.pause) return Promise.resolve(this.pause);
-        return new Promise((resolve2) => {
-          const done = (s) => {
-            clearTimeout(timer);
-            this.waiters.delete(done);
-            resolve2(s);
-          };
-          const timer = setTimeout(() => done(void 0), timeoutMs);
-          this.waiters.add(done);
-        });
+        return this.pauses.wait(timeoutMs);
       }
       /**
        * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
        * Without an event pause, steps from the caller's hold (see stepFromHold).
        */
       async step(caller, kind, options) {
-        if (!this.pause) return this.stepFromHold(caller, kind, options);
+        if (!this.pauses.current) return this.stepFromHold(caller, kind, options);
         const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
         const r = await this.session.run(
           `debug_step ${kind}`,
           caller,
           async (ctx) => {
             if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
-            if (kind === "resume" || this.queued.length > 0) {
-              await this.resumePause(ctx.conn);
-              return { next: Promise.resolve(this.pause) };
+            if (kind === "resume" || this.pauses.inLine().length > 0) {
+              await this.pauses.resume(ctx.conn);
+              return { next: Promise.resolve(this.pauses.current) };
             }
             await this.armStep(ctx.conn, caller, p.threadId, kind);
-            const next = this.nextStop(options.timeoutMs);
-            await this.resumePause(ctx.conn);
+            const next = this.pauses.nextStop(options.timeoutMs);
+            await this.pauses.resume(ctx.conn);
             return { next };
           },
           { window: false }
@@ -61256,7 +61952,7 @@ var init_debugger = __esm({
               this.locations(ctx);
               const thread = options.threadId ?? await ctx.mainThread();
               await this.armStep(ctx.conn, caller, thread, kind, ctx);
-              return { next: this.nextStop(options.timeoutMs) };
+              return { next: this.pauses.nextStop(options.timeoutMs) };
             },
             // a window (nested in the hold): finding the main thread may invoke
             { window: true }
@@ -61292,7 +61988,7 @@ var init_debugger = __esm({
       }
       /** The pause `caller` may act on: the current one, theirs unless forced. */
       ownedPause(caller, force, what) {
-        const p = this.pause;
+        const p = this.pauses.current;
         if (!p) throw Errors.notPaused(what);
         if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
         return p;
@@ -61317,48 +62013,14 @@ var init_debugger = __esm({
         );
       }
       // ------------------------------------------------------------------ resolving and arming
-      /** A BREAKPOINT request per location; none left behind when one fails. */
-      async armLines(conn, bp) {
-        const count = bp.hitCount !== void 0 && bp.condition === void 0 ? [{ kind: "count", count: bp.hitCount }] : [];
-        try {
-          for (const l of bp.locations) {
-            const requestId = await conn.send("EVENT_REQUEST.SET", {
-              eventKind: EventKind.BREAKPOINT,
-              suspendPolicy: SuspendPolicy.ALL,
-              modifiers: [
-                { kind: "location_only", methodId: l.methodId, ilOffset: l.ilOffset },
-                ...count
-              ]
-            });
-            this.register(bp, EventKind.BREAKPOINT, requestId);
-          }
-        } catch (e) {
-          await this.clearRequests(conn, bp);
-          throw e;
-        }
-      }
-      /**
-       * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
-       * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
-       * compiled, before it runs, and waits for us to bind the breakpoint.
-       */
-      async armLoad(conn, bp, spec) {
-        const modifier = spec.file !== void 0 ? { kind: "source_file_only", files: [spec.file.split(/[\\/]/).pop()] } : { kind: "type_name_only", names: [spec.type.replace(/\+/g, "/")] };
-        const requestId = await conn.send("EVENT_REQUEST.SET", {
-          eventKind: EventKind.TYPE_LOAD,
-          suspendPolicy: SuspendPolicy.ALL,
-          modifiers: [modifier]
-        });
-        this.register(bp, EventKind.TYPE_LOAD, requestId);
-      }
       /**
        * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
        * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
        * come while an evaluation holds the session (its call compiled the type).
        */
       async bindOnLoad(conn, ev) {
-        const bp = this.byRequest.get(ev.requestId);
-        const spec = bp && this.specs.get(bp.id);
+        const bp = this.table.ofRequest(ev.requestId);
+        const spec = bp && this.table.specOf(bp.id);
         if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
         let locations;
         try {
@@ -61367,42 +62029,21 @@ var init_debugger = __esm({
           if (spec.file !== void 0 && e instanceof UnityError && e.code === "NO_LOCATION") return;
           bp.bindError = messageOf(e);
           delete bp.pending;
-          await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+          await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
           this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
           return;
         }
         bp.locations = locations;
         delete bp.pending;
-        await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+        await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
         try {
-          await this.armLines(conn, bp);
+          await this.table.armLines(conn, bp);
           this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(", ")}`);
         } catch (e) {
           bp.bindError = messageOf(e);
           bp.locations = [];
-          this.breakpoints.set(bp.id, bp);
+          this.table.list(bp);
           this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-        }
-      }
-      async clearRequest(conn, bp, kind) {
-        for (const r of bp.requests.filter((x) => x.kind === kind)) {
-          this.byRequest.delete(r.requestId);
-          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: kind, requestId: r.requestId }).catch((e) => this.log(`debug: clearing a request: ${messageOf(e)}`));
-        }
-        bp.requests = bp.requests.filter((x) => x.kind !== kind);
-      }
-      register(bp, kind, requestId) {
-        bp.requests.push({ kind, requestId });
-        this.byRequest.set(requestId, bp);
-        this.breakpoints.set(bp.id, bp);
-      }
-      async clearRequests(conn, bp) {
-        this.breakpoints.delete(bp.id);
-        this.specs.delete(bp.id);
-        for (const r of bp.requests) {
-          this.byRequest.delete(r.requestId);
-          if (conn === this.conn && !conn.isClosed)
-            await conn.send("EVENT_REQUEST.CLEAR", { eventKind: r.kind, requestId: r.requestId });
         }
       }
       async clearStep(conn) {
@@ -61431,26 +62072,37 @@ var init_debugger = __esm({
             await this.bindOnLoad(conn, load).catch(
               (e) => this.log(`debug: binding on a type load: ${messageOf(e)}`)
             );
-        const ev = set2.events.find(
+        const evs = set2.events.filter(
           (e) => e.kind === "BREAKPOINT" || e.kind === "STEP" || e.kind === "METHOD_ENTRY" || e.kind === "EXCEPTION"
         );
+        const ev = evs[0];
         if (ev && duringCall && conn === this.conn) {
-          const bp = this.byRequest.get(ev.requestId);
-          if (bp) bp.passed = (bp.passed ?? 0) + 1;
+          for (const e of evs) {
+            const bp = this.table.ofRequest(e.requestId);
+            if (bp) bp.passed = (bp.passed ?? 0) + 1;
+          }
           this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
         }
         const candidate = ev !== void 0 && conn === this.conn && !duringCall;
-        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch(() => void 0) : Promise.resolve(void 0);
+        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch((e) => {
+          this.log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return void 0;
+        }) : Promise.resolve(void 0);
         let stop;
-        try {
-          if (candidate) {
-            this.deciding = ev.threadId;
-            stop = await this.decide(conn, ev);
+        if (candidate) {
+          this.deciding = ev.threadId;
+          try {
+            for (const e of evs) {
+              try {
+                const s = await this.decide(conn, e);
+                stop ??= s;
+              } catch (err) {
+                this.log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+              }
+            }
+          } finally {
+            this.deciding = void 0;
           }
-        } catch (e) {
-          this.log(`debug: deciding on ${ev?.kind ?? "an event"}: ${messageOf(e)}`);
-        } finally {
-          this.deciding = void 0;
         }
         if (!stop) {
           await located2;
@@ -61459,21 +62111,7 @@ var init_debugger = __esm({
         }
         const [loc] = await Promise.all([located2, this.clearStep(conn)]);
         if (loc) stop.location = loc;
-        if (this.pause) {
-          this.queued.push({ ...stop, queued: true });
-          return;
-        }
-        this.report(stop);
-      }
-      report(stop) {
-        const full = { ...stop, seq: ++this.seq };
-        this.pause = full;
-        for (const w of [...this.waiters]) w(full);
-      }
-      /** Invokes must leave the other threads suspended while one of them is kept at a stop. */
-      keepsStopped(mainThreadId) {
-        const other = (t) => t !== void 0 && t !== mainThreadId;
-        return other(this.pause?.threadId) || other(this.deciding) || this.queued.some((q) => other(q.threadId));
+        this.pauses.add(stop);
       }
       async decide(conn, ev) {
         if (ev.kind === "STEP" || ev.kind === "METHOD_ENTRY" || ev.kind === "BREAKPOINT") {
@@ -61485,7 +62123,7 @@ var init_debugger = __esm({
           }
           if (ev.kind !== "BREAKPOINT") return void 0;
         }
-        const bp = this.byRequest.get(ev.requestId);
+        const bp = this.table.ofRequest(ev.requestId);
         if (!bp) return void 0;
         if (ev.kind === "EXCEPTION") {
           const typeId = await conn.send("OBJECT_REF.GET_TYPE", { objectId: ev.exceptionId });
@@ -61572,51 +62210,18 @@ var init_debugger = __esm({
           ...at2?.file ? { file: at2.file } : {}
         };
       }
-      /**
-       * Ends the current pause: gives back the level its event took. A stop in line behind it
-       * becomes the pause (the game stays suspended by that stop's level).
-       */
-      async resumePause(conn) {
-        if (!this.pause) return;
-        this.pause = void 0;
-        try {
-          await conn.send("VM.RESUME");
-        } catch (e) {
-          throw fromSdbError(e, conn.endpoint);
-        } finally {
-          const next = this.queued.shift();
-          if (next) this.report(next);
-        }
-      }
-      /** The next stop after now (the current pause, if any, does not count). */
-      nextStop(timeoutMs) {
-        const after = this.seq;
-        return new Promise((resolve2) => {
-          const done = (s) => {
-            if (s && s.seq <= after) return;
-            clearTimeout(timer);
-            this.waiters.delete(done);
-            resolve2(s);
-          };
-          const timer = setTimeout(() => {
-            this.waiters.delete(done);
-            resolve2(void 0);
-          }, timeoutMs);
-          this.waiters.add(done);
-        });
-      }
       // ------------------------------------------------------------------ session hooks
       beforeClose(conn) {
         if (conn !== this.conn) return;
         const clear = (eventKind, requestId) => {
-          conn.send("EVENT_REQUEST.CLEAR", { eventKind, requestId }).catch(() => void 0);
+          conn.send("EVENT_REQUEST.CLEAR", { eventKind, requestId }).catch(
+            (e) => this.log(`debug: clearing request ${requestId} before closing: ${messageOf(e)}`)
+          );
         };
-        for (const b of this.breakpoints.values())
-          for (const r of b.requests) clear(r.kind, r.requestId);
+        for (const b of this.table.all()) for (const r of b.requests) clear(r.kind, r.requestId);
         if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
         this.stepping = void 0;
-        this.pause = void 0;
-        this.queued = [];
+        this.pauses.forget();
       }
       connectionEnded(conn) {
         if (!conn || conn !== this.conn) return;
@@ -61625,24 +62230,29 @@ var init_debugger = __esm({
         this.conn = void 0;
         this.cache = void 0;
         this.catalog = void 0;
-        this.specs.clear();
-        this.breakpoints.clear();
-        this.byRequest.clear();
+        this.table.clear();
         this.stepping = void 0;
-        this.pause = void 0;
-        this.queued = [];
-        for (const w of [...this.waiters]) w(void 0);
+        this.pauses.end();
       }
       async callerGone(caller) {
         const conn = this.conn;
         if (!conn || conn.isClosed) return;
-        for (const b of [...this.breakpoints.values()])
-          if (b.owner === caller) await this.clearRequests(conn, b).catch(() => void 0);
+        for (const b of this.table.all())
+          if (b.owner === caller)
+            await this.table.clearRequests(conn, b).catch(
+              (e) => this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`)
+            );
         if (this.stepping?.owner === caller) await this.clearStep(conn);
-        const mine = this.queued.filter((q) => q.owner === caller);
-        this.queued = this.queued.filter((q) => q.owner !== caller);
-        for (const _ of mine) await conn.send("VM.RESUME").catch(() => void 0);
-        while (this.pause?.owner === caller) await this.resumePause(conn).catch(() => void 0);
+        for (const q of this.pauses.takeQueuedOf(caller))
+          await conn.send("VM.RESUME").catch(
+            (e) => this.log(
+              `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`
+            )
+          );
+        while (this.pauses.current?.owner === caller)
+          await this.pauses.resume(conn).catch(
+            (e) => this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`)
+          );
       }
     };
   }
