@@ -5,6 +5,7 @@
 import type * as A from '../syntax/index.js';
 import type { MethodDescriptor, ParameterDescriptor, TypeHandle } from '../runtime.js';
 import { VOID } from '../values.js';
+import { constraintViolation } from './constraints.js';
 import type { Conversion } from './conversions.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
@@ -69,7 +70,12 @@ export class Overloads {
       );
     }
     const applicable: Candidate[] = [];
-    for (const m of methods) applicable.push(...(await this.applicable(m, args, typeArgs)));
+    const violations: CompileError[] = [];
+    for (const m of methods)
+      applicable.push(...(await this.applicable(m, args, typeArgs, violations, span)));
+    // a candidate whose type arguments break its constraints is not applicable; when that
+    // leaves none, the constraint is what the compiler reports (CS0452, CS0311...)
+    if (applicable.length === 0 && violations[0]) throw violations[0];
     if (applicable.length === 0)
       throw await this.noneApplicable(methods, args, typeArgs, what, span);
     const narrowed = await this.mostDerived(applicable);
@@ -176,14 +182,24 @@ export class Overloads {
     m0: MethodDescriptor,
     args: readonly ArgInfo[],
     typeArgs: readonly TypeHandle[],
+    violations: CompileError[],
+    span: A.Span,
   ): Promise<Candidate[]> {
     let m = m0;
+    // constraints are checked before the game is asked to instantiate (it refuses bad ones)
+    const violates = async (given: readonly TypeHandle[]) => {
+      const v = await constraintViolation(this.f, this.it.md, m0, given, span);
+      if (v) violations.push(v);
+      return !!v;
+    };
     if (typeArgs.length > 0) {
       if (m.genericArity !== typeArgs.length) return [];
+      if (await violates(typeArgs)) return [];
       m = await this.it.md.instantiateMethod(m, typeArgs);
     } else if (m.genericArity > 0) {
       const inferred = await this.infer(m, args);
       if (!inferred) return [];
+      if (await violates(inferred)) return [];
       m = await this.it.md
         .instantiateMethod(m, inferred)
         .catch(() => undefined as unknown as MethodDescriptor);

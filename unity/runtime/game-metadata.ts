@@ -7,6 +7,7 @@ import type { Values } from '../../sdb-protocol/index.js';
 import { BindingFlags, FieldAttributes, type SdbConnection } from '../../sdb-protocol/index.js';
 import type {
   FieldDescriptor,
+  GenericConstraints,
   MemberSet,
   MetadataProvider,
   MethodDescriptor,
@@ -15,7 +16,7 @@ import type {
   TypeDescriptor,
   TypeHandle,
 } from '../../eval/runtime.js';
-import { closestNames, kindOf, type TypeCatalog } from '../catalog/index.js';
+import { closestNames, kindOf, type MethodSignature, type TypeCatalog } from '../catalog/index.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, typeIdOf, type TypeNames } from './convert.js';
 
@@ -267,7 +268,32 @@ export class GameMetadata implements MetadataProvider, TypeNames {
       returnType: returnName === 'System.Void' ? undefined : handleOf(params.returnTypeId),
       genericArity: info.isGenericDefinition ? info.typeArgIds.length : 0,
       genericParameterTypes: info.isGenericDefinition ? info.typeArgIds.map(handleOf) : undefined,
+      ...(info.isGenericDefinition && signature?.genericParameters
+        ? { genericConstraints: await this.genericConstraints(signature.genericParameters) }
+        : {}),
     };
+  }
+
+  /**
+   * A generic method's `where` clauses from its metadata, each constraint type found by name; a
+   * constraint built from type parameters (``IComparable`1[!!0]``) has no such name and is left
+   * out, for the agent's own check of the instantiation.
+   */
+  private async genericConstraints(
+    params: NonNullable<MethodSignature['genericParameters']>,
+  ): Promise<GenericConstraints[]> {
+    return Promise.all(
+      params.map(async (p) => {
+        const found = await Promise.all(p.constraints.map((name) => this.findType(name)));
+        return {
+          name: p.name,
+          referenceType: p.referenceType,
+          valueType: p.valueType,
+          defaultConstructor: p.defaultConstructor,
+          types: found.filter((t): t is TypeHandle => t !== undefined),
+        };
+      }),
+    );
   }
 
   async typesNamed(simpleName: string): Promise<TypeHandle[]> {
