@@ -144,7 +144,10 @@ export interface MetadataProvider {
   constructGeneric(definition: TypeHandle, args: readonly TypeHandle[]): Promise<TypeHandle>;
   /** An array type of this element type and rank. */
   arrayOf(element: TypeHandle, rank: number): Promise<TypeHandle>;
-  /** A generic method instantiated with these type arguments. */
+  /**
+   * A generic method instantiated with these type arguments; rejects with
+   * InstantiationRefusedError when the runtime refuses them (they break a constraint).
+   */
   instantiateMethod(
     method: MethodDescriptor,
     args: readonly TypeHandle[],
@@ -209,6 +212,11 @@ export interface GameAccess {
 export interface Runtime {
   readonly metadata: MetadataProvider;
   readonly game: GameAccess;
+}
+
+/** The runtime refused a generic method's type arguments: they break one of its constraints. */
+export class InstantiationRefusedError extends Error {
+  override name = 'InstantiationRefusedError';
 }
 
 /** An exception thrown in the game, as the game reported it. */

@@ -232,6 +232,9 @@ describe('the contract', () => {
     ['Game.EvalTargets.OfComparable<object>(1, 2)', 'CS0311'],
     ['Game.EvalTargets.OfComparable<Game.Point>(new Game.Point(), new Game.Point())', 'CS0315'],
     ['Game.EvalTargets.OfClassNew<int>()', 'CS0452'],
+    // a constraint built from type parameters: the game's refusal, reported as mcs does
+    ['Game.EvalTargets.OfSelfComparable<object>(null)', 'CS0311'],
+    ['Game.EvalTargets.OfSelfComparable<Game.Node>(null)', 'CS0311'],
   ])('a generic method against its constraints: %s is %s (as mcs)', async (source, code) => {
     const r = await refusal(source);
     expect(r.code).toBe('EVAL_COMPILE');
@@ -245,6 +248,7 @@ describe('the contract', () => {
     expect(await value('Game.EvalTargets.OfNew<int>()')).toBe('"Int32"');
     expect(await value('Game.EvalTargets.OfNode(new Game.Node { Value = 3 })')).toBe('3');
     expect(await value('Game.EvalTargets.OfComparable(1, 2)')).toBe('-1');
+    expect(await value('Game.EvalTargets.OfSelfComparable(1)')).toBe('"self"');
     expect(await value('Game.EvalTargets.OfClassNew<Game.EvalTargets>()')).toBe('"EvalTargets"');
   });
 });

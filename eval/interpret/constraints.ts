@@ -64,6 +64,33 @@ export async function constraintViolation(
   return undefined;
 }
 
+/**
+ * The runtime refused type arguments that pass every constraint it described: one built from
+ * type parameters (`where T : IComparable<T>`). Reported as the compiler reports a broken type
+ * constraint for the first argument (CS0311 reference type, CS0315 value type, CS0313 nullable).
+ */
+export async function refusedInstantiation(
+  f: TypeFacts,
+  method: MethodDescriptor,
+  typeArgs: readonly TypeHandle[],
+  span: A.Span,
+): Promise<CompileError> {
+  const t = typeArgs[0]!;
+  const code = (await f.nullableUnderlying(t))
+    ? 'CS0313'
+    : (await f.isValueType(t))
+      ? 'CS0315'
+      : 'CS0311';
+  const names = await Promise.all(typeArgs.map((a) => f.name(a)));
+  const params = method.genericConstraints?.map((c) => c.name) ?? [];
+  const target = `${await f.name(method.declaringType)}.${method.name}${params.length ? `<${params.join(', ')}>` : ''}`;
+  return new CompileError(
+    code,
+    `the type arguments <${names.join(', ')}> do not satisfy the constraints of the generic method '${target}' (the game refused the instantiation)`,
+    span,
+  );
+}
+
 async function hasPublicDefaultConstructor(
   f: TypeFacts,
   md: MetadataProvider,

@@ -3,9 +3,14 @@
 // generic type inference (§12.6.3, the common cases), then the better function member.
 
 import type * as A from '../syntax/index.js';
-import type { MethodDescriptor, ParameterDescriptor, TypeHandle } from '../runtime.js';
+import {
+  InstantiationRefusedError,
+  type MethodDescriptor,
+  type ParameterDescriptor,
+  type TypeHandle,
+} from '../runtime.js';
 import { VOID } from '../values.js';
-import { constraintViolation } from './constraints.js';
+import { constraintViolation, refusedInstantiation } from './constraints.js';
 import type { Conversion } from './conversions.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
@@ -192,18 +197,29 @@ export class Overloads {
       if (v) violations.push(v);
       return !!v;
     };
+    // a constraint the runtime could not describe (`where T : IComparable<T>`) is its refusal
+    const instantiate = async (given: readonly TypeHandle[]) => {
+      try {
+        return await this.it.md.instantiateMethod(m0, given);
+      } catch (e) {
+        if (!(e instanceof InstantiationRefusedError)) throw e;
+        violations.push(await refusedInstantiation(this.f, m0, given, span));
+        return undefined;
+      }
+    };
     if (typeArgs.length > 0) {
       if (m.genericArity !== typeArgs.length) return [];
       if (await violates(typeArgs)) return [];
-      m = await this.it.md.instantiateMethod(m, typeArgs);
+      const made = await instantiate(typeArgs);
+      if (!made) return [];
+      m = made;
     } else if (m.genericArity > 0) {
       const inferred = await this.infer(m, args);
       if (!inferred) return [];
       if (await violates(inferred)) return [];
-      m = await this.it.md
-        .instantiateMethod(m, inferred)
-        .catch(() => undefined as unknown as MethodDescriptor);
-      if (!m) return [];
+      const made = await instantiate(inferred);
+      if (!made) return [];
+      m = made;
     }
     const generic = m0.genericArity > 0;
     const normal = await this.form(m, args, false, generic);

@@ -4,7 +4,12 @@
 // params) come from the assembly's metadata through the catalogue.
 
 import type { Values } from '../../sdb-protocol/index.js';
-import { BindingFlags, FieldAttributes, type SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  BindingFlags,
+  FieldAttributes,
+  SdbAgentError,
+  type SdbConnection,
+} from '../../sdb-protocol/index.js';
 import type {
   FieldDescriptor,
   GenericConstraints,
@@ -16,6 +21,7 @@ import type {
   TypeDescriptor,
   TypeHandle,
 } from '../../eval/runtime.js';
+import { InstantiationRefusedError } from '../../eval/runtime.js';
 import { closestNames, kindOf, type MethodSignature, type TypeCatalog } from '../catalog/index.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf, typeIdOf, type TypeNames } from './convert.js';
@@ -393,10 +399,18 @@ export class GameMetadata implements MetadataProvider, TypeNames {
     method: MethodDescriptor,
     args: readonly TypeHandle[],
   ): Promise<MethodDescriptor> {
-    const id = await this.conn.send('METHOD.MAKE_GENERIC_METHOD', {
-      methodId: method.handle as number,
-      typeArgIds: args.map(typeIdOf),
-    });
+    let id: number;
+    try {
+      id = await this.conn.send('METHOD.MAKE_GENERIC_METHOD', {
+        methodId: method.handle as number,
+        typeArgIds: args.map(typeIdOf),
+      });
+    } catch (e) {
+      // the agent's answer when mono_verifier_is_method_valid_generic_instantiation says no
+      if (e instanceof SdbAgentError && e.errorName === 'INVALID_ARGUMENT')
+        throw new InstantiationRefusedError(`${method.name}: ${e.message}`);
+      throw e;
+    }
     return this.method(id);
   }
 }
