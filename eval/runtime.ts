@@ -190,6 +190,11 @@ export interface GameAccess {
   ): Promise<InvokeResult>;
   /** Lengths per dimension. */
   arrayLengths(array: EvalValue): Promise<number[]>;
+  /**
+   * Lower bounds per dimension: C# indexes an array from its lower bound, which is 0 but for
+   * arrays made by Array.CreateInstance(type, lengths, lowerBounds). All 0 when absent.
+   */
+  arrayLowerBounds?(array: EvalValue): Promise<number[]>;
   readElement(array: EvalValue, index: number): Promise<EvalValue>;
   writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void>;
   newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue>;

@@ -2,13 +2,23 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { PacketFramer, encodeCommandPacket, encodeReplyPacket, type Packet } from './framing.js';
+import { CommandSet, ErrorCode, EVENT_COMPOSITE, HEADER_SIZE, REPLY_FLAG } from './vocabulary.js';
 
 const packets = [
-  encodeReplyPacket(1, 0, Buffer.from([1, 2, 3])),
-  encodeCommandPacket(7, 64, 100, Buffer.from('event body')),
-  encodeReplyPacket(2, 102, new Uint8Array()),
-  encodeReplyPacket(3, 0, Buffer.alloc(70_000, 7)),
+  encodeReplyPacket(1, ErrorCode.NONE, Buffer.from([1, 2, 3])),
+  encodeCommandPacket(7, CommandSet.EVENT, EVENT_COMPOSITE, Buffer.from('event body')),
+  encodeReplyPacket(2, ErrorCode.INVALID_ARGUMENT, new Uint8Array()),
+  encodeReplyPacket(3, ErrorCode.NONE, Buffer.alloc(70_000, 7)),
 ];
+
+/** A reply header announcing `length` bytes, with nothing after it. */
+function replyHeader(length: number): Buffer {
+  const header = Buffer.alloc(HEADER_SIZE);
+  header.writeInt32BE(length, 0);
+  header.writeInt32BE(9, 4);
+  header[8] = REPLY_FLAG;
+  return header;
+}
 const stream = Buffer.concat(packets);
 
 function summary(ps: Packet[]): unknown[] {
@@ -67,7 +77,7 @@ describe('PacketFramer', () => {
   });
 
   it('stops for good at a length shorter than the header, keeping the packets before it', () => {
-    const bad = Buffer.from([0, 0, 0, 5, 0, 0, 0, 9, 0x80, 0, 0]);
+    const bad = replyHeader(5);
     const f = new PacketFramer();
     const out = f.push(Buffer.concat([packets[0]!, bad, packets[1]!]));
     expect(summary(out)).toEqual([expected[0]]);
@@ -76,7 +86,7 @@ describe('PacketFramer', () => {
   });
 
   it('rejects flags other than 0 and 0x80', () => {
-    const bad = encodeReplyPacket(1, 0, new Uint8Array());
+    const bad = encodeReplyPacket(1, ErrorCode.NONE, new Uint8Array());
     bad[8] = 0x40;
     const f = new PacketFramer();
     expect(f.push(bad)).toEqual([]);
@@ -85,8 +95,7 @@ describe('PacketFramer', () => {
 
   it('rejects lengths above the bound instead of buffering forever', () => {
     const f = new PacketFramer(1024);
-    const header = Buffer.from([0, 0x10, 0, 0, 0, 0, 0, 1, 0x80, 0, 0]);
-    f.push(header);
+    f.push(replyHeader(0x100000));
     expect(f.error?.message).toMatch(/invalid packet length 1048576/);
   });
 

@@ -8,7 +8,7 @@
 // returning; never keep a reference to it.
 
 import { SdbProtocolError } from './errors.js';
-import { HEADER_SIZE, REPLY_FLAG } from './vocabulary.js';
+import { COMMAND_FLAG, HEADER_SIZE, REPLY_FLAG } from './vocabulary.js';
 
 export interface ReplyPacket {
   readonly kind: 'reply';
@@ -110,7 +110,7 @@ export class PacketFramer {
     if (length < HEADER_SIZE || length > this.maxPacket) {
       return this.fail(`invalid packet length ${length}`);
     }
-    if (flags !== 0 && flags !== REPLY_FLAG) {
+    if (flags !== COMMAND_FLAG && flags !== REPLY_FLAG) {
       return this.fail(`invalid packet flags 0x${flags.toString(16)}`);
     }
     return length;
@@ -153,7 +153,7 @@ export function writeCommandHeader(
 ): void {
   packet.writeInt32BE(packet.length, 0);
   packet.writeInt32BE(id, 4);
-  packet[8] = 0; // never a non-zero flag towards the agent: it asserts and aborts the game
+  packet[8] = COMMAND_FLAG; // never another flag towards the agent: it asserts and aborts the game
   packet[9] = commandSet;
   packet[10] = command;
 }

@@ -2,13 +2,9 @@
 
 export * from './commands/index.js';
 export { SdbConnection } from './connection.js';
-export type {
-  CloseListener,
-  ConnectOptions,
-  ConnectionStats,
-  EventListener,
-  SendOptions,
-} from './connection.js';
+export type { ConnectOptions, ConnectionStats, SendOptions } from './connection-options.js';
+export type { CloseListener, EventListener } from './event-delivery.js';
+export type { Transport } from './transport.js';
 export * from './errors.js';
 export * from './events.js';
 export { invokeWhenParked } from './invoke.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from './buffer-writer.js';
-import { SdbConnection } from './connection.js';
-import { FakeAgent } from './testing/fake-agent.js';
-import { CommandSet, ErrorCode } from './vocabulary.js';
+import type { SdbConnection } from './connection.js';
+import { FakeAgent, commandNameOf } from './testing/fake-agent.js';
+import { ErrorCode, ValueTag } from './vocabulary.js';
 import { Values } from './values.js';
 
 let agent: FakeAgent | undefined;
@@ -17,32 +17,30 @@ afterEach(async () => {
 
 /** An agent whose GET_VALUES answer field id f with I4 f*10, refusing field 13. */
 async function setup(coalesceReads = true): Promise<{ a: FakeAgent; c: SdbConnection }> {
-  const a = (agent = await FakeAgent.start());
+  const a = (agent = FakeAgent.inMemory());
   const answer = (offset: number) => (req: { body: Buffer }) => {
     const n = req.body.readInt32BE(offset);
     const ids = Array.from({ length: n }, (_, i) => req.body.readInt32BE(offset + 4 + i * 4));
     if (ids.includes(13)) return { error: ErrorCode.INVALID_FIELDID };
     const w = new PacketWriter();
-    for (const f of ids) w.u8(8).i32(f * 10);
+    for (const f of ids) w.u8(ValueTag.I4).i32(f * 10);
     return { body: w.body() };
   };
-  a.on('TYPE', 4, answer(4));
-  a.on('OBJECT_REF', 2, answer(4));
-  a.on('TYPE', 7, () => ({}));
-  const c = (conn = await SdbConnection.connect({ port: a.port, coalesceReads }));
+  a.on('TYPE.GET_VALUES', answer(4));
+  a.on('OBJECT_REF.GET_VALUES', answer(4));
+  a.on('TYPE.SET_VALUES', () => ({}));
+  const c = (conn = await a.connect({ coalesceReads }));
   for (const id of [1, 2]) c.knownIds.record('type', id);
   for (const id of [5, 6, 7, 13]) c.knownIds.record('field', id);
   return { a, c };
 }
 
+/** The field reads and writes the agent received, in order, with their bodies. */
 const reads = (a: FakeAgent): string[] =>
   a.received
-    .filter(
-      (p) =>
-        (p.commandSet === CommandSet.TYPE || p.commandSet === CommandSet.OBJECT_REF) &&
-        p.command !== 1,
-    )
-    .map((p) => `${p.commandSet}/${p.command}:${p.body.toString('hex')}`);
+    .map((p) => ({ name: commandNameOf(p), body: p.body.toString('hex') }))
+    .filter((p) => /^(TYPE|OBJECT_REF)\.(GET|SET)_VALUES$/.test(p.name))
+    .map((p) => `${p.name}:${p.body}`);
 
 describe('read coalescing', () => {
   it('sends the first read of a tick at once, and merges the rest of that tick into one command', async () => {
@@ -60,8 +58,14 @@ describe('read coalescing', () => {
       [Values.i4(50)],
     ]);
     expect(reads(a)).toEqual([
-      '23/4:' + '00000001' + '00000001' + '00000007',
-      '23/4:' + '00000001' + '00000004' + '00000005' + '00000006' + '00000007' + '00000005',
+      'TYPE.GET_VALUES:' + '00000001' + '00000001' + '00000007',
+      'TYPE.GET_VALUES:' +
+        '00000001' +
+        '00000004' +
+        '00000005' +
+        '00000006' +
+        '00000007' +
+        '00000005',
     ]);
     expect(c.mergedReads).toBe(2);
   });
@@ -81,11 +85,11 @@ describe('read coalescing', () => {
       c.send('TYPE.GET_VALUES', { typeId: 1, fieldIds: [6] }),
       c.send('TYPE.GET_VALUES', { typeId: 2, fieldIds: [7] }),
     ]);
-    expect(reads(a).map((r) => r.slice(0, 13))).toEqual([
-      '23/4:00000001',
-      '23/7:00000001',
-      '23/4:00000001',
-      '23/4:00000002',
+    expect(reads(a).map((r) => r.slice(0, r.indexOf(':') + 9))).toEqual([
+      'TYPE.GET_VALUES:00000001',
+      'TYPE.SET_VALUES:00000001',
+      'TYPE.GET_VALUES:00000001',
+      'TYPE.GET_VALUES:00000002',
     ]);
   });
 
@@ -107,7 +111,7 @@ describe('read coalescing', () => {
 
   it('fails every read at once when the object itself is gone', async () => {
     const { a, c } = await setup();
-    a.on('OBJECT_REF', 2, () => ({ error: ErrorCode.INVALID_OBJECT }));
+    a.on('OBJECT_REF.GET_VALUES', () => ({ error: ErrorCode.INVALID_OBJECT }));
     const results = await Promise.allSettled([
       c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [5] }),
       c.send('OBJECT_REF.GET_VALUES', { objectId: 9, fieldIds: [6] }),

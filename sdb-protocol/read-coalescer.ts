@@ -7,7 +7,7 @@
 // never moved across a write. One read refused inside a merged command (a thread-static field,
 // say) does not fail the others: the batch is then re-sent read by read.
 
-import type { SendOptions } from './connection.js';
+import type { SendOptions } from './connection-options.js';
 import { isAgentError, SdbAgentError } from './errors.js';
 import type { Value } from './values.js';
 import { ErrorCode } from './vocabulary.js';

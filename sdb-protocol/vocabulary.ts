@@ -3,6 +3,8 @@
 
 export const HANDSHAKE = 'DWP-Handshake';
 export const HEADER_SIZE = 11;
+/** Header flags byte: a command packet has none, a reply this one. */
+export const COMMAND_FLAG = 0x00;
 export const REPLY_FLAG = 0x80;
 
 export const CommandSet = {
@@ -108,6 +110,15 @@ export const InvokeFlags = {
   VIRTUAL: 16,
 } as const;
 
+/** The flags byte that starts an invoke's result (sdb-protocol.md §4). */
+export const InvokeResultFlags = {
+  /** The whole byte: the call threw, and the exception follows. */
+  THREW: 0,
+  RETURNED: 1,
+  OUT_THIS: 2,
+  OUT_ARGS: 4,
+} as const;
+
 /** VALUE encoding tags: ECMA-335 element types plus the agent's private codes. */
 export const ValueTag = {
   VOID: 0x01,
@@ -149,6 +160,15 @@ export const TypeInfoFlags = {
 
 export const FrameFlags = { DEBUGGER_INVOKE: 1, NATIVE_TRANSITION: 2 } as const;
 
+/** METHOD.GET_INFO's generic bits (2.12+). */
+export const MethodInfoFlags = { GENERIC_DEFINITION: 1, GENERIC: 2 } as const;
+
+/** METHOD.GET_BODY exception clause kinds (ECMA-335 II.25.4.6). */
+export const ExceptionClauseKind = { CATCH: 0, FILTER: 1, FINALLY: 2, FAULT: 4 } as const;
+
+/** A custom attribute's named argument: a field or a property (ECMA-335 II.23.3). */
+export const NamedArgumentKind = { FIELD: 0x53, PROPERTY: 0x54 } as const;
+
 /** .NET BindingFlags as TYPE.GET_METHODS_BY_NAME_FLAGS reads them. */
 export const BindingFlags = {
   IgnoreCase: 1,
@@ -160,6 +180,9 @@ export const BindingFlags = {
   FlattenHierarchy: 64,
 } as const;
 
+/** GET_METHODS_BY_NAME_FLAGS: agents before 2.48 read ignore-case from these high flag bits. */
+export const LEGACY_IGNORE_CASE_BITS = 0x70000000;
+
 /** GET_METHODS_BY_NAME_FLAGS list type (2.48+; older agents ignore the trailing int). */
 export const MethodListType = { ALL: 0, CASE_SENSITIVE: 1, CASE_INSENSITIVE: 2 } as const;
 
@@ -168,6 +191,10 @@ export const MethodAttributes = {
   Static: 0x10,
   Virtual: 0x40,
   Abstract: 0x400,
+  SpecialName: 0x800,
   MemberAccessMask: 0x7,
   Public: 0x6,
 } as const;
+
+/** TYPE.GET_INFO attributes: ECMA-335 TypeAttributes bits. */
+export const TypeAttributes = { Interface: 0x20, Abstract: 0x80, Sealed: 0x100 } as const;

@@ -21,6 +21,7 @@ import { Literals } from './literals.js';
 import { Lookup } from './lookup.js';
 import { Creation } from './object-creation.js';
 import type { Operand, Place, Resolved } from './operand.js';
+import type { EvalScope } from './scope.js';
 import { TypeFacts, type SType } from './type-facts.js';
 import { TypeTests } from './type-tests.js';
 import { UnaryOperators } from './unary-operators.js';
@@ -47,6 +48,8 @@ export interface InterpreterOptions {
   /** Names that stand for game objects (world, em) and the previous call's value (`_`). */
   readonly builtins?: ReadonlyMap<string, Builtin>;
   readonly functions?: ReadonlyMap<string, BuiltinFunction>;
+  /** Evaluating inside a method (a debugger's frame): its variables, `this`, enclosing type. */
+  readonly scope?: EvalScope;
 }
 
 export interface Local {
@@ -172,6 +175,12 @@ export class Interpreter {
         throw new CompileError(
           'CS0128',
           `a local variable named '${name}' is already defined`,
+          v.name.span,
+        );
+      if (this.options.scope?.variables.has(name))
+        throw new CompileError(
+          'CS0136',
+          `a local named '${name}' cannot be declared here: the method already has a variable of that name`,
           v.name.span,
         );
       if (d.type === 'var') {
@@ -337,7 +346,7 @@ export class Interpreter {
       case 'PredefinedType':
         return { k: 'type', type: await this.lookup.type(e) };
       case 'This':
-        throw new CompileError('CS0026', "'this' is not available here", e.span);
+        return this.lookup.thisAccess(e);
       case 'MemberAccess':
         return this.naming(e.target, () => this.lookup.memberAccess(e));
       case 'Invocation':
@@ -519,6 +528,7 @@ export class Interpreter {
       );
     let r: Resolved;
     if (e.kind === 'Name') r = await this.lookup.simpleName(e, mode);
+    else if (e.kind === 'This') r = await this.lookup.thisAccess(e, mode);
     else if (e.kind === 'MemberAccess')
       r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
     else if (e.kind === 'ElementAccess')
@@ -629,6 +639,8 @@ export class Interpreter {
       }
       case 'element':
         return this.rt.game.readElement(place.array, place.index);
+      case 'scope':
+        return place.variable.read();
     }
   }
 
@@ -656,6 +668,10 @@ export class Interpreter {
       }
       case 'element':
         return this.rt.game.writeElement(place.array, place.index, value);
+      case 'scope':
+        if (!place.variable.write)
+          throw new CompileError('CS1604', `cannot assign to '${place.name}': it is read-only`);
+        return place.variable.write(value);
     }
   }
 

@@ -404,6 +404,7 @@ export const debugPauseState = defineTool({
           name: z.string(),
           total_frames: z.number().int(),
           frames: z.array(frameSchema),
+          unreadable: z.string().optional().describe('why its stack could not be read'),
         }),
       )
       .optional(),
@@ -428,6 +429,7 @@ export const debugPauseState = defineTool({
     }
     for (const o of p.others ?? []) {
       lines.push(`thread ${o.threadId}${o.name ? ` "${o.name}"` : ''}:`);
+      if (o.unreadable) lines.push(`  <stack unreadable: ${o.unreadable}>`);
       for (const f of o.frames)
         lines.push(`  #${f.index} ${f.method}${f.line !== undefined ? `:${f.line}` : ''}`);
     }
@@ -447,6 +449,7 @@ export const debugPauseState = defineTool({
                 name: o.name,
                 total_frames: o.totalFrames,
                 frames: o.frames.map(frameOut),
+                ...(o.unreadable !== undefined ? { unreadable: o.unreadable } : {}),
               })),
             }
           : {}),

@@ -4,6 +4,7 @@ import type { PacketReader } from '../buffer-reader.js';
 import { SdbProtocolError } from '../errors.js';
 import { readValue, type Value } from '../values.js';
 import type { ProtocolVersion } from '../version.js';
+import { NamedArgumentKind } from '../vocabulary.js';
 
 export interface CustomAttribute {
   /** The attribute constructor's method id. */
@@ -24,11 +25,12 @@ export function readCustomAttributes(r: PacketReader, v: ProtocolVersion): Custo
     const named: CustomAttribute['named'] = [];
     for (let j = 0; j < namedCount; j++) {
       const kind = r.u8();
-      if (kind !== 0x53 && kind !== 0x54) {
+      if (kind !== NamedArgumentKind.FIELD && kind !== NamedArgumentKind.PROPERTY) {
         throw new SdbProtocolError(`unknown named-argument kind 0x${kind.toString(16)}`);
       }
-      const id = kind === 0x53 ? r.fieldId() : r.id('property');
-      named.push({ kind: kind === 0x53 ? 'field' : 'property', id, value: readValue(r, v) });
+      const isField = kind === NamedArgumentKind.FIELD;
+      const id = isField ? r.fieldId() : r.id('property');
+      named.push({ kind: isField ? 'field' : 'property', id, value: readValue(r, v) });
     }
     out.push({ ctorId, ctorArgs, named });
   }

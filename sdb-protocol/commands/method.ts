@@ -1,6 +1,7 @@
 // METHOD (22): sdb-protocol.md §3.11, §7.3–7.5.
 
 import { defineCommand } from '../command.js';
+import { ExceptionClauseKind, MethodInfoFlags } from '../vocabulary.js';
 import { readCustomAttributes, type CustomAttribute } from './custom-attributes.js';
 
 export interface SequencePoint {
@@ -170,8 +171,8 @@ export const methodCommands = {
       };
       if (v.atLeast(12)) {
         const bits = r.u8();
-        info.isGenericDefinition = (bits & 1) !== 0;
-        info.isGeneric = (bits & 2) !== 0;
+        info.isGenericDefinition = (bits & MethodInfoFlags.GENERIC_DEFINITION) !== 0;
+        info.isGeneric = (bits & MethodInfoFlags.GENERIC) !== 0;
         info.genericDefinitionId = r.methodId();
       }
       if (v.atLeast(15)) info.typeArgIds = r.ids('type', r.count('type argument count'));
@@ -198,8 +199,8 @@ export const methodCommands = {
             handlerOffset: r.i32(),
             handlerLength: r.i32(),
           };
-          if (c.flags === 0) c.catchTypeId = r.typeId();
-          else if (c.flags === 1) c.filterOffset = r.i32();
+          if (c.flags === ExceptionClauseKind.CATCH) c.catchTypeId = r.typeId();
+          else if (c.flags === ExceptionClauseKind.FILTER) c.filterOffset = r.i32();
           clauses.push(c);
         }
       }

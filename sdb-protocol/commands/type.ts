@@ -2,7 +2,7 @@
 
 import { defineCommand, noReply } from '../command.js';
 import { readValues, type Value } from '../values.js';
-import { MethodListType } from '../vocabulary.js';
+import { LEGACY_IGNORE_CASE_BITS, MethodListType } from '../vocabulary.js';
 import { readCustomAttributes, type CustomAttribute } from './custom-attributes.js';
 import { writeFieldWrites, type FieldWrite } from './object-ref.js';
 
@@ -229,7 +229,7 @@ export const typeCommands = {
       // Agents before 2.48 take ignore-case from these high bits and read no list type.
       w.typeId(p.typeId)
         .string(p.name)
-        .i32(p.flags | (p.ignoreCase ? 0x70000000 : 0));
+        .i32(p.flags | (p.ignoreCase ? LEGACY_IGNORE_CASE_BITS : 0));
       w.i32(p.ignoreCase ? MethodListType.CASE_INSENSITIVE : MethodListType.CASE_SENSITIVE);
     },
     decode: (r) => r.ids('method', r.count('method count')),

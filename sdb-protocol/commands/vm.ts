@@ -6,6 +6,7 @@ import { defineCommand, noBody, noReply } from '../command.js';
 import { SdbProtocolError, SdbUnsafeRequestError } from '../errors.js';
 import { readValue, readValues, writeValue, type Value } from '../values.js';
 import type { ProtocolVersion } from '../version.js';
+import { InvokeResultFlags } from '../vocabulary.js';
 
 export interface VmVersion {
   description: string;
@@ -35,11 +36,12 @@ export interface InvokeCall {
 
 export function readInvokeResult(r: PacketReader, v: ProtocolVersion): InvokeResult {
   const flags = r.u8();
-  if (flags === 0) return { threw: true, exception: readValue(r, v) };
+  if (flags === InvokeResultFlags.THREW) return { threw: true, exception: readValue(r, v) };
   const result = readValue(r, v);
   const out: InvokeResult = { threw: false, result };
-  if (flags & 2) out.outThis = readValue(r, v);
-  if (flags & 4) out.outArgs = readValues(r, v, r.count('out argument count'));
+  if (flags & InvokeResultFlags.OUT_THIS) out.outThis = readValue(r, v);
+  if (flags & InvokeResultFlags.OUT_ARGS)
+    out.outArgs = readValues(r, v, r.count('out argument count'));
   return out;
 }
 

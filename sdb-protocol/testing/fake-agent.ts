@@ -1,12 +1,27 @@
-// A scripted stand-in for Mono's debugger agent on a loopback port, for unit tests of the
-// connection: it speaks the handshake and framing, answers VERSION/SET_PROTOCOL_VERSION/SUSPEND/
-// RESUME/DISPOSE like Mono 6.8 does, and lets a test script everything else.
-
-import net from 'node:net';
+// A scripted stand-in for Mono's debugger agent, for unit tests of the connection and of what is
+// built on it: it speaks the handshake and framing, answers VERSION/SET_PROTOCOL_VERSION/SUSPEND/
+// RESUME/DISPOSE like Mono 6.8 does, and lets a test script everything else. It serves either a
+// loopback socket (FakeAgent.start) or in-memory pairs (FakeAgent.inMemory), the same way.
 
 import { PacketWriter } from '../buffer-writer.js';
+import { commands, type CommandName } from '../commands/index.js';
+import type { ConnectOptions } from '../connection-options.js';
+import { SdbConnection } from '../connection.js';
 import { PacketFramer, encodeReplyPacket, type CommandPacket } from '../framing.js';
-import { CommandSet, ErrorCode, EVENT_COMPOSITE, HANDSHAKE, HEADER_SIZE } from '../vocabulary.js';
+import { listenLoopback } from '../socket-transport.js';
+import type { Transport } from '../transport.js';
+import {
+  COMMAND_FLAG,
+  CommandSet,
+  ErrorCode,
+  EVENT_COMPOSITE,
+  EventKind,
+  HANDSHAKE,
+  HEADER_SIZE,
+  SuspendPolicy,
+  type CommandSetName,
+} from '../vocabulary.js';
+import { memoryPair } from './memory-transport.js';
 
 export interface FakeReply {
   error?: number;
@@ -20,137 +35,208 @@ export type FakeHandler = (
 ) => FakeReply | FakeReply[] | 'none';
 
 export interface FakeAgentOptions {
-  /** false: accept the TCP connection but never send the handshake. */
+  /** false: accept the connection but never send the handshake. */
   handshake?: string | false;
   minor?: number;
   /** Send VM_START right after the handshake (default true). */
   vmStart?: boolean;
 }
 
+export type FakeTransportKind = 'socket' | 'memory';
+
+/** The port an in-memory agent goes by: it only names the connection; no socket listens. */
+const MEMORY_PORT = 1;
+
+const keyOf = (set: number, command: number): string => `${set}/${command}`;
+const namesByKey = new Map<string, CommandName>(
+  (Object.keys(commands) as CommandName[]).map((n) => [
+    keyOf(CommandSet[commands[n].set], commands[n].command),
+    n,
+  ]),
+);
+
+/** A command's name ('VM.RESUME'), or set/command for one this client does not define. */
+export function commandNameOf(p: CommandPacket): string {
+  return namesByKey.get(keyOf(p.commandSet, p.command)) ?? keyOf(p.commandSet, p.command);
+}
+
+/** Accepts a command name, or a set name and command number. */
+type CommandRef = [name: CommandName] | [set: CommandSetName, command: number];
+
+function keyOfRef(ref: CommandRef): string {
+  if (ref.length === 2) return keyOf(CommandSet[ref[0]], ref[1]);
+  const def = commands[ref[0]];
+  return keyOf(CommandSet[def.set], def.command);
+}
+
 export class FakeAgent {
   readonly received: CommandPacket[] = [];
   suspendCount = 0;
   private readonly handlers = new Map<string, FakeHandler>();
-  private socket: net.Socket | undefined;
+  private peer: Transport | undefined;
   private eventId = 0;
-  private waiters: { match: (p: CommandPacket) => boolean; resolve: (p: CommandPacket) => void }[] =
-    [];
-  readonly connected: Promise<net.Socket>;
-  private onConnected!: (s: net.Socket) => void;
+  private waiters: { key: string; resolve: (p: CommandPacket) => void }[] = [];
 
   private constructor(
-    private readonly server: net.Server,
+    readonly transport: FakeTransportKind,
     readonly port: number,
+    private readonly listener: { close(): Promise<void> } | undefined,
     readonly options: FakeAgentOptions,
   ) {
-    this.connected = new Promise((resolve) => (this.onConnected = resolve));
-    this.on('VM', 1, () => ({
+    this.on('VM.VERSION', () => ({
       body: new PacketWriter()
         .string('fake mono')
         .i32(2)
         .i32(options.minor ?? 54)
         .body(),
     }));
-    this.on('VM', 8, () => ({}));
-    this.on('VM', 3, () => {
+    this.on('VM.SET_PROTOCOL_VERSION', () => ({}));
+    this.on('VM.SUSPEND', () => {
       this.suspendCount++;
       return {};
     });
-    this.on('VM', 4, () => {
+    this.on('VM.RESUME', () => {
       if (this.suspendCount === 0) return { error: ErrorCode.NOT_SUSPENDED };
       this.suspendCount--;
       return {};
     });
-    this.on('VM', 6, () => {
+    this.on('VM.DISPOSE', () => {
       this.suspendCount = 0;
       return {};
     });
   }
 
+  /** An agent on a loopback port (connect with SdbConnection.connect, or connect()). */
   static async start(options: FakeAgentOptions = {}): Promise<FakeAgent> {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    const agent = new FakeAgent(server, port, options);
-    server.on('connection', (s) => agent.accept(s));
-    return agent;
+    const made: { agent?: FakeAgent } = {};
+    const listener = await listenLoopback((t) => made.agent?.accept(t));
+    made.agent = new FakeAgent('socket', listener.port, listener, options);
+    return made.agent;
   }
 
-  on(set: keyof typeof CommandSet, command: number, handler: FakeHandler): void {
-    this.handlers.set(`${CommandSet[set]}/${command}`, handler);
+  /** An agent that serves in-memory transports: connect() or openTransport(). No socket. */
+  static inMemory(options: FakeAgentOptions = {}): FakeAgent {
+    return new FakeAgent('memory', MEMORY_PORT, undefined, options);
+  }
+
+  static create(kind: FakeTransportKind, options: FakeAgentOptions = {}): Promise<FakeAgent> {
+    return kind === 'socket'
+      ? FakeAgent.start(options)
+      : Promise.resolve(FakeAgent.inMemory(options));
+  }
+
+  /** A client end whose peer this agent serves from now on (an in-memory agent's "connect"). */
+  openTransport(): Transport {
+    if (this.transport !== 'memory')
+      throw new Error('openTransport: this agent listens on a socket');
+    const [client, server] = memoryPair();
+    this.accept(server);
+    return client;
+  }
+
+  /** Connects a client the way this agent is reached (TCP or in memory). */
+  connect(options: Partial<ConnectOptions> = {}): Promise<SdbConnection> {
+    const opts = { ...options, port: this.port };
+    return this.transport === 'socket'
+      ? SdbConnection.connect(opts)
+      : SdbConnection.over(this.openTransport(), opts);
+  }
+
+  on(...args: [...CommandRef, FakeHandler]): void {
+    const handler = args.pop() as FakeHandler;
+    this.handlers.set(keyOfRef(args as unknown as CommandRef), handler);
   }
 
   /** Resolves with the next received command matching set/command. */
-  next(set: keyof typeof CommandSet, command: number): Promise<CommandPacket> {
-    return new Promise((resolve) =>
-      this.waiters.push({
-        match: (p) => p.commandSet === CommandSet[set] && p.command === command,
-        resolve,
-      }),
-    );
+  next(...ref: CommandRef): Promise<CommandPacket> {
+    const key = keyOfRef(ref);
+    return new Promise((resolve) => this.waiters.push({ key, resolve }));
   }
 
-  count(set: keyof typeof CommandSet, command: number): number {
-    return this.received.filter((p) => p.commandSet === CommandSet[set] && p.command === command)
-      .length;
+  count(...ref: CommandRef): number {
+    const key = keyOfRef(ref);
+    return this.received.filter((p) => keyOf(p.commandSet, p.command) === key).length;
+  }
+
+  /** The first received command of that name. */
+  find(name: CommandName): CommandPacket | undefined {
+    const key = keyOfRef([name]);
+    return this.received.find((p) => keyOf(p.commandSet, p.command) === key);
+  }
+
+  /** Names of the commands received from index `from` on. */
+  namesSince(from = 0): string[] {
+    return this.received.slice(from).map(commandNameOf);
   }
 
   reply(id: number, r: FakeReply): void {
-    this.socket?.write(encodeReplyPacket(id, r.error ?? 0, r.body ?? new Uint8Array()));
+    this.peer?.write(encodeReplyPacket(id, r.error ?? 0, r.body ?? new Uint8Array()));
+  }
+
+  /** A composite event packet with the given body (policy, count, events). */
+  eventPacket(body: Uint8Array): Buffer {
+    const packet = Buffer.alloc(HEADER_SIZE + body.length);
+    packet.writeInt32BE(packet.length, 0);
+    packet.writeInt32BE(++this.eventId, 4);
+    packet[8] = COMMAND_FLAG;
+    packet[9] = CommandSet.EVENT;
+    packet[10] = EVENT_COMPOSITE;
+    packet.set(body, HEADER_SIZE);
+    return packet;
   }
 
   /** Sends a composite event packet with the given body (policy, count, events). */
   sendEvent(body: Uint8Array): void {
-    const packet = Buffer.alloc(HEADER_SIZE + body.length);
-    packet.writeInt32BE(packet.length, 0);
-    packet.writeInt32BE(++this.eventId, 4);
-    packet[8] = 0;
-    packet[9] = CommandSet.EVENT;
-    packet[10] = EVENT_COMPOSITE;
-    packet.set(body, HEADER_SIZE);
-    this.socket?.write(packet);
+    this.peer?.write(this.eventPacket(body));
   }
 
   sendRaw(bytes: Uint8Array): void {
-    this.socket?.write(bytes);
+    this.peer?.write(bytes);
   }
 
   dropConnection(): void {
-    this.socket?.destroy();
+    this.peer?.destroy();
   }
 
   async stop(): Promise<void> {
-    this.socket?.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.peer?.destroy();
+    await this.listener?.close();
   }
 
-  private accept(socket: net.Socket): void {
-    this.socket = socket;
-    socket.setNoDelay(true);
-    socket.on('error', () => undefined);
-    this.onConnected(socket);
+  private accept(peer: Transport): void {
+    this.peer = peer;
     if (this.options.handshake === false) return;
-    socket.write(this.options.handshake ?? HANDSHAKE);
+    peer.write(Buffer.from(this.options.handshake ?? HANDSHAKE, 'latin1'));
     const framer = new PacketFramer();
     let handshaken = false;
     let pre = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
+    peer.onData((chunk) => {
       if (!handshaken) {
         pre = Buffer.concat([pre, chunk]);
         if (pre.length < HANDSHAKE.length) return;
         handshaken = true;
         chunk = pre.subarray(HANDSHAKE.length);
         if (this.options.vmStart !== false) {
-          // VM_START: policy NONE, 1 event, kind 0, request 0, thread 1, root domain 1
-          this.sendEvent(new PacketWriter().u8(0).i32(1).u8(0).i32(0).i32(1).i32(1).body());
+          // VM_START: request 0, thread 1, root domain 1
+          this.sendEvent(
+            new PacketWriter()
+              .u8(SuspendPolicy.NONE)
+              .i32(1)
+              .u8(EventKind.VM_START)
+              .i32(0)
+              .i32(1)
+              .i32(1)
+              .body(),
+          );
         }
       }
       for (const p of framer.push(chunk)) {
         if (p.kind !== 'command') continue;
         this.received.push(p);
-        const w = this.waiters.findIndex((x) => x.match(p));
+        const key = keyOf(p.commandSet, p.command);
+        const w = this.waiters.findIndex((x) => x.key === key);
         if (w >= 0) this.waiters.splice(w, 1)[0]!.resolve(p);
-        const handler = this.handlers.get(`${p.commandSet}/${p.command}`);
+        const handler = this.handlers.get(key);
         const out = handler
           ? handler(p, this)
           : ({ error: ErrorCode.NOT_IMPLEMENTED } as FakeReply);

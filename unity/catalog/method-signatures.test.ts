@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { SdbConnection } from '../../sdb-protocol/index.js';
+import type { SdbConnection } from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
 import { TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
 import { ParamAttributes as PA } from './method-metadata.js';
@@ -117,9 +117,9 @@ afterEach(async () => {
 });
 
 async function attach(g: FakeGame, minor = 54, options: TypeCatalogOptions = {}) {
-  agent = await FakeAgent.start({ minor });
+  agent = FakeAgent.inMemory({ minor });
   g.install(agent);
-  conn = await SdbConnection.connect({ port: agent.port });
+  conn = await agent.connect();
   const a = agent;
   const c = conn;
   const catalog = new TypeCatalog(conn, options);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { SdbConnection } from '../../sdb-protocol/index.js';
+import type { SdbConnection } from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
 import { TypeInfoFlags as F, type CommandSet } from '../../sdb-protocol/vocabulary.js';
 import { TypeCatalog, type TypeCatalogOptions } from './type-catalog.js';
@@ -95,9 +95,9 @@ async function attach(
   minor = 54,
   options: TypeCatalogOptions = {},
 ): Promise<{ catalog: TypeCatalog; sent: (set: keyof typeof CommandSet, cmd: number) => number }> {
-  agent = await FakeAgent.start({ minor });
+  agent = FakeAgent.inMemory({ minor });
   g.install(agent);
-  conn = await SdbConnection.connect({ port: agent.port });
+  conn = await agent.connect();
   const a = agent;
   return { catalog: new TypeCatalog(conn, options), sent: (set, cmd) => a.count(set, cmd) };
 }

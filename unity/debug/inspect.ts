@@ -5,7 +5,7 @@
 
 import type { EvaluateResult } from '../../eval/index.js';
 import type { GameSession, OperationResult } from '../session/session.js';
-import { Errors } from '../errors.js';
+import { Errors, messageOf } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
 import type { Debugger, Stop } from './debugger.js';
 import { evaluateInFrame } from './frame-eval.js';
@@ -18,7 +18,14 @@ export interface PauseState {
   totalFrames: number;
   frames: FrameView[];
   /** With allThreads: every other thread's stack (frames only, no variables). */
-  others?: { threadId: number; name: string; totalFrames: number; frames: FrameView[] }[];
+  others?: {
+    threadId: number;
+    name: string;
+    totalFrames: number;
+    frames: FrameView[];
+    /** Its stack could not be read (why): not the same as a thread with no frames. */
+    unreadable?: string;
+  }[];
 }
 
 function requirePaused(session: GameSession, dbg: Debugger, what: string): void {
@@ -55,9 +62,19 @@ export async function pauseState(
         threads.map(async (t) => {
           const [name, stack] = await Promise.all([
             ctx.conn.send('THREAD.GET_NAME', { threadId: t }),
-            readStack(ctx, cache, t, options.frames, 0).catch(() => ({ frames: [], total: 0 })),
+            readStack(ctx, cache, t, options.frames, 0).catch((e: unknown) => ({
+              frames: [],
+              total: 0,
+              unreadable: messageOf(e),
+            })),
           ]);
-          return { threadId: t, name, totalFrames: stack.total, frames: stack.frames };
+          return {
+            threadId: t,
+            name,
+            totalFrames: stack.total,
+            frames: stack.frames,
+            ...('unreadable' in stack ? { unreadable: stack.unreadable } : {}),
+          };
         }),
       );
     }

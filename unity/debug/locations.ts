@@ -11,6 +11,7 @@ import type {
 } from '../../sdb-protocol/index.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import { Errors } from '../errors.js';
+import { csharpTypeName } from './csharp-type-name.js';
 
 export interface SourcePoint {
   ilOffset: number;
@@ -20,6 +21,7 @@ export interface SourcePoint {
 
 export interface MethodRef {
   methodId: number;
+  /** The declaring type as C# writes it (`Game.Box<int>`, `Game.Outer.Inner`). */
   typeName: string;
   name: string;
   /** `(int, string)`: the parameter types, to tell overloads apart. */
@@ -110,6 +112,7 @@ export class LocationCache {
     return p;
   }
 
+  /** A method's name and its declaring type's, as C# writes them (`Game.Box<int>`, `Put`). */
   methodName(methodId: number): Promise<{ typeName: string; name: string }> {
     let p = this.names.get(methodId);
     if (!p) {
@@ -119,7 +122,7 @@ export class LocationCache {
           this.conn.send('METHOD.GET_DECLARING_TYPE', { methodId }),
         ]);
         const info = await this.conn.send('TYPE.GET_INFO', { typeId });
-        return { typeName: info.fullName, name };
+        return { typeName: csharpTypeName(info.fullName), name };
       })();
       p.catch(() => this.names.delete(methodId));
       this.names.set(methodId, p);
@@ -146,7 +149,7 @@ export async function findMethods(
   }
   const refs = found.overloads.map((m) => ({
     methodId: m.methodId,
-    typeName: m.declaringType.name,
+    typeName: csharpTypeName(m.declaringType.name),
     name: m.name,
     signature: `(${m.parameters.map((p) => p.type.name).join(', ')})`,
   }));

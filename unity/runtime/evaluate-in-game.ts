@@ -31,9 +31,11 @@ export async function evaluateInGame(
   remember = true,
   /** Told of each field, static, array element and property the program assigns (before and after). */
   onWrite?: WriteObserver,
+  /** The thread whose thread-static fields the program reads (a frame's); the main thread if absent. */
+  thread?: number,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
+  const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args, rank) =>
     constructedTypeId(ctx, game, metadata, kind, base, args, rank);

@@ -15,8 +15,8 @@ afterEach(async () => {
 });
 
 /** A fake agent that answers what attaching asks (threads, identity) and static reads. */
-async function gameAgent(): Promise<FakeAgent> {
-  const a = await FakeAgent.start();
+function gameAgent(): FakeAgent {
+  const a = FakeAgent.inMemory();
   a.on('VM', 2, () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
   a.on('THREAD', 6, () => ({ body: new PacketWriter().i64(4242).body() }));
   a.on('THREAD', 5, () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
@@ -26,6 +26,11 @@ async function gameAgent(): Promise<FakeAgent> {
   }));
   a.on('TYPE', 4, () => ({ body: new PacketWriter().u8(8).i32(5).body() }));
   return a;
+}
+
+/** A session that reaches the agent in memory, as it would reach a game over TCP. */
+function sessionOn(a: FakeAgent): GameSession {
+  return new GameSession({ connect: (options) => a.connect(options) });
 }
 
 async function readSInt(s: GameSession): Promise<unknown> {
@@ -40,8 +45,8 @@ async function readSInt(s: GameSession): Promise<unknown> {
 
 describe('GameSession against a scripted agent', () => {
   it('retries once, on a fresh connection, when the connection drops as the window opens', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     let drops = 1;
     agent.on('VM', 3, (_req, a) => {
@@ -57,8 +62,8 @@ describe('GameSession against a scripted agent', () => {
   });
 
   it('does not retry twice', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     agent.on('VM', 3, (_req, a) => {
       a.dropConnection();
@@ -69,8 +74,8 @@ describe('GameSession against a scripted agent', () => {
   });
 
   it('reports a drop in the middle of a read as CONNECTION_LOST and of a write as MAY_HAVE_APPLIED, without retrying', async () => {
-    agent = await gameAgent();
-    session = new GameSession();
+    agent = gameAgent();
+    session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     agent.on('TYPE', 4, (_req, a) => {
       a.dropConnection();

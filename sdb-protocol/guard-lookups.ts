@@ -1,0 +1,85 @@
+// What guards ask the agent before a request is sent (array and string lengths, whether a type
+// is a value type), each asked once per id per connection: none of these ever change.
+
+import type { GuardContext } from './command.js';
+import { flatLength, type CommandName, type ParamsOf, type ResultOf } from './commands/index.js';
+import { TypeInfoFlags } from './vocabulary.js';
+
+/** Sends one command past the guards' own lookups (they run inside other requests' guards). */
+export type LookupSender = <K extends CommandName>(
+  name: K,
+  params: ParamsOf<K>,
+) => Promise<ResultOf<K>>;
+
+/** Past this many entries a cache starts over, bounding memory on a long session. */
+const MAX_ENTRIES = 50_000;
+
+export class GuardLookups {
+  private readonly arrayLengths = new Map<number, number>();
+  private readonly stringLengths = new Map<number, number>();
+  private readonly valueTypes = new Map<number, boolean>();
+
+  constructor(private readonly send: LookupSender) {}
+
+  /** The context guards run in: these lookups plus the connection's version and holds. */
+  guardContext(conn: Pick<GuardContext, 'version' | 'suspendCount'>): GuardContext {
+    return Object.defineProperties(
+      {
+        arrayLength: (id: number) => this.arrayLength(id),
+        stringLength: (id: number) => this.stringLength(id),
+        isValueType: (id: number) => this.isValueType(id),
+      },
+      {
+        version: { get: () => conn.version, enumerable: true },
+        suspendCount: { get: () => conn.suspendCount, enumerable: true },
+      },
+    ) as GuardContext;
+  }
+
+  /** After a successful reply: any ARRAY_REF.GET_LENGTH answer is kept, whoever asked. */
+  noteReply(name: CommandName, params: unknown, value: unknown): void {
+    if (name !== 'ARRAY_REF.GET_LENGTH') return;
+    const { arrayId } = params as ParamsOf<'ARRAY_REF.GET_LENGTH'>;
+    if (this.arrayLengths.size > MAX_ENTRIES) this.arrayLengths.clear();
+    this.arrayLengths.set(arrayId, flatLength(value as ResultOf<'ARRAY_REF.GET_LENGTH'>));
+  }
+
+  /** Array lengths never change, so each array's is fetched at most once per connection. */
+  async arrayLength(arrayId: number): Promise<number> {
+    const known = this.arrayLengths.get(arrayId);
+    if (known !== undefined) return known;
+    await this.send('ARRAY_REF.GET_LENGTH', { arrayId });
+    return this.arrayLengths.get(arrayId) ?? 0;
+  }
+
+  /** UTF-16 length of a string object, asked once per string (strings never change). */
+  async stringLength(stringId: number): Promise<number> {
+    let n = this.stringLengths.get(stringId);
+    if (n === undefined) {
+      n = await this.send('STRING_REF.GET_LENGTH', { objectId: stringId });
+      if (this.stringLengths.size > MAX_ENTRIES) this.stringLengths.clear();
+      this.stringLengths.set(stringId, n);
+    }
+    return n;
+  }
+
+  /**
+   * TYPE.GET_INFO's value-type bit is absent on generic struct instances (Nullable<int> shows
+   * only the generic bit), so a type whose base is System.ValueType or System.Enum counts too.
+   */
+  async isValueType(typeId: number): Promise<boolean> {
+    let known = this.valueTypes.get(typeId);
+    if (known === undefined) {
+      const info = await this.send('TYPE.GET_INFO', { typeId });
+      known =
+        (info.flags & (TypeInfoFlags.PRIMITIVE | TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.ENUM)) !==
+        0;
+      if (!known && info.baseTypeId !== 0) {
+        const base = await this.send('TYPE.GET_INFO', { typeId: info.baseTypeId });
+        known = base.fullName === 'System.ValueType' || base.fullName === 'System.Enum';
+      }
+      this.valueTypes.set(typeId, known);
+    }
+    return known;
+  }
+}
