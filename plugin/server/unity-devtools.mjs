@@ -40193,6 +40193,11 @@ function parseIsPattern(p, operand, start) {
     const pattern2 = { kind: "NullPattern", span: t.span };
     return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
   }
+  if (atConstantPattern(p)) {
+    const value = parseUnary(p);
+    const pattern2 = { kind: "ConstantPattern", value, span: value.span };
+    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+  }
   const rejected = rejectedPatternAt(p);
   if (rejected) return reject(p, t, rejected, start);
   const type = parseType(p, "isAs");
@@ -40216,18 +40221,26 @@ function parseIsPattern(p, operand, start) {
   const pattern = { kind: "TypePattern", type, span: type.span };
   return { kind: "Is", operand, pattern, span: p.finish(start) };
 }
+function atConstantPattern(p) {
+  const t = p.tok;
+  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct(".", 1)) return true;
+  const literal4 = (x) => x.kind === "integer" || x.kind === "real" || x.kind === "char" || x.kind === "string" || x.kind === "keyword" && (x.keyword === "true" || x.keyword === "false");
+  if (literal4(t)) return true;
+  const next = p.peek(1);
+  return (p.atPunct("-") || p.atPunct("+")) && (next.kind === "integer" || next.kind === "real");
+}
 function rejectedPatternAt(p) {
   const t = p.tok;
   const next = p.peek(1);
   switch (t.kind) {
+    case "interpolated":
+      return CONSTANT;
     case "integer":
     case "real":
     case "char":
     case "string":
-    case "interpolated":
-      return CONSTANT;
     case "keyword":
-      return t.keyword === "true" || t.keyword === "false" ? CONSTANT : null;
+      return null;
     case "identifier":
       if (p.atContextual("not") && startsPattern(next)) {
         return { what: "'not' patterns", hint: "write !(x is T), or x != null" };
@@ -40262,12 +40275,13 @@ var init_parse_patterns = __esm({
     init_diagnostics();
     init_parse_expressions();
     init_parse_types();
+    init_tokens();
     PROPERTY = {
       what: "property and positional patterns",
       hint: "compare the members with == instead"
     };
     CONSTANT = {
-      what: "constant patterns (x is 5)",
+      what: "constant patterns other than a literal or a named constant (x is 5, x is Color.Red)",
       hint: "compare with == instead"
     };
     RELATIONAL = {
@@ -41454,7 +41468,7 @@ function expr(e) {
     case "Conditional":
       return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
     case "Is":
-      return `(${expr(e.operand)} is ${e.pattern.kind === "NullPattern" ? "null" : unparseType(e.pattern.type)})`;
+      return `(${expr(e.operand)} is ${unparsePattern(e.pattern)})`;
     case "As":
       return `(${expr(e.operand)} as ${unparseType(e.type)})`;
     case "TypeOf":
@@ -41471,6 +41485,16 @@ function expr(e) {
       return `(${expr(e.expression)})`;
     case "Error":
       return "<error>";
+  }
+}
+function unparsePattern(pattern) {
+  switch (pattern.kind) {
+    case "NullPattern":
+      return "null";
+    case "TypePattern":
+      return unparseType(pattern.type);
+    case "ConstantPattern":
+      return expr(pattern.value);
   }
 }
 function args(list) {
@@ -43497,12 +43521,110 @@ var init_binary_operators = __esm({
   }
 });
 
+// eval/runtime.ts
+var InstantiationRefusedError, GameExceptionError;
+var init_runtime = __esm({
+  "eval/runtime.ts"() {
+    "use strict";
+    InstantiationRefusedError = class extends Error {
+      name = "InstantiationRefusedError";
+    };
+    GameExceptionError = class extends Error {
+      constructor(type, gameMessage, stackTrace) {
+        super(`${type}: ${gameMessage}`);
+        this.type = type;
+        this.gameMessage = gameMessage;
+        this.stackTrace = stackTrace;
+      }
+      type;
+      gameMessage;
+      stackTrace;
+      name = "GameExceptionError";
+    };
+  }
+});
+
+// eval/interpret/constraints.ts
+async function constraintViolation(f, md, method, typeArgs2, span) {
+  const constraints = method.genericConstraints;
+  if (!constraints) return void 0;
+  for (let i = 0; i < typeArgs2.length; i++) {
+    const c = constraints[i];
+    const t = typeArgs2[i];
+    if (!c) continue;
+    const arg = await f.name(t);
+    const where = `in the generic method '${await methodName(f, method, constraints)}'`;
+    const isValue = await f.isValueType(t);
+    const nullable2 = !!await f.nullableUnderlying(t);
+    if (c.referenceType && isValue) {
+      return new CompileError(
+        "CS0452",
+        `the type '${arg}' must be a reference type in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+    if (c.valueType && (!isValue || nullable2)) {
+      return new CompileError(
+        "CS0453",
+        `the type '${arg}' must be a non-nullable value type in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+    for (const bound of c.types) {
+      if (!nullable2 && await f.assignable(bound, t)) continue;
+      const [code, why] = nullable2 ? ["CS0313", `the nullable type '${arg}' never satisfies the constraint`] : isValue ? ["CS0315", `there is no boxing conversion from '${arg}'`] : ["CS0311", `there is no implicit reference conversion from '${arg}'`];
+      return new CompileError(
+        code,
+        `the type '${arg}' cannot be used as type parameter '${c.name}' ${where}: ${why} to '${await f.name(bound)}'`,
+        span
+      );
+    }
+    if (c.defaultConstructor && !isValue && !await hasPublicDefaultConstructor(f, md, t)) {
+      return new CompileError(
+        "CS0310",
+        `the type '${arg}' must have a public parameterless constructor in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+  }
+  return void 0;
+}
+async function refusedInstantiation(f, method, typeArgs2, span) {
+  const t = typeArgs2[0];
+  const code = await f.nullableUnderlying(t) ? "CS0313" : await f.isValueType(t) ? "CS0315" : "CS0311";
+  const names2 = await Promise.all(typeArgs2.map((a) => f.name(a)));
+  const params = method.genericConstraints?.map((c) => c.name) ?? [];
+  const target = `${await f.name(method.declaringType)}.${method.name}${params.length ? `<${params.join(", ")}>` : ""}`;
+  return new CompileError(
+    code,
+    `the type arguments <${names2.join(", ")}> do not satisfy the constraints of the generic method '${target}' (the game refused the instantiation)`,
+    span
+  );
+}
+async function hasPublicDefaultConstructor(f, md, t) {
+  const d = await f.describe(t);
+  if (d.kind !== "class" || d.isAbstract) return false;
+  const ctors = (await md.members(t, ".ctor")).methods;
+  return ctors.some((m) => !m.isStatic && m.isPublic && m.parameters.length === 0);
+}
+async function methodName(f, m, constraints) {
+  return `${await f.name(m.declaringType)}.${m.name}<${constraints.map((c) => c.name).join(", ")}>`;
+}
+var init_constraints = __esm({
+  "eval/interpret/constraints.ts"() {
+    "use strict";
+    init_errors4();
+  }
+});
+
 // eval/interpret/overloads.ts
 var Overloads;
 var init_overloads = __esm({
   "eval/interpret/overloads.ts"() {
     "use strict";
+    init_runtime();
     init_values();
+    init_constraints();
     init_errors4();
     init_primitives();
     Overloads = class {
@@ -43534,7 +43656,10 @@ var init_overloads = __esm({
           );
         }
         const applicable = [];
-        for (const m of methods) applicable.push(...await this.applicable(m, args2, typeArgs2));
+        const violations = [];
+        for (const m of methods)
+          applicable.push(...await this.applicable(m, args2, typeArgs2, violations, span));
+        if (applicable.length === 0 && violations[0]) throw violations[0];
         if (applicable.length === 0)
           throw await this.noneApplicable(methods, args2, typeArgs2, what, span);
         const narrowed = await this.mostDerived(applicable);
@@ -43623,16 +43748,35 @@ var init_overloads = __esm({
         );
       }
       /** The method's applicable forms for these arguments (§12.6.4.2). */
-      async applicable(m0, args2, typeArgs2) {
+      async applicable(m0, args2, typeArgs2, violations, span) {
         let m = m0;
+        const violates = async (given) => {
+          const v = await constraintViolation(this.f, this.it.md, m0, given, span);
+          if (v) violations.push(v);
+          return !!v;
+        };
+        const instantiate = async (given) => {
+          try {
+            return await this.it.md.instantiateMethod(m0, given);
+          } catch (e) {
+            if (!(e instanceof InstantiationRefusedError)) throw e;
+            violations.push(await refusedInstantiation(this.f, m0, given, span));
+            return void 0;
+          }
+        };
         if (typeArgs2.length > 0) {
           if (m.genericArity !== typeArgs2.length) return [];
-          m = await this.it.md.instantiateMethod(m, typeArgs2);
+          if (await violates(typeArgs2)) return [];
+          const made = await instantiate(typeArgs2);
+          if (!made) return [];
+          m = made;
         } else if (m.genericArity > 0) {
           const inferred = await this.infer(m, args2);
           if (!inferred) return [];
-          m = await this.it.md.instantiateMethod(m, inferred).catch(() => void 0);
-          if (!m) return [];
+          if (await violates(inferred)) return [];
+          const made = await instantiate(inferred);
+          if (!made) return [];
+          m = made;
         }
         const generic = m0.genericArity > 0;
         const normal = await this.form(m, args2, false, generic);
@@ -44426,7 +44570,8 @@ var init_conversions2 = __esm({
         const c = await this.implicit(from, to);
         if (!c) {
           const explicit = await this.explicit(from, to);
-          const numeric = !!await this.f.primitive(from.type) && (!!await this.f.primitive(to) || await this.f.isEnum(to));
+          const fromKind = await this.f.primitive(from.type);
+          const numeric = !!fromKind && fromKind !== "double" && !!await this.f.primitive(to);
           const code = from.constant && explicit && numeric ? "CS0031" : explicit ? "CS0266" : from.type === "null" ? "CS0037" : "CS0029";
           throw new CompileError(
             code,
@@ -45657,11 +45802,13 @@ var init_type_tests = __esm({
           }
           return { type: boolType, value: this.it.dry ? VOID : bool(x.value.kind === "null") };
         }
-        const target = await this.patternType(e.pattern.type);
-        if (target.k === "constant") {
-          const eq = await this.it.binaryOperators.applyBinaryOp("==", x, target.op, e.span);
-          return { type: boolType, value: eq.value };
+        if (e.pattern.kind === "ConstantPattern") {
+          const k = await this.it.expr(e.pattern.value);
+          return { type: boolType, value: await this.constantPattern(x, k, e.pattern.span) };
         }
+        const target = await this.patternType(e.pattern.type);
+        if (target.k === "constant")
+          return { type: boolType, value: await this.constantPattern(x, target.op, e.pattern.span) };
         const t = target.type;
         if (x.type === "null") return { type: boolType, value: bool(false) };
         if (this.it.dry) return { type: boolType, value: VOID };
@@ -45696,6 +45843,43 @@ var init_type_tests = __esm({
             throw new CompileError("CS0150", "a constant value is expected in a pattern", node2.span);
           return { k: "constant", op };
         }
+      }
+      /**
+       * `x is K` for a constant K (C# 7 §8.2.2 constant pattern): K converts implicitly to x's type
+       * (else the conversion's error, as C# reports it), and the pattern matches when
+       * object.Equals(K, x): a value of K's own run-time type (an `object` holding a boxed long does
+       * not match 42) and an equal value, where NaN equals NaN.
+       */
+      async constantPattern(x, k, span) {
+        if (!k.constant)
+          throw new CompileError("CS0150", "a constant value is expected in a pattern", span);
+        const conv = this.it.conversions;
+        const input2 = x.type === "null" ? await this.it.wk.keyword("object") : x.type;
+        if ((await conv.implicit(k, input2))?.k === "user")
+          throw new CompileError("CS0150", "a constant value is expected in a pattern", span);
+        const converted = await conv.implicitly(k, input2, "the pattern");
+        if (this.it.dry) return VOID;
+        if (k.constant.kind === "null" || x.value.kind === "null")
+          return bool(k.constant.kind === "null" && x.value.kind === "null");
+        const underlying = await this.f.nullableUnderlying(input2) ?? input2;
+        if (await this.f.isValueType(underlying))
+          return bool(await this.equalValues(underlying, x.value, converted.value, span));
+        const kType = k.type;
+        const runtime = await this.it.rt.game.typeOf(x.value);
+        if (!this.f.same(runtime, kType)) return bool(false);
+        return bool(await this.equalValues(kType, x.value, k.value, span));
+      }
+      /** Two values of one type compared as its Equals(object) does (NaN equals NaN). */
+      async equalValues(type, a, b, span) {
+        if (a.kind === "number" && b.kind === "number" && Number.isNaN(a.value) && Number.isNaN(b.value))
+          return true;
+        const eq = await this.it.binaryOperators.applyBinaryOp(
+          "==",
+          { type, value: a },
+          { type, value: b },
+          span
+        );
+        return eq.value.kind === "bool" && eq.value.value;
       }
       /** Whether a value's run-time type converts to `t` by identity, reference, boxing or unboxing. */
       async instanceOf(x, t) {
@@ -46377,15 +46561,17 @@ var init_interpreter = __esm({
             "the left-hand side of an assignment must be a variable, a property or an indexer",
             e.span
           );
-        if (op.place) this.checkWritable(op.place, e.span);
+        await this.checkWritable(op, e.span);
         return op;
       }
       /**
        * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
-       * CS0198 static) and the members of a readonly struct field (CS1648).
+       * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
+       * CS1650 static), however deep.
        */
-      checkWritable(place, span) {
-        if (place.k === "static" || place.k === "field" || place.k === "struct-field") {
+      async checkWritable(op, span) {
+        const place = op.place;
+        if (place && (place.k === "static" || place.k === "field" || place.k === "struct-field")) {
           if (place.field.isReadOnly) {
             throw new CompileError(
               place.field.isStatic ? "CS0198" : "CS0191",
@@ -46394,15 +46580,18 @@ var init_interpreter = __esm({
             );
           }
         }
-        for (let p = place.k === "struct-field" ? place.parent : void 0; p; ) {
+        let p = place?.k === "struct-field" ? place.parent : void 0;
+        if (op.property?.receiverPlace && await this.facts.isValueType(op.property.property.declaringType))
+          p = op.property.receiverPlace;
+        for (; p; p = p.k === "struct-field" ? p.parent : void 0) {
           if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly) {
+            const isStatic = p.k === "static";
             throw new CompileError(
-              "CS1648",
-              `members of readonly field '${p.field.name}' cannot be modified`,
+              isStatic ? "CS1650" : "CS1648",
+              isStatic ? `fields of static readonly field '${p.field.name}' cannot be assigned to` : `members of readonly field '${p.field.name}' cannot be modified`,
               span
             );
           }
-          p = p.k === "struct-field" ? p.parent : void 0;
         }
       }
       /** Whether a variable is (inside) a readonly field: a struct method called on it runs on a copy. */
@@ -46499,26 +46688,6 @@ var init_interpreter = __esm({
       }
     };
     CHAIN_KINDS = /* @__PURE__ */ new Set(["MemberAccess", "Invocation", "ElementAccess", "Postfix"]);
-  }
-});
-
-// eval/runtime.ts
-var GameExceptionError;
-var init_runtime = __esm({
-  "eval/runtime.ts"() {
-    "use strict";
-    GameExceptionError = class extends Error {
-      constructor(type, gameMessage, stackTrace) {
-        super(`${type}: ${gameMessage}`);
-        this.type = type;
-        this.gameMessage = gameMessage;
-        this.stackTrace = stackTrace;
-      }
-      type;
-      gameMessage;
-      stackTrace;
-      name = "GameExceptionError";
-    };
   }
 });
 
@@ -50413,7 +50582,7 @@ function tagBitsOf(choices) {
   while (1 << bits2 < choices) bits2++;
   return bits2;
 }
-var Table, CodedIndex, T, C, COLUMNS, HeapSizes;
+var Table, CodedIndex, T, C, COLUMNS, GenericParamAttributes, HeapSizes;
 var init_metadata_schema = __esm({
   "unity/catalog/metadata-schema.ts"() {
     "use strict";
@@ -50588,8 +50757,19 @@ var init_metadata_schema = __esm({
       /* ManifestResource */
       [4, 4, "string", C("Implementation")],
       /* NestedClass */
-      [T(Table.TypeDef), T(Table.TypeDef)]
+      [T(Table.TypeDef), T(Table.TypeDef)],
+      /* GenericParam: number, flags, owner, name */
+      [2, 2, C("TypeOrMethodDef"), "string"],
+      /* MethodSpec */
+      [C("MethodDefOrRef"), "blob"],
+      /* GenericParamConstraint: owner, constraint */
+      [T(Table.GenericParam), C("TypeDefOrRef")]
     ];
+    GenericParamAttributes = {
+      ReferenceTypeConstraint: 4,
+      NotNullableValueTypeConstraint: 8,
+      DefaultConstructorConstraint: 16
+    };
     HeapSizes = { strings: 1, guid: 2, blob: 4 };
   }
 });
@@ -50816,7 +50996,7 @@ var init_metadata_tables = __esm({
           this.rows[t] = region.u32(at2, `row count of table 0x${t.toString(16)}`);
           at2 += 4;
         }
-        for (let t = 0; t <= Table.NestedClass; t++) {
+        for (let t = 0; t <= Table.GenericParamConstraint; t++) {
           const widths = columnWidths(t, this.rows, heapSizes);
           const size = widths.reduce((a, b) => a + b, 0);
           const length = this.rows[t] * size;
@@ -51726,6 +51906,80 @@ var init_member_reader = __esm({
   }
 });
 
+// unity/catalog/generic-params.ts
+var GenericParams;
+var init_generic_params = __esm({
+  "unity/catalog/generic-params.ts"() {
+    "use strict";
+    init_metadata_schema();
+    init_pe_image();
+    GenericParams = class {
+      constructor(image, names2) {
+        this.image = image;
+        this.names = names2;
+      }
+      image;
+      names;
+      /** GenericParam rows by owner MethodDef row, built once per image. */
+      byMethod;
+      /** GenericParamConstraint rows by GenericParam row. */
+      constraintRows;
+      /** The generic parameters of MethodDef row `row`, in order (empty for non-generic ones). */
+      ofMethod(row) {
+        const { tables, strings } = this.image;
+        this.index();
+        const rows = this.byMethod.get(row) ?? [];
+        const out = [];
+        for (const r of rows) {
+          const p = tables.need(Table.GenericParam, r, "generic parameter");
+          const number4 = p.index(0);
+          const flags = p.index(1);
+          const constraints = (this.constraintRows.get(r) ?? []).map((c) => {
+            const coded = tables.need(Table.GenericParamConstraint, c, "constraint").index(1);
+            const [table, target] = tables.decode("TypeDefOrRef", coded);
+            return this.names.typeName({ kind: "class", token: (table << 24 | target) >>> 0 });
+          });
+          out[number4] = {
+            name: strings.at(p.index(3)),
+            referenceType: (flags & GenericParamAttributes.ReferenceTypeConstraint) !== 0,
+            valueType: (flags & GenericParamAttributes.NotNullableValueTypeConstraint) !== 0,
+            defaultConstructor: (flags & GenericParamAttributes.DefaultConstructorConstraint) !== 0,
+            constraints
+          };
+        }
+        for (let i = 0; i < out.length; i++) {
+          if (!out[i]) throw new MetadataFormatError(`method row ${row} has no generic parameter ${i}`);
+        }
+        return out;
+      }
+      index() {
+        if (this.byMethod) return;
+        const { tables } = this.image;
+        const byMethod2 = /* @__PURE__ */ new Map();
+        for (let r = 1; r <= tables.rows[Table.GenericParam]; r++) {
+          const [table, owner] = tables.decode(
+            "TypeOrMethodDef",
+            tables.row(Table.GenericParam, r).index(2)
+          );
+          if (table !== Table.MethodDef) continue;
+          let list = byMethod2.get(owner);
+          if (!list) byMethod2.set(owner, list = []);
+          list.push(r);
+        }
+        const constraintRows = /* @__PURE__ */ new Map();
+        for (let r = 1; r <= tables.rows[Table.GenericParamConstraint]; r++) {
+          const owner = tables.row(Table.GenericParamConstraint, r).index(0);
+          let list = constraintRows.get(owner);
+          if (!list) constraintRows.set(owner, list = []);
+          list.push(r);
+        }
+        this.byMethod = byMethod2;
+        this.constraintRows = constraintRows;
+      }
+    };
+  }
+});
+
 // unity/catalog/signature-blob.ts
 function decodeMethodSig(blob, what = "method signature") {
   const c = new SigCursor(blob, what);
@@ -52267,6 +52521,7 @@ var ParamAttributes, MethodDefinitions;
 var init_method_metadata = __esm({
   "unity/catalog/method-metadata.ts"() {
     "use strict";
+    init_generic_params();
     init_metadata_schema();
     init_metadata_tables();
     init_param_annotations();
@@ -52279,10 +52534,12 @@ var init_method_metadata = __esm({
         this.image = image;
         this.names = new SignatureNames(image);
         this.annotations = new ParamAnnotations(image);
+        this.generics = new GenericParams(image, this.names);
       }
       image;
       names;
       annotations;
+      generics;
       /** The MethodDef of a 0x06 token, with its signature and parameters decoded. */
       method(token) {
         const { tables, strings, blobs } = this.image;
@@ -52341,8 +52598,10 @@ var init_method_metadata = __esm({
        */
       signature(token) {
         const def = this.method(token);
+        const generics = def.signature.genericArity ? this.generics.ofMethod(token & 16777215) : [];
         return {
           genericArity: def.signature.genericArity,
+          ...generics.length ? { genericParameters: generics } : {},
           parameters: def.params.map((p) => {
             const optional2 = (p.flags & ParamAttributes.Optional) !== 0;
             let defaultValue = optional2 ? p.defaultValue : void 0;
@@ -53449,6 +53708,7 @@ var init_game_metadata = __esm({
   "unity/runtime/game-metadata.ts"() {
     "use strict";
     init_sdb_protocol();
+    init_runtime();
     init_catalog();
     init_game_connection();
     init_convert();
@@ -53665,8 +53925,28 @@ var init_game_metadata = __esm({
           parameters,
           returnType: returnName === "System.Void" ? void 0 : handleOf(params.returnTypeId),
           genericArity: info2.isGenericDefinition ? info2.typeArgIds.length : 0,
-          genericParameterTypes: info2.isGenericDefinition ? info2.typeArgIds.map(handleOf) : void 0
+          genericParameterTypes: info2.isGenericDefinition ? info2.typeArgIds.map(handleOf) : void 0,
+          ...info2.isGenericDefinition && signature?.genericParameters ? { genericConstraints: await this.genericConstraints(signature.genericParameters) } : {}
         };
+      }
+      /**
+       * A generic method's `where` clauses from its metadata, each constraint type found by name; a
+       * constraint built from type parameters (``IComparable`1[!!0]``) has no such name and is left
+       * out, for the agent's own check of the instantiation.
+       */
+      async genericConstraints(params) {
+        return Promise.all(
+          params.map(async (p) => {
+            const found = await Promise.all(p.constraints.map((name2) => this.findType(name2)));
+            return {
+              name: p.name,
+              referenceType: p.referenceType,
+              valueType: p.valueType,
+              defaultConstructor: p.defaultConstructor,
+              types: found.filter((t) => t !== void 0)
+            };
+          })
+        );
       }
       async typesNamed(simpleName) {
         const known = this.named.get(simpleName);
@@ -53742,10 +54022,17 @@ var init_game_metadata = __esm({
         return handleOf(id);
       }
       async instantiateMethod(method, args2) {
-        const id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
-          methodId: method.handle,
-          typeArgIds: args2.map(typeIdOf)
-        });
+        let id;
+        try {
+          id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
+            methodId: method.handle,
+            typeArgIds: args2.map(typeIdOf)
+          });
+        } catch (e) {
+          if (e instanceof SdbAgentError && e.errorName === "INVALID_ARGUMENT")
+            throw new InstantiationRefusedError(`${method.name}: ${e.message}`);
+          throw e;
+        }
         return this.method(id);
       }
     };
