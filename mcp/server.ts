@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { UnityError, messageOf } from '../unity/errors.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
-import type { Tool, ToolContext } from './tool.js';
+import { toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export const SERVER_NAME = 'unity';
@@ -77,7 +77,7 @@ export function errorResult(e: unknown): CallToolResult {
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
-  ctx: ToolContext,
+  call: ToolCall,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
@@ -89,7 +89,7 @@ export async function callTool(
     );
   }
   try {
-    const out = await tool.run(parsed.data, ctx);
+    const out = await tool.run(parsed.data, toolContext(call));
     const extras = (out.structured as { cost?: object }).cost;
     return {
       content: [

@@ -550,16 +550,18 @@ export class Interpreter {
         'the left-hand side of an assignment must be a variable, a property or an indexer',
         e.span,
       );
-    if (op.place) this.checkWritable(op.place, e.span);
+    await this.checkWritable(op, e.span);
     return op;
   }
 
   /**
    * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
-   * CS0198 static) and the members of a readonly struct field (CS1648).
+   * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
+   * CS1650 static), however deep.
    */
-  private checkWritable(place: Place, span: A.Span): void {
-    if (place.k === 'static' || place.k === 'field' || place.k === 'struct-field') {
+  private async checkWritable(op: Operand, span: A.Span): Promise<void> {
+    const place = op.place;
+    if (place && (place.k === 'static' || place.k === 'field' || place.k === 'struct-field')) {
       if (place.field.isReadOnly) {
         throw new CompileError(
           place.field.isStatic ? 'CS0198' : 'CS0191',
@@ -568,15 +570,24 @@ export class Interpreter {
         );
       }
     }
-    for (let p: Place | undefined = place.k === 'struct-field' ? place.parent : undefined; p;) {
+    // the struct variables the write changes: a field's parents, or a struct property's receiver
+    let p: Place | undefined = place?.k === 'struct-field' ? place.parent : undefined;
+    if (
+      op.property?.receiverPlace &&
+      (await this.facts.isValueType(op.property.property.declaringType))
+    )
+      p = op.property.receiverPlace;
+    for (; p; p = p.k === 'struct-field' ? p.parent : undefined) {
       if ((p.k === 'static' || p.k === 'field' || p.k === 'struct-field') && p.field.isReadOnly) {
+        const isStatic = p.k === 'static';
         throw new CompileError(
-          'CS1648',
-          `members of readonly field '${p.field.name}' cannot be modified`,
+          isStatic ? 'CS1650' : 'CS1648',
+          isStatic
+            ? `fields of static readonly field '${p.field.name}' cannot be assigned to`
+            : `members of readonly field '${p.field.name}' cannot be modified`,
           span,
         );
       }
-      p = p.k === 'struct-field' ? p.parent : undefined;
     }
   }
 

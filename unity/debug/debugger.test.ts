@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import type { EventSet, SdbConnection } from '../../sdb-protocol/index.js';
+import { GameConnection } from '../session/game-connection.js';
 import type { GameSession, SessionExtension } from '../session/session.js';
 import { Debugger } from './debugger.js';
 
@@ -41,6 +42,7 @@ function fakes(failing: readonly string[] = []) {
       return Promise.resolve(replies[name]?.(params));
     },
   } as unknown as SdbConnection;
+  const connection = new GameConnection(conn, { endpoint: '127.0.0.1:1', identity: 'test' });
   let ext: SessionExtension | undefined;
   const session = {
     extend(x: SessionExtension) {
@@ -58,7 +60,7 @@ function fakes(failing: readonly string[] = []) {
             ],
           }),
       };
-      const value = await op({ conn, catalog });
+      const value = await op({ connection, conn, catalog });
       return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
     },
     status: () => ({ holds: [] }),

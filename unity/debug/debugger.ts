@@ -27,6 +27,7 @@ import {
   type OperationCost,
   type OperationResult,
 } from '../session/session.js';
+import type { GameConnection } from '../session/game-connection.js';
 import { BreakpointTable } from './breakpoint-table.js';
 import type {
   Breakpoint,
@@ -48,7 +49,8 @@ import {
   setStepRequest,
 } from './step-requests.js';
 import {
-  LocationCache,
+  LOCATION_CACHE,
+  type LocationCache,
   findMethods,
   isSourceLine,
   pointAt,
@@ -109,7 +111,7 @@ export class Debugger {
   }
 
   locations(ctx: OperationContext): LocationCache {
-    this.bind(ctx.conn);
+    this.bind(ctx.connection);
     this.catalog = ctx.catalog;
     return this.cache!;
   }
@@ -158,7 +160,7 @@ export class Debugger {
       'debug_break_on_exception',
       caller,
       async (ctx) => {
-        this.bind(ctx.conn);
+        this.bind(ctx.connection);
         const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
         const typeName = typeId
           ? (await ctx.conn.send('TYPE.GET_INFO', { typeId })).fullName
@@ -427,11 +429,12 @@ export class Debugger {
 
   // ------------------------------------------------------------------ events
 
-  private bind(conn: SdbConnection): void {
+  private bind(connection: GameConnection): void {
+    const conn = connection.conn;
     if (this.conn === conn) return;
     this.connectionEnded(this.conn);
     this.conn = conn;
-    this.cache = new LocationCache(conn);
+    this.cache = connection.part(LOCATION_CACHE);
     this.offEvent = conn.onEvent((set) => {
       // asked on arrival: by the time the set is handled the call may have ended
       const duringCall = this.session.invokeRunning;
@@ -669,21 +672,4 @@ export class Debugger {
           this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`),
         );
   }
-}
-
-const debuggers = new WeakMap<GameSession, Debugger>();
-
-/** The session's debugger if one was ever used (status peeks without arming anything). */
-export function existingDebugger(session: GameSession): Debugger | undefined {
-  return debuggers.get(session);
-}
-
-/** The one debugger of a session, made on first use. */
-export function debuggerFor(session: GameSession, log?: (m: string) => void): Debugger {
-  let d = debuggers.get(session);
-  if (!d) {
-    d = new Debugger(session, log);
-    debuggers.set(session, d);
-  }
-  return d;
 }

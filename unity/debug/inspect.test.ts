@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { SdbConnection } from '../../sdb-protocol/index.js';
+import { GameConnection } from '../session/game-connection.js';
 import type { GameSession } from '../session/session.js';
 import type { Debugger } from './debugger.js';
 import { pauseState } from './inspect.js';
@@ -24,10 +25,16 @@ describe('pauseState', () => {
         return Promise.reject(new Error(`unexpected ${name}`));
       },
     } as unknown as SdbConnection;
+    const connection = new GameConnection(conn, { endpoint: '127.0.0.1:1', identity: 'test' });
     const session = {
       status: () => ({ holds: [{ caller: 'a', count: 1 }] }),
       async run<T>(_label: string, _caller: string, op: (ctx: unknown) => Promise<T>) {
-        const value = await op({ conn, catalog: {}, mainThread: () => Promise.resolve(1) });
+        const value = await op({
+          connection,
+          conn,
+          catalog: {},
+          mainThread: () => Promise.resolve(1),
+        });
         return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
       },
     } as unknown as GameSession;

@@ -7,6 +7,7 @@ import type { EvaluateResult } from '../../eval/index.js';
 import type { GameSession, OperationResult } from '../session/session.js';
 import { Errors, messageOf } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
+import type { Journal } from '../journal/journal.js';
 import type { Debugger, Stop } from './debugger.js';
 import { evaluateInFrame } from './frame-eval.js';
 import { readStack, type FrameView } from './frames.js';
@@ -85,6 +86,7 @@ export async function pauseState(
 export async function evaluateInPause(
   session: GameSession,
   dbg: Debugger,
+  journal: Journal,
   caller: string,
   code: string,
   options: { frame?: number; threadId?: number },
@@ -92,7 +94,7 @@ export async function evaluateInPause(
   requirePaused(session, dbg, 'debug_evaluate');
   // writes to fields, statics, elements and properties are journaled for undo, as eval's are
   // (a frame's locals are not: they live only as long as the frame)
-  const { observer, writes } = journaledWrites(session, caller, code);
+  const { observer, writes } = journaledWrites(journal, caller, code);
   const r = await session.run('debug_evaluate', caller, async (ctx) => {
     const threadId = options.threadId ?? dbg.paused?.threadId ?? (await ctx.mainThread());
     return evaluateInFrame(ctx, dbg.locations(ctx), threadId, options.frame, code, observer);

@@ -11,6 +11,7 @@ import type {
 } from '../../sdb-protocol/index.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import { Errors } from '../errors.js';
+import { connectionPart } from '../session/game-connection.js';
 import { csharpTypeName } from './csharp-type-name.js';
 
 export interface SourcePoint {
@@ -75,6 +76,12 @@ export interface MethodFacts {
   info: MethodInfo;
   declaringTypeId: number;
 }
+
+/** The location cache of one attached game (GameConnection.part). */
+export const LOCATION_CACHE = connectionPart(
+  'debugger locations',
+  (c): LocationCache => new LocationCache(c.conn),
+);
 
 /** Per connection: line tables, method names and variable layouts, read once (they never change). */
 export class LocationCache {
