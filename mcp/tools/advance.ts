@@ -8,7 +8,7 @@ import {
   MAX_ADVANCE_SECONDS,
 } from '../../unity/advance.js';
 import { costSchema } from '../schemas.js';
-import { stopOut, stopSchema, stopText } from './debug.js';
+import { stopOut, stopSchema, stopText } from './debug-format.js';
 import { CHANGES_GAME, defineTool } from '../tool.js';
 
 export const advance = defineTool({

@@ -6,7 +6,7 @@ import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
 import type { DebugStatus } from '../../unity/debug/debugger.js';
 import type { GameApp } from '../app.js';
-import { stopOut, stopSchema, stopText } from './debug.js';
+import { stopOut, stopSchema, stopText } from './debug-format.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { callCost } from '../cost.js';
 import { CONTROLS, CONTROLS_IDEMPOTENT, READS, defineTool } from '../tool.js';
