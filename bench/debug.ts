@@ -92,6 +92,11 @@ export const debug = {
       unit: 'ms',
       target: { kind: 'ratio', value: 1 },
     }));
+    for (const k of ['frames_read', 'values_read'])
+      if (medians(ours)[k] !== medians(ref)[k])
+        throw new Error(
+          `the clients did different work: ${k} ours ${medians(ours)[k]}, reference ${medians(ref)[k]}`,
+        );
     const json = {
       work: {
         frames_read: { ours: medians(ours)['frames_read'], reference: medians(ref)['frames_read'] },

@@ -293,13 +293,13 @@ async function provenance(name: string): Promise<{ commit: string; uncommitted: 
 const load = (): number[] => os.loadavg().map((x) => round(x, 2));
 
 /** `--check`: which result files are older than the code they measure. */
-async function check(names: string[]): Promise<number> {
+async function check(names: string[]): Promise<string[]> {
   const files = new Set((await readdir(RESULTS).catch(() => [])).filter((f) => f.endsWith('.json')));
-  let stale = 0;
+  const stale: string[] = [];
   for (const name of names) {
     const file = `${name}.json`;
     const say = (why: string): void => {
-      stale++;
+      stale.push(name);
       console.log(`STALE bench/results/${file}: ${why}`);
     };
     if (!files.has(file)) {
@@ -345,8 +345,8 @@ async function main(): Promise<void> {
   const { names, check: checking, ...o } = parseArgs(process.argv.slice(2));
   if (checking) {
     const stale = await check(names);
-    if (stale > 0) {
-      console.log(`${stale} result file(s) to re-measure: npm run bench -- ${names.join(' ')}`);
+    if (stale.length > 0) {
+      console.log(`${stale.length} result file(s) to re-measure: npm run bench -- ${stale.join(' ')}`);
       process.exitCode = 1;
     }
     return;

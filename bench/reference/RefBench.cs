@@ -1087,7 +1087,16 @@ namespace RefBench
 						// the parameters and the locals live at this offset in one request
 						// (StackFrame.GetValues: one STACK_FRAME.GET_VALUES, parameters by their
 						// negative positions), as ours batches them
-						LocalVariable[] visible = new List<LocalVariable> (fr.GetVisibleVariables ()).ToArray ();
+						// (GetVisibleVariables gives the live locals only; GetLocals lists the
+						// parameters too, IsArg)
+						var wanted = new List<LocalVariable> ();
+						foreach (LocalVariable l in fr.Method.GetLocals ())
+							if (l.IsArg)
+								wanted.Add (l);
+						foreach (LocalVariable l in fr.GetVisibleVariables ())
+							if (!l.IsArg)
+								wanted.Add (l);
+						LocalVariable[] visible = wanted.ToArray ();
 						Value[] vals = visible.Length > 0 ? fr.GetValues (visible) : new Value[0];
 						for (int v = 0; v < vals.Length; v++) {
 							text.Append ("  ").Append (visible [v].Name).Append (" = ").Append (Describe (vals [v])).Append ('\n');
