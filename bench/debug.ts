@@ -8,7 +8,7 @@
 // layer the tools call, so the MCP layer's own cost (JSON, zod) is not in the figures.
 
 import type { FixtureProcess } from '../fixtures/launch.js';
-import { debuggerFor } from '../unity/debug/debugger.js';
+import { Debugger } from '../unity/debug/debugger.js';
 import { pauseState } from '../unity/debug/inspect.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
@@ -20,7 +20,7 @@ export async function measureDebug(opts: {
 }): Promise<Record<string, number>> {
   const n = opts.iterations ?? 30;
   const session = new GameSession({ parkTimeoutMs: 5000 });
-  const dbg = debuggerFor(session);
+  const dbg = new Debugger(session);
   try {
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: opts.port });
     await dbg.setBreakpoint('bench', { type: 'Game.DebugTargets', method: 'DeepLeaf' });

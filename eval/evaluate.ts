@@ -7,6 +7,7 @@ import { csharpName } from './format/type-names.js';
 import { formatValue } from './format/format-value.js';
 import { CompileError, ManagedException, UnsupportedError } from './interpret/errors.js';
 import { Interpreter, type Builtin, type BuiltinFunction } from './interpret/interpreter.js';
+import type { EvalScope } from './interpret/scope.js';
 import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
 import { EvalCompileError, EvalManagedException } from './semantics/errors.js';
 import { describeLocation, parse, type ParseError, type Span } from './syntax/index.js';
@@ -29,6 +30,8 @@ export interface EvaluateOptions {
   readonly anyNamespace?: boolean;
   readonly builtins?: ReadonlyMap<string, Builtin>;
   readonly functions?: ReadonlyMap<string, BuiltinFunction>;
+  /** Evaluate inside a method: its parameters, locals, `this` and enclosing type. */
+  readonly scope?: EvalScope;
 }
 
 export type EvaluateResult =
@@ -104,6 +107,7 @@ async function prepare(source: string, runtime: Runtime, options: EvaluateOption
     anyNamespace: options.anyNamespace ?? true,
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.functions ? { functions: options.functions } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
   };
   // pass 1: bind everything, run nothing
   const binder = new Interpreter(runtime, settings);

@@ -76,6 +76,28 @@ export interface MethodDescriptor {
   readonly genericArity: number;
   /** For generic definitions: how each parameter's type mentions method type parameters. */
   readonly genericParameterTypes?: readonly TypeHandle[];
+  /**
+   * For generic definitions: each method type parameter's constraints, in order; absent when
+   * the runtime cannot read them (the runtime then refuses a bad instantiation itself).
+   */
+  readonly genericConstraints?: readonly GenericConstraints[];
+}
+
+/** What a type argument must be for a method type parameter (`where T : class, Base, new()`). */
+export interface GenericConstraints {
+  /** The parameter's name (`T`). */
+  readonly name: string;
+  /** `class`. */
+  readonly referenceType: boolean;
+  /** `struct` (a non-nullable value type). */
+  readonly valueType: boolean;
+  /** `new()`. */
+  readonly defaultConstructor: boolean;
+  /**
+   * The base class and interfaces the argument must convert to; a constraint the runtime cannot
+   * name (one built from type parameters, `IComparable<T>`) is left out.
+   */
+  readonly types: readonly TypeHandle[];
 }
 
 export interface PropertyDescriptor {
@@ -122,7 +144,10 @@ export interface MetadataProvider {
   constructGeneric(definition: TypeHandle, args: readonly TypeHandle[]): Promise<TypeHandle>;
   /** An array type of this element type and rank. */
   arrayOf(element: TypeHandle, rank: number): Promise<TypeHandle>;
-  /** A generic method instantiated with these type arguments. */
+  /**
+   * A generic method instantiated with these type arguments; rejects with
+   * InstantiationRefusedError when the runtime refuses them (they break a constraint).
+   */
   instantiateMethod(
     method: MethodDescriptor,
     args: readonly TypeHandle[],
@@ -165,6 +190,11 @@ export interface GameAccess {
   ): Promise<InvokeResult>;
   /** Lengths per dimension. */
   arrayLengths(array: EvalValue): Promise<number[]>;
+  /**
+   * Lower bounds per dimension: C# indexes an array from its lower bound, which is 0 but for
+   * arrays made by Array.CreateInstance(type, lengths, lowerBounds). All 0 when absent.
+   */
+  arrayLowerBounds?(array: EvalValue): Promise<number[]>;
   readElement(array: EvalValue, index: number): Promise<EvalValue>;
   writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void>;
   newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue>;
@@ -187,6 +217,11 @@ export interface GameAccess {
 export interface Runtime {
   readonly metadata: MetadataProvider;
   readonly game: GameAccess;
+}
+
+/** The runtime refused a generic method's type arguments: they break one of its constraints. */
+export class InstantiationRefusedError extends Error {
+  override name = 'InstantiationRefusedError';
 }
 
 /** An exception thrown in the game, as the game reported it. */

@@ -1,5 +1,7 @@
-// What one server (or one CLI command) holds: the one debugger session, and discovery feeding
-// it. Made once per process; closed on every exit path (resume, DISPOSE, sockets closed).
+// What one server (or one CLI command) holds, built here once (the composition root): the one
+// debugger session, discovery feeding it, and the session-wide services the tools share (the
+// undo journal, the debugger, the player-log path memory), handed to tools through their
+// context (tool.ts). Closed on every exit path (resume, DISPOSE, sockets closed).
 
 import {
   BeaconListener,
@@ -9,6 +11,9 @@ import {
   type PlayerRegistry,
 } from '../unity/discovery/index.js';
 import { GameSession, type Target } from '../unity/session/session.js';
+import { Debugger } from '../unity/debug/debugger.js';
+import { Journal } from '../unity/journal/journal.js';
+import { PlayerLogPaths } from '../unity/player-log.js';
 
 export interface GameAppOptions {
   /** Point at this endpoint instead of discovering players. */
@@ -33,6 +38,12 @@ export interface GameAppOptions {
 export class GameApp {
   readonly session: GameSession;
   readonly listener: BeaconListener | undefined;
+  /** Every write made through the tools (ECS and eval), for undo. */
+  readonly journal = new Journal();
+  /** Breakpoints, stepping and pauses: registered on the session when the app is built. */
+  readonly debug: Debugger;
+  /** Where the attached game's Player.log is. */
+  readonly playerLog = new PlayerLogPaths();
   private readonly startedAt = Date.now();
   private closing: Promise<void> | undefined;
 
@@ -59,6 +70,7 @@ export class GameApp {
       ...(opts.parkTimeoutMs !== undefined ? { parkTimeoutMs: opts.parkTimeoutMs } : {}),
       ...(opts.invokeTimeoutMs !== undefined ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}),
     });
+    this.debug = new Debugger(this.session, log);
   }
 
   static async start(opts: GameAppOptions = {}): Promise<GameApp> {

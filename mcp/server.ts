@@ -15,7 +15,7 @@ import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
 import type { GameApp } from './app.js';
-import { formatCost, type Tool, type ToolContext } from './tool.js';
+import { formatCost, toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export const SERVER_NAME = 'unity';
@@ -76,7 +76,7 @@ export function errorResult(e: unknown): CallToolResult {
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
-  ctx: ToolContext,
+  call: ToolCall,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
@@ -88,7 +88,7 @@ export async function callTool(
     );
   }
   try {
-    const out = await tool.run(parsed.data, ctx);
+    const out = await tool.run(parsed.data, toolContext(call));
     const text = out.cost ? `${out.text}\n${formatCost(out.cost)}` : out.text;
     return {
       content: [

@@ -4,7 +4,10 @@
 
 import type { z } from 'zod';
 
-import type { OperationCost } from '../unity/session/session.js';
+import type { Debugger } from '../unity/debug/debugger.js';
+import type { Journal } from '../unity/journal/journal.js';
+import type { PlayerLogPaths } from '../unity/player-log.js';
+import type { GameSession, OperationCost } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 
 export interface ToolAnnotations {
@@ -57,11 +60,32 @@ export interface ToolOutcome<O> {
   images?: ToolImage[];
 }
 
-/** What a handler is given besides its arguments. */
-export interface ToolContext {
+/** Who calls a tool, in which app: what the server and the CLI know of a call. */
+export interface ToolCall {
   app: GameApp;
   /** Who is calling: holds and pauses belong to this caller. */
   caller: string;
+}
+
+/** What a handler is given besides its arguments: the app's session and services, built once. */
+export interface ToolContext extends ToolCall {
+  session: GameSession;
+  /** The session's debugger. */
+  debug: Debugger;
+  /** The session's undo journal: everything a tool writes is recorded here. */
+  journal: Journal;
+  playerLog: PlayerLogPaths;
+}
+
+export function toolContext({ app, caller }: ToolCall): ToolContext {
+  return {
+    app,
+    caller,
+    session: app.session,
+    debug: app.debug,
+    journal: app.journal,
+    playerLog: app.playerLog,
+  };
 }
 
 export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

@@ -19,6 +19,12 @@ export interface ConnectOptions {
   log?: (message: string) => void;
   /** Merge same-tick field reads of one type or object into one command (default true). */
   coalesceReads?: boolean;
+  /**
+   * A game started waiting for its debugger (agent `suspend=y`) stays suspended after connect,
+   * its start suspension counted as a level this client holds (`startSuspended`), so that
+   * breakpoints can be set in start-up code first. Default false: connect resumes it.
+   */
+  keepStartSuspended?: boolean;
 }
 
 export const DEFAULTS = {

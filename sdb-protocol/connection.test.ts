@@ -83,6 +83,28 @@ describe.each(transports)('over %s', (kind) => {
       expect(c.suspendCount).toBe(0);
     });
 
+    it('with keepStartSuspended, keeps a suspend=y start held as its own level, and resumes it on close', async () => {
+      await startAgent(kind);
+      agent!.suspendCount = 1; // suspend=y: the VM waits at VM_START
+      agent!.on('APPDOMAIN.GET_ASSEMBLIES', () => ({
+        body: new PacketWriter().i32(1).i32(1).body(), // the core library alone
+      }));
+      const c = await connect(kind, { keepStartSuspended: true });
+      expect(c.startSuspended).toBe(true);
+      expect(agent!.count('VM.RESUME')).toBe(0);
+      expect(c.suspendCount).toBe(1);
+      await c.close();
+      expect(agent!.count('VM.RESUME')).toBe(1);
+      expect(agent!.suspendCount).toBe(0);
+    });
+
+    it('with keepStartSuspended, still resumes a running game (its program loaded)', async () => {
+      const c = await connect(kind, { keepStartSuspended: true });
+      expect(c.startSuspended).toBe(false);
+      expect(agent!.count('VM.RESUME')).toBe(1);
+      expect(c.suspendCount).toBe(0);
+    });
+
     it('declares 56 to a newer agent', async () => {
       await startAgent(kind, { minor: 58 });
       const c = await connect(kind);

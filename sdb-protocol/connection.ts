@@ -34,6 +34,11 @@ export class SdbConnection {
   agent: VmVersion = { description: '', major: 0, minor: 0 };
   /** From the agent's VM_START event. */
   vmStart: { threadId: number; rootDomainId: number } | undefined;
+  /**
+   * The game was waiting for its debugger (suspend=y) and connect left it suspended
+   * (keepStartSuspended): one of suspendCount's levels is that start suspension.
+   */
+  startSuspended = false;
   readonly stats: ConnectionStats = {
     commandsSent: 0,
     repliesReceived: 0,
@@ -139,9 +144,18 @@ export class SdbConnection {
     );
     const conn = new SdbConnection(transport, opts);
     try {
-      await negotiate(conn, opts.handshakeTimeoutMs, () => {
-        if (leftover.length > 0) conn.inbound.push(leftover);
-      });
+      const { startSuspended } = await negotiate(
+        conn,
+        opts.handshakeTimeoutMs,
+        () => {
+          if (leftover.length > 0) conn.inbound.push(leftover);
+        },
+        opts.keepStartSuspended,
+      );
+      if (startSuspended) {
+        conn.ledger.noteStartSuspension(); // close() resumes it like any level we hold
+        conn.startSuspended = true;
+      }
       return conn;
     } catch (e) {
       await conn.close();

@@ -74,7 +74,8 @@ export async function negotiate(
   conn: SdbConnection,
   timeoutMs: number,
   deliver: () => void,
-): Promise<void> {
+  keepStartSuspended = false,
+): Promise<{ startSuspended: boolean }> {
   const started = waitForVmStart(conn, timeoutMs);
   started.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   deliver();
@@ -88,11 +89,27 @@ export async function negotiate(
   await conn.send('VM.SET_PROTOCOL_VERSION', { major: declared.major, minor: declared.minor });
   conn.version = declared;
   await started;
+  // kept: the caller counts it as a level it holds
+  if (keepStartSuspended && (await waitingAtStart(conn))) return { startSuspended: true };
   // With suspend=y the VM sits suspended after VM_START although the event says policy NONE
   // (trap 9); in deferred mode this RESUME answers NOT_SUSPENDED, which is fine.
   await conn.send('VM.RESUME').catch((e: unknown) => {
     if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw e;
   });
+  return { startSuspended: false };
+}
+
+/**
+ * Whether the game is waiting for its debugger at start (suspend=y): VM_START then comes as the
+ * runtime starts, before the program's own assembly is loaded, so the root domain holds the
+ * core library alone (live: 1 assembly). A running game (deferred attach, suspend=n; or one
+ * frozen by a client that left mid-invoke, which connect must release) has loaded its program.
+ */
+async function waitingAtStart(conn: SdbConnection): Promise<boolean> {
+  const domainId = conn.vmStart?.rootDomainId;
+  if (domainId === undefined) return false;
+  const assemblies = await conn.send('APPDOMAIN.GET_ASSEMBLIES', { domainId });
+  return assemblies.length <= 1;
 }
 
 function waitForVmStart(conn: SdbConnection, timeoutMs: number): Promise<void> {

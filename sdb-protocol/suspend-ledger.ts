@@ -16,6 +16,11 @@ export class SuspendLedger {
   /** Invokes in flight, by packet id: close() aborts them before it resumes (close-sequence.ts). */
   readonly invokes = new Map<number, RunningInvoke>();
 
+  /** The VM waited for us at its start (suspend=y) and connect kept it so: a level we hold. */
+  noteStartSuspension(): void {
+    this.levels++;
+  }
+
   /** After a successful reply. */
   noteReply(name: CommandName): void {
     if (name === 'VM.SUSPEND') this.levels++;

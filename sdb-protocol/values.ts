@@ -39,7 +39,10 @@ export type StructValue = {
 export type NullValue = { readonly kind: 'null' };
 /** Only inside custom-attribute arguments: a System.Type value. */
 export type TypeValue = { readonly kind: 'type'; readonly typeId: number };
-/** A boxed struct that contains itself: index into the enclosing VALUETYPEs (0 = outermost). */
+/**
+ * A boxed struct that contains itself (through an object field): the index among the enclosing
+ * VALUETYPEs that arrived boxed, outermost first (structs held by value are not counted).
+ */
 export type ParentStructValue = { readonly kind: 'parent_vtype'; readonly index: number };
 /** The contents of a C# `fixed` buffer field. */
 export type FixedArrayValue = {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { GameSession } from '../unity/session/session.js';
-import { listTypeNamesByInvoke } from '../unity/type-names-by-invoke.js';
+import { typeNamesByInvoke } from '../unity/type-names-by-invoke.js';
 import { MainThreadInvoker } from '../unity/invoker.js';
 
 let fixture: FixtureProcess;
@@ -42,7 +42,7 @@ describe('the catalogue inside operations', () => {
         parkTimeoutMs: 2000,
         invokeTimeoutMs: 5000,
       });
-      const byInvoke = await listTypeNamesByInvoke(ctx.conn, invoker, game.assemblyId);
+      const byInvoke = await typeNamesByInvoke(ctx.conn)(invoker, game.assemblyId);
       const byMetadata = await ctx.catalog.findTypes('*', {
         assembly: 'Assembly-CSharp',
         limit: 10_000,

@@ -178,6 +178,81 @@ describe('divergences from C# (docs/eval-contract.md)', () => {
   });
 });
 
+// docs/eval-contract.md's promises, against the game's own values and metadata
+describe('the contract', () => {
+  it('constant patterns evaluate as C# does (object.Equals: a boxed long is not 42)', async () => {
+    expect(await value('Game.Probe.SObjects[0] is 42')).toBe('True');
+    expect(await value('Game.Probe.SObjects[0] is 42L')).toBe('False');
+    expect(await value('Game.Probe.SObjects[0] is -42')).toBe('False');
+    expect(await value('Game.Probe.SObjects[1] is "str"')).toBe('True');
+    expect(await value('Game.Probe.SObjects[4] is Game.Color.Blue')).toBe('True');
+    expect(await value('Game.Probe.SObjects[2] is null')).toBe('True');
+    expect(await value('double d = double.NaN; d is double.NaN')).toBe('True');
+    expect(await value('int x = 7; x is 7 && !(x is 8)')).toBe('True');
+    expect((await refusal('int x = 7; x is "a"')).details?.csCode).toBe('CS0029');
+  });
+
+  it('-0.0 prints as 0, as Mono prints it', async () => {
+    expect(await value('-0.0')).toBe('0');
+    expect(await value('-0.0f')).toBe('0');
+    expect(await value('1.0 / (-0.0) < 0')).toBe('True');
+  });
+
+  it('a member of a readonly struct field is CS1648, of a static readonly one CS1650', async () => {
+    const r = await refusal('Game.EvalTargets.SHome.X = 9');
+    expect(r.details?.csCode).toBe('CS1650');
+    expect(
+      (await refusal('Game.EvalTargets.SHome.Translate(1, 1); Game.EvalTargets.SHome.X += 1'))
+        .details?.csCode,
+    ).toBe('CS1650');
+    expect((await refusal('Game.EvalTargets.Instance.Anchor.Y = 9')).details?.csCode).toBe(
+      'CS1648',
+    );
+    expect((await refusal('Game.EvalTargets.SHome = new Game.Point()')).details?.csCode).toBe(
+      'CS0198',
+    );
+    expect(await value('Game.EvalTargets.SHome')).toBe('(1, 2)');
+    expect(await value('Game.EvalTargets.Instance.Anchor')).toBe('(3, 4)');
+    // a method on a readonly field runs on a copy (C#), and a plain struct field is a variable
+    expect(await value('Game.EvalTargets.SHome.Translate(1, 1); Game.EvalTargets.SHome')).toBe(
+      '(1, 2)',
+    );
+    expect(await value('var t = new Game.EvalTargets(); t.Free.X = 9; t.Free')).toBe('(9, 6)');
+  });
+
+  it.each([
+    ['Game.EvalTargets.OfClass(1)', 'CS0452'],
+    ['Game.EvalTargets.OfClass<int>(1)', 'CS0452'],
+    ['Game.EvalTargets.OfStruct("a")', 'CS0453'],
+    ['Game.EvalTargets.OfStruct<int?>(1)', 'CS0453'],
+    ['Game.EvalTargets.OfNew<Game.NoDefaultCtor>()', 'CS0310'],
+    ['Game.EvalTargets.OfNew<string>()', 'CS0310'],
+    ['Game.EvalTargets.OfNode("a")', 'CS0311'],
+    ['Game.EvalTargets.OfNode<int>(1)', 'CS0315'],
+    ['Game.EvalTargets.OfComparable<object>(1, 2)', 'CS0311'],
+    ['Game.EvalTargets.OfComparable<Game.Point>(new Game.Point(), new Game.Point())', 'CS0315'],
+    ['Game.EvalTargets.OfClassNew<int>()', 'CS0452'],
+    // a constraint built from type parameters: the game's refusal, reported as mcs does
+    ['Game.EvalTargets.OfSelfComparable<object>(null)', 'CS0311'],
+    ['Game.EvalTargets.OfSelfComparable<Game.Node>(null)', 'CS0311'],
+  ])('a generic method against its constraints: %s is %s (as mcs)', async (source, code) => {
+    const r = await refusal(source);
+    expect(r.code).toBe('EVAL_COMPILE');
+    expect(r.details?.csCode).toBe(code);
+  });
+
+  it('a generic method within its constraints runs', async () => {
+    expect(await value('Game.EvalTargets.OfClass("a")')).toBe('"class"');
+    expect(await value('Game.EvalTargets.OfStruct(Game.Color.Red)')).toBe('"struct"');
+    expect(await value('Game.EvalTargets.OfNew<Game.Node>()')).toBe('"Node"');
+    expect(await value('Game.EvalTargets.OfNew<int>()')).toBe('"Int32"');
+    expect(await value('Game.EvalTargets.OfNode(new Game.Node { Value = 3 })')).toBe('3');
+    expect(await value('Game.EvalTargets.OfComparable(1, 2)')).toBe('-1');
+    expect(await value('Game.EvalTargets.OfSelfComparable(1)')).toBe('"self"');
+    expect(await value('Game.EvalTargets.OfClassNew<Game.EvalTargets>()')).toBe('"EvalTargets"');
+  });
+});
+
 describe('static constructors', () => {
   it('run before a static is first read, as C# does (the agent alone reads zeros)', async () => {
     const fresh = new GameSession();

@@ -12,13 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
-import { readPlayerLog, type LogQuery } from '../unity/player-log.js';
+import { PlayerLogPaths, readPlayerLog, type LogQuery } from '../unity/player-log.js';
 import { GameSession } from '../unity/session/session.js';
 import { refusal } from '../unity/testing/errors.js';
 
 let dataDir: string;
 let fixture: FixtureProcess;
 let session: GameSession;
+const paths = new PlayerLogPaths();
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'player-log-it-'));
@@ -44,7 +45,7 @@ async function run(source: string): Promise<void> {
 }
 
 function read(q: Partial<LogQuery> = {}) {
-  return readPlayerLog(session, { caller: 'test', ...q });
+  return readPlayerLog(session, paths, { caller: 'test', ...q });
 }
 
 /** What the game writes for these, in this order (one program, so one window). */

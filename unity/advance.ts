@@ -9,9 +9,10 @@
 // advance early (the game is paused there; the stop is returned). The holds are retaken on every
 // path, errors included.
 
-import { existingDebugger, type Stop } from './debug/debugger.js';
+import type { Debugger, Stop } from './debug/debugger.js';
 import { Errors, UnityError } from './errors.js';
 import { evaluateInSession } from './eval-bridge/evaluate-in-session.js';
+import type { Journal } from './journal/journal.js';
 import {
   sumCosts,
   type GameSession,
@@ -52,8 +53,13 @@ const STOP_POLL_MS = 50;
 export const MAX_ADVANCE_FRAMES = 10_000;
 export const MAX_ADVANCE_SECONDS = 60;
 
+/**
+ * `debug` is the session's debugger (a stop on the way ends the run); `journal` records the
+ * writes of the `before` and `after` programs.
+ */
 export async function advance(
   session: GameSession,
+  { debug, journal }: { debug: Debugger; journal: Journal },
   req: AdvanceRequest,
 ): Promise<OperationResult<AdvanceResult>> {
   const started = performance.now();
@@ -72,7 +78,7 @@ export async function advance(
 
   const costs: OperationCost[] = [];
   const run = async (source: string): Promise<string> => {
-    const r = await evaluateInSession(session, req.caller, source);
+    const r = await evaluateInSession(session, req.caller, source, {}, journal);
     costs.push(r.cost);
     const v = r.value;
     if (v.kind === 'exception')
@@ -96,10 +102,10 @@ export async function advance(
   let frameAfter = frameBefore;
   let released = 0;
   // a stop made after this point ends the run (one in place before it does not)
-  const stopsBefore = existingDebugger(session)?.status().stops ?? 0;
+  const stopsBefore = debug.status().stops;
   let stop: Stop | undefined;
   const stopped = (): boolean => {
-    const p = existingDebugger(session)?.paused;
+    const p = debug.paused;
     if (p && p.seq > stopsBefore) stop = p;
     return stop !== undefined;
   };

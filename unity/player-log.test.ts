@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { readPlayerLog, type LogQuery, type PlayerLogOptions } from './player-log.js';
+import {
+  PlayerLogPaths,
+  readPlayerLog,
+  type LogQuery,
+  type PlayerLogOptions,
+} from './player-log.js';
 import type { GameSession, OperationResult, SessionStatus } from './session/session.js';
 import { refusal } from './testing/errors.js';
 
@@ -29,6 +34,7 @@ function fakeGame(gamePath: () => string) {
     connects: 1,
   };
   const session = { status: () => status } as unknown as GameSession;
+  const paths = new PlayerLogPaths();
   let asked = 0;
   const options: PlayerLogOptions = {
     readGamePath: (): Promise<OperationResult<string>> => {
@@ -39,10 +45,12 @@ function fakeGame(gamePath: () => string) {
   };
   return {
     session,
+    paths,
     status,
     options,
     asked: () => asked,
-    read: (q: Partial<LogQuery> = {}) => readPlayerLog(session, { caller: 'test', ...q }, options),
+    read: (q: Partial<LogQuery> = {}) =>
+      readPlayerLog(session, paths, { caller: 'test', ...q }, options),
   };
 }
 
@@ -162,6 +170,7 @@ describe('readPlayerLog', () => {
     const cut = (
       await readPlayerLog(
         g.session,
+        g.paths,
         { caller: 't', since: r.cursor },
         { ...g.options, maxReadBytes: 60 },
       )

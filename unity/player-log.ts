@@ -88,27 +88,44 @@ interface KnownPath {
   localPath?: string;
 }
 
-/** Per session: the path of the game attached now (attachment = endpoint + connection count). */
-const knownPaths = new WeakMap<GameSession, KnownPath>();
+/**
+ * The path memory of one session's player log: the path of the game attached now (attachment =
+ * endpoint + connection count), asked of the game again after a new attach. Built once, with the
+ * session, by the app.
+ */
+export class PlayerLogPaths {
+  private known: KnownPath | undefined;
+
+  /** The path remembered for the game `session` is attached to now. */
+  cached(session: GameSession): KnownPath | undefined {
+    const key = attachmentKey(session);
+    return this.known && key !== undefined && this.known.key === key ? this.known : undefined;
+  }
+
+  remember(known: KnownPath): void {
+    if (known.key) this.known = known;
+  }
+}
 
 /**
- * New entries of the game's Player.log since a cursor. A call whose path is known for the game
- * attached now costs no wire command; the first costs one main-thread invoke.
+ * New entries of the game's Player.log since a cursor. A call whose path `paths` knows for the
+ * game attached now costs no wire command; the first costs one main-thread invoke.
  */
 export async function readPlayerLog(
   session: GameSession,
+  paths: PlayerLogPaths,
   q: LogQuery,
   options: PlayerLogOptions = {},
 ): Promise<OperationResult<LogResult>> {
   const started = performance.now();
   const query = checkQuery(q);
   const costs: OperationCost[] = [];
-  let known = cachedPath(session);
+  let known = paths.cached(session);
   if (!known) {
     const r = await (options.readGamePath ?? readGamePath)(session, q.caller);
     costs.push(r.cost);
     known = { key: attachmentKey(session) ?? '', gamePath: r.value };
-    if (known.key) knownPaths.set(session, known);
+    paths.remember(known);
   }
   const maxBytes = options.maxReadBytes ?? MAX_LOG_READ_BYTES;
   let chunk: LogChunk;
@@ -191,12 +208,6 @@ function matches(e: LogEntry, q: CheckedQuery): boolean {
 function attachmentKey(session: GameSession): string | undefined {
   const s = session.status();
   return s.attached && s.endpoint !== undefined ? `${s.endpoint}#${s.connects}` : undefined;
-}
-
-function cachedPath(session: GameSession): KnownPath | undefined {
-  const known = knownPaths.get(session);
-  const key = attachmentKey(session);
-  return known && key !== undefined && known.key === key ? known : undefined;
 }
 
 const PATH_PROGRAM = 'Application.consoleLogPath';

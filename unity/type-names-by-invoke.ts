@@ -11,8 +11,6 @@ interface Methods {
   join: number;
 }
 
-const cache = new WeakMap<SdbConnection, Promise<Methods>>();
-
 async function findMethods(conn: SdbConnection): Promise<Methods> {
   const [assembly] = await conn.send('VM.GET_TYPES', {
     name: 'System.Reflection.Assembly',
@@ -43,17 +41,27 @@ async function findMethods(conn: SdbConnection): Promise<Methods> {
   throw new Error('Assembly.GetTypes() or String.Join(string, object[]) not found');
 }
 
-/** Reflection full names of an assembly's types, read by invoking in the game (VM suspended). */
-export async function listTypeNamesByInvoke(
+/**
+ * The lister of one connection: reflection full names of an assembly's types, read by invoking
+ * in the game (VM suspended). The two methods it calls are found once, on first use; the
+ * connection's owner (GameConnection) keeps the lister as long as the connection.
+ */
+export function typeNamesByInvoke(
+  conn: SdbConnection,
+): (invoker: MainThreadInvoker, assemblyId: number) => Promise<string[]> {
+  let methods: Promise<Methods> | undefined;
+  return (invoker, assemblyId) => {
+    methods ??= findMethods(conn);
+    return listTypeNames(conn, invoker, assemblyId, methods);
+  };
+}
+
+async function listTypeNames(
   conn: SdbConnection,
   invoker: MainThreadInvoker,
   assemblyId: number,
+  methods: Promise<Methods>,
 ): Promise<string[]> {
-  let methods = cache.get(conn);
-  if (!methods) {
-    methods = findMethods(conn);
-    cache.set(conn, methods);
-  }
   const { getTypes, join } = await methods;
   const assembly = await conn.send('ASSEMBLY.GET_OBJECT', { assemblyId });
   const types = await invoker.invoke(getTypes, Values.object(assembly), [], { virtual: true });

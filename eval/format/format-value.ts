@@ -68,7 +68,8 @@ class Formatter {
   private async array(v: EvalValue, type: TypeHandle, depth: number): Promise<string> {
     const d = await this.rt.metadata.describe(type);
     const lengths = await this.rt.game.arrayLengths(v);
-    const head = `${await csharpName(this.rt.metadata, d.elementType!)}[${lengths.join(',')}]`;
+    const lower = (await this.rt.game.arrayLowerBounds?.(v)) ?? [];
+    const head = `${await csharpName(this.rt.metadata, d.elementType!)}[${arrayDimensions(lengths, lower)}]`;
     const total = lengths.reduce((a, b) => a * b, 1);
     return this.sequence(head, total, (i) => this.rt.game.readElement(v, i), depth);
   }
@@ -215,6 +216,20 @@ class Formatter {
     }
     throw new Error('no ToString()');
   }
+}
+
+/**
+ * `2,3` for an array indexed from 0; `5..7` per dimension (first and last index, as a debugger
+ * shows them) when any dimension starts elsewhere (Array.CreateInstance with lower bounds).
+ */
+export function arrayDimensions(
+  lengths: readonly number[],
+  lowerBounds: readonly number[],
+): string {
+  if (lowerBounds.every((b) => b === 0)) return lengths.join(',');
+  return lengths
+    .map((n, k) => `${lowerBounds[k] ?? 0}..${(lowerBounds[k] ?? 0) + n - 1}`)
+    .join(',');
 }
 
 export function quoteChar(unit: number): string {

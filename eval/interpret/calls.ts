@@ -46,6 +46,8 @@ export class Calls {
           e.span,
         );
       }
+      if (c.method.isStatic && target.implicitThis)
+        return this.call(c, undefined, args, e.arguments);
       if (c.method.isStatic && target.receiver) {
         throw new CompileError(
           'CS0176',

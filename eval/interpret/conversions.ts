@@ -332,10 +332,11 @@ export class Conversions {
     const c = await this.implicit(from, to);
     if (!c) {
       const explicit = await this.explicit(from, to);
-      // CS0031 is a numeric constant out of the target's range; a cast C# would accept otherwise is CS0266
-      const numeric =
-        !!(await this.f.primitive(from.type)) &&
-        (!!(await this.f.primitive(to)) || (await this.f.isEnum(to)));
+      // CS0031 is a numeric constant out of the target's range; a cast C# would accept otherwise
+      // is CS0266, also for a constant converted to an enum or a double one (mcs: `Color c = 1`,
+      // `int x = 1.5` are CS0266)
+      const fromKind = await this.f.primitive(from.type);
+      const numeric = !!fromKind && fromKind !== 'double' && !!(await this.f.primitive(to));
       const code =
         from.constant && explicit && numeric
           ? 'CS0031'

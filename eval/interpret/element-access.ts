@@ -95,9 +95,10 @@ export class Elements {
     const array = op.value;
     if (array.kind === 'null') throw Messages.nullReference();
     const lengths = await this.game.arrayLengths(array);
+    const lower = (await this.game.arrayLowerBounds?.(array)) ?? [];
     let linear = 0n;
     for (let k = 0; k < rank; k++) {
-      const i = indices[k]!;
+      const i = indices[k]! - BigInt(lower[k] ?? 0);
       const n = BigInt(lengths[k] ?? 0);
       if (i < 0n || i >= n) throw Messages.indexOutOfRange();
       linear = linear * n + i;

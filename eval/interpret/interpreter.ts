@@ -21,6 +21,7 @@ import { Literals } from './literals.js';
 import { Lookup } from './lookup.js';
 import { Creation } from './object-creation.js';
 import type { Operand, Place, Resolved } from './operand.js';
+import type { EvalScope } from './scope.js';
 import { TypeFacts, type SType } from './type-facts.js';
 import { TypeTests } from './type-tests.js';
 import { UnaryOperators } from './unary-operators.js';
@@ -47,6 +48,8 @@ export interface InterpreterOptions {
   /** Names that stand for game objects (world, em) and the previous call's value (`_`). */
   readonly builtins?: ReadonlyMap<string, Builtin>;
   readonly functions?: ReadonlyMap<string, BuiltinFunction>;
+  /** Evaluating inside a method (a debugger's frame): its variables, `this`, enclosing type. */
+  readonly scope?: EvalScope;
 }
 
 export interface Local {
@@ -172,6 +175,12 @@ export class Interpreter {
         throw new CompileError(
           'CS0128',
           `a local variable named '${name}' is already defined`,
+          v.name.span,
+        );
+      if (this.options.scope?.variables.has(name))
+        throw new CompileError(
+          'CS0136',
+          `a local named '${name}' cannot be declared here: the method already has a variable of that name`,
           v.name.span,
         );
       if (d.type === 'var') {
@@ -337,7 +346,7 @@ export class Interpreter {
       case 'PredefinedType':
         return { k: 'type', type: await this.lookup.type(e) };
       case 'This':
-        throw new CompileError('CS0026', "'this' is not available here", e.span);
+        return this.lookup.thisAccess(e);
       case 'MemberAccess':
         return this.naming(e.target, () => this.lookup.memberAccess(e));
       case 'Invocation':
@@ -519,6 +528,7 @@ export class Interpreter {
       );
     let r: Resolved;
     if (e.kind === 'Name') r = await this.lookup.simpleName(e, mode);
+    else if (e.kind === 'This') r = await this.lookup.thisAccess(e, mode);
     else if (e.kind === 'MemberAccess')
       r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
     else if (e.kind === 'ElementAccess')
@@ -540,16 +550,18 @@ export class Interpreter {
         'the left-hand side of an assignment must be a variable, a property or an indexer',
         e.span,
       );
-    if (op.place) this.checkWritable(op.place, e.span);
+    await this.checkWritable(op, e.span);
     return op;
   }
 
   /**
    * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
-   * CS0198 static) and the members of a readonly struct field (CS1648).
+   * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
+   * CS1650 static), however deep.
    */
-  private checkWritable(place: Place, span: A.Span): void {
-    if (place.k === 'static' || place.k === 'field' || place.k === 'struct-field') {
+  private async checkWritable(op: Operand, span: A.Span): Promise<void> {
+    const place = op.place;
+    if (place && (place.k === 'static' || place.k === 'field' || place.k === 'struct-field')) {
       if (place.field.isReadOnly) {
         throw new CompileError(
           place.field.isStatic ? 'CS0198' : 'CS0191',
@@ -558,15 +570,24 @@ export class Interpreter {
         );
       }
     }
-    for (let p: Place | undefined = place.k === 'struct-field' ? place.parent : undefined; p;) {
+    // the struct variables the write changes: a field's parents, or a struct property's receiver
+    let p: Place | undefined = place?.k === 'struct-field' ? place.parent : undefined;
+    if (
+      op.property?.receiverPlace &&
+      (await this.facts.isValueType(op.property.property.declaringType))
+    )
+      p = op.property.receiverPlace;
+    for (; p; p = p.k === 'struct-field' ? p.parent : undefined) {
       if ((p.k === 'static' || p.k === 'field' || p.k === 'struct-field') && p.field.isReadOnly) {
+        const isStatic = p.k === 'static';
         throw new CompileError(
-          'CS1648',
-          `members of readonly field '${p.field.name}' cannot be modified`,
+          isStatic ? 'CS1650' : 'CS1648',
+          isStatic
+            ? `fields of static readonly field '${p.field.name}' cannot be assigned to`
+            : `members of readonly field '${p.field.name}' cannot be modified`,
           span,
         );
       }
-      p = p.k === 'struct-field' ? p.parent : undefined;
     }
   }
 
@@ -618,6 +639,8 @@ export class Interpreter {
       }
       case 'element':
         return this.rt.game.readElement(place.array, place.index);
+      case 'scope':
+        return place.variable.read();
     }
   }
 
@@ -645,6 +668,10 @@ export class Interpreter {
       }
       case 'element':
         return this.rt.game.writeElement(place.array, place.index, value);
+      case 'scope':
+        if (!place.variable.write)
+          throw new CompileError('CS1604', `cannot assign to '${place.name}': it is read-only`);
+        return place.variable.write(value);
     }
   }
 

@@ -1,6 +1,9 @@
 // Name lookup (ECMA-334 §7.6, §12.8.4, §12.8.7): what a simple name or `a.b` denotes — a local,
 // a game builtin, a type, a namespace, a field, a property or a method group — and type names
-// (`int[]`, `List<int>`, `Outer.Inner`, `int?`) to runtime types.
+// (`int[]`, `List<int>`, `Outer.Inner`, `int?`) to runtime types. Inside a method's scope (a
+// debugger's frame) a simple name also finds the method's variables and, as in its body, the
+// members of its enclosing type and of the types that one is nested in, then types of its
+// namespace; `this` is the method's receiver.
 
 import type * as A from '../syntax/index.js';
 import type {
@@ -14,6 +17,7 @@ import { constantOf } from '../semantics/constant-folding.js';
 import { CompileError, Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { ConstantValue, Operand, Resolved } from './operand.js';
+import type { ScopeVariable } from './scope.js';
 import { fromPrimitive, toPrimitive } from './primitives.js';
 import {
   asValue,
@@ -56,8 +60,15 @@ export type AccessMode = 'read' | 'write';
 export class Lookup {
   constructor(private readonly it: Interpreter) {}
 
+  /** The enclosing type, then the types it is nested in (innermost first). */
+  private enclosing: Promise<TypeHandle[]> | undefined;
+
   private get md() {
     return this.it.md;
+  }
+
+  private get scope() {
+    return this.it.options.scope;
   }
 
   // ---------------------------------------------------------------- simple names
@@ -78,6 +89,14 @@ export class Lookup {
     if (e.typeArgs.length === 0) {
       const local = this.it.localOperand(e.name, e.span, mode);
       if (local) return { k: 'value', op: local };
+      const variable = this.scope?.variables.get(e.name);
+      if (variable) return { k: 'value', op: await this.scopeOperand(e.name, variable, mode) };
+    }
+    if (this.scope) {
+      const member = await this.enclosingMember(e, mode);
+      if (member) return member;
+    }
+    if (e.typeArgs.length === 0) {
       const builtin = this.it.options.builtins?.get(e.name);
       if (builtin) {
         if (mode === 'write')
@@ -92,7 +111,7 @@ export class Lookup {
     if (t) return { k: 'type', type: t };
     if (e.typeArgs.length === 0 && (await this.md.hasNamespace(e.name)))
       return { k: 'namespace', name: e.name };
-    const locals = [...this.it.locals.keys()];
+    const locals = [...this.it.locals.keys(), ...(this.scope?.variables.keys() ?? [])];
     const near = locals.filter((n) => n.toLowerCase() === e.name.toLowerCase());
     throw new CompileError(
       'CS0103',
@@ -100,6 +119,118 @@ export class Lookup {
       e.span,
       near.slice(0, 1),
     );
+  }
+
+  /** `this`: the scope's receiver; CS0026 where there is none (a static method, plain eval). */
+  async thisAccess(e: A.This, mode: AccessMode = 'read'): Promise<Resolved> {
+    const self = this.scope?.self;
+    if (!self)
+      throw new CompileError(
+        'CS0026',
+        this.scope
+          ? "keyword 'this' is not valid in a static method"
+          : "'this' is not available here: it exists only in a frame of an instance method",
+        e.span,
+      );
+    if (mode === 'write' && !self.write)
+      throw new CompileError('CS1604', "cannot assign to 'this' because it is read-only", e.span);
+    return { k: 'value', op: await this.scopeOperand('this', self, mode) };
+  }
+
+  /** A scope variable as an operand: a variable (a place) when the host can write it. */
+  private async scopeOperand(
+    name: string,
+    variable: ScopeVariable,
+    mode: AccessMode,
+  ): Promise<Operand> {
+    const value = this.it.dry || mode === 'write' ? VOID : await variable.read();
+    return variable.write
+      ? { type: variable.type, value, place: { k: 'scope', name, variable } }
+      : { type: variable.type, value };
+  }
+
+  /**
+   * A simple name as the method's body sees it (§12.8.4): a member of the enclosing type (or of
+   * a base), then of each type it is nested in. Instance members need `this` (CS0120 in a
+   * static method; the members of an outer type are never reached through it).
+   */
+  private async enclosingMember(e: A.Name, mode: AccessMode): Promise<Resolved | undefined> {
+    const types = await this.enclosingTypes();
+    for (const [depth, type] of types.entries()) {
+      const m = await this.member(type, e.name, e.typeArgs.length);
+      if (!m) continue;
+      const self = depth === 0 ? this.scope?.self : undefined;
+      const receiver = async () =>
+        self
+          ? this.scopeOperand('this', self, 'read')
+          : Promise.reject(this.needsInstance(type, e.name, e.span));
+      switch (m.k) {
+        case 'type':
+          return { k: 'type', type: await this.construct(m.type, e.typeArgs, e.span, {}) };
+        case 'methods': {
+          const typeArgs = await this.typeArgs(e.typeArgs);
+          // an instance method is called on `this`, or refused (CS0120) where there is none;
+          // a static one without a receiver
+          return self
+            ? {
+                k: 'methods',
+                name: e.name,
+                methods: m.methods,
+                receiver: await receiver(),
+                implicitThis: true,
+                typeArgs,
+              }
+            : { k: 'methods', name: e.name, methods: m.methods, receiver: undefined, typeArgs };
+        }
+        case 'field':
+          if (m.field.isStatic || m.field.constant)
+            return { k: 'value', op: await this.fieldOperand(undefined, m.field, mode, e.span) };
+          return {
+            k: 'value',
+            op: await this.fieldOperand(await receiver(), m.field, mode, e.span),
+          };
+        case 'property':
+          if (m.property.isStatic)
+            return {
+              k: 'value',
+              op: await this.propertyOperand(undefined, m.property, [], mode, e.span),
+            };
+          return {
+            k: 'value',
+            op: await this.propertyOperand(await receiver(), m.property, [], mode, e.span),
+          };
+      }
+    }
+    return undefined;
+  }
+
+  /** The enclosing type and the types it is nested in, innermost first. */
+  private enclosingTypes(): Promise<TypeHandle[]> {
+    const scope = this.scope;
+    if (!scope) return Promise.resolve([]);
+    return (this.enclosing ??= (async () => {
+      const out = [scope.enclosingType];
+      for (;;) {
+        const { fullName } = await this.md.describe(out.at(-1)!);
+        const cut = fullName.lastIndexOf('+');
+        // a generic outer type's name carries its arguments: it is not looked up
+        if (cut < 0 || fullName.includes('[')) return out;
+        const outer = await this.md.findType(fullName.slice(0, cut));
+        if (!outer) return out;
+        out.push(outer);
+      }
+    })());
+  }
+
+  /** The namespace of the enclosing type and the namespaces around it, innermost first. */
+  private async enclosingNamespaces(): Promise<string[]> {
+    const types = await this.enclosingTypes();
+    const outermost = types.at(-1);
+    if (!outermost) return [];
+    const ns = (await this.md.describe(outermost)).namespace;
+    const out: string[] = [];
+    for (let n = ns; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') out.push(n);
+    return out;
   }
 
   /** A type named in a namespace (`''` is the global one), constructed with its arguments. */
@@ -144,9 +275,18 @@ export class Lookup {
     span: A.Span,
     options: TypeOptions = {},
   ): Promise<TypeHandle | undefined> {
+    const arity = typeArgs.length;
+    // inside a method: the nested types of its type (and outer types), then its namespaces
+    for (const type of await this.enclosingTypes()) {
+      const nested = await this.nestedType(type, name, arity);
+      if (nested) return this.construct(nested, typeArgs, span, options);
+    }
+    for (const ns of await this.enclosingNamespaces()) {
+      const t = await this.typeIn(ns, name, typeArgs, span, options);
+      if (t) return t;
+    }
     const global = await this.typeIn('', name, typeArgs, span, options);
     if (global) return global;
-    const arity = typeArgs.length;
     // a namespace of the global namespace hides types the usings import (§7.6.2): the caller
     // resolves it as the namespace
     if (arity === 0 && (await this.md.hasNamespace(name))) return undefined;

@@ -10,6 +10,7 @@ import type {
   TypeHandle,
 } from '../runtime.js';
 import type { EvalValue } from '../values.js';
+import type { ScopeVariable } from './scope.js';
 import type { SType } from './type-facts.js';
 
 /** A compile-time constant: numbers as the compiler folds them (floats keep mcs's wide double). */
@@ -30,7 +31,9 @@ export type Place =
       readonly index: number;
       readonly field: FieldDescriptor;
     }
-  | { readonly k: 'element'; readonly array: EvalValue; readonly index: number };
+  | { readonly k: 'element'; readonly array: EvalValue; readonly index: number }
+  /** A variable of the scope the program runs in (a frame's parameter, local or `this`). */
+  | { readonly k: 'scope'; readonly name: string; readonly variable: ScopeVariable };
 
 /** A property or indexer that can be assigned (through its setter): not a variable. */
 export interface PropertyTarget {
@@ -58,5 +61,10 @@ export type Resolved =
       readonly methods: readonly MethodDescriptor[];
       /** The instance the methods are called on; undefined for a type's (static) methods. */
       readonly receiver: Operand | undefined;
+      /**
+       * The receiver is the scope's `this`, implied by a simple name (§12.8.4): a static method
+       * of the group is called without it, not refused (CS0176).
+       */
+      readonly implicitThis?: boolean;
       readonly typeArgs: readonly TypeHandle[];
     };

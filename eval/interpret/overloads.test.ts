@@ -79,6 +79,29 @@ beforeEach(() => {
       },
     },
   });
+  const constrained = (where: MethodSpec['where'], ...params: string[]): MethodSpec => ({
+    static: true,
+    generic: ['T'],
+    where,
+    params,
+    returns: 'string',
+    impl: (c) => str(`T=${c.fake.metadata.entry(c.typeArgs[0]!).fullName}`),
+  });
+  fake.interface('Game.IShape');
+  fake.class('Game.Shape', { interfaces: ['Game.IShape'] });
+  fake.class('Game.Square', { base: 'Game.Shape' });
+  fake.class('Game.Abstract', { abstract: true });
+  fake.class('Game.NoDefault', { ctors: [{ params: ['int x'] }] });
+  fake.class('Game.Where', {
+    methods: {
+      OfClass: constrained({ T: { class: true } }, 'T x'),
+      OfStruct: constrained({ T: { struct: true } }, 'T x'),
+      OfNew: constrained({ T: { new: true } }),
+      OfShape: constrained({ T: { types: ['Game.Shape'] } }, 'T x'),
+      OfIShape: constrained({ T: { types: ['Game.IShape'] } }, 'T x'),
+      OfClassNew: constrained({ T: { class: true, new: true } }),
+    },
+  });
   fake.class('Game.Base', { methods: { M: { ...tagged('base int', 'int x'), static: false } } });
   fake.class('Game.Derived', {
     base: 'Game.Base',
@@ -183,6 +206,42 @@ describe('generic methods', () => {
 
   it('refuses what it cannot infer (CS0411)', async () => {
     expect(await refusal(fake, 'Game.Over.Same(1, "a")')).toMatchObject({ csCode: 'CS0411' });
+  });
+});
+
+// mcs: the first broken constraint of the first type argument, inferred or given
+describe('generic constraints', () => {
+  it.each([
+    ['Game.Where.OfClass("s")', 'T=System.String'],
+    ['Game.Where.OfStruct(1)', 'T=System.Int32'],
+    ['Game.Where.OfStruct(Game.Color.Red)', 'T=Game.Color'],
+    ['Game.Where.OfNew<int>()', 'T=System.Int32'],
+    ['Game.Where.OfNew<Game.Shape>()', 'T=Game.Shape'],
+    ['Game.Where.OfShape(new Game.Square())', 'T=Game.Square'],
+    ['Game.Where.OfIShape<Game.Square>(null)', 'T=Game.Square'],
+    ['Game.Where.OfClassNew<Game.Square>()', 'T=Game.Square'],
+  ])('accepts %s', async (source, text) => {
+    expect(await call(source)).toBe(`"${text}"`);
+  });
+
+  it.each([
+    ['Game.Where.OfClass(1)', 'CS0452'],
+    ['Game.Where.OfClass<int>(1)', 'CS0452'],
+    ['Game.Where.OfStruct("s")', 'CS0453'],
+    ['Game.Where.OfStruct<int?>(1)', 'CS0453'],
+    ['Game.Where.OfNew<Game.NoDefault>()', 'CS0310'],
+    ['Game.Where.OfNew<Game.Abstract>()', 'CS0310'],
+    ['Game.Where.OfNew<Game.IShape>()', 'CS0310'],
+    ['Game.Where.OfShape("s")', 'CS0311'],
+    ['Game.Where.OfShape<object>(null)', 'CS0311'],
+    ['Game.Where.OfIShape<int>(1)', 'CS0315'],
+    ['Game.Where.OfIShape<int?>(1)', 'CS0313'],
+    ['Game.Where.OfClassNew<int>()', 'CS0452'],
+  ])('refuses %s (%s)', async (source, code) => {
+    const e = await refusal(fake, source);
+    expect(e).toMatchObject({ csCode: code });
+    expect(e.message).toContain("type parameter 'T' in the generic method 'Game.Where.Of");
+    expect(fake.effects()).toEqual([]);
   });
 });
 

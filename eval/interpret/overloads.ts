@@ -3,8 +3,14 @@
 // generic type inference (§12.6.3, the common cases), then the better function member.
 
 import type * as A from '../syntax/index.js';
-import type { MethodDescriptor, ParameterDescriptor, TypeHandle } from '../runtime.js';
+import {
+  InstantiationRefusedError,
+  type MethodDescriptor,
+  type ParameterDescriptor,
+  type TypeHandle,
+} from '../runtime.js';
 import { VOID } from '../values.js';
+import { constraintViolation, refusedInstantiation } from './constraints.js';
 import type { Conversion } from './conversions.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
@@ -69,7 +75,12 @@ export class Overloads {
       );
     }
     const applicable: Candidate[] = [];
-    for (const m of methods) applicable.push(...(await this.applicable(m, args, typeArgs)));
+    const violations: CompileError[] = [];
+    for (const m of methods)
+      applicable.push(...(await this.applicable(m, args, typeArgs, violations, span)));
+    // a candidate whose type arguments break its constraints is not applicable; when that
+    // leaves none, the constraint is what the compiler reports (CS0452, CS0311...)
+    if (applicable.length === 0 && violations[0]) throw violations[0];
     if (applicable.length === 0)
       throw await this.noneApplicable(methods, args, typeArgs, what, span);
     const narrowed = await this.mostDerived(applicable);
@@ -176,18 +187,39 @@ export class Overloads {
     m0: MethodDescriptor,
     args: readonly ArgInfo[],
     typeArgs: readonly TypeHandle[],
+    violations: CompileError[],
+    span: A.Span,
   ): Promise<Candidate[]> {
     let m = m0;
+    // constraints are checked before the game is asked to instantiate (it refuses bad ones)
+    const violates = async (given: readonly TypeHandle[]) => {
+      const v = await constraintViolation(this.f, this.it.md, m0, given, span);
+      if (v) violations.push(v);
+      return !!v;
+    };
+    // a constraint the runtime could not describe (`where T : IComparable<T>`) is its refusal
+    const instantiate = async (given: readonly TypeHandle[]) => {
+      try {
+        return await this.it.md.instantiateMethod(m0, given);
+      } catch (e) {
+        if (!(e instanceof InstantiationRefusedError)) throw e;
+        violations.push(await refusedInstantiation(this.f, m0, given, span));
+        return undefined;
+      }
+    };
     if (typeArgs.length > 0) {
       if (m.genericArity !== typeArgs.length) return [];
-      m = await this.it.md.instantiateMethod(m, typeArgs);
+      if (await violates(typeArgs)) return [];
+      const made = await instantiate(typeArgs);
+      if (!made) return [];
+      m = made;
     } else if (m.genericArity > 0) {
       const inferred = await this.infer(m, args);
       if (!inferred) return [];
-      m = await this.it.md
-        .instantiateMethod(m, inferred)
-        .catch(() => undefined as unknown as MethodDescriptor);
-      if (!m) return [];
+      if (await violates(inferred)) return [];
+      const made = await instantiate(inferred);
+      if (!made) return [];
+      m = made;
     }
     const generic = m0.genericArity > 0;
     const normal = await this.form(m, args, false, generic);

@@ -47,6 +47,8 @@ beforeEach(() => {
       Anchor: { type: 'Game.Vec', readonly: true },
       Path: 'Game.Vec[]',
       Origin: { type: 'Game.Vec', static: true },
+      Home: { type: 'Game.Vec', static: true, readonly: true },
+      Frame: { type: 'Game.Body', readonly: true },
     },
     properties: {
       PosProp: {
@@ -182,5 +184,23 @@ describe('mutating methods', () => {
   it('refuses assigning a member of a readonly struct field (CS1648)', async () => {
     expect(await refusal(fake, 's.Anchor.X = 1', options)).toMatchObject({ csCode: 'CS1648' });
     expect(xy(fake.get(ship, 'Anchor'))).toEqual([0, 0]);
+  });
+
+  // mcs: CS1648 for members of an instance readonly field, CS1650 for those of a static one,
+  // however the member is written (=, op=, ++, a property's setter) and however deep
+  it.each([
+    ['s.Anchor.X += 1', 'CS1648'],
+    ['s.Anchor.X++', 'CS1648'],
+    ['s.Anchor.Tag = "t"', 'CS1648'],
+    ['s.Frame.Pos.X = 1', 'CS1648'],
+    ['Game.Ship.Home.X = 1', 'CS1650'],
+    ['Game.Ship.Home.X += 1', 'CS1650'],
+    ['--Game.Ship.Home.Y', 'CS1650'],
+    ['Game.Ship.Home.Tag = "t"', 'CS1650'],
+    ['Game.Ship.Home = new Game.Vec()', 'CS0198'],
+    ['s.Anchor = new Game.Vec()', 'CS0191'],
+  ])('refuses %s (%s)', async (source, code) => {
+    expect(await refusal(fake, source, options)).toMatchObject({ csCode: code });
+    expect(fake.effects().filter((e) => !e.startsWith('read'))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 
 import type * as A from '../syntax/index.js';
 import type { TypeHandle } from '../runtime.js';
-import { NULL, VOID, bool } from '../values.js';
+import { NULL, VOID, bool, type EvalValue } from '../values.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
@@ -32,11 +32,13 @@ export class TypeTests {
       }
       return { type: boolType, value: this.it.dry ? VOID : bool(x.value.kind === 'null') };
     }
-    const target = await this.patternType(e.pattern.type);
-    if (target.k === 'constant') {
-      const eq = await this.it.binaryOperators.applyBinaryOp('==', x, target.op, e.span);
-      return { type: boolType, value: eq.value };
+    if (e.pattern.kind === 'ConstantPattern') {
+      const k = await this.it.expr(e.pattern.value);
+      return { type: boolType, value: await this.constantPattern(x, k, e.pattern.span) };
     }
+    const target = await this.patternType(e.pattern.type);
+    if (target.k === 'constant')
+      return { type: boolType, value: await this.constantPattern(x, target.op, e.pattern.span) };
     const t = target.type;
     if (x.type === 'null') return { type: boolType, value: bool(false) };
     if (this.it.dry) return { type: boolType, value: VOID };
@@ -79,6 +81,57 @@ export class TypeTests {
         throw new CompileError('CS0150', 'a constant value is expected in a pattern', node.span);
       return { k: 'constant', op };
     }
+  }
+
+  /**
+   * `x is K` for a constant K (C# 7 §8.2.2 constant pattern): K converts implicitly to x's type
+   * (else the conversion's error, as C# reports it), and the pattern matches when
+   * object.Equals(K, x): a value of K's own run-time type (an `object` holding a boxed long does
+   * not match 42) and an equal value, where NaN equals NaN.
+   */
+  private async constantPattern(x: Operand, k: Operand, span: A.Span): Promise<EvalValue> {
+    if (!k.constant)
+      throw new CompileError('CS0150', 'a constant value is expected in a pattern', span);
+    const conv = this.it.conversions;
+    const input = x.type === 'null' ? await this.it.wk.keyword('object') : x.type;
+    // a user-defined conversion's result is no constant
+    if ((await conv.implicit(k, input))?.k === 'user')
+      throw new CompileError('CS0150', 'a constant value is expected in a pattern', span);
+    const converted = await conv.implicitly(k, input, 'the pattern');
+    if (this.it.dry) return VOID;
+    if (k.constant.kind === 'null' || x.value.kind === 'null')
+      return bool(k.constant.kind === 'null' && x.value.kind === 'null');
+    const underlying = (await this.f.nullableUnderlying(input)) ?? input;
+    if (await this.f.isValueType(underlying))
+      return bool(await this.equalValues(underlying, x.value, converted.value, span));
+    // a reference-typed input (object, an interface, string): the value must be of K's type
+    const kType = k.type as TypeHandle;
+    const runtime = await this.it.rt.game.typeOf(x.value);
+    if (!this.f.same(runtime, kType)) return bool(false);
+    return bool(await this.equalValues(kType, x.value, k.value, span));
+  }
+
+  /** Two values of one type compared as its Equals(object) does (NaN equals NaN). */
+  private async equalValues(
+    type: TypeHandle,
+    a: EvalValue,
+    b: EvalValue,
+    span: A.Span,
+  ): Promise<boolean> {
+    if (
+      a.kind === 'number' &&
+      b.kind === 'number' &&
+      Number.isNaN(a.value) &&
+      Number.isNaN(b.value)
+    )
+      return true;
+    const eq = await this.it.binaryOperators.applyBinaryOp(
+      '==',
+      { type, value: a },
+      { type, value: b },
+      span,
+    );
+    return eq.value.kind === 'bool' && eq.value.value;
   }
 
   /** Whether a value's run-time type converts to `t` by identity, reference, boxing or unboxing. */

@@ -208,3 +208,50 @@ describe('boxing and unboxing', () => {
     expect(r.text).toBe('0');
   });
 });
+
+// C# 7 constant patterns: K converts to x's type; the match is object.Equals(K, x)
+describe('constant patterns', () => {
+  beforeEach(() => {
+    fake.enum('Game.Color', { members: { Red: 0, Green: 1 } });
+  });
+
+  it.each([
+    ['int x = 42; x is 42', 'True'],
+    ['int x = 42; x is 41', 'False'],
+    ['int x = -1; x is -1', 'True'],
+    ["int x = 97; x is 'a'", 'True'],
+    ['long x = 42; x is 42', 'True'],
+    ['double d = 1.5; d is 1.5', 'True'],
+    ['int x = 2147483647; x is int.MaxValue', 'True'],
+    ['double d = -0.0; d is 0.0', 'True'],
+    ['decimal m = 1.50m; m is 1.5m', 'True'],
+    ['int? n = 5; n is 5', 'True'],
+    ['int? n = null; n is 5', 'False'],
+    ['bool b = true; b is true', 'True'],
+    ['string s = "a"; s is "a"', 'True'],
+    ['string s = "a"; s is "b"', 'False'],
+    ['string s = null; s is "a"', 'False'],
+    ['object o = 42; o is 42', 'True'],
+    ['object o = 42L; o is 42', 'False'],
+    ['object o = 42L; o is 42L', 'True'],
+    ['object o = "a"; o is "a"', 'True'],
+    ['object o = null; o is 42', 'False'],
+    ['Game.Color c = Game.Color.Green; c is Game.Color.Green', 'True'],
+    ['Game.Color c = Game.Color.Red; c is 0', 'True'],
+    ['object o = Game.Color.Green; o is Game.Color.Green', 'True'],
+    ['object o = 1; o is Game.Color.Green', 'False'],
+  ])('%s', async (source, text) => {
+    expect((await valueOf(fake, source)).text).toBe(text);
+  });
+
+  it.each([
+    ['int x = 1; x is "a"', 'CS0029'],
+    ['Game.Color c = Game.Color.Red; c is 1', 'CS0266'],
+    ['Game.Vec v = new Game.Vec(); v is 5', 'CS0029'],
+    ['string s = ""; s is 5', 'CS0029'],
+    ['int x = 1; x is 3000000000', 'CS0031'],
+    ['int x = 1; x is 1.5', 'CS0266'],
+  ])('refuses %s (%s, as mcs)', async (source, code) => {
+    expect(await refusal(fake, source)).toMatchObject({ csCode: code });
+  });
+});

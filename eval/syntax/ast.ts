@@ -222,11 +222,14 @@ export interface Conditional extends NodeBase {
   readonly whenFalse: Expression;
 }
 
-/** `x is T` (a type pattern; the type may also name a constant, e.g. an enum member) or `x is null`. */
+/**
+ * `x is T` (a type pattern; the type may also name a constant, e.g. an enum member), `x is null`
+ * or `x is 5` (a constant pattern: a literal, signed if numeric).
+ */
 export interface Is extends NodeBase {
   readonly kind: 'Is';
   readonly operand: Expression;
-  readonly pattern: TypePattern | NullPattern;
+  readonly pattern: TypePattern | NullPattern | ConstantPattern;
 }
 
 export interface TypePattern extends NodeBase {
@@ -236,6 +239,12 @@ export interface TypePattern extends NodeBase {
 
 export interface NullPattern extends NodeBase {
   readonly kind: 'NullPattern';
+}
+
+/** A literal in a pattern (`x is 5`, `x is -1.5`, `x is "a"`, `x is true`). */
+export interface ConstantPattern extends NodeBase {
+  readonly kind: 'ConstantPattern';
+  readonly value: Expression;
 }
 
 export interface As extends NodeBase {
@@ -302,4 +311,5 @@ export type Node =
   | ElementInitializer
   | ArrayInitializer
   | TypePattern
-  | NullPattern;
+  | NullPattern
+  | ConstantPattern;

@@ -310,6 +310,24 @@ describe('casts', () => {
   ]);
 });
 
+describe('is patterns', () => {
+  table([
+    ['x is T', '(x is T)'],
+    ['x is null', '(x is null)'],
+    ['x is 5', '(x is 5)'],
+    ['x is -1', '(x is (-1))'],
+    ['x is +1.5', '(x is (+1.5))'],
+    ['x is "a"', '(x is "a")'],
+    ["x is 'c'", "(x is 'c')"],
+    ['x is true', '(x is true)'],
+    ['x is 5 && y', '((x is 5) && y)'],
+    ['x is 5 ? 1 : 0', '((x is 5) ? 1 : 0)'],
+    ['x is Color.Red', '(x is Color.Red)'],
+    ['x is int.MaxValue', '(x is int.MaxValue)'],
+    ['x is double.NaN ? 1 : 0', '((x is double.NaN) ? 1 : 0)'],
+  ]);
+});
+
 describe('statements and declarations', () => {
   table([
     ['', ''],

@@ -1,12 +1,14 @@
-// The right-hand side of `is`. This subset takes the type pattern (`x is T`, C# standard §11.2.6)
-// and `x is null`; every other pattern form is rejected by name, with the equivalent to write.
+// The right-hand side of `is`. This subset takes the type pattern (`x is T`, C# standard §11.2.6),
+// `x is null` and the constant pattern of a literal (`x is 5`, `x is -1`, `x is "a"`; a named
+// constant such as `x is Color.Red` parses as a type and binds as a constant); every other
+// pattern form is rejected by name, with the equivalent to write.
 
 import type { Expression } from './ast.js';
 import { Diagnostics } from './diagnostics.js';
-import { errorAt } from './parse-expressions.js';
+import { errorAt, parseUnary } from './parse-expressions.js';
 import type { Parser } from './parser-core.js';
 import { checkType, parseType } from './parse-types.js';
-import type { Token } from './tokens.js';
+import { isPredefinedType, type Token } from './tokens.js';
 
 interface Rejected {
   what: string;
@@ -19,6 +21,11 @@ export function parseIsPattern(p: Parser, operand: Expression, start: Token['spa
   if (p.atKeyword('null')) {
     p.advance();
     const pattern = { kind: 'NullPattern' as const, span: t.span };
+    return { kind: 'Is', operand, pattern, span: p.finish(start) };
+  }
+  if (atConstantPattern(p)) {
+    const value = parseUnary(p);
+    const pattern = { kind: 'ConstantPattern' as const, value, span: value.span };
     return { kind: 'Is', operand, pattern, span: p.finish(start) };
   }
   const rejected = rejectedPatternAt(p);
@@ -52,18 +59,36 @@ const PROPERTY: Rejected = {
   hint: 'compare the members with == instead',
 };
 
+/**
+ * The constant patterns this subset parses as expressions: a literal, a numeric one with a sign,
+ * or a constant named through a keyword type (`x is int.MaxValue`, which is no type pattern).
+ */
+function atConstantPattern(p: Parser): boolean {
+  const t = p.tok;
+  if (t.kind === 'keyword' && isPredefinedType(t.keyword) && p.atPunct('.', 1)) return true;
+  const literal = (x: Token) =>
+    x.kind === 'integer' ||
+    x.kind === 'real' ||
+    x.kind === 'char' ||
+    x.kind === 'string' ||
+    (x.kind === 'keyword' && (x.keyword === 'true' || x.keyword === 'false'));
+  if (literal(t)) return true;
+  const next = p.peek(1);
+  return (p.atPunct('-') || p.atPunct('+')) && (next.kind === 'integer' || next.kind === 'real');
+}
+
 function rejectedPatternAt(p: Parser): Rejected | null {
   const t = p.tok;
   const next = p.peek(1);
   switch (t.kind) {
+    case 'interpolated':
+      return CONSTANT;
     case 'integer':
     case 'real':
     case 'char':
     case 'string':
-    case 'interpolated':
-      return CONSTANT;
     case 'keyword':
-      return t.keyword === 'true' || t.keyword === 'false' ? CONSTANT : null;
+      return null;
     case 'identifier':
       if (p.atContextual('not') && startsPattern(next)) {
         return { what: "'not' patterns", hint: 'write !(x is T), or x != null' };
@@ -80,7 +105,7 @@ function rejectedPatternAt(p: Parser): Rejected | null {
 }
 
 const CONSTANT: Rejected = {
-  what: 'constant patterns (x is 5)',
+  what: 'constant patterns other than a literal or a named constant (x is 5, x is Color.Red)',
   hint: 'compare with == instead',
 };
 

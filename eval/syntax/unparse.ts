@@ -13,6 +13,7 @@ import type {
   Expression,
   Identifier,
   InterpolatedString,
+  Is,
   Literal,
   MemberInitializer,
   ObjectInitializer,
@@ -118,7 +119,7 @@ function expr(e: Expression): string {
     case 'Conditional':
       return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
     case 'Is':
-      return `(${expr(e.operand)} is ${e.pattern.kind === 'NullPattern' ? 'null' : unparseType(e.pattern.type)})`;
+      return `(${expr(e.operand)} is ${unparsePattern(e.pattern)})`;
     case 'As':
       return `(${expr(e.operand)} as ${unparseType(e.type)})`;
     case 'TypeOf':
@@ -135,6 +136,17 @@ function expr(e: Expression): string {
       return `(${expr(e.expression)})`;
     case 'Error':
       return '<error>';
+  }
+}
+
+function unparsePattern(pattern: Is['pattern']): string {
+  switch (pattern.kind) {
+    case 'NullPattern':
+      return 'null';
+    case 'TypePattern':
+      return unparseType(pattern.type);
+    case 'ConstantPattern':
+      return expr(pattern.value);
   }
 }
 

@@ -297,7 +297,21 @@ export class Builder {
       returnType:
         spec.returns && spec.returns !== 'void' ? this.type(spec.returns, scope) : undefined,
       genericArity: generic.length,
-      ...(generic.length ? { genericParameterTypes: typeParams } : {}),
+      ...(generic.length
+        ? {
+            genericParameterTypes: typeParams,
+            genericConstraints: generic.map((g) => {
+              const w = spec.where?.[g];
+              return {
+                name: g,
+                referenceType: !!w?.class,
+                valueType: !!w?.struct,
+                defaultConstructor: !!w?.new,
+                types: (w?.types ?? []).map((t) => this.type(t, scope)),
+              };
+            }),
+          }
+        : {}),
     };
   }
 }

@@ -50,7 +50,17 @@ export interface MethodSpec {
   readonly private?: boolean;
   /** Method type parameters, usable in `params` and `returns`. */
   readonly generic?: readonly string[];
+  /** `where` clauses of the type parameters, by name. */
+  readonly where?: Readonly<Record<string, ConstraintSpec>>;
   readonly impl?: Impl;
+}
+
+/** `where T : class, Base, new()`: type names as in a field's type. */
+export interface ConstraintSpec {
+  readonly class?: boolean;
+  readonly struct?: boolean;
+  readonly new?: boolean;
+  readonly types?: readonly string[];
 }
 
 export interface FieldSpec {

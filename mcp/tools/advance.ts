@@ -45,14 +45,18 @@ export const advance = defineTool({
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
-  run: async (args, { app, caller }) => {
-    const r = await advanceGame(app.session, {
-      caller,
-      ...(args.frames !== undefined ? { frames: args.frames } : {}),
-      ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
-      ...(args.before !== undefined ? { before: args.before } : {}),
-      ...(args.after !== undefined ? { after: args.after } : {}),
-    });
+  run: async (args, { app, debug, journal, caller }) => {
+    const r = await advanceGame(
+      app.session,
+      { debug, journal },
+      {
+        caller,
+        ...(args.frames !== undefined ? { frames: args.frames } : {}),
+        ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
+        ...(args.before !== undefined ? { before: args.before } : {}),
+        ...(args.after !== undefined ? { after: args.after } : {}),
+      },
+    );
     const v = r.value;
     const lines = [
       `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? '' : 's'} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? 'held again' : 'running'}`,

@@ -6,21 +6,11 @@ import { evalOutcome, evalOutputSchema } from './eval.js';
 import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
-import {
-  debuggerFor,
-  type Breakpoint,
-  type CodeLocation,
-  type Stop,
-} from '../../unity/debug/debugger.js';
+import type { Breakpoint, CodeLocation, Stop } from '../../unity/debug/debugger.js';
 import type { FrameView } from '../../unity/debug/frames.js';
 import { evaluateInPause, pauseState } from '../../unity/debug/inspect.js';
-import type { GameApp } from '../app.js';
 import { costSchema } from '../schemas.js';
 import { clip, costOut, defineTool, untouched } from '../tool.js';
-
-function dbg(app: GameApp) {
-  return debuggerFor(app.session);
-}
 
 const locationSchema = z.object({
   method: z.string(),
@@ -184,8 +174,8 @@ export const debugSetBreakpoint = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: control,
-  run: async (args, { app, caller }) => {
-    const r = await dbg(app).setBreakpoint(caller, {
+  run: async (args, { debug, caller }) => {
+    const r = await debug.setBreakpoint(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
       ...(args.method !== undefined ? { method: args.method } : {}),
       ...(args.line !== undefined ? { line: args.line } : {}),
@@ -217,8 +207,8 @@ export const debugBreakOnException = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: control,
-  run: async (args, { app, caller }) => {
-    const r = await dbg(app).breakOnException(caller, {
+  run: async (args, { debug, caller }) => {
+    const r = await debug.breakOnException(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
       ...(args.subclasses !== undefined ? { subclasses: args.subclasses } : {}),
     });
@@ -244,10 +234,10 @@ export const debugRemoveBreakpoint = defineTool({
   }),
   output: z.object({ removed: z.array(z.number().int()), cost: costSchema }),
   annotations: { ...control, idempotentHint: true },
-  run: async (args, { app, caller }) => {
+  run: async (args, { debug, caller }) => {
     if ((args.id === undefined) === (args.all !== true))
       throw new UnityError('INVALID_ARGUMENT', 'give id, or all: true');
-    const r = await dbg(app).remove(caller, args.id, args.force === true);
+    const r = await debug.remove(caller, args.id, args.force === true);
     return {
       text: r.value.length ? `removed ${r.value.join(', ')}` : 'nothing to remove',
       structured: { removed: r.value, cost: costOut(r.cost) },
@@ -276,9 +266,9 @@ export const debugStatus = defineTool({
     cost: costSchema,
   }),
   annotations: readOnly,
-  run: (_args, { app }) => {
+  run: (_args, { app, debug }) => {
     const started = performance.now();
-    const d = dbg(app).status();
+    const d = debug.status();
     const holds = app.session.status().holds;
     const lines = [
       d.pause
@@ -321,9 +311,9 @@ export const debugWait = defineTool({
   }),
   output: z.object({ stopped: z.boolean(), stop: stopSchema.optional(), cost: costSchema }),
   annotations: readOnly,
-  run: async (args, { app }) => {
+  run: async (args, { debug }) => {
     const started = performance.now();
-    const s = await dbg(app).wait(args.timeout_ms);
+    const s = await debug.wait(args.timeout_ms);
     const cost = untouched(started);
     return {
       text: s ? stopText(s) : `no stop within ${args.timeout_ms} ms`,
@@ -404,14 +394,15 @@ export const debugPauseState = defineTool({
           name: z.string(),
           total_frames: z.number().int(),
           frames: z.array(frameSchema),
+          unreadable: z.string().optional().describe('why its stack could not be read'),
         }),
       )
       .optional(),
     cost: costSchema,
   }),
   annotations: readOnly,
-  run: async (args, { app, caller }) => {
-    const r = await pauseState(app.session, dbg(app), caller, {
+  run: async (args, { app, debug, caller }) => {
+    const r = await pauseState(app.session, debug, caller, {
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
       frames: args.frames,
       variableFrames: args.variable_frames,
@@ -428,6 +419,7 @@ export const debugPauseState = defineTool({
     }
     for (const o of p.others ?? []) {
       lines.push(`thread ${o.threadId}${o.name ? ` "${o.name}"` : ''}:`);
+      if (o.unreadable) lines.push(`  <stack unreadable: ${o.unreadable}>`);
       for (const f of o.frames)
         lines.push(`  #${f.index} ${f.method}${f.line !== undefined ? `:${f.line}` : ''}`);
     }
@@ -447,6 +439,7 @@ export const debugPauseState = defineTool({
                 name: o.name,
                 total_frames: o.totalFrames,
                 frames: o.frames.map(frameOut),
+                ...(o.unreadable !== undefined ? { unreadable: o.unreadable } : {}),
               })),
             }
           : {}),
@@ -479,9 +472,9 @@ export const debugEvaluate = defineTool({
   }),
   output: evalOutputSchema,
   annotations: { ...control, destructiveHint: true },
-  run: async (args, { app, caller }) => {
+  run: async (args, { app, debug, journal, caller }) => {
     return evalOutcome(
-      await evaluateInPause(app.session, dbg(app), caller, args.code, {
+      await evaluateInPause(app.session, debug, journal, caller, args.code, {
         ...(args.frame !== undefined ? { frame: args.frame } : {}),
         ...(args.thread !== undefined ? { threadId: args.thread } : {}),
       }),
@@ -517,8 +510,8 @@ export const debugStep = defineTool({
     cost: costSchema,
   }),
   annotations: control,
-  run: async (args, { app, caller }) => {
-    const r = await dbg(app).step(caller, args.kind, {
+  run: async (args, { debug, caller }) => {
+    const r = await debug.step(caller, args.kind, {
       force: args.force === true,
       timeoutMs: args.timeout_ms,
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
@@ -572,8 +565,8 @@ export const debugLocations = defineTool({
     cost: costSchema,
   }),
   annotations: readOnly,
-  run: async (args, { app, caller }) => {
-    const r = await dbg(app).methodLocations(caller, args.type, args.method, args.signature);
+  run: async (args, { debug, caller }) => {
+    const r = await debug.methodLocations(caller, args.type, args.method, args.signature);
     const lines: string[] = [];
     for (const m of r.value) {
       lines.push(`${m.method}${m.signature}`);

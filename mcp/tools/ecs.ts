@@ -329,10 +329,11 @@ export const ecsSetComponent = defineTool({
     cost: costSchema,
   }),
   annotations: WRITES,
-  run: async (args, { app, caller }) => {
+  run: async (args, { app, journal, caller }) => {
     const list = args.entities ?? (args.entity !== undefined ? [args.entity] : []);
     const r = await setComponents(
       app.session,
+      journal,
       caller,
       {
         world: args.world,
@@ -422,9 +423,10 @@ export const ecsBufferEdit = defineTool({
     cost: costSchema,
   }),
   annotations: WRITES,
-  run: async (args, { app, caller }) => {
+  run: async (args, { app, journal, caller }) => {
     const r = await editBuffer(
       app.session,
+      journal,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
       { buffer: args.buffer, op: args.op, index: args.index, value: args.value },
@@ -464,8 +466,8 @@ export const ecsCreateEntity = defineTool({
     cost: costSchema,
   }),
   annotations: WRITES,
-  run: async (args, { app, caller }) => {
-    const r = await createScratchEntity(app.session, caller, args);
+  run: async (args, { app, journal, caller }) => {
+    const r = await createScratchEntity(app.session, journal, caller, args);
     const v = r.value;
     return {
       text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(', ')}`,
@@ -559,8 +561,8 @@ export const undoTool = defineTool({
     cost: costSchema,
   }),
   annotations: WRITES,
-  run: async (args, { app, caller }) => {
-    const r = await undo(app.session, caller, {
+  run: async (args, { app, journal, caller }) => {
+    const r = await undo(app.session, journal, caller, {
       steps: args.steps,
       id: args.id,
       force: args.force,

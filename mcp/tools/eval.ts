@@ -168,8 +168,8 @@ export const evalTool = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
-  run: async (args, { app, caller }) =>
-    evalOutcome(await evaluateInSession(app.session, caller, args.code)),
+  run: async (args, { app, journal, caller }) =>
+    evalOutcome(await evaluateInSession(app.session, caller, args.code, {}, journal)),
 });
 
 export const evalTools = [evalTool];

@@ -51,8 +51,8 @@ export const logs = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
-    const r = await readPlayerLog(app.session, {
+  run: async (args, { app, playerLog, caller }) => {
+    const r = await readPlayerLog(app.session, playerLog, {
       caller,
       ...(args.since !== undefined ? { since: args.since } : {}),
       ...(args.level !== undefined ? { level: args.level } : {}),

@@ -4,8 +4,8 @@ import { z } from 'zod';
 
 import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
+import type { DebugStatus } from '../../unity/debug/debugger.js';
 import type { GameApp } from '../app.js';
-import { existingDebugger } from '../../unity/debug/debugger.js';
 import { stopOut, stopSchema, stopText } from './debug.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { CONTROLS, READS, costOut, defineTool, untouched } from '../tool.js';
@@ -89,7 +89,7 @@ export const status = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (_args, { app }) => {
+  run: async (_args, { app, debug }) => {
     const started = performance.now();
     await app.waitForFirstBeacons();
     const players = playersOut(app);
@@ -98,7 +98,7 @@ export const status = defineTool({
     const problems = (d?.problems ?? []).map(
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
-    const dbg = existingDebugger(app.session)?.status();
+    const dbg = debuggerUsed(debug.status());
     const lines = [
       players.length
         ? `players: ${players
@@ -145,7 +145,9 @@ export const attach = defineTool({
   description:
     'Attach the debugger now: to the one visible player (no arguments), to a player chosen ' +
     'among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: ' +
-    'a game under Proton may announce the host address). Later calls use this game.',
+    'a game under Proton may announce the host address). Later calls use this game. A game ' +
+    'started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: ' +
+    'set breakpoints in start-up code, then `resume` lets it run.',
   input: z.object(targetArgs),
   output: z.object({ session: sessionSchema, cost: costSchema }),
   annotations: {
@@ -154,7 +156,7 @@ export const attach = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  run: async (args, { app }) => {
+  run: async (args, { app, caller }) => {
     const started = performance.now();
     if (args.player !== undefined && (args.host !== undefined || args.port !== undefined))
       throw Errors.invalidArgument('give either player or host/port, not both');
@@ -166,7 +168,7 @@ export const attach = defineTool({
         : args.player !== undefined
           ? { kind: 'player', selector: args.player }
           : { kind: 'auto' };
-    const s = await app.session.attach(target);
+    const s = await app.session.attach(target, caller);
     const cost = untouched(started);
     return {
       text: sessionText(s),
@@ -250,3 +252,8 @@ export const resume = defineTool({
 });
 
 export const sessionTools = [status, attach, detach, suspend, resume];
+
+/** The debugger's status once it was used (breakpoints set, a stop made), else undefined. */
+function debuggerUsed(d: DebugStatus): DebugStatus | undefined {
+  return d.breakpoints.length > 0 || d.pause || d.stops > 0 ? d : undefined;
+}

@@ -19919,21 +19919,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache2 = /* @__PURE__ */ new Map();
+  const cache = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache2.get(s);
+    const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache2.get(s)
+        getter: () => cache.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache2.set(s, RESOLVING);
+    cache.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
+    cache.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -38347,6 +38347,10 @@ var init_format_number = __esm({
 async function formatValue(runtime, value) {
   return new Formatter(runtime).value(value, 0);
 }
+function arrayDimensions(lengths, lowerBounds) {
+  if (lowerBounds.every((b) => b === 0)) return lengths.join(",");
+  return lengths.map((n, k) => `${lowerBounds[k] ?? 0}..${(lowerBounds[k] ?? 0) + n - 1}`).join(",");
+}
 function quoteChar(unit) {
   return `'${escape2(unit, "'")}'`;
 }
@@ -38448,7 +38452,8 @@ var init_format_value = __esm({
       async array(v, type, depth) {
         const d = await this.rt.metadata.describe(type);
         const lengths = await this.rt.game.arrayLengths(v);
-        const head = `${await csharpName(this.rt.metadata, d.elementType)}[${lengths.join(",")}]`;
+        const lower = await this.rt.game.arrayLowerBounds?.(v) ?? [];
+        const head = `${await csharpName(this.rt.metadata, d.elementType)}[${arrayDimensions(lengths, lower)}]`;
         const total = lengths.reduce((a, b) => a * b, 1);
         return this.sequence(head, total, (i) => this.rt.game.readElement(v, i), depth);
       }
@@ -40188,6 +40193,11 @@ function parseIsPattern(p, operand, start) {
     const pattern2 = { kind: "NullPattern", span: t.span };
     return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
   }
+  if (atConstantPattern(p)) {
+    const value = parseUnary(p);
+    const pattern2 = { kind: "ConstantPattern", value, span: value.span };
+    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+  }
   const rejected = rejectedPatternAt(p);
   if (rejected) return reject(p, t, rejected, start);
   const type = parseType(p, "isAs");
@@ -40211,18 +40221,26 @@ function parseIsPattern(p, operand, start) {
   const pattern = { kind: "TypePattern", type, span: type.span };
   return { kind: "Is", operand, pattern, span: p.finish(start) };
 }
+function atConstantPattern(p) {
+  const t = p.tok;
+  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct(".", 1)) return true;
+  const literal4 = (x) => x.kind === "integer" || x.kind === "real" || x.kind === "char" || x.kind === "string" || x.kind === "keyword" && (x.keyword === "true" || x.keyword === "false");
+  if (literal4(t)) return true;
+  const next = p.peek(1);
+  return (p.atPunct("-") || p.atPunct("+")) && (next.kind === "integer" || next.kind === "real");
+}
 function rejectedPatternAt(p) {
   const t = p.tok;
   const next = p.peek(1);
   switch (t.kind) {
+    case "interpolated":
+      return CONSTANT;
     case "integer":
     case "real":
     case "char":
     case "string":
-    case "interpolated":
-      return CONSTANT;
     case "keyword":
-      return t.keyword === "true" || t.keyword === "false" ? CONSTANT : null;
+      return null;
     case "identifier":
       if (p.atContextual("not") && startsPattern(next)) {
         return { what: "'not' patterns", hint: "write !(x is T), or x != null" };
@@ -40257,12 +40275,13 @@ var init_parse_patterns = __esm({
     init_diagnostics();
     init_parse_expressions();
     init_parse_types();
+    init_tokens();
     PROPERTY = {
       what: "property and positional patterns",
       hint: "compare the members with == instead"
     };
     CONSTANT = {
-      what: "constant patterns (x is 5)",
+      what: "constant patterns other than a literal or a named constant (x is 5, x is Color.Red)",
       hint: "compare with == instead"
     };
     RELATIONAL = {
@@ -41449,7 +41468,7 @@ function expr(e) {
     case "Conditional":
       return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
     case "Is":
-      return `(${expr(e.operand)} is ${e.pattern.kind === "NullPattern" ? "null" : unparseType(e.pattern.type)})`;
+      return `(${expr(e.operand)} is ${unparsePattern(e.pattern)})`;
     case "As":
       return `(${expr(e.operand)} as ${unparseType(e.type)})`;
     case "TypeOf":
@@ -41466,6 +41485,16 @@ function expr(e) {
       return `(${expr(e.expression)})`;
     case "Error":
       return "<error>";
+  }
+}
+function unparsePattern(pattern) {
+  switch (pattern.kind) {
+    case "NullPattern":
+      return "null";
+    case "TypePattern":
+      return unparseType(pattern.type);
+    case "ConstantPattern":
+      return expr(pattern.value);
   }
 }
 function args(list) {
@@ -43492,12 +43521,110 @@ var init_binary_operators = __esm({
   }
 });
 
+// eval/runtime.ts
+var InstantiationRefusedError, GameExceptionError;
+var init_runtime = __esm({
+  "eval/runtime.ts"() {
+    "use strict";
+    InstantiationRefusedError = class extends Error {
+      name = "InstantiationRefusedError";
+    };
+    GameExceptionError = class extends Error {
+      constructor(type, gameMessage, stackTrace) {
+        super(`${type}: ${gameMessage}`);
+        this.type = type;
+        this.gameMessage = gameMessage;
+        this.stackTrace = stackTrace;
+      }
+      type;
+      gameMessage;
+      stackTrace;
+      name = "GameExceptionError";
+    };
+  }
+});
+
+// eval/interpret/constraints.ts
+async function constraintViolation(f, md, method, typeArgs2, span) {
+  const constraints = method.genericConstraints;
+  if (!constraints) return void 0;
+  for (let i = 0; i < typeArgs2.length; i++) {
+    const c = constraints[i];
+    const t = typeArgs2[i];
+    if (!c) continue;
+    const arg = await f.name(t);
+    const where = `in the generic method '${await methodName(f, method, constraints)}'`;
+    const isValue = await f.isValueType(t);
+    const nullable2 = !!await f.nullableUnderlying(t);
+    if (c.referenceType && isValue) {
+      return new CompileError(
+        "CS0452",
+        `the type '${arg}' must be a reference type in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+    if (c.valueType && (!isValue || nullable2)) {
+      return new CompileError(
+        "CS0453",
+        `the type '${arg}' must be a non-nullable value type in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+    for (const bound of c.types) {
+      if (!nullable2 && await f.assignable(bound, t)) continue;
+      const [code, why] = nullable2 ? ["CS0313", `the nullable type '${arg}' never satisfies the constraint`] : isValue ? ["CS0315", `there is no boxing conversion from '${arg}'`] : ["CS0311", `there is no implicit reference conversion from '${arg}'`];
+      return new CompileError(
+        code,
+        `the type '${arg}' cannot be used as type parameter '${c.name}' ${where}: ${why} to '${await f.name(bound)}'`,
+        span
+      );
+    }
+    if (c.defaultConstructor && !isValue && !await hasPublicDefaultConstructor(f, md, t)) {
+      return new CompileError(
+        "CS0310",
+        `the type '${arg}' must have a public parameterless constructor in order to use it as type parameter '${c.name}' ${where}`,
+        span
+      );
+    }
+  }
+  return void 0;
+}
+async function refusedInstantiation(f, method, typeArgs2, span) {
+  const t = typeArgs2[0];
+  const code = await f.nullableUnderlying(t) ? "CS0313" : await f.isValueType(t) ? "CS0315" : "CS0311";
+  const names2 = await Promise.all(typeArgs2.map((a) => f.name(a)));
+  const params = method.genericConstraints?.map((c) => c.name) ?? [];
+  const target = `${await f.name(method.declaringType)}.${method.name}${params.length ? `<${params.join(", ")}>` : ""}`;
+  return new CompileError(
+    code,
+    `the type arguments <${names2.join(", ")}> do not satisfy the constraints of the generic method '${target}' (the game refused the instantiation)`,
+    span
+  );
+}
+async function hasPublicDefaultConstructor(f, md, t) {
+  const d = await f.describe(t);
+  if (d.kind !== "class" || d.isAbstract) return false;
+  const ctors = (await md.members(t, ".ctor")).methods;
+  return ctors.some((m) => !m.isStatic && m.isPublic && m.parameters.length === 0);
+}
+async function methodName(f, m, constraints) {
+  return `${await f.name(m.declaringType)}.${m.name}<${constraints.map((c) => c.name).join(", ")}>`;
+}
+var init_constraints = __esm({
+  "eval/interpret/constraints.ts"() {
+    "use strict";
+    init_errors4();
+  }
+});
+
 // eval/interpret/overloads.ts
 var Overloads;
 var init_overloads = __esm({
   "eval/interpret/overloads.ts"() {
     "use strict";
+    init_runtime();
     init_values();
+    init_constraints();
     init_errors4();
     init_primitives();
     Overloads = class {
@@ -43529,7 +43656,10 @@ var init_overloads = __esm({
           );
         }
         const applicable = [];
-        for (const m of methods) applicable.push(...await this.applicable(m, args2, typeArgs2));
+        const violations = [];
+        for (const m of methods)
+          applicable.push(...await this.applicable(m, args2, typeArgs2, violations, span));
+        if (applicable.length === 0 && violations[0]) throw violations[0];
         if (applicable.length === 0)
           throw await this.noneApplicable(methods, args2, typeArgs2, what, span);
         const narrowed = await this.mostDerived(applicable);
@@ -43618,16 +43748,35 @@ var init_overloads = __esm({
         );
       }
       /** The method's applicable forms for these arguments (§12.6.4.2). */
-      async applicable(m0, args2, typeArgs2) {
+      async applicable(m0, args2, typeArgs2, violations, span) {
         let m = m0;
+        const violates = async (given) => {
+          const v = await constraintViolation(this.f, this.it.md, m0, given, span);
+          if (v) violations.push(v);
+          return !!v;
+        };
+        const instantiate = async (given) => {
+          try {
+            return await this.it.md.instantiateMethod(m0, given);
+          } catch (e) {
+            if (!(e instanceof InstantiationRefusedError)) throw e;
+            violations.push(await refusedInstantiation(this.f, m0, given, span));
+            return void 0;
+          }
+        };
         if (typeArgs2.length > 0) {
           if (m.genericArity !== typeArgs2.length) return [];
-          m = await this.it.md.instantiateMethod(m, typeArgs2);
+          if (await violates(typeArgs2)) return [];
+          const made = await instantiate(typeArgs2);
+          if (!made) return [];
+          m = made;
         } else if (m.genericArity > 0) {
           const inferred = await this.infer(m, args2);
           if (!inferred) return [];
-          m = await this.it.md.instantiateMethod(m, inferred).catch(() => void 0);
-          if (!m) return [];
+          if (await violates(inferred)) return [];
+          const made = await instantiate(inferred);
+          if (!made) return [];
+          m = made;
         }
         const generic = m0.genericArity > 0;
         const normal = await this.form(m, args2, false, generic);
@@ -43903,6 +44052,8 @@ var init_calls = __esm({
               e.span
             );
           }
+          if (c.method.isStatic && target.implicitThis)
+            return this.call(c, void 0, args2, e.arguments);
           if (c.method.isStatic && target.receiver) {
             throw new CompileError(
               "CS0176",
@@ -44419,7 +44570,8 @@ var init_conversions2 = __esm({
         const c = await this.implicit(from, to);
         if (!c) {
           const explicit = await this.explicit(from, to);
-          const numeric = !!await this.f.primitive(from.type) && (!!await this.f.primitive(to) || await this.f.isEnum(to));
+          const fromKind = await this.f.primitive(from.type);
+          const numeric = !!fromKind && fromKind !== "double" && !!await this.f.primitive(to);
           const code = from.constant && explicit && numeric ? "CS0031" : explicit ? "CS0266" : from.type === "null" ? "CS0037" : "CS0029";
           throw new CompileError(
             code,
@@ -44516,9 +44668,10 @@ var init_element_access = __esm({
         const array2 = op.value;
         if (array2.kind === "null") throw Messages.nullReference();
         const lengths = await this.game.arrayLengths(array2);
+        const lower = await this.game.arrayLowerBounds?.(array2) ?? [];
         let linear = 0n;
         for (let k = 0; k < rank2; k++) {
-          const i = indices[k];
+          const i = indices[k] - BigInt(lower[k] ?? 0);
           const n = BigInt(lengths[k] ?? 0);
           if (i < 0n || i >= n) throw Messages.indexOutOfRange();
           linear = linear * n + i;
@@ -44747,12 +44900,12 @@ function constantValueOf(v) {
   if (v.kind === "null") return { kind: "null" };
   if (v.kind === "string" && v.text !== void 0) return { kind: "string", value: v.text };
   if (v.kind === "enum") {
-    const big = v.underlying === "long" || v.underlying === "ulong";
+    const big2 = v.underlying === "long" || v.underlying === "ulong";
     return {
       kind: "number",
       c: constantOf({
         kind: v.underlying,
-        value: big ? BigInt(v.value) : Number(v.value)
+        value: big2 ? BigInt(v.value) : Number(v.value)
       })
     };
   }
@@ -44781,8 +44934,13 @@ var init_lookup = __esm({
         this.it = it;
       }
       it;
+      /** The enclosing type, then the types it is nested in (innermost first). */
+      enclosing;
       get md() {
         return this.it.md;
+      }
+      get scope() {
+        return this.it.options.scope;
       }
       // ---------------------------------------------------------------- simple names
       async simpleName(e, mode = "read") {
@@ -44801,6 +44959,14 @@ var init_lookup = __esm({
         if (e.typeArgs.length === 0) {
           const local = this.it.localOperand(e.name, e.span, mode);
           if (local) return { k: "value", op: local };
+          const variable = this.scope?.variables.get(e.name);
+          if (variable) return { k: "value", op: await this.scopeOperand(e.name, variable, mode) };
+        }
+        if (this.scope) {
+          const member2 = await this.enclosingMember(e, mode);
+          if (member2) return member2;
+        }
+        if (e.typeArgs.length === 0) {
           const builtin = this.it.options.builtins?.get(e.name);
           if (builtin) {
             if (mode === "write")
@@ -44815,7 +44981,7 @@ var init_lookup = __esm({
         if (t) return { k: "type", type: t };
         if (e.typeArgs.length === 0 && await this.md.hasNamespace(e.name))
           return { k: "namespace", name: e.name };
-        const locals = [...this.it.locals.keys()];
+        const locals = [...this.it.locals.keys(), ...this.scope?.variables.keys() ?? []];
         const near = locals.filter((n) => n.toLowerCase() === e.name.toLowerCase());
         throw new CompileError(
           "CS0103",
@@ -44823,6 +44989,97 @@ var init_lookup = __esm({
           e.span,
           near.slice(0, 1)
         );
+      }
+      /** `this`: the scope's receiver; CS0026 where there is none (a static method, plain eval). */
+      async thisAccess(e, mode = "read") {
+        const self = this.scope?.self;
+        if (!self)
+          throw new CompileError(
+            "CS0026",
+            this.scope ? "keyword 'this' is not valid in a static method" : "'this' is not available here: it exists only in a frame of an instance method",
+            e.span
+          );
+        if (mode === "write" && !self.write)
+          throw new CompileError("CS1604", "cannot assign to 'this' because it is read-only", e.span);
+        return { k: "value", op: await this.scopeOperand("this", self, mode) };
+      }
+      /** A scope variable as an operand: a variable (a place) when the host can write it. */
+      async scopeOperand(name2, variable, mode) {
+        const value = this.it.dry || mode === "write" ? VOID : await variable.read();
+        return variable.write ? { type: variable.type, value, place: { k: "scope", name: name2, variable } } : { type: variable.type, value };
+      }
+      /**
+       * A simple name as the method's body sees it (§12.8.4): a member of the enclosing type (or of
+       * a base), then of each type it is nested in. Instance members need `this` (CS0120 in a
+       * static method; the members of an outer type are never reached through it).
+       */
+      async enclosingMember(e, mode) {
+        const types = await this.enclosingTypes();
+        for (const [depth, type] of types.entries()) {
+          const m = await this.member(type, e.name, e.typeArgs.length);
+          if (!m) continue;
+          const self = depth === 0 ? this.scope?.self : void 0;
+          const receiver = async () => self ? this.scopeOperand("this", self, "read") : Promise.reject(this.needsInstance(type, e.name, e.span));
+          switch (m.k) {
+            case "type":
+              return { k: "type", type: await this.construct(m.type, e.typeArgs, e.span, {}) };
+            case "methods": {
+              const typeArgs2 = await this.typeArgs(e.typeArgs);
+              return self ? {
+                k: "methods",
+                name: e.name,
+                methods: m.methods,
+                receiver: await receiver(),
+                implicitThis: true,
+                typeArgs: typeArgs2
+              } : { k: "methods", name: e.name, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
+            }
+            case "field":
+              if (m.field.isStatic || m.field.constant)
+                return { k: "value", op: await this.fieldOperand(void 0, m.field, mode, e.span) };
+              return {
+                k: "value",
+                op: await this.fieldOperand(await receiver(), m.field, mode, e.span)
+              };
+            case "property":
+              if (m.property.isStatic)
+                return {
+                  k: "value",
+                  op: await this.propertyOperand(void 0, m.property, [], mode, e.span)
+                };
+              return {
+                k: "value",
+                op: await this.propertyOperand(await receiver(), m.property, [], mode, e.span)
+              };
+          }
+        }
+        return void 0;
+      }
+      /** The enclosing type and the types it is nested in, innermost first. */
+      enclosingTypes() {
+        const scope = this.scope;
+        if (!scope) return Promise.resolve([]);
+        return this.enclosing ??= (async () => {
+          const out = [scope.enclosingType];
+          for (; ; ) {
+            const { fullName } = await this.md.describe(out.at(-1));
+            const cut = fullName.lastIndexOf("+");
+            if (cut < 0 || fullName.includes("[")) return out;
+            const outer = await this.md.findType(fullName.slice(0, cut));
+            if (!outer) return out;
+            out.push(outer);
+          }
+        })();
+      }
+      /** The namespace of the enclosing type and the namespaces around it, innermost first. */
+      async enclosingNamespaces() {
+        const types = await this.enclosingTypes();
+        const outermost = types.at(-1);
+        if (!outermost) return [];
+        const ns = (await this.md.describe(outermost)).namespace;
+        const out = [];
+        for (let n = ns; n; n = n.includes(".") ? n.slice(0, n.lastIndexOf(".")) : "") out.push(n);
+        return out;
       }
       /** A type named in a namespace (`''` is the global one), constructed with its arguments. */
       async typeIn(ns, name2, typeArgs2, span, options = {}) {
@@ -44848,9 +45105,17 @@ var init_lookup = __esm({
        * ambiguous, CS0104), then — when enabled — any namespace where the name is unique.
        */
       async typeBySimpleName(name2, typeArgs2, span, options = {}) {
+        const arity = typeArgs2.length;
+        for (const type of await this.enclosingTypes()) {
+          const nested = await this.nestedType(type, name2, arity);
+          if (nested) return this.construct(nested, typeArgs2, span, options);
+        }
+        for (const ns of await this.enclosingNamespaces()) {
+          const t = await this.typeIn(ns, name2, typeArgs2, span, options);
+          if (t) return t;
+        }
         const global = await this.typeIn("", name2, typeArgs2, span, options);
         if (global) return global;
-        const arity = typeArgs2.length;
         if (arity === 0 && await this.md.hasNamespace(name2)) return void 0;
         const reflection = `${name2}${arity ? `\`${arity}` : ""}`;
         const found = /* @__PURE__ */ new Map();
@@ -45537,11 +45802,13 @@ var init_type_tests = __esm({
           }
           return { type: boolType, value: this.it.dry ? VOID : bool(x.value.kind === "null") };
         }
-        const target = await this.patternType(e.pattern.type);
-        if (target.k === "constant") {
-          const eq = await this.it.binaryOperators.applyBinaryOp("==", x, target.op, e.span);
-          return { type: boolType, value: eq.value };
+        if (e.pattern.kind === "ConstantPattern") {
+          const k = await this.it.expr(e.pattern.value);
+          return { type: boolType, value: await this.constantPattern(x, k, e.pattern.span) };
         }
+        const target = await this.patternType(e.pattern.type);
+        if (target.k === "constant")
+          return { type: boolType, value: await this.constantPattern(x, target.op, e.pattern.span) };
         const t = target.type;
         if (x.type === "null") return { type: boolType, value: bool(false) };
         if (this.it.dry) return { type: boolType, value: VOID };
@@ -45576,6 +45843,43 @@ var init_type_tests = __esm({
             throw new CompileError("CS0150", "a constant value is expected in a pattern", node2.span);
           return { k: "constant", op };
         }
+      }
+      /**
+       * `x is K` for a constant K (C# 7 §8.2.2 constant pattern): K converts implicitly to x's type
+       * (else the conversion's error, as C# reports it), and the pattern matches when
+       * object.Equals(K, x): a value of K's own run-time type (an `object` holding a boxed long does
+       * not match 42) and an equal value, where NaN equals NaN.
+       */
+      async constantPattern(x, k, span) {
+        if (!k.constant)
+          throw new CompileError("CS0150", "a constant value is expected in a pattern", span);
+        const conv = this.it.conversions;
+        const input2 = x.type === "null" ? await this.it.wk.keyword("object") : x.type;
+        if ((await conv.implicit(k, input2))?.k === "user")
+          throw new CompileError("CS0150", "a constant value is expected in a pattern", span);
+        const converted = await conv.implicitly(k, input2, "the pattern");
+        if (this.it.dry) return VOID;
+        if (k.constant.kind === "null" || x.value.kind === "null")
+          return bool(k.constant.kind === "null" && x.value.kind === "null");
+        const underlying = await this.f.nullableUnderlying(input2) ?? input2;
+        if (await this.f.isValueType(underlying))
+          return bool(await this.equalValues(underlying, x.value, converted.value, span));
+        const kType = k.type;
+        const runtime = await this.it.rt.game.typeOf(x.value);
+        if (!this.f.same(runtime, kType)) return bool(false);
+        return bool(await this.equalValues(kType, x.value, k.value, span));
+      }
+      /** Two values of one type compared as its Equals(object) does (NaN equals NaN). */
+      async equalValues(type, a, b, span) {
+        if (a.kind === "number" && b.kind === "number" && Number.isNaN(a.value) && Number.isNaN(b.value))
+          return true;
+        const eq = await this.it.binaryOperators.applyBinaryOp(
+          "==",
+          { type, value: a },
+          { type, value: b },
+          span
+        );
+        return eq.value.kind === "bool" && eq.value.value;
       }
       /** Whether a value's run-time type converts to `t` by identity, reference, boxing or unboxing. */
       async instanceOf(x, t) {
@@ -45910,6 +46214,12 @@ var init_interpreter = __esm({
               `a local variable named '${name2}' is already defined`,
               v.name.span
             );
+          if (this.options.scope?.variables.has(name2))
+            throw new CompileError(
+              "CS0136",
+              `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
+              v.name.span
+            );
           if (d.type === "var") {
             if (!v.initializer)
               throw new CompileError(
@@ -46061,7 +46371,7 @@ var init_interpreter = __esm({
           case "PredefinedType":
             return { k: "type", type: await this.lookup.type(e) };
           case "This":
-            throw new CompileError("CS0026", "'this' is not available here", e.span);
+            return this.lookup.thisAccess(e);
           case "MemberAccess":
             return this.naming(e.target, () => this.lookup.memberAccess(e));
           case "Invocation":
@@ -46229,6 +46539,7 @@ var init_interpreter = __esm({
           );
         let r;
         if (e.kind === "Name") r = await this.lookup.simpleName(e, mode);
+        else if (e.kind === "This") r = await this.lookup.thisAccess(e, mode);
         else if (e.kind === "MemberAccess")
           r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
         else if (e.kind === "ElementAccess")
@@ -46250,15 +46561,17 @@ var init_interpreter = __esm({
             "the left-hand side of an assignment must be a variable, a property or an indexer",
             e.span
           );
-        if (op.place) this.checkWritable(op.place, e.span);
+        await this.checkWritable(op, e.span);
         return op;
       }
       /**
        * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
-       * CS0198 static) and the members of a readonly struct field (CS1648).
+       * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
+       * CS1650 static), however deep.
        */
-      checkWritable(place, span) {
-        if (place.k === "static" || place.k === "field" || place.k === "struct-field") {
+      async checkWritable(op, span) {
+        const place = op.place;
+        if (place && (place.k === "static" || place.k === "field" || place.k === "struct-field")) {
           if (place.field.isReadOnly) {
             throw new CompileError(
               place.field.isStatic ? "CS0198" : "CS0191",
@@ -46267,15 +46580,18 @@ var init_interpreter = __esm({
             );
           }
         }
-        for (let p = place.k === "struct-field" ? place.parent : void 0; p; ) {
+        let p = place?.k === "struct-field" ? place.parent : void 0;
+        if (op.property?.receiverPlace && await this.facts.isValueType(op.property.property.declaringType))
+          p = op.property.receiverPlace;
+        for (; p; p = p.k === "struct-field" ? p.parent : void 0) {
           if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly) {
+            const isStatic = p.k === "static";
             throw new CompileError(
-              "CS1648",
-              `members of readonly field '${p.field.name}' cannot be modified`,
+              isStatic ? "CS1650" : "CS1648",
+              isStatic ? `fields of static readonly field '${p.field.name}' cannot be assigned to` : `members of readonly field '${p.field.name}' cannot be modified`,
               span
             );
           }
-          p = p.k === "struct-field" ? p.parent : void 0;
         }
       }
       /** Whether a variable is (inside) a readonly field: a struct method called on it runs on a copy. */
@@ -46323,6 +46639,8 @@ var init_interpreter = __esm({
           }
           case "element":
             return this.rt.game.readElement(place.array, place.index);
+          case "scope":
+            return place.variable.read();
         }
       }
       /** Writes a variable; a field of a struct is written by writing the whole struct back. */
@@ -46349,6 +46667,10 @@ var init_interpreter = __esm({
           }
           case "element":
             return this.rt.game.writeElement(place.array, place.index, value);
+          case "scope":
+            if (!place.variable.write)
+              throw new CompileError("CS1604", `cannot assign to '${place.name}': it is read-only`);
+            return place.variable.write(value);
         }
       }
       /** Marks a local assigned (out arguments), without a value in dry mode. */
@@ -46366,26 +46688,6 @@ var init_interpreter = __esm({
       }
     };
     CHAIN_KINDS = /* @__PURE__ */ new Set(["MemberAccess", "Invocation", "ElementAccess", "Postfix"]);
-  }
-});
-
-// eval/runtime.ts
-var GameExceptionError;
-var init_runtime = __esm({
-  "eval/runtime.ts"() {
-    "use strict";
-    GameExceptionError = class extends Error {
-      constructor(type, gameMessage, stackTrace) {
-        super(`${type}: ${gameMessage}`);
-        this.type = type;
-        this.gameMessage = gameMessage;
-        this.stackTrace = stackTrace;
-      }
-      type;
-      gameMessage;
-      stackTrace;
-      name = "GameExceptionError";
-    };
   }
 });
 
@@ -46411,7 +46713,8 @@ async function prepare(source, runtime, options) {
     usings: options.usings ?? DEFAULT_USINGS,
     anyNamespace: options.anyNamespace ?? true,
     ...options.builtins ? { builtins: options.builtins } : {},
-    ...options.functions ? { functions: options.functions } : {}
+    ...options.functions ? { functions: options.functions } : {},
+    ...options.scope ? { scope: options.scope } : {}
   };
   const binder = new Interpreter(runtime, settings);
   await guard(async () => {
@@ -46548,12 +46851,13 @@ var init_command = __esm({
 function errorCodeName(code) {
   return errorNames.get(code) ?? `ERROR_${code}`;
 }
-var HANDSHAKE, HEADER_SIZE, REPLY_FLAG, CommandSet, EVENT_COMPOSITE, ErrorCode2, errorNames, EventKind, SuspendPolicy, ModifierKind, StepDepth, StepSize, StepFilter, InvokeFlags, ValueTag, TypeInfoFlags, BindingFlags, MethodListType, FieldAttributes, MethodAttributes;
+var HANDSHAKE, HEADER_SIZE, COMMAND_FLAG, REPLY_FLAG, CommandSet, EVENT_COMPOSITE, ErrorCode2, errorNames, EventKind, SuspendPolicy, ModifierKind, StepDepth, StepSize, StepFilter, InvokeFlags, InvokeResultFlags, ValueTag, TypeInfoFlags, MethodInfoFlags, ExceptionClauseKind, NamedArgumentKind, BindingFlags, LEGACY_IGNORE_CASE_BITS, MethodListType, FieldAttributes, MethodAttributes;
 var init_vocabulary = __esm({
   "sdb-protocol/vocabulary.ts"() {
     "use strict";
     HANDSHAKE = "DWP-Handshake";
     HEADER_SIZE = 11;
+    COMMAND_FLAG = 0;
     REPLY_FLAG = 128;
     CommandSet = {
       VM: 1,
@@ -46642,6 +46946,13 @@ var init_vocabulary = __esm({
       RETURN_OUT_ARGS: 8,
       VIRTUAL: 16
     };
+    InvokeResultFlags = {
+      /** The whole byte: the call threw, and the exception follows. */
+      THREW: 0,
+      RETURNED: 1,
+      OUT_THIS: 2,
+      OUT_ARGS: 4
+    };
     ValueTag = {
       VOID: 1,
       BOOLEAN: 2,
@@ -46677,6 +46988,9 @@ var init_vocabulary = __esm({
       GENERIC_TYPE_DEFINITION: 32,
       GENERIC_TYPE: 64
     };
+    MethodInfoFlags = { GENERIC_DEFINITION: 1, GENERIC: 2 };
+    ExceptionClauseKind = { CATCH: 0, FILTER: 1, FINALLY: 2, FAULT: 4 };
+    NamedArgumentKind = { FIELD: 83, PROPERTY: 84 };
     BindingFlags = {
       IgnoreCase: 1,
       DeclaredOnly: 2,
@@ -46686,12 +47000,14 @@ var init_vocabulary = __esm({
       NonPublic: 32,
       FlattenHierarchy: 64
     };
+    LEGACY_IGNORE_CASE_BITS = 1879048192;
     MethodListType = { ALL: 0, CASE_SENSITIVE: 1, CASE_INSENSITIVE: 2 };
     FieldAttributes = { Static: 16, Literal: 64, InitOnly: 32 };
     MethodAttributes = {
       Static: 16,
       Virtual: 64,
       Abstract: 1024,
+      SpecialName: 2048,
       MemberAccessMask: 7,
       Public: 6
     };
@@ -47370,11 +47686,12 @@ function readCustomAttributes(r, v) {
     const named = [];
     for (let j = 0; j < namedCount; j++) {
       const kind = r.u8();
-      if (kind !== 83 && kind !== 84) {
+      if (kind !== NamedArgumentKind.FIELD && kind !== NamedArgumentKind.PROPERTY) {
         throw new SdbProtocolError(`unknown named-argument kind 0x${kind.toString(16)}`);
       }
-      const id = kind === 83 ? r.fieldId() : r.id("property");
-      named.push({ kind: kind === 83 ? "field" : "property", id, value: readValue(r, v) });
+      const isField = kind === NamedArgumentKind.FIELD;
+      const id = isField ? r.fieldId() : r.id("property");
+      named.push({ kind: isField ? "field" : "property", id, value: readValue(r, v) });
     }
     out.push({ ctorId, ctorArgs, named });
   }
@@ -47385,6 +47702,7 @@ var init_custom_attributes = __esm({
     "use strict";
     init_errors5();
     init_values2();
+    init_vocabulary();
   }
 });
 
@@ -47394,6 +47712,7 @@ var init_method = __esm({
   "sdb-protocol/commands/method.ts"() {
     "use strict";
     init_command();
+    init_vocabulary();
     init_custom_attributes();
     byMethod = (w, p) => void w.methodId(p.methodId);
     methodCommands = {
@@ -47504,8 +47823,8 @@ var init_method = __esm({
           };
           if (v.atLeast(12)) {
             const bits2 = r.u8();
-            info2.isGenericDefinition = (bits2 & 1) !== 0;
-            info2.isGeneric = (bits2 & 2) !== 0;
+            info2.isGenericDefinition = (bits2 & MethodInfoFlags.GENERIC_DEFINITION) !== 0;
+            info2.isGeneric = (bits2 & MethodInfoFlags.GENERIC) !== 0;
             info2.genericDefinitionId = r.methodId();
           }
           if (v.atLeast(15)) info2.typeArgIds = r.ids("type", r.count("type argument count"));
@@ -47529,8 +47848,8 @@ var init_method = __esm({
                 handlerOffset: r.i32(),
                 handlerLength: r.i32()
               };
-              if (c.flags === 0) c.catchTypeId = r.typeId();
-              else if (c.flags === 1) c.filterOffset = r.i32();
+              if (c.flags === ExceptionClauseKind.CATCH) c.catchTypeId = r.typeId();
+              else if (c.flags === ExceptionClauseKind.FILTER) c.filterOffset = r.i32();
               clauses.push(c);
             }
           }
@@ -47993,7 +48312,7 @@ var init_type = __esm({
         command: 15,
         since: 6,
         encode: (w, p) => {
-          w.typeId(p.typeId).string(p.name).i32(p.flags | (p.ignoreCase ? 1879048192 : 0));
+          w.typeId(p.typeId).string(p.name).i32(p.flags | (p.ignoreCase ? LEGACY_IGNORE_CASE_BITS : 0));
           w.i32(p.ignoreCase ? MethodListType.CASE_INSENSITIVE : MethodListType.CASE_SENSITIVE);
         },
         decode: (r) => r.ids("method", r.count("method count"))
@@ -48061,11 +48380,12 @@ var init_type = __esm({
 // sdb-protocol/commands/vm.ts
 function readInvokeResult(r, v) {
   const flags = r.u8();
-  if (flags === 0) return { threw: true, exception: readValue(r, v) };
+  if (flags === InvokeResultFlags.THREW) return { threw: true, exception: readValue(r, v) };
   const result = readValue(r, v);
   const out = { threw: false, result };
-  if (flags & 2) out.outThis = readValue(r, v);
-  if (flags & 4) out.outArgs = readValues(r, v, r.count("out argument count"));
+  if (flags & InvokeResultFlags.OUT_THIS) out.outThis = readValue(r, v);
+  if (flags & InvokeResultFlags.OUT_ARGS)
+    out.outArgs = readValues(r, v, r.count("out argument count"));
   return out;
 }
 function writeCall(w, call, v) {
@@ -48088,6 +48408,7 @@ var init_vm = __esm({
     init_command();
     init_errors5();
     init_values2();
+    init_vocabulary();
     vmCommands = {
       "VM.VERSION": defineCommand({
         set: "VM",
@@ -48227,6 +48548,356 @@ var init_commands = __esm({
       ...moduleCommands,
       ...fieldCommands
     };
+  }
+});
+
+// sdb-protocol/close-sequence.ts
+async function closeInOrder(c, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  try {
+    if (c.ledger.invokes.size > 0) {
+      const running = [...c.ledger.invokes.entries()];
+      await Promise.allSettled(
+        running.map(
+          ([invokeId, { threadId }]) => c.send("VM.ABORT_INVOKE", { threadId, invokeId }, { timeoutMs: left() })
+        )
+      );
+      await Promise.race([
+        Promise.allSettled(running.map(([, r]) => r.settled)),
+        new Promise((r) => setTimeout(r, left() / 2).unref())
+      ]);
+    }
+    while (c.ledger.levels > 0) {
+      try {
+        await c.send("VM.RESUME", void 0, { timeoutMs: left() });
+      } catch (e) {
+        if (isAgentError(e, ErrorCode2.NOT_SUSPENDED)) break;
+        throw e;
+      }
+    }
+    await c.send("VM.DISPOSE", void 0, { timeoutMs: left() });
+    c.transport.destroy();
+  } catch (e) {
+    c.log(`sdb close: ${e.message}`);
+    c.transport.end();
+    setTimeout(() => c.transport.destroy(), left()).unref();
+  }
+  await c.transportClosed;
+}
+function closeUnheard(c, timeoutMs) {
+  try {
+    for (let i = 0; i < c.ledger.levels; i++) c.writeBare("VM.RESUME");
+    c.writeBare("VM.DISPOSE");
+    c.transport.end();
+  } catch {
+  }
+  setTimeout(() => c.transport.destroy(), timeoutMs).unref();
+}
+var init_close_sequence = __esm({
+  "sdb-protocol/close-sequence.ts"() {
+    "use strict";
+    init_errors5();
+    init_vocabulary();
+  }
+});
+
+// sdb-protocol/connection-options.ts
+var DEFAULTS;
+var init_connection_options = __esm({
+  "sdb-protocol/connection-options.ts"() {
+    "use strict";
+    DEFAULTS = {
+      host: "127.0.0.1",
+      connectTimeoutMs: 3e3,
+      handshakeTimeoutMs: 3e3,
+      requestTimeoutMs: 1e4,
+      closeTimeoutMs: 1500
+    };
+  }
+});
+
+// sdb-protocol/event-delivery.ts
+var EventDelivery;
+var init_event_delivery = __esm({
+  "sdb-protocol/event-delivery.ts"() {
+    "use strict";
+    init_errors5();
+    EventDelivery = class {
+      constructor(log) {
+        this.log = log;
+      }
+      log;
+      eventListeners = /* @__PURE__ */ new Set();
+      closeListeners = /* @__PURE__ */ new Set();
+      pending = [];
+      flushScheduled = false;
+      onEvent(listener) {
+        this.eventListeners.add(listener);
+        return () => this.eventListeners.delete(listener);
+      }
+      onClose(listener) {
+        this.closeListeners.add(listener);
+        return () => this.closeListeners.delete(listener);
+      }
+      /** Queues a decoded set for delivery. */
+      push(set2) {
+        this.pending.push(set2);
+        if (!this.flushScheduled) {
+          this.flushScheduled = true;
+          setImmediate(() => this.flush());
+        }
+      }
+      /** Tells every close listener, once, then forgets them. */
+      closed(reason) {
+        for (const listener of [...this.closeListeners]) {
+          try {
+            listener(reason);
+          } catch (e) {
+            this.log(`sdb: close listener threw: ${e.message}`);
+          }
+        }
+        this.closeListeners.clear();
+      }
+      /** Resolves with the first event set that `match` accepts, or rejects after `timeoutMs`. */
+      waitForEvent(match2, timeoutMs) {
+        return new Promise((resolve2, reject3) => {
+          const stop = () => {
+            clearTimeout(timer);
+            offEvent();
+            offClose();
+          };
+          const timer = setTimeout(() => {
+            stop();
+            reject3(new SdbProtocolError(`no matching event within ${timeoutMs} ms`));
+          }, timeoutMs);
+          const offEvent = this.onEvent((set2) => {
+            if (!match2(set2)) return;
+            stop();
+            resolve2(set2);
+          });
+          const offClose = this.onClose((reason) => {
+            stop();
+            reject3(reason);
+          });
+        });
+      }
+      flush() {
+        this.flushScheduled = false;
+        const sets = this.pending;
+        this.pending = [];
+        for (const set2 of sets) {
+          for (const listener of [...this.eventListeners]) {
+            try {
+              listener(set2);
+            } catch (e) {
+              this.log(`sdb: event listener threw: ${e.message}`);
+            }
+          }
+        }
+      }
+    };
+  }
+});
+
+// sdb-protocol/guard-lookups.ts
+var MAX_ENTRIES, GuardLookups;
+var init_guard_lookups = __esm({
+  "sdb-protocol/guard-lookups.ts"() {
+    "use strict";
+    init_commands();
+    init_vocabulary();
+    MAX_ENTRIES = 5e4;
+    GuardLookups = class {
+      constructor(send) {
+        this.send = send;
+      }
+      send;
+      arrayLengths = /* @__PURE__ */ new Map();
+      stringLengths = /* @__PURE__ */ new Map();
+      valueTypes = /* @__PURE__ */ new Map();
+      /** The context guards run in: these lookups plus the connection's version and holds. */
+      guardContext(conn) {
+        return Object.defineProperties(
+          {
+            arrayLength: (id) => this.arrayLength(id),
+            stringLength: (id) => this.stringLength(id),
+            isValueType: (id) => this.isValueType(id)
+          },
+          {
+            version: { get: () => conn.version, enumerable: true },
+            suspendCount: { get: () => conn.suspendCount, enumerable: true }
+          }
+        );
+      }
+      /** After a successful reply: any ARRAY_REF.GET_LENGTH answer is kept, whoever asked. */
+      noteReply(name2, params, value) {
+        if (name2 !== "ARRAY_REF.GET_LENGTH") return;
+        const { arrayId } = params;
+        if (this.arrayLengths.size > MAX_ENTRIES) this.arrayLengths.clear();
+        this.arrayLengths.set(arrayId, flatLength(value));
+      }
+      /** Array lengths never change, so each array's is fetched at most once per connection. */
+      async arrayLength(arrayId) {
+        const known = this.arrayLengths.get(arrayId);
+        if (known !== void 0) return known;
+        await this.send("ARRAY_REF.GET_LENGTH", { arrayId });
+        return this.arrayLengths.get(arrayId) ?? 0;
+      }
+      /** UTF-16 length of a string object, asked once per string (strings never change). */
+      async stringLength(stringId) {
+        let n = this.stringLengths.get(stringId);
+        if (n === void 0) {
+          n = await this.send("STRING_REF.GET_LENGTH", { objectId: stringId });
+          if (this.stringLengths.size > MAX_ENTRIES) this.stringLengths.clear();
+          this.stringLengths.set(stringId, n);
+        }
+        return n;
+      }
+      /**
+       * TYPE.GET_INFO's value-type bit is absent on generic struct instances (Nullable<int> shows
+       * only the generic bit), so a type whose base is System.ValueType or System.Enum counts too.
+       */
+      async isValueType(typeId) {
+        let known = this.valueTypes.get(typeId);
+        if (known === void 0) {
+          const info2 = await this.send("TYPE.GET_INFO", { typeId });
+          known = (info2.flags & (TypeInfoFlags.PRIMITIVE | TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.ENUM)) !== 0;
+          if (!known && info2.baseTypeId !== 0) {
+            const base = await this.send("TYPE.GET_INFO", { typeId: info2.baseTypeId });
+            known = base.fullName === "System.ValueType" || base.fullName === "System.Enum";
+          }
+          this.valueTypes.set(typeId, known);
+        }
+        return known;
+      }
+    };
+  }
+});
+
+// sdb-protocol/version.ts
+var IMPLEMENTED_MINOR, ProtocolVersion;
+var init_version = __esm({
+  "sdb-protocol/version.ts"() {
+    "use strict";
+    IMPLEMENTED_MINOR = 56;
+    ProtocolVersion = class _ProtocolVersion {
+      constructor(major, minor) {
+        this.major = major;
+        this.minor = minor;
+      }
+      major;
+      minor;
+      /** True when layouts introduced in 2.`minor` apply. */
+      atLeast(minor) {
+        return this.major > 2 || this.major === 2 && this.minor >= minor;
+      }
+      toString() {
+        return `${this.major}.${this.minor}`;
+      }
+      /** Before SET_PROTOCOL_VERSION the agent treats every gate as false. */
+      static UNSET = new _ProtocolVersion(2, 0);
+      /** What to declare to an agent that reports `agentMinor`. */
+      static negotiate(agentMajor, agentMinor) {
+        return new _ProtocolVersion(
+          2,
+          agentMajor > 2 ? IMPLEMENTED_MINOR : Math.min(agentMinor, IMPLEMENTED_MINOR)
+        );
+      }
+    };
+  }
+});
+
+// sdb-protocol/handshake.ts
+async function exchangeHandshake(transport, endpoint, timeoutMs) {
+  const expected = Buffer.from(HANDSHAKE, "ascii");
+  try {
+    const received = await new Promise((resolve2, reject3) => {
+      let got = Buffer.alloc(0);
+      const cleanup = () => {
+        clearTimeout(timer);
+        transport.onData(() => void 0);
+        offClose();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject3(
+          new SdbHandshakeError(
+            `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ${timeoutMs} ms (another debugger may hold it, or an earlier client left without VM.DISPOSE, after which Mono accepts no new debugger)`
+          )
+        );
+      }, timeoutMs);
+      transport.onData((chunk) => {
+        got = Buffer.concat([got, chunk]);
+        if (got.length >= expected.length) {
+          cleanup();
+          resolve2(got);
+        }
+      });
+      const offClose = transport.onClose(() => {
+        cleanup();
+        reject3(
+          new SdbHandshakeError(
+            `the debugger agent at ${endpoint} closed the connection during the handshake`
+          )
+        );
+      });
+    });
+    if (!received.subarray(0, expected.length).equals(expected)) {
+      throw new SdbHandshakeError(
+        `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, expected.length).toString("latin1"))})`
+      );
+    }
+    transport.write(expected);
+    return received.subarray(expected.length);
+  } catch (e) {
+    transport.destroy();
+    throw e;
+  }
+}
+async function negotiate(conn, timeoutMs, deliver, keepStartSuspended = false) {
+  const started = waitForVmStart(conn, timeoutMs);
+  started.catch(() => void 0);
+  deliver();
+  conn.agent = await conn.send("VM.VERSION");
+  if (conn.agent.major !== 2) {
+    throw new SdbHandshakeError(
+      `agent at ${conn.endpoint} speaks protocol ${conn.agent.major}.${conn.agent.minor}; only 2.x is supported`
+    );
+  }
+  const declared = ProtocolVersion.negotiate(conn.agent.major, conn.agent.minor);
+  await conn.send("VM.SET_PROTOCOL_VERSION", { major: declared.major, minor: declared.minor });
+  conn.version = declared;
+  await started;
+  if (keepStartSuspended && await waitingAtStart(conn)) return { startSuspended: true };
+  await conn.send("VM.RESUME").catch((e) => {
+    if (!isAgentError(e, ErrorCode2.NOT_SUSPENDED)) throw e;
+  });
+  return { startSuspended: false };
+}
+async function waitingAtStart(conn) {
+  const domainId = conn.vmStart?.rootDomainId;
+  if (domainId === void 0) return false;
+  const assemblies = await conn.send("APPDOMAIN.GET_ASSEMBLIES", { domainId });
+  return assemblies.length <= 1;
+}
+function waitForVmStart(conn, timeoutMs) {
+  if (conn.vmStart) return Promise.resolve();
+  return conn.waitForEvent((s) => s.events.some((e) => e.kind === "VM_START"), timeoutMs).then(
+    () => void 0,
+    (e) => {
+      throw e instanceof SdbConnectionClosedError ? e : new SdbHandshakeError(
+        `agent at ${conn.endpoint} sent no VM_START within ${timeoutMs} ms`
+      );
+    }
+  );
+}
+var init_handshake = __esm({
+  "sdb-protocol/handshake.ts"() {
+    "use strict";
+    init_errors5();
+    init_vocabulary();
+    init_version();
   }
 });
 
@@ -48396,6 +49067,274 @@ var init_buffer_reader = __esm({
       expectEnd(what) {
         if (this.pos !== this.end) {
           throw new SdbProtocolError(`${what}: ${this.end - this.pos} unexpected trailing byte(s)`);
+        }
+      }
+    };
+  }
+});
+
+// sdb-protocol/events.ts
+function readEventSet(r, v) {
+  const suspendPolicy = r.u8();
+  return { suspendPolicy, events: r.list("event", 9, (x) => readEvent(x, v)) };
+}
+function readEvent(r, v) {
+  const kind = r.u8();
+  const base = { requestId: r.i32(), threadId: r.threadId() };
+  switch (kind) {
+    case EventKind.VM_START:
+      return { ...base, kind: "VM_START", rootDomainId: r.id("domain") };
+    case EventKind.VM_DEATH:
+      return v.atLeast(27) ? { ...base, kind: "VM_DEATH", exitCode: r.i32() } : { ...base, kind: "VM_DEATH" };
+    case EventKind.THREAD_START:
+      return { ...base, kind: "THREAD_START" };
+    case EventKind.THREAD_DEATH:
+      return { ...base, kind: "THREAD_DEATH" };
+    case EventKind.APPDOMAIN_CREATE:
+      return { ...base, kind: "APPDOMAIN_CREATE", domainId: r.id("domain") };
+    case EventKind.APPDOMAIN_UNLOAD:
+      return { ...base, kind: "APPDOMAIN_UNLOAD", domainId: r.id("domain") };
+    case EventKind.METHOD_ENTRY:
+      return { ...base, kind: "METHOD_ENTRY", methodId: r.methodId() };
+    case EventKind.METHOD_EXIT:
+      return { ...base, kind: "METHOD_EXIT", methodId: r.methodId() };
+    case EventKind.ASSEMBLY_LOAD:
+      return { ...base, kind: "ASSEMBLY_LOAD", assemblyId: r.id("assembly") };
+    case EventKind.ASSEMBLY_UNLOAD:
+      return { ...base, kind: "ASSEMBLY_UNLOAD", assemblyId: r.id("assembly") };
+    case EventKind.BREAKPOINT:
+      return { ...base, kind: "BREAKPOINT", methodId: r.methodId(), ilOffset: r.i64n("IL offset") };
+    case EventKind.STEP:
+      return { ...base, kind: "STEP", methodId: r.methodId(), ilOffset: r.i64n("IL offset") };
+    case EventKind.TYPE_LOAD:
+      return { ...base, kind: "TYPE_LOAD", typeId: r.typeId() };
+    case EventKind.EXCEPTION:
+      return { ...base, kind: "EXCEPTION", exceptionId: r.objectId() };
+    case EventKind.KEEPALIVE:
+      return { ...base, kind: "KEEPALIVE" };
+    case EventKind.USER_BREAK:
+      return { ...base, kind: "USER_BREAK" };
+    case EventKind.USER_LOG:
+      return {
+        ...base,
+        kind: "USER_LOG",
+        level: r.i32(),
+        category: r.string(),
+        message: r.string()
+      };
+    case EventKind.CRASH:
+      return { ...base, kind: "CRASH", hash: r.u64(), dump: r.string() };
+    default:
+      throw new SdbProtocolError(`unknown event kind ${kind}`);
+  }
+}
+var init_events = __esm({
+  "sdb-protocol/events.ts"() {
+    "use strict";
+    init_errors5();
+    init_vocabulary();
+  }
+});
+
+// sdb-protocol/framing.ts
+function packetOf(bytes, length) {
+  const id = bytes.readInt32BE(4);
+  const body = bytes.subarray(HEADER_SIZE, length);
+  return bytes[8] === REPLY_FLAG ? { kind: "reply", id, errorCode: bytes[9] << 8 | bytes[10], body } : { kind: "command", id, commandSet: bytes[9], command: bytes[10], body };
+}
+function writeCommandHeader(packet, id, commandSet, command) {
+  packet.writeInt32BE(packet.length, 0);
+  packet.writeInt32BE(id, 4);
+  packet[8] = COMMAND_FLAG;
+  packet[9] = commandSet;
+  packet[10] = command;
+}
+var DEFAULT_MAX_PACKET, PacketFramer;
+var init_framing = __esm({
+  "sdb-protocol/framing.ts"() {
+    "use strict";
+    init_errors5();
+    init_vocabulary();
+    DEFAULT_MAX_PACKET = 512 * 1024 * 1024;
+    PacketFramer = class {
+      constructor(maxPacket = DEFAULT_MAX_PACKET) {
+        this.maxPacket = maxPacket;
+      }
+      maxPacket;
+      /** Header bytes of a packet whose header straddles chunks. */
+      header = Buffer.alloc(HEADER_SIZE);
+      headerFill = 0;
+      /** A packet spanning chunks: its whole bytes (header included) and how many arrived. */
+      partial;
+      partialFill = 0;
+      failed;
+      /**
+       * Feeds bytes; returns every packet completed by them. A corrupt header stops framing for good:
+       * the packets before it are still returned, and `error` is set from then on.
+       */
+      push(chunk) {
+        const out = [];
+        let pos = 0;
+        while (pos < chunk.length && !this.failed) {
+          if (this.partial) {
+            const n = Math.min(this.partial.length - this.partialFill, chunk.length - pos);
+            chunk.copy(this.partial, this.partialFill, pos, pos + n);
+            this.partialFill += n;
+            pos += n;
+            if (this.partialFill === this.partial.length) {
+              out.push(packetOf(this.partial, this.partial.length));
+              this.partial = void 0;
+            }
+            continue;
+          }
+          if (this.headerFill > 0 || chunk.length - pos < HEADER_SIZE) {
+            const n = Math.min(HEADER_SIZE - this.headerFill, chunk.length - pos);
+            chunk.copy(this.header, this.headerFill, pos, pos + n);
+            this.headerFill += n;
+            pos += n;
+            if (this.headerFill < HEADER_SIZE) break;
+            this.headerFill = 0;
+            const length2 = this.check(this.header);
+            if (length2 < 0) break;
+            this.partial = Buffer.allocUnsafe(length2);
+            this.header.copy(this.partial, 0);
+            this.partialFill = HEADER_SIZE;
+            if (length2 === HEADER_SIZE) {
+              out.push(packetOf(this.partial, length2));
+              this.partial = void 0;
+            }
+            continue;
+          }
+          const length = this.check(chunk.subarray(pos, pos + HEADER_SIZE));
+          if (length < 0) break;
+          if (chunk.length - pos >= length) {
+            out.push(packetOf(chunk.subarray(pos, pos + length), length));
+            pos += length;
+          } else {
+            this.partial = Buffer.allocUnsafe(length);
+            this.partialFill = chunk.copy(this.partial, 0, pos);
+            pos = chunk.length;
+          }
+        }
+        return out;
+      }
+      /** Set once the stream is known to be corrupt. */
+      get error() {
+        return this.failed;
+      }
+      /** Bytes received but not yet part of a complete packet. */
+      get pending() {
+        return this.partial ? this.partialFill : this.headerFill;
+      }
+      /** Validates a header; returns the packet length, or -1 after recording the failure. */
+      check(header) {
+        const length = header.readInt32BE(0);
+        const flags = header[8];
+        if (length < HEADER_SIZE || length > this.maxPacket) {
+          return this.fail(`invalid packet length ${length}`);
+        }
+        if (flags !== COMMAND_FLAG && flags !== REPLY_FLAG) {
+          return this.fail(`invalid packet flags 0x${flags.toString(16)}`);
+        }
+        return length;
+      }
+      fail(message) {
+        this.failed = new SdbProtocolError(`${message}: the byte stream cannot be resynchronised`);
+        this.partial = void 0;
+        this.headerFill = 0;
+        return -1;
+      }
+    };
+  }
+});
+
+// sdb-protocol/inbound.ts
+var Inbound;
+var init_inbound = __esm({
+  "sdb-protocol/inbound.ts"() {
+    "use strict";
+    init_buffer_reader();
+    init_errors5();
+    init_events();
+    init_framing();
+    init_vocabulary();
+    Inbound = class {
+      constructor(state, hooks, maxPacketBytes) {
+        this.state = state;
+        this.hooks = hooks;
+        this.framer = new PacketFramer(maxPacketBytes);
+      }
+      state;
+      hooks;
+      framer;
+      push(chunk) {
+        const { state, hooks } = this;
+        state.stats.bytesReceived += chunk.length;
+        const packets = this.framer.push(chunk);
+        for (const p of packets) this.onPacket(p);
+        if (this.framer.error)
+          hooks.corrupt(
+            new SdbConnectionClosedError(
+              `connection to ${state.endpoint} dropped: ${this.framer.error.message}`,
+              { cause: this.framer.error }
+            )
+          );
+      }
+      onPacket(p) {
+        const { state, hooks } = this;
+        if (p.kind === "reply") {
+          state.stats.repliesReceived++;
+          if (!hooks.reply(p))
+            hooks.log(`sdb: reply ${p.id} matches no pending request (timed out earlier?)`);
+          return;
+        }
+        if (p.commandSet !== CommandSet.EVENT || p.command !== EVENT_COMPOSITE) {
+          hooks.log(`sdb: ignoring agent command ${p.commandSet}/${p.command}`);
+          return;
+        }
+        state.stats.eventSetsReceived++;
+        hooks.eventPolicy(p.body[0]);
+        let set2;
+        try {
+          set2 = readEventSet(new PacketReader(p.body, state.knownIds), state.version);
+        } catch (e) {
+          hooks.log(`sdb: undecodable event set: ${e.message}`);
+          return;
+        }
+        hooks.event(set2);
+      }
+    };
+  }
+});
+
+// sdb-protocol/known-ids.ts
+var KnownIds;
+var init_known_ids = __esm({
+  "sdb-protocol/known-ids.ts"() {
+    "use strict";
+    init_errors5();
+    KnownIds = class {
+      seen = {
+        type: /* @__PURE__ */ new Set(),
+        method: /* @__PURE__ */ new Set(),
+        field: /* @__PURE__ */ new Set(),
+        property: /* @__PURE__ */ new Set(),
+        assembly: /* @__PURE__ */ new Set(),
+        module: /* @__PURE__ */ new Set(),
+        domain: /* @__PURE__ */ new Set(),
+        thread: /* @__PURE__ */ new Set()
+      };
+      record(kind, id) {
+        if (id !== 0) this.seen[kind].add(id);
+      }
+      has(kind, id) {
+        return this.seen[kind].has(id);
+      }
+      check(kind, id) {
+        if (!this.seen[kind].has(id)) {
+          throw new SdbUnsafeRequestError(
+            `refusing to send ${kind} id ${id}: the agent never gave it on this connection, and Mono's agent aborts the game on an unknown ${kind} id (resolve it again after a reconnect)`
+          );
         }
       }
     };
@@ -48617,215 +49556,6 @@ ${frames}`;
   }
 });
 
-// sdb-protocol/events.ts
-function readEventSet(r, v) {
-  const suspendPolicy = r.u8();
-  return { suspendPolicy, events: r.list("event", 9, (x) => readEvent(x, v)) };
-}
-function readEvent(r, v) {
-  const kind = r.u8();
-  const base = { requestId: r.i32(), threadId: r.threadId() };
-  switch (kind) {
-    case EventKind.VM_START:
-      return { ...base, kind: "VM_START", rootDomainId: r.id("domain") };
-    case EventKind.VM_DEATH:
-      return v.atLeast(27) ? { ...base, kind: "VM_DEATH", exitCode: r.i32() } : { ...base, kind: "VM_DEATH" };
-    case EventKind.THREAD_START:
-      return { ...base, kind: "THREAD_START" };
-    case EventKind.THREAD_DEATH:
-      return { ...base, kind: "THREAD_DEATH" };
-    case EventKind.APPDOMAIN_CREATE:
-      return { ...base, kind: "APPDOMAIN_CREATE", domainId: r.id("domain") };
-    case EventKind.APPDOMAIN_UNLOAD:
-      return { ...base, kind: "APPDOMAIN_UNLOAD", domainId: r.id("domain") };
-    case EventKind.METHOD_ENTRY:
-      return { ...base, kind: "METHOD_ENTRY", methodId: r.methodId() };
-    case EventKind.METHOD_EXIT:
-      return { ...base, kind: "METHOD_EXIT", methodId: r.methodId() };
-    case EventKind.ASSEMBLY_LOAD:
-      return { ...base, kind: "ASSEMBLY_LOAD", assemblyId: r.id("assembly") };
-    case EventKind.ASSEMBLY_UNLOAD:
-      return { ...base, kind: "ASSEMBLY_UNLOAD", assemblyId: r.id("assembly") };
-    case EventKind.BREAKPOINT:
-      return { ...base, kind: "BREAKPOINT", methodId: r.methodId(), ilOffset: r.i64n("IL offset") };
-    case EventKind.STEP:
-      return { ...base, kind: "STEP", methodId: r.methodId(), ilOffset: r.i64n("IL offset") };
-    case EventKind.TYPE_LOAD:
-      return { ...base, kind: "TYPE_LOAD", typeId: r.typeId() };
-    case EventKind.EXCEPTION:
-      return { ...base, kind: "EXCEPTION", exceptionId: r.objectId() };
-    case EventKind.KEEPALIVE:
-      return { ...base, kind: "KEEPALIVE" };
-    case EventKind.USER_BREAK:
-      return { ...base, kind: "USER_BREAK" };
-    case EventKind.USER_LOG:
-      return {
-        ...base,
-        kind: "USER_LOG",
-        level: r.i32(),
-        category: r.string(),
-        message: r.string()
-      };
-    case EventKind.CRASH:
-      return { ...base, kind: "CRASH", hash: r.u64(), dump: r.string() };
-    default:
-      throw new SdbProtocolError(`unknown event kind ${kind}`);
-  }
-}
-var init_events = __esm({
-  "sdb-protocol/events.ts"() {
-    "use strict";
-    init_errors5();
-    init_vocabulary();
-  }
-});
-
-// sdb-protocol/framing.ts
-function packetOf(bytes, length) {
-  const id = bytes.readInt32BE(4);
-  const body = bytes.subarray(HEADER_SIZE, length);
-  return bytes[8] === REPLY_FLAG ? { kind: "reply", id, errorCode: bytes[9] << 8 | bytes[10], body } : { kind: "command", id, commandSet: bytes[9], command: bytes[10], body };
-}
-function writeCommandHeader(packet, id, commandSet, command) {
-  packet.writeInt32BE(packet.length, 0);
-  packet.writeInt32BE(id, 4);
-  packet[8] = 0;
-  packet[9] = commandSet;
-  packet[10] = command;
-}
-var DEFAULT_MAX_PACKET, PacketFramer;
-var init_framing = __esm({
-  "sdb-protocol/framing.ts"() {
-    "use strict";
-    init_errors5();
-    init_vocabulary();
-    DEFAULT_MAX_PACKET = 512 * 1024 * 1024;
-    PacketFramer = class {
-      constructor(maxPacket = DEFAULT_MAX_PACKET) {
-        this.maxPacket = maxPacket;
-      }
-      maxPacket;
-      /** Header bytes of a packet whose header straddles chunks. */
-      header = Buffer.alloc(HEADER_SIZE);
-      headerFill = 0;
-      /** A packet spanning chunks: its whole bytes (header included) and how many arrived. */
-      partial;
-      partialFill = 0;
-      failed;
-      /**
-       * Feeds bytes; returns every packet completed by them. A corrupt header stops framing for good:
-       * the packets before it are still returned, and `error` is set from then on.
-       */
-      push(chunk) {
-        const out = [];
-        let pos = 0;
-        while (pos < chunk.length && !this.failed) {
-          if (this.partial) {
-            const n = Math.min(this.partial.length - this.partialFill, chunk.length - pos);
-            chunk.copy(this.partial, this.partialFill, pos, pos + n);
-            this.partialFill += n;
-            pos += n;
-            if (this.partialFill === this.partial.length) {
-              out.push(packetOf(this.partial, this.partial.length));
-              this.partial = void 0;
-            }
-            continue;
-          }
-          if (this.headerFill > 0 || chunk.length - pos < HEADER_SIZE) {
-            const n = Math.min(HEADER_SIZE - this.headerFill, chunk.length - pos);
-            chunk.copy(this.header, this.headerFill, pos, pos + n);
-            this.headerFill += n;
-            pos += n;
-            if (this.headerFill < HEADER_SIZE) break;
-            this.headerFill = 0;
-            const length2 = this.check(this.header);
-            if (length2 < 0) break;
-            this.partial = Buffer.allocUnsafe(length2);
-            this.header.copy(this.partial, 0);
-            this.partialFill = HEADER_SIZE;
-            if (length2 === HEADER_SIZE) {
-              out.push(packetOf(this.partial, length2));
-              this.partial = void 0;
-            }
-            continue;
-          }
-          const length = this.check(chunk.subarray(pos, pos + HEADER_SIZE));
-          if (length < 0) break;
-          if (chunk.length - pos >= length) {
-            out.push(packetOf(chunk.subarray(pos, pos + length), length));
-            pos += length;
-          } else {
-            this.partial = Buffer.allocUnsafe(length);
-            this.partialFill = chunk.copy(this.partial, 0, pos);
-            pos = chunk.length;
-          }
-        }
-        return out;
-      }
-      /** Set once the stream is known to be corrupt. */
-      get error() {
-        return this.failed;
-      }
-      /** Bytes received but not yet part of a complete packet. */
-      get pending() {
-        return this.partial ? this.partialFill : this.headerFill;
-      }
-      /** Validates a header; returns the packet length, or -1 after recording the failure. */
-      check(header) {
-        const length = header.readInt32BE(0);
-        const flags = header[8];
-        if (length < HEADER_SIZE || length > this.maxPacket) {
-          return this.fail(`invalid packet length ${length}`);
-        }
-        if (flags !== 0 && flags !== REPLY_FLAG) {
-          return this.fail(`invalid packet flags 0x${flags.toString(16)}`);
-        }
-        return length;
-      }
-      fail(message) {
-        this.failed = new SdbProtocolError(`${message}: the byte stream cannot be resynchronised`);
-        this.partial = void 0;
-        this.headerFill = 0;
-        return -1;
-      }
-    };
-  }
-});
-
-// sdb-protocol/known-ids.ts
-var KnownIds;
-var init_known_ids = __esm({
-  "sdb-protocol/known-ids.ts"() {
-    "use strict";
-    init_errors5();
-    KnownIds = class {
-      seen = {
-        type: /* @__PURE__ */ new Set(),
-        method: /* @__PURE__ */ new Set(),
-        field: /* @__PURE__ */ new Set(),
-        property: /* @__PURE__ */ new Set(),
-        assembly: /* @__PURE__ */ new Set(),
-        module: /* @__PURE__ */ new Set(),
-        domain: /* @__PURE__ */ new Set(),
-        thread: /* @__PURE__ */ new Set()
-      };
-      record(kind, id) {
-        if (id !== 0) this.seen[kind].add(id);
-      }
-      has(kind, id) {
-        return this.seen[kind].has(id);
-      }
-      check(kind, id) {
-        if (!this.seen[kind].has(id)) {
-          throw new SdbUnsafeRequestError(
-            `refusing to send ${kind} id ${id}: the agent never gave it on this connection, and Mono's agent aborts the game on an unknown ${kind} id (resolve it again after a reconnect)`
-          );
-        }
-      }
-    };
-  }
-});
-
 // sdb-protocol/read-coalescer.ts
 function isCoalescable(name2, options) {
   return (name2 === "TYPE.GET_VALUES" || name2 === "OBJECT_REF.GET_VALUES") && options?.onSent === void 0;
@@ -48910,41 +49640,7 @@ var init_read_coalescer = __esm({
   }
 });
 
-// sdb-protocol/version.ts
-var IMPLEMENTED_MINOR, ProtocolVersion;
-var init_version = __esm({
-  "sdb-protocol/version.ts"() {
-    "use strict";
-    IMPLEMENTED_MINOR = 56;
-    ProtocolVersion = class _ProtocolVersion {
-      constructor(major, minor) {
-        this.major = major;
-        this.minor = minor;
-      }
-      major;
-      minor;
-      /** True when layouts introduced in 2.`minor` apply. */
-      atLeast(minor) {
-        return this.major > 2 || this.major === 2 && this.minor >= minor;
-      }
-      toString() {
-        return `${this.major}.${this.minor}`;
-      }
-      /** Before SET_PROTOCOL_VERSION the agent treats every gate as false. */
-      static UNSET = new _ProtocolVersion(2, 0);
-      /** What to declare to an agent that reports `agentMinor`. */
-      static negotiate(agentMajor, agentMinor) {
-        return new _ProtocolVersion(
-          2,
-          agentMajor > 2 ? IMPLEMENTED_MINOR : Math.min(agentMinor, IMPLEMENTED_MINOR)
-        );
-      }
-    };
-  }
-});
-
-// sdb-protocol/connection.ts
-import net from "node:net";
+// sdb-protocol/request-pipeline.ts
 function asError(e) {
   return e instanceof Error ? e : new Error(String(e));
 }
@@ -48957,384 +49653,95 @@ function agentError(command, reply) {
   }
   return new SdbAgentError(command, reply.errorCode, message);
 }
-async function openAndHandshake(opts) {
-  const endpoint = `${opts.host}:${opts.port}`;
-  const reader = { sink: () => void 0 };
-  const socket = net.connect({
-    host: opts.host,
-    port: opts.port,
-    onread: {
-      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
-      callback: (nread, buf) => {
-        reader.sink(Buffer.from(buf.buffer, buf.byteOffset, nread));
-        return true;
-      }
-    }
-  });
-  socket.setNoDelay(true);
-  try {
-    await new Promise((resolve2, reject3) => {
-      const timer = setTimeout(
-        () => reject3(
-          new SdbConnectionClosedError(
-            `TCP connect to ${endpoint} timed out after ${opts.connectTimeoutMs} ms`
-          )
-        ),
-        opts.connectTimeoutMs
-      );
-      socket.once("connect", () => {
-        clearTimeout(timer);
-        resolve2();
-      });
-      socket.once("error", (err) => {
-        clearTimeout(timer);
-        reject3(
-          new SdbConnectionClosedError(
-            `cannot connect to the debugger agent at ${endpoint}: ${err.message}`,
-            { cause: err }
-          )
-        );
-      });
-    });
-    const expected = Buffer.from(HANDSHAKE, "ascii");
-    const received = await new Promise((resolve2, reject3) => {
-      let got = Buffer.alloc(0);
-      const cleanup = () => {
-        clearTimeout(timer);
-        reader.sink = () => void 0;
-        socket.off("close", onClose);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject3(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ${opts.handshakeTimeoutMs} ms (another debugger may hold it, or an earlier client left without VM.DISPOSE, after which Mono accepts no new debugger)`
-          )
-        );
-      }, opts.handshakeTimeoutMs);
-      const onData = (chunk) => {
-        got = Buffer.concat([got, chunk]);
-        if (got.length >= expected.length) {
-          cleanup();
-          resolve2(got);
-        }
-      };
-      const onClose = () => {
-        cleanup();
-        reject3(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} closed the connection during the handshake`
-          )
-        );
-      };
-      reader.sink = onData;
-      socket.once("close", onClose);
-    });
-    if (!received.subarray(0, expected.length).equals(expected)) {
-      throw new SdbHandshakeError(
-        `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, 13).toString("latin1"))})`
-      );
-    }
-    socket.write(expected);
-    socket.removeAllListeners("error");
-    return { socket, reader, leftover: received.subarray(expected.length) };
-  } catch (e) {
-    socket.destroy();
-    throw e;
-  }
-}
-var DEFAULTS, SdbConnection, READ_BUFFER_BYTES;
-var init_connection = __esm({
-  "sdb-protocol/connection.ts"() {
+var RequestPipeline;
+var init_request_pipeline = __esm({
+  "sdb-protocol/request-pipeline.ts"() {
     "use strict";
     init_buffer_reader();
     init_buffer_writer();
     init_callback_registry();
     init_commands();
     init_errors5();
-    init_events();
     init_framing();
-    init_known_ids();
     init_read_coalescer();
     init_vocabulary();
     init_version();
-    DEFAULTS = {
-      host: "127.0.0.1",
-      connectTimeoutMs: 3e3,
-      handshakeTimeoutMs: 3e3,
-      requestTimeoutMs: 1e4,
-      closeTimeoutMs: 1500
-    };
-    SdbConnection = class _SdbConnection {
-      constructor(socket, reader, opts) {
-        this.socket = socket;
-        this.host = opts.host;
-        this.port = opts.port;
-        this.requestTimeoutMs = opts.requestTimeoutMs;
-        this.closeTimeoutMs = opts.closeTimeoutMs;
-        this.log = opts.log ?? (() => void 0);
-        this.framer = new PacketFramer(opts.maxPacketBytes);
-        const self = this;
-        this.guardContext = {
-          get version() {
-            return self.version;
-          },
-          get suspendCount() {
-            return self.suspends;
-          },
-          arrayLength: (id) => this.arrayLength(id),
-          stringLength: (id) => this.stringLength(id),
-          isValueType: (id) => this.isValueType(id)
-        };
-        if (opts.coalesceReads !== false) {
+    RequestPipeline = class {
+      constructor(state, hooks, requestTimeoutMs, coalesceReads) {
+        this.state = state;
+        this.hooks = hooks;
+        this.requestTimeoutMs = requestTimeoutMs;
+        if (coalesceReads) {
           this.coalescer = new ReadCoalescer({
-            send: (name2, params, options) => this.sendInternal(name2, params, options),
+            send: (name2, params, options) => this.send(name2, params, options),
             checkIds: (params) => {
-              if ("typeId" in params) this.knownIds.check("type", params.typeId);
-              for (const f of params.fieldIds) this.knownIds.check("field", f);
+              if ("typeId" in params) state.knownIds.check("type", params.typeId);
+              for (const f of params.fieldIds) state.knownIds.check("field", f);
             }
           });
         }
-        this.socketClosed = new Promise((resolve2) => socket.once("close", () => resolve2()));
-        reader.sink = (chunk) => this.onData(chunk);
-        socket.on("error", (err) => {
-          this.log(`sdb socket error: ${err.message}`);
-          this.onClosed(
-            new SdbConnectionClosedError(`connection to ${this.endpoint} failed: ${err.message}`, {
-              cause: err
-            })
-          );
-        });
-        socket.on("close", () => {
-          this.onClosed(
-            new SdbConnectionClosedError(`the agent at ${this.endpoint} closed the connection`)
-          );
-        });
       }
-      socket;
-      host;
-      port;
-      /** The version both sides use: min(agent, what this client implements). */
-      version = ProtocolVersion.UNSET;
-      agent = { description: "", major: 0, minor: 0 };
-      /** From the agent's VM_START event. */
-      vmStart;
-      stats = {
-        commandsSent: 0,
-        repliesReceived: 0,
-        eventSetsReceived: 0,
-        bytesSent: 0,
-        bytesReceived: 0
-      };
-      knownIds = new KnownIds();
-      registry = new CallbackRegistry();
-      framer;
+      state;
+      hooks;
       requestTimeoutMs;
-      closeTimeoutMs;
-      log;
-      eventListeners = /* @__PURE__ */ new Set();
-      closeListeners = /* @__PURE__ */ new Set();
-      arrayLengths = /* @__PURE__ */ new Map();
-      stringLengths = /* @__PURE__ */ new Map();
-      valueTypes = /* @__PURE__ */ new Map();
-      /** Invokes in flight, by packet id: close() aborts them first (see closeGracefully). */
-      invokes = /* @__PURE__ */ new Map();
-      pendingEvents = [];
-      eventFlushScheduled = false;
-      corked = false;
-      inTick = false;
-      suspends = 0;
-      closing = false;
-      closedReason;
-      closePromise;
-      socketClosed;
-      guardContext;
+      registry = new CallbackRegistry();
       coalescer;
-      get endpoint() {
-        return `${this.host}:${this.port}`;
-      }
-      /** Suspend levels this client holds: its own VM.SUSPENDs plus ALL-policy event sets. */
-      get suspendCount() {
-        return this.suspends;
-      }
-      get isClosed() {
-        return this.closedReason !== void 0 || this.closing;
-      }
-      /** Why the connection ended, once it has. */
-      get closeReason() {
-        return this.closedReason;
-      }
-      get pendingRequests() {
+      get pending() {
         return this.registry.size;
       }
-      /** Connects, handshakes, negotiates the protocol version and waits for VM_START. */
-      static async connect(options) {
-        const opts = { ...DEFAULTS, ...options };
-        const { socket, reader, leftover } = await openAndHandshake(opts);
-        const conn = new _SdbConnection(socket, reader, opts);
-        const started = conn.waitForVmStart(opts.handshakeTimeoutMs);
-        try {
-          if (leftover.length > 0) conn.onData(leftover);
-          conn.agent = await conn.send("VM.VERSION");
-          if (conn.agent.major !== 2) {
-            throw new SdbHandshakeError(
-              `agent at ${conn.endpoint} speaks protocol ${conn.agent.major}.${conn.agent.minor}; only 2.x is supported`
-            );
-          }
-          const declared = ProtocolVersion.negotiate(conn.agent.major, conn.agent.minor);
-          await conn.send("VM.SET_PROTOCOL_VERSION", { major: declared.major, minor: declared.minor });
-          conn.version = declared;
-          await started;
-          await conn.send("VM.RESUME").catch((e) => {
-            if (!isAgentError(e, ErrorCode2.NOT_SUSPENDED)) throw e;
-          });
-          return conn;
-        } catch (e) {
-          await conn.close();
-          throw e;
-        }
+      /** Reads merged into another read's command so far (see read-coalescer.ts). */
+      get mergedReads() {
+        return this.coalescer?.merged ?? 0;
       }
-      /** Sends a typed command and resolves with its decoded reply. Many may be in flight at once. */
-      send(name2, ...args2) {
-        if (this.closing) {
-          return Promise.reject(
-            new SdbConnectionClosedError(`${name2}: the connection to ${this.endpoint} is closing`)
-          );
-        }
-        const params = args2[0];
-        const options = args2[1];
-        if (this.coalescer && isCoalescable(name2, options) && !this.closedReason) {
+      /** As send(), but a field read may wait for the rest of its tick and join one command. */
+      submit(name2, params, options) {
+        if (this.coalescer && isCoalescable(name2, options) && !this.state.closeReason) {
           try {
             return this.coalescer.offer(name2, params, options);
           } catch (e) {
             return Promise.reject(asError(e));
           }
         }
-        return this.sendInternal(name2, params, options);
+        return this.send(name2, params, options);
       }
-      /** Reads merged into another read's command so far (see read-coalescer.ts). */
-      get mergedReads() {
-        return this.coalescer?.merged ?? 0;
+      /** Routes a reply to its request; false when none waits for it (timed out earlier?). */
+      resolve(reply) {
+        return this.registry.resolve(reply);
       }
-      /** Subscribes to event sets; returns the unsubscribe function. Delivery never delays replies. */
-      onEvent(listener) {
-        this.eventListeners.add(listener);
-        return () => this.eventListeners.delete(listener);
+      rejectAll(reason) {
+        this.registry.rejectAll(reason);
       }
-      onClose(listener) {
-        this.closeListeners.add(listener);
-        return () => this.closeListeners.delete(listener);
-      }
-      /** Resolves with the first event set that `match` accepts, or rejects after `timeoutMs`. */
-      waitForEvent(match2, timeoutMs) {
-        return new Promise((resolve2, reject3) => {
-          const stop = () => {
-            clearTimeout(timer);
-            offEvent();
-            offClose();
-          };
-          const timer = setTimeout(() => {
-            stop();
-            reject3(new SdbProtocolError(`no matching event within ${timeoutMs} ms`));
-          }, timeoutMs);
-          const offEvent = this.onEvent((set2) => {
-            if (!match2(set2)) return;
-            stop();
-            resolve2(set2);
-          });
-          const offClose = this.onClose((reason) => {
-            stop();
-            reject3(reason);
-          });
-        });
-      }
-      /**
-       * Resumes every suspend level this client holds, sends VM.DISPOSE and closes the socket, all
-       * within the close bound. Safe to call any number of times, from any state.
-       */
-      close() {
-        this.closePromise ??= this.closeGracefully();
-        return this.closePromise;
-      }
-      async closeGracefully() {
-        this.closing = true;
-        const deadline = Date.now() + this.closeTimeoutMs;
-        const left = () => Math.max(1, deadline - Date.now());
-        if (this.closedReason === void 0) {
-          try {
-            if (this.invokes.size > 0) {
-              const running = [...this.invokes.entries()];
-              await Promise.allSettled(
-                running.map(
-                  ([invokeId, { threadId }]) => this.sendInternal("VM.ABORT_INVOKE", { threadId, invokeId }, { timeoutMs: left() })
-                )
-              );
-              await Promise.race([
-                Promise.allSettled(running.map(([, r]) => r.settled)),
-                new Promise((r) => setTimeout(r, left() / 2).unref())
-              ]);
-            }
-            while (this.suspends > 0) {
-              try {
-                await this.sendInternal("VM.RESUME", void 0, { timeoutMs: left() });
-              } catch (e) {
-                if (isAgentError(e, ErrorCode2.NOT_SUSPENDED)) break;
-                throw e;
-              }
-            }
-            await this.sendInternal("VM.DISPOSE", void 0, { timeoutMs: left() });
-            this.socket.destroy();
-          } catch (e) {
-            this.log(`sdb close: ${e.message}`);
-            this.socket.end();
-            setTimeout(() => this.socket.destroy(), left()).unref();
-          }
-          await this.socketClosed;
-        }
-        this.onClosed(
-          new SdbConnectionClosedError(`the connection to ${this.endpoint} was closed by this client`)
-        );
-      }
-      /**
-       * For when the stream can no longer be trusted: writes RESUMEs and DISPOSE without waiting
-       * for replies (the agent still reads them in order), then drops the socket.
-       */
-      abort(reason) {
-        if (this.closedReason) return;
-        this.log(`sdb abort: ${reason.message}`);
-        this.closing = true;
-        try {
-          for (let i = 0; i < this.suspends; i++) this.writeRaw("VM.RESUME");
-          this.writeRaw("VM.DISPOSE");
-          this.socket.end();
-        } catch {
-        }
-        setTimeout(() => this.socket.destroy(), this.closeTimeoutMs).unref();
-        this.onClosed(reason);
-      }
-      writeRaw(name2) {
-        const def = commands[name2];
-        const w = new PacketWriter(void 0, HEADER_SIZE);
-        const packet = w.finish();
-        writeCommandHeader(packet, this.registry.nextId(), CommandSet[def.set], def.command);
-        this.socket.write(packet);
-      }
-      sendInternal(name2, params, options) {
+      send(name2, params, options) {
         try {
           this.throwIfClosed();
           this.coalescer?.flush();
           const def = commands[name2];
-          if (def.since !== void 0 && this.version !== ProtocolVersion.UNSET && !this.version.atLeast(def.since)) {
+          const version2 = this.state.version;
+          if (def.since !== void 0 && version2 !== ProtocolVersion.UNSET && !version2.atLeast(def.since)) {
             throw new SdbUnsupportedError(
-              `${name2} needs protocol 2.${def.since}; the agent at ${this.endpoint} speaks ${this.version.toString()}`
+              `${name2} needs protocol 2.${def.since}; the agent at ${this.state.endpoint} speaks ${version2.toString()}`
             );
           }
-          const pending = def.guard?.(params, this.guardContext);
+          const pending = def.guard?.(params, this.hooks.guardContext);
           if (pending) return this.dispatchAfter(pending, name2, def, params, options);
           return this.dispatch(name2, def, params, options);
         } catch (e) {
           return Promise.reject(asError(e));
         }
+      }
+      /**
+       * Writes a bodiless command and expects nothing back: for when the stream can no longer be
+       * trusted but the agent still reads it in order (the abort's RESUMEs and DISPOSE).
+       */
+      writeBare(name2) {
+        const def = commands[name2];
+        const packet = new PacketWriter(void 0, HEADER_SIZE).finish();
+        writeCommandHeader(packet, this.registry.nextId(), CommandSet[def.set], def.command);
+        this.hooks.write(packet);
+      }
+      throwIfClosed() {
+        const reason = this.state.closeReason;
+        if (reason) throw reason;
       }
       /** For guards that ask the agent first (array and string lengths, value types). */
       async dispatchAfter(guard2, name2, def, params, options) {
@@ -49344,8 +49751,8 @@ var init_connection = __esm({
       }
       /** Encodes, registers and writes one request, synchronously; the promise is its reply. */
       dispatch(name2, def, params, options) {
-        const version2 = this.version;
-        const w = new PacketWriter(this.knownIds, HEADER_SIZE);
+        const { version: version2, knownIds } = this.state;
+        const w = new PacketWriter(knownIds, HEADER_SIZE);
         def.encode(w, params, version2);
         const packet = w.finish();
         const id = this.registry.nextId();
@@ -49368,13 +49775,13 @@ var init_connection = __esm({
             name2,
             timeoutMs,
             (reply, decorate) => {
-              if (reply.errorCode !== 0) {
+              if (reply.errorCode !== ErrorCode2.NONE) {
                 reject3(decorate(agentError(name2, reply)));
                 return true;
               }
               let value;
               try {
-                value = def.decode(new PacketReader(reply.body, this.knownIds), version2, params);
+                value = def.decode(new PacketReader(reply.body, knownIds), version2, params);
               } catch (e) {
                 reject3(
                   decorate(
@@ -49383,28 +49790,18 @@ var init_connection = __esm({
                 );
                 return true;
               }
-              this.afterReply(name2, params, value);
+              this.hooks.afterReply(name2, params, value);
               resolve2(value);
               return true;
             },
             reject3
           );
         });
-        this.write(packet);
-        this.stats.commandsSent++;
-        if (def.set === "VM" && (def.command === 7 || def.command === 13)) {
-          const threadId = params.threadId;
-          const settled = result.then(
-            () => this.invokes.delete(id),
-            () => this.invokes.delete(id)
-          );
-          this.invokes.set(id, { threadId, settled });
-        }
+        this.hooks.write(packet);
+        this.state.stats.commandsSent++;
+        this.hooks.afterSend(name2, id, params, result);
         options?.onSent?.(id);
         return result;
-      }
-      throwIfClosed() {
-        if (this.closedReason) throw this.closedReason;
       }
       /**
        * VM.INVOKE_METHODS: one reply per call with the request's id, plus the agent thread's own
@@ -49416,7 +49813,7 @@ var init_connection = __esm({
         const results = [];
         let acknowledged = false;
         return (reply, decorate) => {
-          if (reply.errorCode !== 0) {
+          if (reply.errorCode !== ErrorCode2.NONE) {
             reject3(decorate(agentError(`${name2} (call ${results.length + 1} of ${expected})`, reply)));
             return true;
           }
@@ -49425,7 +49822,7 @@ var init_connection = __esm({
             return false;
           }
           try {
-            results.push(readInvokeResult(new PacketReader(reply.body, this.knownIds), version2));
+            results.push(readInvokeResult(new PacketReader(reply.body, this.state.knownIds), version2));
           } catch (e) {
             reject3(decorate(new SdbProtocolError(`${name2} reply: ${e.message}`)));
             return true;
@@ -49435,56 +49832,87 @@ var init_connection = __esm({
           return true;
         };
       }
-      /** Bookkeeping that follows from a successful reply. */
-      afterReply(name2, params, value) {
-        if (name2 === "VM.SUSPEND") this.suspends++;
-        else if (name2 === "VM.RESUME") this.suspends = Math.max(0, this.suspends - 1);
-        else if (name2 === "ARRAY_REF.GET_LENGTH") {
-          const { arrayId } = params;
-          if (this.arrayLengths.size > 5e4) this.arrayLengths.clear();
-          this.arrayLengths.set(arrayId, flatLength(value));
-        }
+    };
+  }
+});
+
+// sdb-protocol/socket-transport.ts
+import net from "node:net";
+async function connectSocket(target) {
+  const endpoint = `${target.host}:${target.port}`;
+  const socket = net.connect({
+    host: target.host,
+    port: target.port,
+    // The socket reads into one reused buffer: no allocation and no stream machinery per read.
+    onread: {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (nread, buf) => {
+        transport.deliver(Buffer.from(buf.buffer, buf.byteOffset, nread));
+        return true;
       }
-      /** UTF-16 length of a string object, asked once per string (strings never change). */
-      async stringLength(stringId) {
-        let n = this.stringLengths.get(stringId);
-        if (n === void 0) {
-          n = await this.sendInternal("STRING_REF.GET_LENGTH", { objectId: stringId }, void 0);
-          if (this.stringLengths.size > 5e4) this.stringLengths.clear();
-          this.stringLengths.set(stringId, n);
-        }
-        return n;
+    }
+  });
+  socket.setNoDelay(true);
+  const transport = new SocketTransport(socket);
+  try {
+    await new Promise((resolve2, reject3) => {
+      const timer = setTimeout(
+        () => reject3(
+          new SdbConnectionClosedError(
+            `TCP connect to ${endpoint} timed out after ${target.connectTimeoutMs} ms`
+          )
+        ),
+        target.connectTimeoutMs
+      );
+      const onError = (err) => {
+        clearTimeout(timer);
+        reject3(
+          new SdbConnectionClosedError(
+            `cannot connect to the debugger agent at ${endpoint}: ${err.message}`,
+            { cause: err }
+          )
+        );
+      };
+      socket.once("connect", () => {
+        clearTimeout(timer);
+        socket.off("error", onError);
+        resolve2();
+      });
+      socket.once("error", onError);
+    });
+  } catch (e) {
+    socket.destroy();
+    throw e;
+  }
+  return transport;
+}
+var READ_BUFFER_BYTES, SocketTransport;
+var init_socket_transport = __esm({
+  "sdb-protocol/socket-transport.ts"() {
+    "use strict";
+    init_errors5();
+    READ_BUFFER_BYTES = 256 * 1024;
+    SocketTransport = class {
+      constructor(socket) {
+        this.socket = socket;
+        socket.on("error", (err) => this.cause ??= err);
+        socket.on("close", () => {
+          this.closed = true;
+          for (const listener of [...this.closeListeners]) listener(this.cause);
+          this.closeListeners.clear();
+        });
       }
-      /**
-       * TYPE.GET_INFO's value-type bit is absent on generic struct instances (Nullable<int> shows
-       * only the generic bit), so a type whose base is System.ValueType or System.Enum counts too.
-       */
-      async isValueType(typeId) {
-        let known = this.valueTypes.get(typeId);
-        if (known === void 0) {
-          const info2 = await this.sendInternal("TYPE.GET_INFO", { typeId }, void 0);
-          known = (info2.flags & (TypeInfoFlags.PRIMITIVE | TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.ENUM)) !== 0;
-          if (!known && info2.baseTypeId !== 0) {
-            const base = await this.sendInternal(
-              "TYPE.GET_INFO",
-              { typeId: info2.baseTypeId },
-              void 0
-            );
-            known = base.fullName === "System.ValueType" || base.fullName === "System.Enum";
-          }
-          this.valueTypes.set(typeId, known);
-        }
-        return known;
+      socket;
+      sink = () => void 0;
+      cause;
+      closed = false;
+      closeListeners = /* @__PURE__ */ new Set();
+      inTick = false;
+      corked = false;
+      deliver(chunk) {
+        this.sink(chunk);
       }
-      /** Array lengths never change, so each array's is fetched at most once per connection. */
-      async arrayLength(arrayId) {
-        const known = this.arrayLengths.get(arrayId);
-        if (known !== void 0) return known;
-        await this.sendInternal("ARRAY_REF.GET_LENGTH", { arrayId }, void 0);
-        return this.arrayLengths.get(arrayId) ?? 0;
-      }
-      write(packet) {
-        this.stats.bytesSent += packet.length;
+      write(bytes) {
         if (!this.inTick) {
           this.inTick = true;
           process.nextTick(() => {
@@ -49498,91 +49926,311 @@ var init_connection = __esm({
           this.corked = true;
           this.socket.cork();
         }
-        this.socket.write(packet);
+        this.socket.write(bytes);
       }
-      onData(chunk) {
-        this.stats.bytesReceived += chunk.length;
-        const packets = this.framer.push(chunk);
-        for (const p of packets) this.onPacket(p);
-        if (this.framer.error)
-          this.abort(
-            new SdbConnectionClosedError(
-              `connection to ${this.endpoint} dropped: ${this.framer.error.message}`,
-              { cause: this.framer.error }
-            )
-          );
+      onData(sink) {
+        this.sink = sink;
       }
-      onPacket(p) {
-        if (p.kind === "reply") {
-          this.stats.repliesReceived++;
-          if (!this.registry.resolve(p))
-            this.log(`sdb: reply ${p.id} matches no pending request (timed out earlier?)`);
-          return;
+      onClose(listener) {
+        if (this.closed) {
+          process.nextTick(() => listener(this.cause));
+          return () => void 0;
         }
-        if (p.commandSet !== CommandSet.EVENT || p.command !== EVENT_COMPOSITE) {
-          this.log(`sdb: ignoring agent command ${p.commandSet}/${p.command}`);
-          return;
-        }
-        this.stats.eventSetsReceived++;
-        if (p.body[0] === SuspendPolicy.ALL) this.suspends++;
-        let set2;
+        this.closeListeners.add(listener);
+        return () => this.closeListeners.delete(listener);
+      }
+      end() {
+        this.socket.end();
+      }
+      destroy() {
+        this.socket.destroy();
+      }
+    };
+  }
+});
+
+// sdb-protocol/suspend-ledger.ts
+var SuspendLedger;
+var init_suspend_ledger = __esm({
+  "sdb-protocol/suspend-ledger.ts"() {
+    "use strict";
+    init_vocabulary();
+    SuspendLedger = class {
+      /** Suspend levels held. */
+      levels = 0;
+      /** Invokes in flight, by packet id: close() aborts them before it resumes (close-sequence.ts). */
+      invokes = /* @__PURE__ */ new Map();
+      /** The VM waited for us at its start (suspend=y) and connect kept it so: a level we hold. */
+      noteStartSuspension() {
+        this.levels++;
+      }
+      /** After a successful reply. */
+      noteReply(name2) {
+        if (name2 === "VM.SUSPEND") this.levels++;
+        else if (name2 === "VM.RESUME") this.levels = Math.max(0, this.levels - 1);
+      }
+      /**
+       * Called with an event set's policy byte before the set is decoded: an undecodable ALL-policy
+       * set still suspended the VM, and close() must resume it.
+       */
+      noteEventSet(policy) {
+        if (policy === SuspendPolicy.ALL) this.levels++;
+      }
+      /** Records a written request; invokes are kept until their reply. */
+      noteSent(name2, packetId, params, reply) {
+        if (name2 !== "VM.INVOKE_METHOD" && name2 !== "VM.INVOKE_METHODS") return;
+        const { threadId } = params;
+        const settled = reply.then(
+          () => this.invokes.delete(packetId),
+          () => this.invokes.delete(packetId)
+        );
+        this.invokes.set(packetId, { threadId, settled });
+      }
+    };
+  }
+});
+
+// sdb-protocol/connection.ts
+var SdbConnection;
+var init_connection = __esm({
+  "sdb-protocol/connection.ts"() {
+    "use strict";
+    init_close_sequence();
+    init_connection_options();
+    init_errors5();
+    init_event_delivery();
+    init_guard_lookups();
+    init_handshake();
+    init_inbound();
+    init_known_ids();
+    init_request_pipeline();
+    init_socket_transport();
+    init_suspend_ledger();
+    init_version();
+    SdbConnection = class _SdbConnection {
+      constructor(transport, opts) {
+        this.transport = transport;
+        this.host = opts.host;
+        this.port = opts.port;
+        this.closeTimeoutMs = opts.closeTimeoutMs;
+        this.log = opts.log ?? (() => void 0);
+        this.delivery = new EventDelivery(this.log);
+        const send = this.sendInternal.bind(this);
+        this.lookups = new GuardLookups((name2, params) => send(name2, params, void 0));
+        this.pipeline = new RequestPipeline(
+          this,
+          this.pipelineHooks(),
+          opts.requestTimeoutMs,
+          opts.coalesceReads !== false
+        );
+        this.inbound = new Inbound(this, this.inboundHooks(), opts.maxPacketBytes);
+        let transportClosed;
+        this.closeSteps = {
+          ledger: this.ledger,
+          transport,
+          transportClosed: new Promise((resolve2) => transportClosed = resolve2),
+          send,
+          writeBare: (name2) => this.pipeline.writeBare(name2),
+          log: this.log
+        };
+        transport.onData((chunk) => this.inbound.push(chunk));
+        transport.onClose((cause) => {
+          transportClosed();
+          if (cause) this.log(`sdb socket error: ${cause.message}`);
+          this.onClosed(this.transportEnded(cause));
+        });
+      }
+      transport;
+      host;
+      port;
+      /** The version both sides use: min(agent, what this client implements). */
+      version = ProtocolVersion.UNSET;
+      agent = { description: "", major: 0, minor: 0 };
+      /** From the agent's VM_START event. */
+      vmStart;
+      /**
+       * The game was waiting for its debugger (suspend=y) and connect left it suspended
+       * (keepStartSuspended): one of suspendCount's levels is that start suspension.
+       */
+      startSuspended = false;
+      stats = {
+        commandsSent: 0,
+        repliesReceived: 0,
+        eventSetsReceived: 0,
+        bytesSent: 0,
+        bytesReceived: 0
+      };
+      knownIds = new KnownIds();
+      inbound;
+      closeTimeoutMs;
+      log;
+      pipeline;
+      delivery;
+      ledger = new SuspendLedger();
+      lookups;
+      closeSteps;
+      closing = false;
+      closedReason;
+      closePromise;
+      get endpoint() {
+        return `${this.host}:${this.port}`;
+      }
+      /** Suspend levels this client holds: its own VM.SUSPENDs plus ALL-policy event sets. */
+      get suspendCount() {
+        return this.ledger.levels;
+      }
+      get isClosed() {
+        return this.closedReason !== void 0 || this.closing;
+      }
+      /** Why the connection ended, once it has. */
+      get closeReason() {
+        return this.closedReason;
+      }
+      get pendingRequests() {
+        return this.pipeline.pending;
+      }
+      /** Reads merged into another read's command so far (see read-coalescer.ts). */
+      get mergedReads() {
+        return this.pipeline.mergedReads;
+      }
+      /** Connects over TCP, then as over(). */
+      static async connect(options) {
+        const opts = { ...DEFAULTS, ...options };
+        return _SdbConnection.start(await connectSocket(opts), opts);
+      }
+      /**
+       * Handshakes over an open transport, negotiates the protocol version and waits for VM_START.
+       * `port` (and `host`) only name the connection in messages.
+       */
+      static over(transport, options) {
+        return _SdbConnection.start(transport, { ...DEFAULTS, ...options });
+      }
+      static async start(transport, opts) {
+        const leftover = await exchangeHandshake(
+          transport,
+          `${opts.host}:${opts.port}`,
+          opts.handshakeTimeoutMs
+        );
+        const conn = new _SdbConnection(transport, opts);
         try {
-          set2 = readEventSet(new PacketReader(p.body, this.knownIds), this.version);
+          const { startSuspended } = await negotiate(
+            conn,
+            opts.handshakeTimeoutMs,
+            () => {
+              if (leftover.length > 0) conn.inbound.push(leftover);
+            },
+            opts.keepStartSuspended
+          );
+          if (startSuspended) {
+            conn.ledger.noteStartSuspension();
+            conn.startSuspended = true;
+          }
+          return conn;
         } catch (e) {
-          this.log(`sdb: undecodable event set: ${e.message}`);
-          return;
-        }
-        for (const ev of set2.events) {
-          if (ev.kind === "VM_START")
-            this.vmStart = { threadId: ev.threadId, rootDomainId: ev.rootDomainId };
-        }
-        this.pendingEvents.push(set2);
-        if (!this.eventFlushScheduled) {
-          this.eventFlushScheduled = true;
-          setImmediate(() => this.flushEvents());
+          await conn.close();
+          throw e;
         }
       }
-      flushEvents() {
-        this.eventFlushScheduled = false;
-        const sets = this.pendingEvents;
-        this.pendingEvents = [];
-        for (const set2 of sets) {
-          for (const listener of [...this.eventListeners]) {
-            try {
-              listener(set2);
-            } catch (e) {
-              this.log(`sdb: event listener threw: ${e.message}`);
+      /** Sends a typed command and resolves with its decoded reply. Many may be in flight at once. */
+      send(name2, ...args2) {
+        if (this.closing) {
+          return Promise.reject(
+            new SdbConnectionClosedError(`${name2}: the connection to ${this.endpoint} is closing`)
+          );
+        }
+        return this.pipeline.submit(name2, args2[0], args2[1]);
+      }
+      /** Subscribes to event sets; returns the unsubscribe function. Delivery never delays replies. */
+      onEvent(listener) {
+        return this.delivery.onEvent(listener);
+      }
+      onClose(listener) {
+        return this.delivery.onClose(listener);
+      }
+      /** Resolves with the first event set that `match` accepts, or rejects after `timeoutMs`. */
+      waitForEvent(match2, timeoutMs) {
+        return this.delivery.waitForEvent(match2, timeoutMs);
+      }
+      /**
+       * Resumes every suspend level this client holds, sends VM.DISPOSE and closes the transport,
+       * all within the close bound. Safe to call any number of times, from any state.
+       */
+      close() {
+        this.closePromise ??= this.closeGracefully();
+        return this.closePromise;
+      }
+      /** UTF-16 length of a string object, asked once per string (strings never change). */
+      stringLength(stringId) {
+        return this.lookups.stringLength(stringId);
+      }
+      async closeGracefully() {
+        this.closing = true;
+        if (this.closedReason === void 0) await closeInOrder(this.closeSteps, this.closeTimeoutMs);
+        this.onClosed(this.closedByThisClient());
+      }
+      /** For when the stream can no longer be trusted (see closeUnheard). */
+      abort(reason) {
+        if (this.closedReason) return;
+        this.log(`sdb abort: ${reason.message}`);
+        this.closing = true;
+        closeUnheard(this.closeSteps, this.closeTimeoutMs);
+        this.onClosed(reason);
+      }
+      sendInternal(name2, params, options) {
+        return this.pipeline.send(name2, params, options);
+      }
+      pipelineHooks() {
+        return {
+          guardContext: this.lookups.guardContext(this),
+          write: (packet) => {
+            this.stats.bytesSent += packet.length;
+            this.transport.write(packet);
+          },
+          afterReply: (name2, params, value) => {
+            this.ledger.noteReply(name2);
+            this.lookups.noteReply(name2, params, value);
+          },
+          afterSend: (name2, id, params, reply) => this.ledger.noteSent(name2, id, params, reply)
+        };
+      }
+      inboundHooks() {
+        return {
+          log: this.log,
+          reply: (packet) => this.pipeline.resolve(packet),
+          eventPolicy: (policy) => this.ledger.noteEventSet(policy),
+          event: (set2) => {
+            for (const ev of set2.events) {
+              if (ev.kind === "VM_START")
+                this.vmStart = { threadId: ev.threadId, rootDomainId: ev.rootDomainId };
             }
-          }
-        }
+            this.delivery.push(set2);
+          },
+          corrupt: (reason) => this.abort(reason)
+        };
       }
-      waitForVmStart(timeoutMs) {
-        if (this.vmStart) return Promise.resolve();
-        return this.waitForEvent((s) => s.events.some((e) => e.kind === "VM_START"), timeoutMs).then(
-          () => void 0,
-          (e) => {
-            throw e instanceof SdbConnectionClosedError ? e : new SdbHandshakeError(
-              `agent at ${this.endpoint} sent no VM_START within ${timeoutMs} ms`
-            );
-          }
+      /** Why the transport's close ended the connection: our own close() is not the agent's doing. */
+      transportEnded(cause) {
+        const at2 = this.endpoint;
+        if (cause)
+          return new SdbConnectionClosedError(`connection to ${at2} failed: ${cause.message}`, {
+            cause
+          });
+        if (this.closing) return this.closedByThisClient();
+        return new SdbConnectionClosedError(`the agent at ${at2} closed the connection`);
+      }
+      closedByThisClient() {
+        return new SdbConnectionClosedError(
+          `the connection to ${this.endpoint} was closed by this client`
         );
       }
       onClosed(reason) {
         if (this.closedReason) return;
         this.closedReason = reason;
         this.closing = true;
-        this.registry.rejectAll(reason);
-        for (const listener of [...this.closeListeners]) {
-          try {
-            listener(reason);
-          } catch (e) {
-            this.log(`sdb: close listener threw: ${e.message}`);
-          }
-        }
-        this.closeListeners.clear();
+        this.pipeline.rejectAll(reason);
+        this.delivery.closed(reason);
       }
     };
-    READ_BUFFER_BYTES = 256 * 1024;
   }
 });
 
@@ -49852,6 +50500,16 @@ var init_errors6 = __esm({
 });
 
 // mcp/tool.ts
+function toolContext({ app, caller }) {
+  return {
+    app,
+    caller,
+    session: app.session,
+    debug: app.debug,
+    journal: app.journal,
+    playerLog: app.playerLog
+  };
+}
 function defineTool(tool) {
   return tool;
 }
@@ -49902,191 +50560,6 @@ var init_tool = __esm({
   }
 });
 
-// unity/invoker.ts
-async function findMainThread(conn, opts) {
-  const threads = await conn.send("VM.ALL_THREADS");
-  const start = conn.vmStart?.threadId;
-  const candidate = start !== void 0 && threads.includes(start) ? start : threads[0];
-  if (candidate === void 0) throw Errors.noPlayer("the game reports no managed threads");
-  const check2 = await findMainThreadCheck(conn);
-  if (!check2) return candidate;
-  const ordered = [candidate, ...threads.filter((t) => t !== candidate)];
-  for (const threadId of ordered) {
-    const invoker = new MainThreadInvoker(conn, threadId, {
-      endpoint: opts.endpoint,
-      parkTimeoutMs: threadId === candidate ? opts.parkTimeoutMs : Math.min(200, opts.parkTimeoutMs),
-      invokeTimeoutMs: 2e3
-    });
-    try {
-      const r = await invoker.invoke(check2, Values.null(), []);
-      if (r.result.kind === "bool" && r.result.value) return threadId;
-    } catch (e) {
-      opts.log?.(`main-thread check on thread ${threadId}: ${e.message}`);
-    }
-  }
-  opts.log?.("no thread confirmed as the main thread; using the VM_START thread");
-  return candidate;
-}
-async function findMainThreadCheck(conn) {
-  const [unityObject] = await conn.send("VM.GET_TYPES", {
-    name: "UnityEngine.Object",
-    ignoreCase: false
-  });
-  if (!unityObject) return void 0;
-  const [method] = await conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
-    typeId: unityObject,
-    name: "CurrentThreadIsMainThread",
-    flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly
-  });
-  return method;
-}
-var ABORT_GRACE_MS, MESSAGE_CHARS, MainThreadInvoker;
-var init_invoker = __esm({
-  "unity/invoker.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_errors6();
-    ABORT_GRACE_MS = 2e3;
-    MESSAGE_CHARS = 8e3;
-    MainThreadInvoker = class {
-      constructor(conn, threadId, opts) {
-        this.conn = conn;
-        this.threadId = threadId;
-        this.opts = opts;
-      }
-      conn;
-      threadId;
-      opts;
-      /** Invokes run so far (including the ones made to read an exception). */
-      invokes = 0;
-      /** Invokes on the wire now that let the other threads run (see allThreadsRunning). */
-      allThreadCalls = 0;
-      queue = Promise.resolve();
-      idle = true;
-      exceptionMethods;
-      /**
-       * True while an invoke that resumed the whole VM is running: a thread that stops at an event
-       * meanwhile suspends the VM again, and with it the call (the agent stops every thread), so
-       * whoever handles such an event must give its level back for the call to finish.
-       */
-      get allThreadsRunning() {
-        return this.allThreadCalls > 0;
-      }
-      /** Runs one method on the main thread; the VM must be suspended by the caller's window. */
-      invoke(methodId, thisArg, args2, options = {}) {
-        const run = this.idle ? this.invokeParked(methodId, thisArg, args2, options) : this.queue.then(() => this.invokeParked(methodId, thisArg, args2, options));
-        this.idle = false;
-        const settled = run.then(
-          () => void 0,
-          () => void 0
-        );
-        this.queue = settled;
-        void settled.then(() => {
-          if (this.queue === settled) this.idle = true;
-        });
-        return run;
-      }
-      async invokeParked(methodId, thisArg, args2, options) {
-        const raw = await this.invokeRaw(methodId, thisArg, args2, options);
-        if (raw.threw) throw Errors.gameException(await this.describeException(raw.exception));
-        return raw.outcome;
-      }
-      async invokeRaw(methodId, thisArg, args2, options) {
-        const single = this.opts.singleThreaded?.(this.threadId) === true;
-        const flags = InvokeFlags.DISABLE_BREAKPOINTS | (single ? InvokeFlags.SINGLE_THREADED : 0) | (options.virtual ? InvokeFlags.VIRTUAL : 0) | (options.returnOutThis ? InvokeFlags.RETURN_OUT_THIS : 0) | (options.returnOutArgs ? InvokeFlags.RETURN_OUT_ARGS : 0);
-        const parkMs = options.parkTimeoutMs ?? this.opts.parkTimeoutMs;
-        const callMs = options.timeoutMs ?? this.opts.invokeTimeoutMs;
-        const started = performance.now();
-        for (; ; ) {
-          let packetId = -1;
-          let expired = false;
-          const timer = setTimeout(() => {
-            expired = true;
-            this.conn.send("VM.ABORT_INVOKE", { threadId: this.threadId, invokeId: packetId }).catch(
-              (e) => this.opts.log?.(`abort of invoke ${packetId} failed: ${e.message}`)
-            );
-          }, callMs);
-          this.invokes++;
-          if (!single) this.allThreadCalls++;
-          try {
-            const r = await this.conn.send(
-              "VM.INVOKE_METHOD",
-              { threadId: this.threadId, flags, methodId, thisArg, args: args2 },
-              { timeoutMs: callMs + ABORT_GRACE_MS, onSent: (id) => packetId = id }
-            );
-            if (expired) throw Errors.timeout("the call in the game", callMs, true);
-            if (r.threw) return { threw: true, exception: r.exception };
-            const outcome = { result: r.result };
-            if (r.outThis) outcome.outThis = r.outThis;
-            if (r.outArgs) outcome.outArgs = r.outArgs;
-            return { threw: false, outcome };
-          } catch (e) {
-            if (expired) throw Errors.timeout("the call in the game", callMs, true);
-            if (!isAgentError(e, ErrorCode2.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
-            this.invokes--;
-            if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
-            await new Promise((r) => setImmediate(r));
-          } finally {
-            clearTimeout(timer);
-            if (!single) this.allThreadCalls--;
-          }
-        }
-      }
-      /** The exception's runtime type, message and stack trace, read with invokes on this thread. */
-      async describeException(exception) {
-        let type = "System.Exception";
-        if (exception.kind === "object") {
-          try {
-            const typeId = await this.conn.send("OBJECT_REF.GET_TYPE", {
-              objectId: exception.objectId
-            });
-            type = (await this.conn.send("TYPE.GET_INFO", { typeId })).fullName;
-          } catch (e) {
-            this.opts.log?.(`exception type unreadable: ${e.message}`);
-          }
-        }
-        const info2 = { type, message: "", stackTrace: "" };
-        try {
-          const m = await (this.exceptionMethods ??= this.findExceptionMethods());
-          info2.message = await this.readStringResult(m.message, exception);
-          info2.stackTrace = await this.readStringResult(m.stack, exception);
-        } catch (e) {
-          this.opts.log?.(`exception details unreadable: ${e.message}`);
-        }
-        return info2;
-      }
-      async readStringResult(methodId, target) {
-        const r = await this.invokeRaw(methodId, target, [], { virtual: true, timeoutMs: 5e3 });
-        if (r.threw || r.outcome.result.kind !== "string") return "";
-        const s = await readString(this.conn, r.outcome.result.objectId, { maxChars: MESSAGE_CHARS });
-        return s.truncated ? `${s.text}… (${s.length - s.text.length} more chars)` : s.text;
-      }
-      async findExceptionMethods() {
-        const [exceptionType] = await this.conn.send("VM.GET_TYPES", {
-          name: "System.Exception",
-          ignoreCase: false
-        });
-        if (!exceptionType) throw new Error("System.Exception not found");
-        const flags = BindingFlags.Instance | BindingFlags.Public | BindingFlags.DeclaredOnly;
-        const [[message], [stack]] = await Promise.all([
-          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
-            typeId: exceptionType,
-            name: "get_Message",
-            flags
-          }),
-          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
-            typeId: exceptionType,
-            name: "get_StackTrace",
-            flags
-          })
-        ]);
-        if (!message || !stack) throw new Error("System.Exception has no Message/StackTrace getter");
-        return { message, stack };
-      }
-    };
-  }
-});
-
 // unity/catalog/metadata-schema.ts
 function columnWidths(table, rows, heapSizes) {
   const columns = COLUMNS[table];
@@ -50109,7 +50582,7 @@ function tagBitsOf(choices) {
   while (1 << bits2 < choices) bits2++;
   return bits2;
 }
-var Table, CodedIndex, T, C, COLUMNS, HeapSizes;
+var Table, CodedIndex, T, C, COLUMNS, GenericParamAttributes, HeapSizes;
 var init_metadata_schema = __esm({
   "unity/catalog/metadata-schema.ts"() {
     "use strict";
@@ -50284,8 +50757,19 @@ var init_metadata_schema = __esm({
       /* ManifestResource */
       [4, 4, "string", C("Implementation")],
       /* NestedClass */
-      [T(Table.TypeDef), T(Table.TypeDef)]
+      [T(Table.TypeDef), T(Table.TypeDef)],
+      /* GenericParam: number, flags, owner, name */
+      [2, 2, C("TypeOrMethodDef"), "string"],
+      /* MethodSpec */
+      [C("MethodDefOrRef"), "blob"],
+      /* GenericParamConstraint: owner, constraint */
+      [T(Table.GenericParam), C("TypeDefOrRef")]
     ];
+    GenericParamAttributes = {
+      ReferenceTypeConstraint: 4,
+      NotNullableValueTypeConstraint: 8,
+      DefaultConstructorConstraint: 16
+    };
     HeapSizes = { strings: 1, guid: 2, blob: 4 };
   }
 });
@@ -50512,7 +50996,7 @@ var init_metadata_tables = __esm({
           this.rows[t] = region.u32(at2, `row count of table 0x${t.toString(16)}`);
           at2 += 4;
         }
-        for (let t = 0; t <= Table.NestedClass; t++) {
+        for (let t = 0; t <= Table.GenericParamConstraint; t++) {
           const widths = columnWidths(t, this.rows, heapSizes);
           const size = widths.reduce((a, b) => a + b, 0);
           const length = this.rows[t] * size;
@@ -50885,13 +51369,36 @@ var init_metadata_reader = __esm({
 // unity/catalog/name-query.ts
 function nameKeys(fullName, simpleName) {
   const bare = stripArity(fullName);
-  return {
+  const keys = {
     fullName,
     simpleName,
     bare,
     lowerFull: fullName.toLowerCase(),
     lowerBare: bare.toLowerCase()
   };
+  const full = dotNesting(fullName);
+  if (full !== fullName) {
+    const dottedBare = stripArity(full);
+    keys.dotted = {
+      full,
+      bare: dottedBare,
+      lowerFull: full.toLowerCase(),
+      lowerBare: dottedBare.toLowerCase()
+    };
+  }
+  return keys;
+}
+function dotNesting(fullName) {
+  if (!fullName.includes("+")) return fullName;
+  let out = "";
+  for (let i = 0; i < fullName.length; i++) {
+    const c = fullName[i];
+    if (c === "\\") {
+      out += c + (fullName[i + 1] ?? "");
+      i++;
+    } else out += c === "+" ? "." : c;
+  }
+  return out;
 }
 function parseTypeQuery(query2) {
   const q = query2.trim();
@@ -50903,18 +51410,22 @@ function parseTypeQuery(query2) {
   const name2 = (comma >= 0 ? q.slice(0, comma) : q).trim();
   const assembly = comma >= 0 ? q.slice(comma + 1).trim() || void 0 : void 0;
   if (!name2) throw Errors.invalidArgument(`no type name in ${JSON.stringify(query2)}`);
-  return { kind: "name", text: name2, assembly, match: nameMatcher(name2) };
+  const text = name2.replace(/\//g, "+");
+  return { kind: "name", text, assembly, match: nameMatcher(text) };
 }
 function nameMatcher(q) {
   const withArity = q.includes("`");
   const lower = q.toLowerCase();
+  const dottedToo = !q.includes("+");
+  const exact = (full) => full === q;
+  const suffix = (full, bare) => isBoundarySuffix(full, q) || !withArity && isBoundarySuffix(bare, q);
+  const suffixLower = (full, bare) => isBoundarySuffix(full, lower) || !withArity && isBoundarySuffix(bare, lower);
   return (k) => {
-    if (k.fullName === q) return "exact";
-    if (isBoundarySuffix(k.fullName, q) || !withArity && isBoundarySuffix(k.bare, q)) {
-      return "name";
-    }
-    if (k.lowerFull === lower) return "exact-ignore-case";
-    if (isBoundarySuffix(k.lowerFull, lower) || !withArity && isBoundarySuffix(k.lowerBare, lower))
+    const d = dottedToo ? k.dotted : void 0;
+    if (exact(k.fullName) || d && exact(d.full)) return "exact";
+    if (suffix(k.fullName, k.bare) || d && suffix(d.full, d.bare)) return "name";
+    if (k.lowerFull === lower || d?.lowerFull === lower) return "exact-ignore-case";
+    if (suffixLower(k.lowerFull, k.lowerBare) || d && suffixLower(d.lowerFull, d.lowerBare))
       return "name-ignore-case";
     return void 0;
   };
@@ -51103,16 +51614,16 @@ function boundedEditDistance(a, b, max) {
   if (a.length > b.length) [a, b] = [b, a];
   const n = a.length;
   const m = b.length;
-  const big = max + 1;
-  let before = new Array(n + 1).fill(big);
+  const big2 = max + 1;
+  let before = new Array(n + 1).fill(big2);
   let prev = new Array(n + 1);
   let cur = new Array(n + 1);
-  for (let i = 0; i <= n; i++) prev[i] = i <= max ? i : big;
+  for (let i = 0; i <= n; i++) prev[i] = i <= max ? i : big2;
   for (let j = 1; j <= m; j++) {
     const from = Math.max(1, j - max);
     const to = Math.min(n, j + max);
-    cur.fill(big);
-    cur[0] = j <= max ? j : big;
+    cur.fill(big2);
+    cur[0] = j <= max ? j : big2;
     let rowMin = cur[0];
     for (let i = from; i <= to; i++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -51120,13 +51631,13 @@ function boundedEditDistance(a, b, max) {
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
         d = Math.min(d, before[i - 2] + 1);
       }
-      cur[i] = d > big ? big : d;
+      cur[i] = d > big2 ? big2 : d;
       if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return big;
+    if (rowMin > max) return big2;
     [before, prev, cur] = [prev, cur, before];
   }
-  return Math.min(prev[n], big);
+  return Math.min(prev[n], big2);
 }
 function suggestionBound(query2) {
   return Math.max(1, Math.min(4, Math.floor(query2.length / 4)));
@@ -51392,6 +51903,80 @@ var init_member_reader = __esm({
       "protected internal",
       "public"
     ];
+  }
+});
+
+// unity/catalog/generic-params.ts
+var GenericParams;
+var init_generic_params = __esm({
+  "unity/catalog/generic-params.ts"() {
+    "use strict";
+    init_metadata_schema();
+    init_pe_image();
+    GenericParams = class {
+      constructor(image, names2) {
+        this.image = image;
+        this.names = names2;
+      }
+      image;
+      names;
+      /** GenericParam rows by owner MethodDef row, built once per image. */
+      byMethod;
+      /** GenericParamConstraint rows by GenericParam row. */
+      constraintRows;
+      /** The generic parameters of MethodDef row `row`, in order (empty for non-generic ones). */
+      ofMethod(row) {
+        const { tables, strings } = this.image;
+        this.index();
+        const rows = this.byMethod.get(row) ?? [];
+        const out = [];
+        for (const r of rows) {
+          const p = tables.need(Table.GenericParam, r, "generic parameter");
+          const number4 = p.index(0);
+          const flags = p.index(1);
+          const constraints = (this.constraintRows.get(r) ?? []).map((c) => {
+            const coded = tables.need(Table.GenericParamConstraint, c, "constraint").index(1);
+            const [table, target] = tables.decode("TypeDefOrRef", coded);
+            return this.names.typeName({ kind: "class", token: (table << 24 | target) >>> 0 });
+          });
+          out[number4] = {
+            name: strings.at(p.index(3)),
+            referenceType: (flags & GenericParamAttributes.ReferenceTypeConstraint) !== 0,
+            valueType: (flags & GenericParamAttributes.NotNullableValueTypeConstraint) !== 0,
+            defaultConstructor: (flags & GenericParamAttributes.DefaultConstructorConstraint) !== 0,
+            constraints
+          };
+        }
+        for (let i = 0; i < out.length; i++) {
+          if (!out[i]) throw new MetadataFormatError(`method row ${row} has no generic parameter ${i}`);
+        }
+        return out;
+      }
+      index() {
+        if (this.byMethod) return;
+        const { tables } = this.image;
+        const byMethod2 = /* @__PURE__ */ new Map();
+        for (let r = 1; r <= tables.rows[Table.GenericParam]; r++) {
+          const [table, owner] = tables.decode(
+            "TypeOrMethodDef",
+            tables.row(Table.GenericParam, r).index(2)
+          );
+          if (table !== Table.MethodDef) continue;
+          let list = byMethod2.get(owner);
+          if (!list) byMethod2.set(owner, list = []);
+          list.push(r);
+        }
+        const constraintRows = /* @__PURE__ */ new Map();
+        for (let r = 1; r <= tables.rows[Table.GenericParamConstraint]; r++) {
+          const owner = tables.row(Table.GenericParamConstraint, r).index(0);
+          let list = constraintRows.get(owner);
+          if (!list) constraintRows.set(owner, list = []);
+          list.push(r);
+        }
+        this.byMethod = byMethod2;
+        this.constraintRows = constraintRows;
+      }
+    };
   }
 });
 
@@ -51936,6 +52521,7 @@ var ParamAttributes, MethodDefinitions;
 var init_method_metadata = __esm({
   "unity/catalog/method-metadata.ts"() {
     "use strict";
+    init_generic_params();
     init_metadata_schema();
     init_metadata_tables();
     init_param_annotations();
@@ -51948,10 +52534,12 @@ var init_method_metadata = __esm({
         this.image = image;
         this.names = new SignatureNames(image);
         this.annotations = new ParamAnnotations(image);
+        this.generics = new GenericParams(image, this.names);
       }
       image;
       names;
       annotations;
+      generics;
       /** The MethodDef of a 0x06 token, with its signature and parameters decoded. */
       method(token) {
         const { tables, strings, blobs } = this.image;
@@ -52010,8 +52598,10 @@ var init_method_metadata = __esm({
        */
       signature(token) {
         const def = this.method(token);
+        const generics = def.signature.genericArity ? this.generics.ofMethod(token & 16777215) : [];
         return {
           genericArity: def.signature.genericArity,
+          ...generics.length ? { genericParameters: generics } : {},
           parameters: def.params.map((p) => {
             const optional2 = (p.flags & ParamAttributes.Optional) !== 0;
             let defaultValue = optional2 ? p.defaultValue : void 0;
@@ -52559,6 +53149,191 @@ var init_catalog = __esm({
   }
 });
 
+// unity/invoker.ts
+async function findMainThread(conn, opts) {
+  const threads = await conn.send("VM.ALL_THREADS");
+  const start = conn.vmStart?.threadId;
+  const candidate = start !== void 0 && threads.includes(start) ? start : threads[0];
+  if (candidate === void 0) throw Errors.noPlayer("the game reports no managed threads");
+  const check2 = await findMainThreadCheck(conn);
+  if (!check2) return candidate;
+  const ordered = [candidate, ...threads.filter((t) => t !== candidate)];
+  for (const threadId of ordered) {
+    const invoker = new MainThreadInvoker(conn, threadId, {
+      endpoint: opts.endpoint,
+      parkTimeoutMs: threadId === candidate ? opts.parkTimeoutMs : Math.min(200, opts.parkTimeoutMs),
+      invokeTimeoutMs: 2e3
+    });
+    try {
+      const r = await invoker.invoke(check2, Values.null(), []);
+      if (r.result.kind === "bool" && r.result.value) return threadId;
+    } catch (e) {
+      opts.log?.(`main-thread check on thread ${threadId}: ${e.message}`);
+    }
+  }
+  opts.log?.("no thread confirmed as the main thread; using the VM_START thread");
+  return candidate;
+}
+async function findMainThreadCheck(conn) {
+  const [unityObject] = await conn.send("VM.GET_TYPES", {
+    name: "UnityEngine.Object",
+    ignoreCase: false
+  });
+  if (!unityObject) return void 0;
+  const [method] = await conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
+    typeId: unityObject,
+    name: "CurrentThreadIsMainThread",
+    flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly
+  });
+  return method;
+}
+var ABORT_GRACE_MS, MESSAGE_CHARS, MainThreadInvoker;
+var init_invoker = __esm({
+  "unity/invoker.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    ABORT_GRACE_MS = 2e3;
+    MESSAGE_CHARS = 8e3;
+    MainThreadInvoker = class {
+      constructor(conn, threadId, opts) {
+        this.conn = conn;
+        this.threadId = threadId;
+        this.opts = opts;
+      }
+      conn;
+      threadId;
+      opts;
+      /** Invokes run so far (including the ones made to read an exception). */
+      invokes = 0;
+      /** Invokes on the wire now that let the other threads run (see allThreadsRunning). */
+      allThreadCalls = 0;
+      queue = Promise.resolve();
+      idle = true;
+      exceptionMethods;
+      /**
+       * True while an invoke that resumed the whole VM is running: a thread that stops at an event
+       * meanwhile suspends the VM again, and with it the call (the agent stops every thread), so
+       * whoever handles such an event must give its level back for the call to finish.
+       */
+      get allThreadsRunning() {
+        return this.allThreadCalls > 0;
+      }
+      /** Runs one method on the main thread; the VM must be suspended by the caller's window. */
+      invoke(methodId, thisArg, args2, options = {}) {
+        const run = this.idle ? this.invokeParked(methodId, thisArg, args2, options) : this.queue.then(() => this.invokeParked(methodId, thisArg, args2, options));
+        this.idle = false;
+        const settled = run.then(
+          () => void 0,
+          () => void 0
+        );
+        this.queue = settled;
+        void settled.then(() => {
+          if (this.queue === settled) this.idle = true;
+        });
+        return run;
+      }
+      async invokeParked(methodId, thisArg, args2, options) {
+        const raw = await this.invokeRaw(methodId, thisArg, args2, options);
+        if (raw.threw) throw Errors.gameException(await this.describeException(raw.exception));
+        return raw.outcome;
+      }
+      async invokeRaw(methodId, thisArg, args2, options) {
+        const single = this.opts.singleThreaded?.(this.threadId) === true;
+        const flags = InvokeFlags.DISABLE_BREAKPOINTS | (single ? InvokeFlags.SINGLE_THREADED : 0) | (options.virtual ? InvokeFlags.VIRTUAL : 0) | (options.returnOutThis ? InvokeFlags.RETURN_OUT_THIS : 0) | (options.returnOutArgs ? InvokeFlags.RETURN_OUT_ARGS : 0);
+        const parkMs = options.parkTimeoutMs ?? this.opts.parkTimeoutMs;
+        const callMs = options.timeoutMs ?? this.opts.invokeTimeoutMs;
+        const started = performance.now();
+        for (; ; ) {
+          let packetId = -1;
+          let expired = false;
+          const timer = setTimeout(() => {
+            expired = true;
+            this.conn.send("VM.ABORT_INVOKE", { threadId: this.threadId, invokeId: packetId }).catch(
+              (e) => this.opts.log?.(`abort of invoke ${packetId} failed: ${e.message}`)
+            );
+          }, callMs);
+          this.invokes++;
+          if (!single) this.allThreadCalls++;
+          try {
+            const r = await this.conn.send(
+              "VM.INVOKE_METHOD",
+              { threadId: this.threadId, flags, methodId, thisArg, args: args2 },
+              { timeoutMs: callMs + ABORT_GRACE_MS, onSent: (id) => packetId = id }
+            );
+            if (expired) throw Errors.timeout("the call in the game", callMs, true);
+            if (r.threw) return { threw: true, exception: r.exception };
+            const outcome = { result: r.result };
+            if (r.outThis) outcome.outThis = r.outThis;
+            if (r.outArgs) outcome.outArgs = r.outArgs;
+            return { threw: false, outcome };
+          } catch (e) {
+            if (expired) throw Errors.timeout("the call in the game", callMs, true);
+            if (!isAgentError(e, ErrorCode2.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
+            this.invokes--;
+            if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
+            await new Promise((r) => setImmediate(r));
+          } finally {
+            clearTimeout(timer);
+            if (!single) this.allThreadCalls--;
+          }
+        }
+      }
+      /** The exception's runtime type, message and stack trace, read with invokes on this thread. */
+      async describeException(exception) {
+        let type = "System.Exception";
+        if (exception.kind === "object") {
+          try {
+            const typeId = await this.conn.send("OBJECT_REF.GET_TYPE", {
+              objectId: exception.objectId
+            });
+            type = (await this.conn.send("TYPE.GET_INFO", { typeId })).fullName;
+          } catch (e) {
+            this.opts.log?.(`exception type unreadable: ${e.message}`);
+          }
+        }
+        const info2 = { type, message: "", stackTrace: "" };
+        try {
+          const m = await (this.exceptionMethods ??= this.findExceptionMethods());
+          info2.message = await this.readStringResult(m.message, exception);
+          info2.stackTrace = await this.readStringResult(m.stack, exception);
+        } catch (e) {
+          this.opts.log?.(`exception details unreadable: ${e.message}`);
+        }
+        return info2;
+      }
+      async readStringResult(methodId, target) {
+        const r = await this.invokeRaw(methodId, target, [], { virtual: true, timeoutMs: 5e3 });
+        if (r.threw || r.outcome.result.kind !== "string") return "";
+        const s = await readString(this.conn, r.outcome.result.objectId, { maxChars: MESSAGE_CHARS });
+        return s.truncated ? `${s.text}… (${s.length - s.text.length} more chars)` : s.text;
+      }
+      async findExceptionMethods() {
+        const [exceptionType] = await this.conn.send("VM.GET_TYPES", {
+          name: "System.Exception",
+          ignoreCase: false
+        });
+        if (!exceptionType) throw new Error("System.Exception not found");
+        const flags = BindingFlags.Instance | BindingFlags.Public | BindingFlags.DeclaredOnly;
+        const [[message], [stack]] = await Promise.all([
+          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
+            typeId: exceptionType,
+            name: "get_Message",
+            flags
+          }),
+          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
+            typeId: exceptionType,
+            name: "get_StackTrace",
+            flags
+          })
+        ]);
+        if (!message || !stack) throw new Error("System.Exception has no Message/StackTrace getter");
+        return { message, stack };
+      }
+    };
+  }
+});
+
 // unity/type-names-by-invoke.ts
 async function findMethods(conn) {
   const [assembly] = await conn.send("VM.GET_TYPES", {
@@ -52589,12 +53364,14 @@ async function findMethods(conn) {
   }
   throw new Error("Assembly.GetTypes() or String.Join(string, object[]) not found");
 }
-async function listTypeNamesByInvoke(conn, invoker, assemblyId) {
-  let methods = cache.get(conn);
-  if (!methods) {
-    methods = findMethods(conn);
-    cache.set(conn, methods);
-  }
+function typeNamesByInvoke(conn) {
+  let methods;
+  return (invoker, assemblyId) => {
+    methods ??= findMethods(conn);
+    return listTypeNames(conn, invoker, assemblyId, methods);
+  };
+}
+async function listTypeNames(conn, invoker, assemblyId, methods) {
   const { getTypes, join } = await methods;
   const assembly = await conn.send("ASSEMBLY.GET_OBJECT", { assemblyId });
   const types = await invoker.invoke(getTypes, Values.object(assembly), [], { virtual: true });
@@ -52610,567 +53387,123 @@ async function listTypeNamesByInvoke(conn, invoker, assemblyId) {
   const { text } = await readString(conn, joined.result.objectId);
   return text.split("\n").filter(Boolean).map((n) => /`\d+\[[^\]]*\]$/.test(n) ? n.replace(/\[[^\]]*\]$/, "") : n);
 }
-var cache;
 var init_type_names_by_invoke = __esm({
   "unity/type-names-by-invoke.ts"() {
     "use strict";
     init_sdb_protocol();
-    cache = /* @__PURE__ */ new WeakMap();
   }
 });
 
-// unity/session/holds.ts
-var HoldTable;
-var init_holds = __esm({
-  "unity/session/holds.ts"() {
-    "use strict";
-    HoldTable = class {
-      byCaller = /* @__PURE__ */ new Map();
-      add(caller) {
-        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
-      }
-      /** Removes one of `caller`'s holds; false when it had none. */
-      remove(caller) {
-        const n = this.byCaller.get(caller) ?? 0;
-        if (n === 0) return false;
-        if (n === 1) this.byCaller.delete(caller);
-        else this.byCaller.set(caller, n - 1);
-        return true;
-      }
-      count(caller) {
-        return this.byCaller.get(caller) ?? 0;
-      }
-      get total() {
-        let n = 0;
-        for (const c of this.byCaller.values()) n += c;
-        return n;
-      }
-      /** The caller that has held the game longest (insertion order of the map). */
-      oldestHolder() {
-        return this.byCaller.keys().next().value;
-      }
-      list() {
-        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
-      }
-      clear() {
-        this.byCaller.clear();
-      }
-    };
-  }
-});
-
-// unity/session/rw-lock.ts
-var RwLock;
-var init_rw_lock = __esm({
-  "unity/session/rw-lock.ts"() {
-    "use strict";
-    init_errors6();
-    RwLock = class {
-      shared = 0;
-      exclusive = false;
-      queue = [];
-      get state() {
-        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
-      }
-      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
-      acquire(exclusive, waitMs, what) {
-        if (this.queue.length === 0 && this.canGrant(exclusive))
-          return Promise.resolve(this.take(exclusive));
-        return new Promise((resolve2, reject3) => {
-          const waiter = {
-            exclusive,
-            grant: () => resolve2(this.take(exclusive)),
-            timer: setTimeout(() => {
-              const i = this.queue.indexOf(waiter);
-              if (i >= 0) this.queue.splice(i, 1);
-              reject3(
-                Errors.timeout(
-                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
-                  waitMs,
-                  false
-                )
-              );
-              this.pump();
-            }, waitMs)
-          };
-          this.queue.push(waiter);
-        });
-      }
-      canGrant(exclusive) {
-        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
-      }
-      take(exclusive) {
-        if (exclusive) this.exclusive = true;
-        else this.shared++;
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          if (exclusive) this.exclusive = false;
-          else this.shared--;
-          this.pump();
-        };
-      }
-      pump() {
-        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
-          const next = this.queue.shift();
-          clearTimeout(next.timer);
-          next.grant();
-        }
-      }
-    };
-  }
-});
-
-// unity/session/session.ts
-async function gameIdentity(conn, player) {
-  const threads = await conn.send("VM.ALL_THREADS");
-  const start = conn.vmStart?.threadId;
-  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
-  if (thread === void 0)
-    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
-  const [tid, address] = await Promise.all([
-    conn.send("THREAD.GET_TID", { threadId: thread }),
-    conn.send("THREAD.GET_ID", { threadId: thread })
-  ]);
-  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
-  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+// unity/session/game-connection.ts
+function connectionPart(name2, create) {
+  return { name: name2, create };
 }
 function isLoopback(endpoint) {
   return /^(127\.|localhost:|\[::1\]:)/.test(endpoint);
 }
-function isDrop(e) {
-  const code = e?.code;
-  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
-}
-function round(ms) {
-  return Math.round(ms * 100) / 100;
-}
-function simpleCost(a, before, started) {
-  const ms = round(performance.now() - started);
-  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
-}
-function zeroCost(started) {
-  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
-}
-function sumCosts(costs, startedAt) {
-  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
-  for (const c of costs) {
-    total.wireCommands += c.wireCommands;
-    total.invokes += c.invokes;
-    total.freezeMs = round(total.freezeMs + c.freezeMs);
-    total.wallMs = round(total.wallMs + c.wallMs);
-  }
-  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
-  return total;
-}
-var GameSession;
-var init_session = __esm({
-  "unity/session/session.ts"() {
+var GameConnection;
+var init_game_connection = __esm({
+  "unity/session/game-connection.ts"() {
     "use strict";
-    init_sdb_protocol();
-    init_errors6();
-    init_invoker();
     init_catalog();
+    init_invoker();
     init_type_names_by_invoke();
-    init_holds();
-    init_rw_lock();
-    GameSession = class {
-      constructor(opts = {}) {
+    GameConnection = class {
+      constructor(conn, opts) {
+        this.conn = conn;
         this.opts = opts;
+        this.endpoint = opts.endpoint;
+        this.identity = opts.identity;
+        this.player = opts.player;
         this.log = opts.log ?? (() => void 0);
-        if (opts.target) this.target = opts.target;
       }
+      conn;
       opts;
-      /** Connections opened so far (one per process run against one game, unless it drops). */
-      connects = 0;
-      target = { kind: "auto" };
-      attachment;
-      attaching;
-      /** The game this session was pointed at; writes are refused when another one answers. */
-      baseline;
-      replaced;
-      lastDrop;
-      /** The player last attached to, kept across drops to find it again. */
-      lastPlayer;
-      holds = new HoldTable();
-      lock = new RwLock();
-      running = /* @__PURE__ */ new Map();
-      nextOperation = 0;
-      closed = false;
+      endpoint;
+      identity;
+      player;
+      parts = /* @__PURE__ */ new Map();
+      catalogValue;
+      invokerPromise;
+      invokerValue;
+      endedValue = false;
       log;
-      extensions = /* @__PURE__ */ new Set();
-      /** Registers an extension (see SessionExtension); returns the unregister function. */
-      extend(extension) {
-        this.extensions.add(extension);
-        return () => this.extensions.delete(extension);
+      /** The connection ended: its parts are forgotten. */
+      get ended() {
+        return this.endedValue;
       }
       /**
-       * True while an invoke that let every thread run is on the wire (see
-       * MainThreadInvoker.allThreadsRunning). Never attaches.
-       */
-      get invokeRunning() {
-        const a = this.attachment;
-        return a?.invokerNow?.allThreadsRunning === true;
-      }
-      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
-      get connection() {
-        const a = this.attachment;
-        return a && !a.conn.isClosed ? a.conn : void 0;
-      }
-      /** How many holds `caller` has, and who else holds the game. Never attaches. */
-      holdsOf(caller) {
-        const holds = this.holds.list();
-        return {
-          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
-          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
-        };
-      }
-      /** Never attaches. */
-      status() {
-        const a = this.attachment;
-        const s = {
-          target: this.target,
-          attached: a !== void 0 && !a.conn.isClosed,
-          connects: this.connects,
-          holds: this.holds.list(),
-          operations: [...this.running.values()]
-        };
-        if (a) {
-          s.endpoint = a.endpoint;
-          if (a.player) s.player = a.player;
-          s.protocol = a.conn.version.toString();
-          s.runtime = a.conn.agent.description;
-        }
-        if (this.replaced) s.replaced = this.replaced;
-        if (this.lastDrop) s.lastDrop = this.lastDrop;
-        return s;
-      }
-      /**
-       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
-       * The game found becomes the one writes are checked against.
-       */
-      async attach(target) {
-        this.throwIfClosed();
-        if (target.kind === "endpoint" && (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)) {
-          throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
-        }
-        const previous = this.attachment;
-        this.target = target;
-        this.lastPlayer = void 0;
-        this.baseline = void 0;
-        this.replaced = void 0;
-        if (previous) await this.dropAttachment(previous, "a new attach");
-        await this.ensureAttached();
-        return this.status();
-      }
-      /**
-       * The escape hatch: frees the game and the debugger slot without waiting on anything it
-       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
-       * MAY_HAVE_APPLIED.
-       */
-      async detach() {
-        const a = this.attachment;
-        this.attachment = void 0;
-        this.attaching = void 0;
-        this.holds.clear();
-        if (a) await this.closeWithExtensions(a.conn);
-      }
-      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
-      async closeWithExtensions(conn) {
-        if (!conn.isClosed) {
-          for (const x of this.extensions) {
-            try {
-              x.beforeClose?.(conn);
-            } catch (e) {
-              this.log(`session: extension clean-up: ${messageOf(e)}`);
-            }
-          }
-        }
-        await conn.close();
-        this.connectionEnded(conn);
-      }
-      connectionEnded(conn) {
-        for (const x of this.extensions) {
-          try {
-            x.connectionEnded?.(conn);
-          } catch (e) {
-            this.log(`session: extension: ${messageOf(e)}`);
-          }
-        }
-      }
-      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
-      async shutdown() {
-        this.closed = true;
-        await this.detach();
-      }
-      /** Runs `op` inside its own suspend window; the window is closed on every path. */
-      async run(label, caller, op, options = {}) {
-        this.throwIfClosed();
-        const started = performance.now();
-        const release = await this.lock.acquire(
-          options.exclusive === true,
-          options.lockWaitMs ?? 3e4,
-          label
-        );
-        const opId = ++this.nextOperation;
-        this.running.set(opId, { caller, label });
-        try {
-          let a = await this.ensureAttached();
-          if (options.window === false) {
-            if (options.writes)
-              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-            return await this.withoutWindow(a, label, op, started);
-          }
-          try {
-            await a.conn.send("VM.SUSPEND");
-          } catch (e) {
-            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
-            this.noteDrop(a, e);
-            a = await this.ensureAttached();
-            try {
-              await a.conn.send("VM.SUSPEND");
-            } catch (e2) {
-              if (isDrop(e2)) this.noteDrop(a, e2);
-              throw fromSdbError(e2, a.endpoint);
-            }
-          }
-          return await this.inWindow(a, label, op, options, started);
-        } finally {
-          this.running.delete(opId);
-          release();
-        }
-      }
-      async inWindow(a, label, op, options, started) {
-        const windowOpened = performance.now();
-        const commandsBefore = a.conn.stats.commandsSent - 1;
-        let invokes = 0;
-        let wrote = false;
-        const checkWrite = () => {
-          if (this.replaced) throw Errors.gameReplaced(this.replaced.expected, this.replaced.found);
-          wrote = true;
-        };
-        try {
-          if (options.writes) checkWrite();
-          const ctx = {
-            conn: a.conn,
-            catalog: this.catalogFor(a),
-            mainThread: async () => (await this.invokerFor(a)).threadId,
-            invoke: async (methodId, thisArg, args2, o) => {
-              const invoker = await this.invokerFor(a);
-              invokes++;
-              wrote = true;
-              return invoker.invoke(methodId, thisArg, args2, o);
-            },
-            markWrite: checkWrite
-          };
-          const value = await op(ctx);
-          return {
-            value,
-            cost: this.cost(a, commandsBefore, invokes, windowOpened, started)
-          };
-        } catch (e) {
-          if (a.conn.isClosed || isDrop(e)) {
-            this.noteDrop(a, e);
-            throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
-          }
-          throw fromSdbError(e, a.endpoint);
-        } finally {
-          if (!a.conn.isClosed) {
-            a.conn.send("VM.RESUME").catch((e) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
-          }
-        }
-      }
-      async withoutWindow(a, label, op, started) {
-        const before = a.conn.stats.commandsSent;
-        const refuse = () => {
-          throw Errors.invalidArgument(
-            `${label} runs without a suspend window: it cannot invoke or write`
-          );
-        };
-        try {
-          const value = await op({
-            conn: a.conn,
-            catalog: this.catalogFor(a),
-            mainThread: refuse,
-            invoke: refuse,
-            markWrite: refuse
-          });
-          return { value, cost: simpleCost(a, before, started) };
-        } catch (e) {
-          if (a.conn.isClosed || isDrop(e)) {
-            this.noteDrop(a, e);
-            throw Errors.connectionLost(a.endpoint, e);
-          }
-          throw fromSdbError(e, a.endpoint);
-        }
-      }
-      cost(a, commandsBefore, invokes, windowOpened, started) {
-        const now = performance.now();
-        return {
-          wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
-          // the RESUME to come
-          invokes,
-          freezeMs: round(now - windowOpened),
-          wallMs: round(now - started)
-        };
-      }
-      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
-      async hold(caller) {
-        const started = performance.now();
-        const release = await this.lock.acquire(false, 3e4, "suspend");
-        try {
-          const a = await this.ensureAttached();
-          const before = a.conn.stats.commandsSent;
-          await a.conn.send("VM.SUSPEND").catch((e) => {
-            if (isDrop(e)) this.noteDrop(a, e);
-            throw fromSdbError(e, a.endpoint);
-          });
-          this.holds.add(caller);
-          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-        } finally {
-          release();
-        }
-      }
-      /** Releases one of `caller`'s holds; someone else's only with `force`. */
-      async release(caller, force = false) {
-        const started = performance.now();
-        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
-        if (!owner)
-          throw Errors.holdNotOwned(
-            caller,
-            this.holds.list().map((h) => h.caller)
-          );
-        const a = this.attachment;
-        this.holds.remove(owner);
-        if (!a || a.conn.isClosed)
-          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
-        const before = a.conn.stats.commandsSent;
-        await a.conn.send("VM.RESUME").catch((e) => {
-          throw fromSdbError(e, a.endpoint);
-        });
-        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-      }
-      /** A caller went away (its MCP session closed): its holds are released. */
-      async callerGone(caller) {
-        for (const x of this.extensions)
-          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
-        const n = this.holds.count(caller);
-        for (let i = 0; i < n; i++)
-          await this.release(caller).catch((e) => this.log(messageOf(e)));
-      }
-      /**
-       * The catalogue of this connection. On loopback the game's assembly files are this machine's
+       * The game's types and members. On loopback the game's assembly files are this machine's
        * files, cheaper to read than their metadata over the wire (checked by module id); where
        * neither works the types are listed by asking the game.
        */
-      catalogFor(a) {
-        a.catalog ??= new TypeCatalog(a.conn, {
-          preferLocalFiles: isLoopback(a.endpoint),
-          listTypeNames: async (assemblyId) => listTypeNamesByInvoke(a.conn, await this.invokerFor(a), assemblyId)
-        });
-        return a.catalog;
+      get catalog() {
+        if (!this.catalogValue) {
+          const listTypeNames2 = typeNamesByInvoke(this.conn);
+          this.catalogValue = new TypeCatalog(this.conn, {
+            preferLocalFiles: isLoopback(this.endpoint),
+            listTypeNames: async (assemblyId) => listTypeNames2(await this.invoker(), assemblyId)
+          });
+        }
+        return this.catalogValue;
       }
-      /** The invoker of this connection, made on first use (finding the main thread may invoke). */
-      invokerFor(a) {
-        a.invoker ??= (async () => {
+      /** The main-thread invoker, made on first use (finding the main thread may invoke). */
+      invoker() {
+        this.invokerPromise ??= (async () => {
           const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2e3;
-          const thread = await findMainThread(a.conn, {
+          const thread = await findMainThread(this.conn, {
             parkTimeoutMs,
-            endpoint: a.endpoint,
+            endpoint: this.endpoint,
             log: this.log
           });
-          return a.invokerNow = new MainThreadInvoker(a.conn, thread, {
-            endpoint: a.endpoint,
+          const singleThreaded = this.opts.singleThreaded;
+          return this.invokerValue = new MainThreadInvoker(this.conn, thread, {
+            endpoint: this.endpoint,
             parkTimeoutMs,
             invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 1e4,
             log: this.log,
-            singleThreaded: (main2) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main2))
+            ...singleThreaded ? { singleThreaded } : {}
           });
         })();
-        a.invoker.catch(() => a.invoker = void 0);
-        return a.invoker;
+        this.invokerPromise.catch(() => this.invokerPromise = void 0);
+        return this.invokerPromise;
       }
-      ensureAttached() {
-        const a = this.attachment;
-        if (a && !a.conn.isClosed) return Promise.resolve(a);
-        this.attaching ??= this.connectNow().finally(() => this.attaching = void 0);
-        return this.attaching;
+      /** The invoker once made (read synchronously by event handling), else undefined. */
+      get invokerNow() {
+        return this.invokerValue;
       }
-      async connectNow() {
-        this.attachment = void 0;
-        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
-        const { host, port, player } = this.resolve(this.lastPlayer);
-        const endpoint = `${host}:${port}`;
-        let conn;
-        try {
-          this.connects++;
-          conn = await (this.opts.connect ?? SdbConnection.connect)({
-            host,
-            port,
-            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
-            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
-            log: this.log
-          });
-        } catch (e) {
-          throw Errors.attachFailed(endpoint, e);
-        }
-        const identity = await gameIdentity(conn, player).catch(async (e) => {
-          await conn.close();
-          throw Errors.attachFailed(endpoint, e);
-        });
-        if (this.baseline === void 0) this.baseline = identity;
-        else if (this.baseline !== identity)
-          this.replaced = { expected: this.baseline, found: identity };
-        const a = { conn, endpoint, identity, ...player ? { player } : {} };
-        this.lastPlayer = player;
-        conn.onClose((reason) => {
-          if (this.attachment === a) this.noteDrop(a, reason);
-        });
-        this.holds.clear();
-        this.attachment = a;
-        return a;
+      /** This connection's value of `key`, made on first use. After the end, made but not kept. */
+      part(key) {
+        if (this.parts.has(key)) return this.parts.get(key);
+        const value = key.create(this);
+        if (!this.endedValue) this.parts.set(key, value);
+        return value;
       }
-      resolve(previous) {
-        const t = this.target;
-        if (t.kind === "endpoint") return { host: t.host, port: t.port };
-        const players = this.opts.players;
-        if (!players) {
-          throw Errors.noPlayer(
-            `no endpoint was given and discovery is unavailable${this.opts.discoveryProblem ? ` (${this.opts.discoveryProblem})` : ""}`
-          );
-        }
-        let player;
-        try {
-          player = players.select(t.kind === "player" ? t.selector : void 0);
-        } catch (e) {
-          if (!previous) throw e;
-          player = players.reselect?.(previous) ?? previous;
-        }
-        return { host: player.host, port: player.port, player };
+      /** The value of `key` if it was made on this connection, without making it. */
+      peek(key) {
+        return this.parts.get(key);
       }
-      noteDrop(a, reason) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
-        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
-        this.connectionEnded(a.conn);
-      }
-      async dropAttachment(a, why) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.log(`session: leaving ${a.endpoint} for ${why}`);
-        await this.closeWithExtensions(a.conn);
-      }
-      throwIfClosed() {
-        if (this.closed) throw Errors.shuttingDown();
+      /** Called by the session once the connection is gone: everything learned on it is dropped. */
+      end() {
+        this.endedValue = true;
+        this.parts.clear();
+        this.catalogValue = void 0;
+        this.invokerPromise = void 0;
+        this.invokerValue = void 0;
       }
     };
   }
 });
 
 // unity/runtime/convert.ts
-async function fromWire(v, names2) {
+function fromWire(v, names2, slot) {
+  const outermost = async () => {
+    const t = typeof slot === "function" ? await slot() : slot;
+    return t && names2.describe ? isReferenceType(await names2.describe(t)) : void 0;
+  };
+  return decode3(v, names2, [], outermost);
+}
+async function decode3(v, names2, enclosing, boxed) {
   switch (v.kind) {
     case "null":
       return { kind: "null" };
@@ -53221,14 +53554,58 @@ async function fromWire(v, names2) {
         return { kind: "decimal", bits: { flags, hi, lo, mid } };
       }
       const fields = [];
-      for (const f of v.fields) fields.push(await fromWire(f, names2));
-      return { kind: "struct", type: handleOf(v.typeId), fields };
+      const value = { kind: "struct", type: handleOf(v.typeId), fields };
+      const self = { value, boxed: once(boxed) };
+      const inner = [...enclosing, self];
+      for (let i = 0; i < v.fields.length; i++) {
+        const index = i;
+        const fieldBoxed = async () => {
+          const slots = await instanceFieldTypes(names2, v.typeId);
+          const t = slots?.[index];
+          return t && names2.describe ? isReferenceType(await names2.describe(t)) : void 0;
+        };
+        fields.push(await decode3(v.fields[i], names2, inner, fieldBoxed));
+      }
+      return value;
     }
-    case "type":
     case "parent_vtype":
+      return backReference((await enclosingBox(enclosing, v.index)).value);
+    case "type":
     case "fixed_array":
       throw new Error(`values of kind ${v.kind} are not supported by the evaluator`);
   }
+}
+async function enclosingBox(enclosing, index) {
+  const [outer, ...rest] = enclosing;
+  if (!outer) throw new Error("a PARENT_VTYPE value outside any struct");
+  const boxedRest = [];
+  for (const e of rest) if (await e.boxed() !== false) boxedRest.push(e);
+  const outerBoxed = await outer.boxed() ?? index === boxedRest.length;
+  const boxes = outerBoxed ? [outer, ...boxedRest] : boxedRest;
+  const found = boxes[index];
+  if (!found)
+    throw new Error(`PARENT_VTYPE ${index} names none of the ${boxes.length} enclosing boxes`);
+  return found;
+}
+function backReference(target) {
+  const ref = { kind: "struct", type: target.type };
+  Object.defineProperty(ref, "fields", { get: () => target.fields, enumerable: false });
+  Object.defineProperty(ref, ENCLOSING, { value: target, enumerable: false });
+  return ref;
+}
+function structIdentity(v) {
+  return v[ENCLOSING] ?? v;
+}
+function isReferenceType(d) {
+  return d.kind !== "struct" && d.kind !== "enum" && d.kind !== "pointer";
+}
+async function instanceFieldTypes(names2, typeId) {
+  if (!names2.allFields) return void 0;
+  return (await names2.allFields(handleOf(typeId))).filter((f) => !f.isStatic).map((f) => f.type);
+}
+function once(f) {
+  let p;
+  return () => p ??= f();
 }
 async function toWire(v, support) {
   switch (v.kind) {
@@ -53258,6 +53635,7 @@ async function toWire(v, support) {
     case "object":
       return Values.object(v.ref.id);
     case "struct": {
+      if (support.structWire) return support.structWire(v);
       const fields = [];
       for (const f of v.fields) fields.push(await toWire(f, support));
       return Values.struct(typeIdOf(v.type), fields);
@@ -53271,7 +53649,7 @@ async function toWire(v, support) {
       return { kind: "ptr", address: v.address };
   }
 }
-var wireToNumeric, numericToWire, handleOf, typeIdOf;
+var wireToNumeric, numericToWire, handleOf, typeIdOf, ENCLOSING;
 var init_convert = __esm({
   "unity/runtime/convert.ts"() {
     "use strict";
@@ -53305,10 +53683,461 @@ var init_convert = __esm({
     };
     handleOf = (typeId) => ({ key: String(typeId) });
     typeIdOf = (t) => Number(t.key);
+    ENCLOSING = /* @__PURE__ */ Symbol("the enclosing struct this field is");
+  }
+});
+
+// unity/runtime/game-metadata.ts
+function genericKey(def, args2) {
+  return `${def.key}<${args2.map((a) => a.key).join(",")}>`;
+}
+function arrayKey(element, rank2) {
+  return `${element.key}[${rank2}]`;
+}
+function defaultOf(d) {
+  if (d.kind === "null") return { kind: "null" };
+  if (d.kind === "bool") return { kind: "bool", value: d.value };
+  if (d.kind === "string") return { kind: "string", text: d.value };
+  return { kind: "number", type: d.kind, value: d.value };
+}
+function metadataFor(ctx) {
+  return ctx.connection.part(GAME_METADATA);
+}
+var ALL_DECLARED, GameMetadata, GAME_METADATA;
+var init_game_metadata = __esm({
+  "unity/runtime/game-metadata.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_runtime();
+    init_catalog();
+    init_game_connection();
+    init_convert();
+    ALL_DECLARED = BindingFlags.DeclaredOnly | BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
+    GameMetadata = class {
+      constructor(conn, catalog) {
+        this.conn = conn;
+        this.catalog = catalog;
+      }
+      conn;
+      catalog;
+      types = /* @__PURE__ */ new Map();
+      memberSets = /* @__PURE__ */ new Map();
+      methods = /* @__PURE__ */ new Map();
+      byName = /* @__PURE__ */ new Map();
+      namespaces = /* @__PURE__ */ new Map();
+      fieldLists = /* @__PURE__ */ new Map();
+      interfaceLists = /* @__PURE__ */ new Map();
+      named = /* @__PURE__ */ new Map();
+      /** Types whose static constructor has run (their statics read as C# sees them). */
+      initialized = /* @__PURE__ */ new Set();
+      /** Closed generics and arrays seen so far, by `definition<args>` / `element[rank]`. */
+      constructed = /* @__PURE__ */ new Map();
+      /** How a closed generic or array type gets a name when none was seen: set per operation. */
+      invokeRoute;
+      findType(name2) {
+        let p = this.byName.get(name2);
+        if (!p) {
+          p = (async () => {
+            if (/[[\]*&,<>]/.test(name2)) return void 0;
+            const [id] = await this.conn.send("VM.GET_TYPES", { name: name2, ignoreCase: false });
+            return id === void 0 ? void 0 : handleOf(id);
+          })();
+          this.byName.set(name2, p);
+        }
+        return p;
+      }
+      hasNamespace(name2) {
+        let p = this.namespaces.get(name2);
+        if (!p) {
+          p = this.catalog.findTypes(`${name2}.*`, { limit: 1 }).then((r) => r.total > 0);
+          this.namespaces.set(name2, p);
+        }
+        return p;
+      }
+      async instanceFieldNames(typeId) {
+        return (await this.allFields(handleOf(typeId))).filter((f) => !f.isStatic).map((f) => f.name);
+      }
+      async fullName(typeId) {
+        return (await this.describe(handleOf(typeId))).fullName;
+      }
+      describe(type) {
+        const id = typeIdOf(type);
+        let p = this.types.get(id);
+        if (!p) {
+          p = (async () => {
+            const info2 = await this.conn.send("TYPE.GET_INFO", { typeId: id });
+            const baseNames = [];
+            if (info2.baseTypeId)
+              baseNames.push((await this.describe(handleOf(info2.baseTypeId))).fullName);
+            const kind = kindOf(info2, baseNames);
+            let enumUnderlying;
+            if (kind === "enum") {
+              const fields = await this.conn.send("TYPE.GET_FIELDS", { typeId: id });
+              const value = fields.find((f) => (f.attributes & FieldAttributes.Static) === 0);
+              if (value) enumUnderlying = (await this.describe(handleOf(value.typeId))).fullName;
+            }
+            const d = {
+              handle: type,
+              fullName: info2.fullName,
+              namespace: info2.namespace,
+              name: info2.name,
+              kind,
+              baseType: info2.baseTypeId ? handleOf(info2.baseTypeId) : void 0,
+              elementType: info2.elementTypeId ? handleOf(info2.elementTypeId) : void 0,
+              rank: info2.rank,
+              enumUnderlying,
+              genericDefinition: info2.genericDefinitionId && info2.genericDefinitionId !== id ? handleOf(info2.genericDefinitionId) : void 0,
+              typeArguments: info2.typeArgIds.map(handleOf),
+              isAbstract: (info2.attributes & 128) !== 0,
+              isSealed: (info2.attributes & 256) !== 0
+            };
+            if (d.genericDefinition)
+              this.constructed.set(genericKey(d.genericDefinition, d.typeArguments), type);
+            if (d.elementType) this.constructed.set(arrayKey(d.elementType, d.rank), type);
+            return d;
+          })();
+          this.types.set(id, p);
+        }
+        return p;
+      }
+      members(type, name2) {
+        const key = `${type.key}:${name2}`;
+        let p = this.memberSets.get(key);
+        if (!p) {
+          p = this.loadMembers(type, name2);
+          this.memberSets.set(key, p);
+        }
+        return p;
+      }
+      allFields(type) {
+        let p = this.fieldLists.get(type.key);
+        if (!p) {
+          p = this.conn.send("TYPE.GET_FIELDS", { typeId: typeIdOf(type) }).then(
+            (fields) => fields.map((f) => ({
+              handle: f.fieldId,
+              name: f.name,
+              declaringType: type,
+              type: handleOf(f.typeId),
+              isStatic: (f.attributes & FieldAttributes.Static) !== 0,
+              constant: void 0,
+              isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
+              isPublic: (f.attributes & 7) === 6
+            }))
+          );
+          this.fieldLists.set(type.key, p);
+        }
+        return p;
+      }
+      async loadMembers(type, name2) {
+        const typeId = typeIdOf(type);
+        const [allFields, allProps, methodIds, info2] = await Promise.all([
+          this.conn.send("TYPE.GET_FIELDS", { typeId }),
+          this.conn.send("TYPE.GET_PROPERTIES", { typeId }),
+          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", { typeId, name: name2, flags: ALL_DECLARED }),
+          this.conn.send("TYPE.GET_INFO", { typeId })
+        ]);
+        const fieldInfos = allFields.filter((f) => f.name === name2);
+        const literals = fieldInfos.filter((f) => f.attributes & FieldAttributes.Literal);
+        const constants = literals.length ? await this.conn.send("TYPE.GET_VALUES", {
+          typeId,
+          fieldIds: literals.map((f) => f.fieldId)
+        }) : [];
+        const fields = await Promise.all(
+          fieldInfos.map(async (f) => {
+            const li = literals.indexOf(f);
+            return {
+              handle: f.fieldId,
+              name: f.name,
+              declaringType: type,
+              type: handleOf(f.typeId),
+              isStatic: (f.attributes & FieldAttributes.Static) !== 0,
+              constant: li >= 0 ? await fromWire(constants[li], this) : void 0,
+              isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
+              isPublic: (f.attributes & 7) === 6
+            };
+          })
+        );
+        const properties = await Promise.all(
+          allProps.filter((p) => p.name === name2).map(async (p) => {
+            const getter = p.getterId ? await this.method(p.getterId) : void 0;
+            const setter = p.setterId ? await this.method(p.setterId) : void 0;
+            const accessor = getter ?? setter;
+            const valueType = getter?.returnType ?? setter?.parameters.at(-1)?.type;
+            if (!accessor || !valueType) throw new Error(`property ${name2} has no usable accessor`);
+            return {
+              name: p.name,
+              declaringType: type,
+              type: valueType,
+              getter,
+              setter,
+              isStatic: accessor.isStatic,
+              parameters: getter ? getter.parameters : setter?.parameters.slice(0, -1) ?? []
+            };
+          })
+        );
+        const methods = await Promise.all(methodIds.map((id) => this.method(id)));
+        const nested = await Promise.all(info2.nestedTypeIds.map((id) => this.describe(handleOf(id))));
+        return {
+          fields,
+          properties,
+          methods,
+          nestedTypes: nested.filter((n) => n.name === name2).map((n) => n.handle)
+        };
+      }
+      /** A method's descriptor, cached per method id. */
+      method(methodId) {
+        let p = this.methods.get(methodId);
+        if (!p) {
+          p = this.loadMethod(methodId);
+          this.methods.set(methodId, p);
+        }
+        return p;
+      }
+      async loadMethod(methodId) {
+        const [name2, declaring, info2, params] = await Promise.all([
+          this.conn.send("METHOD.GET_NAME", { methodId }),
+          this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId }),
+          this.conn.send("METHOD.GET_INFO", { methodId }),
+          this.conn.send("METHOD.GET_PARAM_INFO", { methodId })
+        ]);
+        const signature = await this.catalog.methodSignature?.(methodId).catch(() => void 0);
+        const returnName = (await this.describe(handleOf(params.returnTypeId))).fullName;
+        const parameters = params.paramTypeIds.map((t, i) => {
+          const s = signature?.parameters[i];
+          return {
+            name: params.paramNames[i] ?? `arg${i}`,
+            type: handleOf(t),
+            refKind: s?.refKind ?? "none",
+            optional: s?.optional ?? false,
+            defaultValue: s?.defaultValue ? defaultOf(s.defaultValue) : void 0,
+            isParams: s?.isParams ?? false
+          };
+        });
+        return {
+          handle: methodId,
+          name: name2,
+          declaringType: handleOf(declaring),
+          isStatic: (info2.attributes & 16) !== 0,
+          isVirtual: (info2.attributes & 64) !== 0,
+          isAbstract: (info2.attributes & 1024) !== 0,
+          isConstructor: name2 === ".ctor",
+          isPublic: (info2.attributes & 7) === 6,
+          parameters,
+          returnType: returnName === "System.Void" ? void 0 : handleOf(params.returnTypeId),
+          genericArity: info2.isGenericDefinition ? info2.typeArgIds.length : 0,
+          genericParameterTypes: info2.isGenericDefinition ? info2.typeArgIds.map(handleOf) : void 0,
+          ...info2.isGenericDefinition && signature?.genericParameters ? { genericConstraints: await this.genericConstraints(signature.genericParameters) } : {}
+        };
+      }
+      /**
+       * A generic method's `where` clauses from its metadata, each constraint type found by name; a
+       * constraint built from type parameters (``IComparable`1[!!0]``) has no such name and is left
+       * out, for the agent's own check of the instantiation.
+       */
+      async genericConstraints(params) {
+        return Promise.all(
+          params.map(async (p) => {
+            const found = await Promise.all(p.constraints.map((name2) => this.findType(name2)));
+            return {
+              name: p.name,
+              referenceType: p.referenceType,
+              valueType: p.valueType,
+              defaultConstructor: p.defaultConstructor,
+              types: found.filter((t) => t !== void 0)
+            };
+          })
+        );
+      }
+      async typesNamed(simpleName) {
+        const known = this.named.get(simpleName);
+        if (known) return known;
+        const found = await this.findNamed(simpleName);
+        if (found.length) this.named.set(simpleName, found);
+        return found;
+      }
+      async findNamed(simpleName) {
+        const r = await this.catalog.findTypes(simpleName, { limit: 20 });
+        const exact = r.matches.filter(
+          (m) => m.name === simpleName && (m.match === "exact" || m.match === "name") && !m.fullName.includes("+")
+        );
+        const ids = exact.map((m) => m.typeId).filter((id) => id !== void 0);
+        return [...new Set(ids)].map(handleOf);
+      }
+      interfaces(type) {
+        let p = this.interfaceLists.get(type.key);
+        if (!p) {
+          p = this.conn.send("TYPE.GET_INTERFACES", { typeId: typeIdOf(type) }).then((ids) => ids.map(handleOf));
+          this.interfaceLists.set(type.key, p);
+        }
+        return p;
+      }
+      /** Names of the type's members and its bases', closest to `name` first. */
+      async closestMemberNames(type, name2) {
+        const names2 = [];
+        for (let t = type; t; t = (await this.describe(t)).baseType) {
+          const d = await this.describe(t);
+          if (d.fullName === "System.Object" || d.fullName === "System.ValueType") break;
+          names2.push(...await this.memberNames(t));
+        }
+        const usable = names2.filter(
+          (n) => !n.includes("<") && !n.startsWith("get_") && !n.startsWith("set_") && !n.startsWith("op_") && n !== ".ctor" && n !== ".cctor"
+        );
+        return closestNames(
+          name2,
+          usable.map((n) => ({ label: n, keys: [n] })),
+          { limit: 3 }
+        );
+      }
+      async memberNames(type) {
+        const d = await this.catalog.describe(typeIdOf(type), {
+          members: ["fields", "properties", "methods"],
+          limit: 1e3
+        });
+        const names2 = /* @__PURE__ */ new Set();
+        for (const list of [d.fields, d.properties, d.methods])
+          for (const m of list?.items ?? []) names2.add(m.name);
+        return [...names2];
+      }
+      isAssignable(to, from) {
+        return this.conn.send("TYPE.IS_ASSIGNABLE_FROM", {
+          typeId: typeIdOf(to),
+          otherTypeId: typeIdOf(from)
+        });
+      }
+      async constructGeneric(definition, args2) {
+        const known = this.constructed.get(genericKey(definition, args2));
+        if (known) return known;
+        if (!this.invokeRoute)
+          throw new Error("naming a closed generic type needs the game (an invoke)");
+        const id = await this.invokeRoute("generic", definition, args2, 0);
+        await this.describe(handleOf(id));
+        return handleOf(id);
+      }
+      async arrayOf(element, rank2) {
+        const known = this.constructed.get(arrayKey(element, rank2));
+        if (known) return known;
+        if (!this.invokeRoute) throw new Error("naming an array type needs the game (an invoke)");
+        const id = await this.invokeRoute("array", element, [], rank2);
+        await this.describe(handleOf(id));
+        return handleOf(id);
+      }
+      async instantiateMethod(method, args2) {
+        let id;
+        try {
+          id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
+            methodId: method.handle,
+            typeArgIds: args2.map(typeIdOf)
+          });
+        } catch (e) {
+          if (e instanceof SdbAgentError && e.errorName === "INVALID_ARGUMENT")
+            throw new InstantiationRefusedError(`${method.name}: ${e.message}`);
+          throw e;
+        }
+        return this.method(id);
+      }
+    };
+    GAME_METADATA = connectionPart(
+      "evaluator metadata",
+      (c) => new GameMetadata(c.conn, c.catalog)
+    );
+  }
+});
+
+// unity/runtime/builtins.ts
+function nullReference(what) {
+  const e = new ManagedException(
+    "System.NullReferenceException",
+    "Object reference not set to an instance of an object"
+  );
+  e.hint = what;
+  return e;
+}
+async function unityBuiltins(rt, last) {
+  const builtins = /* @__PURE__ */ new Map();
+  const functions = /* @__PURE__ */ new Map();
+  if (last) builtins.set("_", { type: last.type, value: () => Promise.resolve(last.value) });
+  const worldType = await rt.metadata.findType("Unity.Entities.World");
+  const getter = async (type, name2) => {
+    const p = (await rt.metadata.members(type, name2)).properties[0];
+    return p?.getter ? { type: p.type, getter: p.getter } : void 0;
+  };
+  const world2 = worldType && await getter(worldType, "DefaultGameObjectInjectionWorld");
+  if (!worldType || !world2) return { builtins, functions };
+  const readWorld = async () => (await rt.game.invoke(world2.getter, void 0, [], plain2)).result;
+  builtins.set("world", { type: world2.type, value: readWorld });
+  const em = await getter(worldType, "EntityManager");
+  if (!em) return { builtins, functions };
+  const readEm = async () => {
+    const w = await readWorld();
+    if (w.kind === "null")
+      throw nullReference("'world' is null: the game has no default world yet");
+    return (await rt.game.invoke(em.getter, w, [], plain2)).result;
+  };
+  builtins.set("em", { type: em.type, value: readEm });
+  const entityType = await rt.metadata.findType("Unity.Entities.Entity");
+  const intType = await rt.metadata.findType("System.Int32");
+  if (!entityType || !intType) return { builtins, functions };
+  const fields = (await rt.metadata.allFields(entityType)).filter((f) => !f.isStatic);
+  const entity = (index, version2) => ({
+    kind: "struct",
+    type: entityType,
+    fields: fields.map((f) => f.name === "Index" ? index : f.name === "Version" ? version2 : NULL)
+  });
+  const exists2 = (await rt.metadata.members(em.type, "Exists")).methods.find(
+    (m) => m.parameters.length === 1 && m.parameters[0].type.key === entityType.key
+  );
+  functions.set("entity", {
+    returnType: entityType,
+    signatures: [[intType], [intType, intType]],
+    async call(args2) {
+      const [index, version2] = args2;
+      if (version2) return entity(index, version2);
+      if (!exists2)
+        throw new ManagedException(
+          "System.NotSupportedException",
+          "entity(index) needs EntityManager.Exists: pass the version, entity(index, version)"
+        );
+      const manager = await readEm();
+      for (let v = 1; v <= VERSIONS_TRIED; v++) {
+        const candidate = entity(index, { kind: "number", type: "int", value: v });
+        const r = await rt.game.invoke(exists2, manager, [candidate], plain2);
+        if (r.result.kind === "bool" && r.result.value) return candidate;
+      }
+      const i = index?.kind === "number" ? String(index.value) : "?";
+      throw new ManagedException(
+        "System.ArgumentException",
+        `no live entity has index ${i} (versions 1 to ${VERSIONS_TRIED} tried); if it was recreated many times, pass its version: entity(${i}, version)`
+      );
+    }
+  });
+  return { builtins, functions };
+}
+var VERSIONS_TRIED, plain2;
+var init_builtins = __esm({
+  "unity/runtime/builtins.ts"() {
+    "use strict";
+    init_eval();
+    VERSIONS_TRIED = 16;
+    plain2 = { virtual: false, outThis: false, outArgs: false };
   }
 });
 
 // unity/runtime/game-values.ts
+function containsItself(v) {
+  const self = structIdentity(v);
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [...v.fields];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x.kind !== "struct") continue;
+    const id = structIdentity(x);
+    if (id === self) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...x.fields);
+  }
+  return false;
+}
 var GameValues;
 var init_game_values = __esm({
   "unity/runtime/game-values.ts"() {
@@ -53350,33 +54179,91 @@ var init_game_values = __esm({
       async createString(text) {
         return { kind: "string", text, ref: { id: await this.gameString(text) } };
       }
-      wire(v) {
+      wire(v, boxes = /* @__PURE__ */ new Map()) {
+        if (v.kind === "struct") return this.structFor(v, boxes);
         return toWire(v, this);
+      }
+      /** WireSupport: a struct with its fields encoded for their declared types. */
+      structWire(v) {
+        return this.structFor(v, /* @__PURE__ */ new Map());
       }
       /**
        * A value for a slot of a known type. The evaluator keeps boxed values unboxed and
        * Nullable<T> as T-or-null (C#'s view); the wire needs the real shapes: a box in the game
-       * for a reference slot, the Nullable struct for a Nullable slot.
+       * for a reference slot, the Nullable struct for a Nullable slot. `boxes`: the boxes made for
+       * structs while encoding one value, so a box that contains itself is made once.
        */
-      async wireFor(v, slot) {
-        if (!slot) return this.wire(v);
+      async wireFor(v, slot, boxes = /* @__PURE__ */ new Map()) {
+        if (!slot) return this.wire(v, boxes);
         const d = await this.metadata.describe(slot);
         const boxable = v.kind === "number" || v.kind === "bool" || v.kind === "decimal" || v.kind === "enum" || v.kind === "struct";
         if (boxable && d.kind !== "struct" && d.kind !== "enum") {
-          const boxed = await this.box(v, await this.typeOf(v));
-          return Values.object(boxed.ref.id);
+          return Values.object(await this.boxFor(v, boxes));
+        }
+        if (d.kind === "pointer" && v.kind === "null") return { kind: "ptr", address: 0n };
+        if (v.kind === "pointer" && (d.fullName === "System.IntPtr" || d.fullName === "System.UIntPtr")) {
+          const names2 = await this.metadata.instanceFieldNames(typeIdOf(slot));
+          if (names2.length === 1) return Values.struct(typeIdOf(slot), [await this.wire(v, boxes)]);
         }
         if (d.kind === "struct" && d.fullName.startsWith("System.Nullable`1") && d.typeArguments[0]) {
           const inner = d.typeArguments[0];
           const names2 = await this.metadata.instanceFieldNames(typeIdOf(slot));
           const hasValue = v.kind !== "null";
-          const value = hasValue ? await this.wireFor(v, inner) : await this.zeroWire(inner);
+          const value = hasValue ? await this.wireFor(v, inner, boxes) : await this.zeroWire(inner);
           return Values.struct(
             typeIdOf(slot),
             names2.map((n) => n === "has_value" || n === "hasValue" ? Values.bool(hasValue) : value)
           );
         }
-        return this.wire(v);
+        return this.wire(v, boxes);
+      }
+      /**
+       * A struct on the wire, each field for its declared type: an object field holding a boxed
+       * long must go back as a box (the agent refuses a bare I8 there), and a struct's field count
+       * must be its type's (a wrong count aborts the agent).
+       */
+      async structFor(v, boxes) {
+        const slots = (await this.metadata.allFields(v.type)).filter((f) => !f.isStatic);
+        if (slots.length !== v.fields.length)
+          throw new Error(
+            `a struct of ${v.fields.length} fields for a type of ${slots.length} instance fields`
+          );
+        const fields = [];
+        for (let i = 0; i < slots.length; i++)
+          fields.push(await this.wireFor(v.fields[i], slots[i].type, boxes));
+        return Values.struct(typeIdOf(v.type), fields);
+      }
+      /** A box in the game holding `v` (a struct that contains itself: one box, pointing at itself). */
+      async boxFor(v, boxes) {
+        if (v.kind === "struct") {
+          const known = boxes.get(structIdentity(v));
+          if (known !== void 0) return known;
+          if (containsItself(v)) {
+            const type = v.type;
+            const id = await this.createBox(type, await this.zeroWire(type));
+            boxes.set(structIdentity(v), id);
+            const slots = (await this.metadata.allFields(type)).filter((f) => !f.isStatic);
+            const writes = [];
+            for (let i = 0; i < slots.length; i++)
+              writes.push({
+                fieldId: slots[i].handle,
+                value: await this.wireFor(v.fields[i], slots[i].type, boxes)
+              });
+            await this.conn.send("OBJECT_REF.SET_VALUES", { objectId: id, writes });
+            return id;
+          }
+        }
+        return this.createBox(await this.typeOf(v), await this.wire(v, boxes));
+      }
+      async createBox(type, value) {
+        const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
+        const id = await this.conn.send("APPDOMAIN.CREATE_BOXED_VALUE", {
+          domainId,
+          typeId: typeIdOf(type),
+          value
+        });
+        this.made.add(id);
+        return id;
       }
       /** default(T) on the wire. */
       async zeroWire(type) {
@@ -53413,13 +54300,7 @@ var init_game_values = __esm({
         return { text: r.text, length: r.length };
       }
       async box(value, type) {
-        const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
-        const id = await this.conn.send("APPDOMAIN.CREATE_BOXED_VALUE", {
-          domainId,
-          typeId: typeIdOf(type),
-          value: await this.wire(value)
-        });
-        this.made.add(id);
+        const id = await this.createBox(type, await this.wire(value));
         return { kind: "object", ref: { id }, type };
       }
       async rebox(box, value) {
@@ -53427,15 +54308,14 @@ var init_game_values = __esm({
           throw new Error("rebox needs a box and a struct");
         const fields = (await this.metadata.allFields(value.type)).filter((f) => !f.isStatic);
         this.ctx.markWrite();
-        await this.conn.send("OBJECT_REF.SET_VALUES", {
-          objectId: box.ref.id,
-          writes: await Promise.all(
-            fields.map(async (f, i) => ({
-              fieldId: f.handle,
-              value: await this.wireFor(value.fields[i], f.type)
-            }))
-          )
-        });
+        const boxes = /* @__PURE__ */ new Map();
+        const writes = [];
+        for (let i = 0; i < fields.length; i++)
+          writes.push({
+            fieldId: fields[i].handle,
+            value: await this.wireFor(value.fields[i], fields[i].type, boxes)
+          });
+        await this.conn.send("OBJECT_REF.SET_VALUES", { objectId: box.ref.id, writes });
       }
       async unbox(box, type) {
         if (box.kind !== "object") throw new Error(`not a box: ${box.kind}`);
@@ -53446,7 +54326,8 @@ var init_game_values = __esm({
         });
         return fromWire(
           { kind: "valuetype", typeId: typeIdOf(type), isEnum: false, fields: values },
-          this.metadata
+          this.metadata,
+          type
         );
       }
       async typeObject(type) {
@@ -53689,6 +54570,15 @@ var init_observed_writes = __esm({
 });
 
 // unity/runtime/game-access.ts
+function isInvalidField(e) {
+  return e instanceof SdbAgentError && e.errorCode === ErrorCode2.INVALID_FIELDID;
+}
+function threadStaticWrite(field) {
+  return new UnityError(
+    "UNSUPPORTED",
+    `${field.name} is thread-static: the debugger protocol reads it for a thread (TYPE.GET_VALUES_2) but has no command to write it; nothing was written. Assign it from game code running on that thread instead`
+  );
+}
 var SessionGameAccess;
 var init_game_access = __esm({
   "unity/runtime/game-access.ts"() {
@@ -53699,6 +54589,13 @@ var init_game_access = __esm({
     init_convert();
     init_observed_writes();
     SessionGameAccess = class extends ObservedWrites {
+      constructor(ctx, metadata, thread) {
+        super(ctx, metadata);
+        this.thread = thread;
+      }
+      thread;
+      /** Static fields the agent reads only for a thread ([ThreadStatic]), by field id. */
+      threadStatics = /* @__PURE__ */ new Set();
       /**
        * C# runs a type's static constructor before its statics are first used; the agent reads and
        * writes statics without it (an uninitialized class reads as zeros). So run it first, once:
@@ -53738,23 +54635,59 @@ var init_game_access = __esm({
       }
       async readStatic(field) {
         await this.ensureInitialized(field.declaringType);
-        const [v] = await this.conn.send("TYPE.GET_VALUES", {
-          typeId: typeIdOf(field.declaringType),
-          fieldIds: [field.handle]
-        });
-        return fromWire(v, this.metadata);
+        const typeId = typeIdOf(field.declaringType);
+        const fieldId = field.handle;
+        if (!this.threadStatics.has(fieldId)) {
+          try {
+            const [v] = await this.conn.send("TYPE.GET_VALUES", { typeId, fieldIds: [fieldId] });
+            return await fromWire(v, this.metadata, field.type);
+          } catch (e) {
+            if (!isInvalidField(e)) throw e;
+            this.threadStatics.add(fieldId);
+          }
+        }
+        return this.readThreadStatic(field, typeId, fieldId);
+      }
+      /** A [ThreadStatic] field as this evaluation's thread sees it: TYPE.GET_VALUES_2 (since 2.3). */
+      async readThreadStatic(field, typeId, fieldId) {
+        if (!this.conn.version.atLeast(3))
+          throw new UnityError(
+            "UNSUPPORTED",
+            `${field.name} is thread-static: reading it needs TYPE.GET_VALUES_2 (protocol 2.3), and this agent speaks ${this.conn.version.toString()}`
+          );
+        const threadId = this.thread ?? await this.ctx.mainThread();
+        try {
+          const [v] = await this.conn.send("TYPE.GET_VALUES_2", {
+            typeId,
+            threadId,
+            fieldIds: [fieldId]
+          });
+          return await fromWire(v, this.metadata, field.type);
+        } catch (e) {
+          if (!isInvalidField(e)) throw e;
+          throw new UnityError(
+            "UNSUPPORTED",
+            `${field.name} is a special static field that is not thread-static (context-static): the debugger protocol cannot read it`
+          );
+        }
       }
       async writeStatic(field, value) {
         await this.ensureInitialized(field.declaringType);
-        this.ctx.markWrite();
         const typeId = typeIdOf(field.declaringType);
         const fieldId = field.handle;
-        await this.observed({ kind: "static", typeId, fieldId, name: field.name }, async () => {
-          await this.conn.send("TYPE.SET_VALUES", {
-            typeId,
-            writes: [{ fieldId, value: await this.wireFor(value, field.type) }]
+        if (this.threadStatics.has(fieldId)) throw threadStaticWrite(field);
+        this.ctx.markWrite();
+        try {
+          await this.observed({ kind: "static", typeId, fieldId, name: field.name }, async () => {
+            await this.conn.send("TYPE.SET_VALUES", {
+              typeId,
+              writes: [{ fieldId, value: await this.wireFor(value, field.type) }]
+            });
           });
-        });
+        } catch (e) {
+          if (isInvalidField(e)) throw threadStaticWrite(field);
+          throw e;
+        }
       }
       async readField(target, field) {
         if (target.kind !== "object")
@@ -53763,7 +54696,7 @@ var init_game_access = __esm({
           objectId: target.ref.id,
           fieldIds: [field.handle]
         });
-        return fromWire(v, this.metadata);
+        return fromWire(v, this.metadata, field.type);
       }
       async writeField(target, field, value) {
         if (target.kind !== "object")
@@ -53794,8 +54727,10 @@ var init_game_access = __esm({
           const r = property?.setter && (wireThis.kind === "object" || !thisArg && property.isStatic) ? await this.observedSet(property, wireThis, wireArgs, args2, call) : await call();
           if (method.isConstructor && !thisArg && r.result.kind === "object")
             this.made.add(r.result.objectId);
-          const out = { result: await fromWire(r.result, this.metadata) };
-          if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata);
+          const out = {
+            result: await fromWire(r.result, this.metadata, method.returnType)
+          };
+          if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata, method.declaringType);
           if (r.outArgs)
             out.outArgs = await Promise.all(r.outArgs.map((a) => fromWire(a, this.metadata)));
           return out;
@@ -53807,10 +54742,23 @@ var init_game_access = __esm({
           throw e;
         }
       }
-      async arrayLengths(array2) {
+      /** GET_LENGTH replies by array id (an array's shape never changes). */
+      shapes = /* @__PURE__ */ new Map();
+      shapeOf(array2) {
         if (array2.kind !== "object") throw new Error("not an array");
-        const l = await this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array2.ref.id });
-        return l.dimensions.map((d) => d.length);
+        let p = this.shapes.get(array2.ref.id);
+        if (!p) {
+          p = this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array2.ref.id });
+          this.shapes.set(array2.ref.id, p);
+        }
+        return p;
+      }
+      async arrayLengths(array2) {
+        return (await this.shapeOf(array2)).dimensions.map((d) => d.length);
+      }
+      /** Array.CreateInstance(type, lengths, lowerBounds) makes arrays whose indices start elsewhere. */
+      async arrayLowerBounds(array2) {
+        return (await this.shapeOf(array2)).dimensions.map((d) => d.lowerBound);
       }
       async readElement(array2, index) {
         if (array2.kind !== "object") throw new Error("not an array");
@@ -53819,7 +54767,7 @@ var init_game_access = __esm({
           index,
           count: 1
         });
-        return fromWire(v, this.metadata);
+        return fromWire(v, this.metadata, () => this.elementTypeOf(array2));
       }
       /** Element types of arrays written to, by array id (an array's type never changes). */
       elementTypes = /* @__PURE__ */ new Map();
@@ -53901,421 +54849,13 @@ var init_game_access = __esm({
   }
 });
 
-// unity/runtime/game-metadata.ts
-function genericKey(def, args2) {
-  return `${def.key}<${args2.map((a) => a.key).join(",")}>`;
-}
-function arrayKey(element, rank2) {
-  return `${element.key}[${rank2}]`;
-}
-function defaultOf(d) {
-  if (d.kind === "null") return { kind: "null" };
-  if (d.kind === "bool") return { kind: "bool", value: d.value };
-  if (d.kind === "string") return { kind: "string", text: d.value };
-  return { kind: "number", type: d.kind, value: d.value };
-}
-function metadataFor(ctx) {
-  let md = metadataByConnection.get(ctx.conn);
-  if (!md) {
-    md = new GameMetadata(ctx.conn, ctx.catalog);
-    metadataByConnection.set(ctx.conn, md);
-  }
-  return md;
-}
-var ALL_DECLARED, GameMetadata, metadataByConnection;
-var init_game_metadata = __esm({
-  "unity/runtime/game-metadata.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_catalog();
-    init_convert();
-    ALL_DECLARED = BindingFlags.DeclaredOnly | BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
-    GameMetadata = class {
-      constructor(conn, catalog) {
-        this.conn = conn;
-        this.catalog = catalog;
-      }
-      conn;
-      catalog;
-      types = /* @__PURE__ */ new Map();
-      memberSets = /* @__PURE__ */ new Map();
-      methods = /* @__PURE__ */ new Map();
-      byName = /* @__PURE__ */ new Map();
-      namespaces = /* @__PURE__ */ new Map();
-      fieldLists = /* @__PURE__ */ new Map();
-      interfaceLists = /* @__PURE__ */ new Map();
-      named = /* @__PURE__ */ new Map();
-      /** Types whose static constructor has run (their statics read as C# sees them). */
-      initialized = /* @__PURE__ */ new Set();
-      /** Closed generics and arrays seen so far, by `definition<args>` / `element[rank]`. */
-      constructed = /* @__PURE__ */ new Map();
-      /** How a closed generic or array type gets a name when none was seen: set per operation. */
-      invokeRoute;
-      findType(name2) {
-        let p = this.byName.get(name2);
-        if (!p) {
-          p = (async () => {
-            if (/[[\]*&,<>]/.test(name2)) return void 0;
-            const [id] = await this.conn.send("VM.GET_TYPES", { name: name2, ignoreCase: false });
-            return id === void 0 ? void 0 : handleOf(id);
-          })();
-          this.byName.set(name2, p);
-        }
-        return p;
-      }
-      hasNamespace(name2) {
-        let p = this.namespaces.get(name2);
-        if (!p) {
-          p = this.catalog.findTypes(`${name2}.*`, { limit: 1 }).then((r) => r.total > 0);
-          this.namespaces.set(name2, p);
-        }
-        return p;
-      }
-      async instanceFieldNames(typeId) {
-        return (await this.allFields(handleOf(typeId))).filter((f) => !f.isStatic).map((f) => f.name);
-      }
-      async fullName(typeId) {
-        return (await this.describe(handleOf(typeId))).fullName;
-      }
-      describe(type) {
-        const id = typeIdOf(type);
-        let p = this.types.get(id);
-        if (!p) {
-          p = (async () => {
-            const info2 = await this.conn.send("TYPE.GET_INFO", { typeId: id });
-            const baseNames = [];
-            if (info2.baseTypeId)
-              baseNames.push((await this.describe(handleOf(info2.baseTypeId))).fullName);
-            const kind = kindOf(info2, baseNames);
-            let enumUnderlying;
-            if (kind === "enum") {
-              const fields = await this.conn.send("TYPE.GET_FIELDS", { typeId: id });
-              const value = fields.find((f) => (f.attributes & FieldAttributes.Static) === 0);
-              if (value) enumUnderlying = (await this.describe(handleOf(value.typeId))).fullName;
-            }
-            const d = {
-              handle: type,
-              fullName: info2.fullName,
-              namespace: info2.namespace,
-              name: info2.name,
-              kind,
-              baseType: info2.baseTypeId ? handleOf(info2.baseTypeId) : void 0,
-              elementType: info2.elementTypeId ? handleOf(info2.elementTypeId) : void 0,
-              rank: info2.rank,
-              enumUnderlying,
-              genericDefinition: info2.genericDefinitionId && info2.genericDefinitionId !== id ? handleOf(info2.genericDefinitionId) : void 0,
-              typeArguments: info2.typeArgIds.map(handleOf),
-              isAbstract: (info2.attributes & 128) !== 0,
-              isSealed: (info2.attributes & 256) !== 0
-            };
-            if (d.genericDefinition)
-              this.constructed.set(genericKey(d.genericDefinition, d.typeArguments), type);
-            if (d.elementType) this.constructed.set(arrayKey(d.elementType, d.rank), type);
-            return d;
-          })();
-          this.types.set(id, p);
-        }
-        return p;
-      }
-      members(type, name2) {
-        const key = `${type.key}:${name2}`;
-        let p = this.memberSets.get(key);
-        if (!p) {
-          p = this.loadMembers(type, name2);
-          this.memberSets.set(key, p);
-        }
-        return p;
-      }
-      allFields(type) {
-        let p = this.fieldLists.get(type.key);
-        if (!p) {
-          p = this.conn.send("TYPE.GET_FIELDS", { typeId: typeIdOf(type) }).then(
-            (fields) => fields.map((f) => ({
-              handle: f.fieldId,
-              name: f.name,
-              declaringType: type,
-              type: handleOf(f.typeId),
-              isStatic: (f.attributes & FieldAttributes.Static) !== 0,
-              constant: void 0,
-              isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-              isPublic: (f.attributes & 7) === 6
-            }))
-          );
-          this.fieldLists.set(type.key, p);
-        }
-        return p;
-      }
-      async loadMembers(type, name2) {
-        const typeId = typeIdOf(type);
-        const [allFields, allProps, methodIds, info2] = await Promise.all([
-          this.conn.send("TYPE.GET_FIELDS", { typeId }),
-          this.conn.send("TYPE.GET_PROPERTIES", { typeId }),
-          this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", { typeId, name: name2, flags: ALL_DECLARED }),
-          this.conn.send("TYPE.GET_INFO", { typeId })
-        ]);
-        const fieldInfos = allFields.filter((f) => f.name === name2);
-        const literals = fieldInfos.filter((f) => f.attributes & FieldAttributes.Literal);
-        const constants = literals.length ? await this.conn.send("TYPE.GET_VALUES", {
-          typeId,
-          fieldIds: literals.map((f) => f.fieldId)
-        }) : [];
-        const fields = await Promise.all(
-          fieldInfos.map(async (f) => {
-            const li = literals.indexOf(f);
-            return {
-              handle: f.fieldId,
-              name: f.name,
-              declaringType: type,
-              type: handleOf(f.typeId),
-              isStatic: (f.attributes & FieldAttributes.Static) !== 0,
-              constant: li >= 0 ? await fromWire(constants[li], this) : void 0,
-              isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-              isPublic: (f.attributes & 7) === 6
-            };
-          })
-        );
-        const properties = await Promise.all(
-          allProps.filter((p) => p.name === name2).map(async (p) => {
-            const getter = p.getterId ? await this.method(p.getterId) : void 0;
-            const setter = p.setterId ? await this.method(p.setterId) : void 0;
-            const accessor = getter ?? setter;
-            const valueType = getter?.returnType ?? setter?.parameters.at(-1)?.type;
-            if (!accessor || !valueType) throw new Error(`property ${name2} has no usable accessor`);
-            return {
-              name: p.name,
-              declaringType: type,
-              type: valueType,
-              getter,
-              setter,
-              isStatic: accessor.isStatic,
-              parameters: getter ? getter.parameters : setter?.parameters.slice(0, -1) ?? []
-            };
-          })
-        );
-        const methods = await Promise.all(methodIds.map((id) => this.method(id)));
-        const nested = await Promise.all(info2.nestedTypeIds.map((id) => this.describe(handleOf(id))));
-        return {
-          fields,
-          properties,
-          methods,
-          nestedTypes: nested.filter((n) => n.name === name2).map((n) => n.handle)
-        };
-      }
-      /** A method's descriptor, cached per method id. */
-      method(methodId) {
-        let p = this.methods.get(methodId);
-        if (!p) {
-          p = this.loadMethod(methodId);
-          this.methods.set(methodId, p);
-        }
-        return p;
-      }
-      async loadMethod(methodId) {
-        const [name2, declaring, info2, params] = await Promise.all([
-          this.conn.send("METHOD.GET_NAME", { methodId }),
-          this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId }),
-          this.conn.send("METHOD.GET_INFO", { methodId }),
-          this.conn.send("METHOD.GET_PARAM_INFO", { methodId })
-        ]);
-        const signature = await this.catalog.methodSignature?.(methodId).catch(() => void 0);
-        const returnName = (await this.describe(handleOf(params.returnTypeId))).fullName;
-        const parameters = params.paramTypeIds.map((t, i) => {
-          const s = signature?.parameters[i];
-          return {
-            name: params.paramNames[i] ?? `arg${i}`,
-            type: handleOf(t),
-            refKind: s?.refKind ?? "none",
-            optional: s?.optional ?? false,
-            defaultValue: s?.defaultValue ? defaultOf(s.defaultValue) : void 0,
-            isParams: s?.isParams ?? false
-          };
-        });
-        return {
-          handle: methodId,
-          name: name2,
-          declaringType: handleOf(declaring),
-          isStatic: (info2.attributes & 16) !== 0,
-          isVirtual: (info2.attributes & 64) !== 0,
-          isAbstract: (info2.attributes & 1024) !== 0,
-          isConstructor: name2 === ".ctor",
-          isPublic: (info2.attributes & 7) === 6,
-          parameters,
-          returnType: returnName === "System.Void" ? void 0 : handleOf(params.returnTypeId),
-          genericArity: info2.isGenericDefinition ? info2.typeArgIds.length : 0,
-          genericParameterTypes: info2.isGenericDefinition ? info2.typeArgIds.map(handleOf) : void 0
-        };
-      }
-      async typesNamed(simpleName) {
-        const known = this.named.get(simpleName);
-        if (known) return known;
-        const found = await this.findNamed(simpleName);
-        if (found.length) this.named.set(simpleName, found);
-        return found;
-      }
-      async findNamed(simpleName) {
-        const r = await this.catalog.findTypes(simpleName, { limit: 20 });
-        const exact = r.matches.filter(
-          (m) => m.name === simpleName && (m.match === "exact" || m.match === "name") && !m.fullName.includes("+")
-        );
-        const ids = exact.map((m) => m.typeId).filter((id) => id !== void 0);
-        return [...new Set(ids)].map(handleOf);
-      }
-      interfaces(type) {
-        let p = this.interfaceLists.get(type.key);
-        if (!p) {
-          p = this.conn.send("TYPE.GET_INTERFACES", { typeId: typeIdOf(type) }).then((ids) => ids.map(handleOf));
-          this.interfaceLists.set(type.key, p);
-        }
-        return p;
-      }
-      /** Names of the type's members and its bases', closest to `name` first. */
-      async closestMemberNames(type, name2) {
-        const names2 = [];
-        for (let t = type; t; t = (await this.describe(t)).baseType) {
-          const d = await this.describe(t);
-          if (d.fullName === "System.Object" || d.fullName === "System.ValueType") break;
-          names2.push(...await this.memberNames(t));
-        }
-        const usable = names2.filter(
-          (n) => !n.includes("<") && !n.startsWith("get_") && !n.startsWith("set_") && !n.startsWith("op_") && n !== ".ctor" && n !== ".cctor"
-        );
-        return closestNames(
-          name2,
-          usable.map((n) => ({ label: n, keys: [n] })),
-          { limit: 3 }
-        );
-      }
-      async memberNames(type) {
-        const d = await this.catalog.describe(typeIdOf(type), {
-          members: ["fields", "properties", "methods"],
-          limit: 1e3
-        });
-        const names2 = /* @__PURE__ */ new Set();
-        for (const list of [d.fields, d.properties, d.methods])
-          for (const m of list?.items ?? []) names2.add(m.name);
-        return [...names2];
-      }
-      isAssignable(to, from) {
-        return this.conn.send("TYPE.IS_ASSIGNABLE_FROM", {
-          typeId: typeIdOf(to),
-          otherTypeId: typeIdOf(from)
-        });
-      }
-      async constructGeneric(definition, args2) {
-        const known = this.constructed.get(genericKey(definition, args2));
-        if (known) return known;
-        if (!this.invokeRoute)
-          throw new Error("naming a closed generic type needs the game (an invoke)");
-        const id = await this.invokeRoute("generic", definition, args2, 0);
-        await this.describe(handleOf(id));
-        return handleOf(id);
-      }
-      async arrayOf(element, rank2) {
-        const known = this.constructed.get(arrayKey(element, rank2));
-        if (known) return known;
-        if (!this.invokeRoute) throw new Error("naming an array type needs the game (an invoke)");
-        const id = await this.invokeRoute("array", element, [], rank2);
-        await this.describe(handleOf(id));
-        return handleOf(id);
-      }
-      async instantiateMethod(method, args2) {
-        const id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
-          methodId: method.handle,
-          typeArgIds: args2.map(typeIdOf)
-        });
-        return this.method(id);
-      }
-    };
-    metadataByConnection = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// unity/runtime/builtins.ts
-function nullReference(what) {
-  const e = new ManagedException(
-    "System.NullReferenceException",
-    "Object reference not set to an instance of an object"
-  );
-  e.hint = what;
-  return e;
-}
-async function unityBuiltins(rt, last) {
-  const builtins = /* @__PURE__ */ new Map();
-  const functions = /* @__PURE__ */ new Map();
-  if (last) builtins.set("_", { type: last.type, value: () => Promise.resolve(last.value) });
-  const worldType = await rt.metadata.findType("Unity.Entities.World");
-  const getter = async (type, name2) => {
-    const p = (await rt.metadata.members(type, name2)).properties[0];
-    return p?.getter ? { type: p.type, getter: p.getter } : void 0;
-  };
-  const world2 = worldType && await getter(worldType, "DefaultGameObjectInjectionWorld");
-  if (!worldType || !world2) return { builtins, functions };
-  const readWorld = async () => (await rt.game.invoke(world2.getter, void 0, [], plain2)).result;
-  builtins.set("world", { type: world2.type, value: readWorld });
-  const em = await getter(worldType, "EntityManager");
-  if (!em) return { builtins, functions };
-  const readEm = async () => {
-    const w = await readWorld();
-    if (w.kind === "null")
-      throw nullReference("'world' is null: the game has no default world yet");
-    return (await rt.game.invoke(em.getter, w, [], plain2)).result;
-  };
-  builtins.set("em", { type: em.type, value: readEm });
-  const entityType = await rt.metadata.findType("Unity.Entities.Entity");
-  const intType = await rt.metadata.findType("System.Int32");
-  if (!entityType || !intType) return { builtins, functions };
-  const fields = (await rt.metadata.allFields(entityType)).filter((f) => !f.isStatic);
-  const entity = (index, version2) => ({
-    kind: "struct",
-    type: entityType,
-    fields: fields.map((f) => f.name === "Index" ? index : f.name === "Version" ? version2 : NULL)
-  });
-  const exists2 = (await rt.metadata.members(em.type, "Exists")).methods.find(
-    (m) => m.parameters.length === 1 && m.parameters[0].type.key === entityType.key
-  );
-  functions.set("entity", {
-    returnType: entityType,
-    signatures: [[intType], [intType, intType]],
-    async call(args2) {
-      const [index, version2] = args2;
-      if (version2) return entity(index, version2);
-      if (!exists2)
-        throw new ManagedException(
-          "System.NotSupportedException",
-          "entity(index) needs EntityManager.Exists: pass the version, entity(index, version)"
-        );
-      const manager = await readEm();
-      for (let v = 1; v <= VERSIONS_TRIED; v++) {
-        const candidate = entity(index, { kind: "number", type: "int", value: v });
-        const r = await rt.game.invoke(exists2, manager, [candidate], plain2);
-        if (r.result.kind === "bool" && r.result.value) return candidate;
-      }
-      const i = index?.kind === "number" ? String(index.value) : "?";
-      throw new ManagedException(
-        "System.ArgumentException",
-        `no live entity has index ${i} (versions 1 to ${VERSIONS_TRIED} tried); if it was recreated many times, pass its version: entity(${i}, version)`
-      );
-    }
-  });
-  return { builtins, functions };
-}
-var VERSIONS_TRIED, plain2;
-var init_builtins = __esm({
-  "unity/runtime/builtins.ts"() {
-    "use strict";
-    init_eval();
-    VERSIONS_TRIED = 16;
-    plain2 = { virtual: false, outThis: false, outArgs: false };
-  }
-});
-
 // unity/runtime/evaluate-in-game.ts
 function lastValueOf(ctx) {
-  return lastValues.get(ctx.conn);
+  return ctx.connection.part(LAST_VALUE).value;
 }
-async function evaluateInGame(ctx, source, options = {}, remember = true, onWrite) {
+async function evaluateInGame(ctx, source, options = {}, remember = true, onWrite, thread) {
   const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
+  const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args2, rank2) => constructedTypeId(ctx, game, metadata, kind, base, args2, rank2);
   const runtime = { metadata, game };
@@ -54327,7 +54867,7 @@ async function evaluateInGame(ctx, source, options = {}, remember = true, onWrit
       functions: options.functions ?? defaults.functions
     });
     if (remember && result.kind === "value" && result.staticType) {
-      lastValues.set(ctx.conn, { type: result.staticType, value: result.value });
+      ctx.connection.part(LAST_VALUE).value = { type: result.staticType, value: result.value };
     }
     return result;
   } finally {
@@ -54366,1218 +54906,27 @@ async function constructedTypeId(ctx, game, metadata, kind, base, args2, rank2) 
   if (!info2.elementTypeId) throw new Error("an array of the constructed type has no element type");
   return info2.elementTypeId;
 }
-var lastValues;
+var LAST_VALUE;
 var init_evaluate_in_game = __esm({
   "unity/runtime/evaluate-in-game.ts"() {
     "use strict";
     init_sdb_protocol();
     init_eval();
+    init_game_connection();
     init_convert();
     init_game_access();
     init_game_metadata();
     init_builtins();
-    lastValues = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// unity/debug/locations.ts
-function sourcePoints(info2) {
-  return info2.points.map((p) => {
-    const file2 = p.sourceIndex >= 0 ? info2.files[p.sourceIndex]?.path : void 0;
-    return { ilOffset: p.ilOffset, line: p.line, ...file2 ? { file: file2 } : {} };
-  }).sort((a, b) => a.ilOffset - b.ilOffset);
-}
-function isSourceLine(line2) {
-  return line2 > 0 && line2 < 16707566;
-}
-function pointAt(points, ilOffset) {
-  let best;
-  for (const p of points) {
-    if (!isSourceLine(p.line)) continue;
-    if (p.ilOffset <= ilOffset) best = p;
-    else break;
-  }
-  return best;
-}
-function offsetForLine(points, line2) {
-  const at2 = points.filter((p) => p.line === line2).map((p) => p.ilOffset);
-  return at2.length ? Math.min(...at2) : void 0;
-}
-function codeLines(points) {
-  return [...new Set(points.map((p) => p.line).filter(isSourceLine))].sort((a, b) => a - b);
-}
-async function findMethods2(catalog, type, method, signature) {
-  const typeId = await catalog.resolveType(type);
-  const found = await catalog.findMember(typeId, method);
-  if (found.kind !== "method") {
-    throw Errors.invalidArgument(`${type}.${method} is a ${found.kind}, not a method`);
-  }
-  const refs = found.overloads.map((m) => ({
-    methodId: m.methodId,
-    typeName: m.declaringType.name,
-    name: m.name,
-    signature: `(${m.parameters.map((p) => p.type.name).join(", ")})`
-  }));
-  if (signature === void 0) return refs;
-  const want = normalizeSignature(signature);
-  const hits = refs.filter((r) => normalizeSignature(r.signature) === want);
-  if (hits.length === 0) {
-    throw Errors.invalidArgument(
-      `${type}.${method} has no overload ${signature}; overloads: ${refs.map((r) => r.signature).join(" ")}`
-    );
-  }
-  return hits;
-}
-function normalizeSignature(s) {
-  return s.replace(/^\s*\(|\)\s*$/g, "").split(",").map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0).map((p) => {
-    const simple2 = p.replace(/^system\./, "");
-    return ALIASES[simple2] ?? ALIASES[p.replace(".", "_")] ?? simple2;
-  }).join(",");
-}
-var LocationCache, ALIASES;
-var init_locations = __esm({
-  "unity/debug/locations.ts"() {
-    "use strict";
-    init_errors6();
-    LocationCache = class {
-      constructor(conn) {
-        this.conn = conn;
-      }
-      conn;
-      infos = /* @__PURE__ */ new Map();
-      names = /* @__PURE__ */ new Map();
-      facts = /* @__PURE__ */ new Map();
-      methodFacts(methodId) {
-        let p = this.facts.get(methodId);
-        if (!p) {
-          p = (async () => {
-            const [params, locals, info2, declaringTypeId] = await Promise.all([
-              this.conn.send("METHOD.GET_PARAM_INFO", { methodId }),
-              this.conn.send("METHOD.GET_LOCALS_INFO", { methodId }),
-              this.conn.send("METHOD.GET_INFO", { methodId }),
-              this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId })
-            ]);
-            return { params, locals, info: info2, declaringTypeId };
-          })();
-          p.catch(() => this.facts.delete(methodId));
-          this.facts.set(methodId, p);
-        }
-        return p;
-      }
-      points(methodId) {
-        let p = this.infos.get(methodId);
-        if (!p) {
-          p = this.conn.send("METHOD.GET_DEBUG_INFO", { methodId }).then(sourcePoints);
-          p.catch(() => this.infos.delete(methodId));
-          this.infos.set(methodId, p);
-        }
-        return p;
-      }
-      methodName(methodId) {
-        let p = this.names.get(methodId);
-        if (!p) {
-          p = (async () => {
-            const [name2, typeId] = await Promise.all([
-              this.conn.send("METHOD.GET_NAME", { methodId }),
-              this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId })
-            ]);
-            const info2 = await this.conn.send("TYPE.GET_INFO", { typeId });
-            return { typeName: info2.fullName, name: name2 };
-          })();
-          p.catch(() => this.names.delete(methodId));
-          this.names.set(methodId, p);
-        }
-        return p;
-      }
-    };
-    ALIASES = {
-      int32: "int",
-      int64: "long",
-      int16: "short",
-      uint32: "uint",
-      uint64: "ulong",
-      uint16: "ushort",
-      single: "float",
-      boolean: "bool",
-      system_string: "string",
-      system_object: "object"
-    };
-  }
-});
-
-// unity/debug/frames.ts
-async function frameSlots(cache2, threadId, frame) {
-  const conn = cache2.conn;
-  const { params, locals, info: info2, declaringTypeId } = await cache2.methodFacts(frame.methodId);
-  const live = locals.locals.map((l, i) => ({ ...l, position: i })).filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
-  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
-  const isStatic = (info2.attributes & METHOD_STATIC) !== 0;
-  const ref = { threadId, frameId: frame.frameId };
-  const [values, self] = await Promise.all([
-    positions.length > 0 ? conn.send("STACK_FRAME.GET_VALUES", { ...ref, positions }) : Promise.resolve([]),
-    isStatic ? Promise.resolve(void 0) : conn.send("STACK_FRAME.GET_THIS", ref)
-  ]);
-  const slots = [];
-  params.paramNames.forEach(
-    (name2, i) => slots.push({
-      name: name2,
-      position: -(i + 1),
-      typeId: params.paramTypeIds[i],
-      kind: "param",
-      raw: values[i]
-    })
-  );
-  if (self)
-    slots.push({ name: "this", position: 0, typeId: declaringTypeId, kind: "this", raw: self });
-  live.forEach(
-    (l, i) => slots.push({
-      name: l.name,
-      position: l.position,
-      typeId: l.typeId,
-      kind: "local",
-      raw: values[params.paramNames.length + i]
-    })
-  );
-  return slots;
-}
-async function readFrames(conn, threadId) {
-  return conn.send("THREAD.GET_FRAME_INFO", { threadId });
-}
-async function readStack(ctx, cache2, threadId, maxFrames, withVariables) {
-  const raw = await readFrames(ctx.conn, threadId);
-  const metadata = metadataFor(ctx);
-  const runtime = { metadata, game: new SessionGameAccess(ctx, metadata) };
-  const frames = await Promise.all(
-    raw.slice(0, maxFrames).map(async (f, index) => {
-      const { typeName: typeName2, name: name2 } = await cache2.methodName(f.methodId);
-      const view = { index, method: `${typeName2}.${name2}`, ilOffset: f.ilOffset };
-      const native = (f.flags & NATIVE_TRANSITION) !== 0;
-      if (native) view.native = true;
-      else {
-        const at2 = pointAt(await cache2.points(f.methodId).catch(() => []), f.ilOffset);
-        if (at2) {
-          view.line = at2.line;
-          if (at2.file) view.file = at2.file;
-        }
-      }
-      if (native || index >= withVariables) return view;
-      try {
-        const all = await frameSlots(cache2, threadId, f);
-        const slots = all.slice(0, MAX_VARIABLES);
-        if (all.length > slots.length) view.moreVariables = all.length - slots.length;
-        view.variables = await Promise.all(
-          slots.map(async (s) => ({
-            name: s.name,
-            kind: s.kind,
-            position: s.position,
-            typeId: s.typeId,
-            type: await csharpName(metadata, handleOf(s.typeId)).catch(() => "?"),
-            value: await formatValue(runtime, await fromWire(s.raw, metadata)).catch(
-              (e) => `<unreadable: ${messageOf(e)}>`
-            )
-          }))
-        );
-      } catch (e) {
-        view.unreadable = messageOf(e);
-      }
-      return view;
-    })
-  );
-  return { frames, total: raw.length };
-}
-function frameBuiltins(ctx, slots) {
-  const metadata = metadataFor(ctx);
-  const out = /* @__PURE__ */ new Map();
-  for (const s of slots) {
-    let value;
-    out.set(s.name, {
-      type: handleOf(s.typeId),
-      value: () => value ??= fromWire(s.raw, metadata)
-    });
-  }
-  return out;
-}
-var NATIVE_TRANSITION, METHOD_STATIC, MAX_VARIABLES;
-var init_frames = __esm({
-  "unity/debug/frames.ts"() {
-    "use strict";
-    init_eval();
-    init_convert();
-    init_game_access();
-    init_game_metadata();
-    init_errors6();
-    init_locations();
-    NATIVE_TRANSITION = 2;
-    METHOD_STATIC = 16;
-    MAX_VARIABLES = 40;
-  }
-});
-
-// unity/debug/frame-eval.ts
-async function evaluateInFrame(ctx, cache2, threadId, frameIndex, code, onWrite) {
-  const frames = await readFrames(ctx.conn, threadId);
-  if (frameIndex === void 0)
-    frameIndex = Math.max(
-      0,
-      frames.findIndex((f) => (f.flags & 2) === 0)
-    );
-  const frame = frames[frameIndex];
-  if (!frame)
-    throw Errors.invalidArgument(
-      `frame ${frameIndex} does not exist (the stack has ${frames.length})`
-    );
-  if ((frame.flags & 2) !== 0)
-    throw Errors.invalidArgument(`frame ${frameIndex} is native code: it has no variables`);
-  const slots = await frameSlots(cache2, threadId, frame);
-  const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
-  const defaults = await unityBuiltins({ metadata, game }, void 0);
-  const builtins = new Map([...defaults.builtins, ...frameBuiltins(ctx, slots)]);
-  const options = { builtins, functions: defaults.functions };
-  const m = ASSIGNMENT.exec(code);
-  const target = m ? slots.find((s) => s.name === m[1] && s.kind !== "this") : void 0;
-  if (m && target) return assignSlot(ctx, threadId, frame.frameId, target, m[2], options, onWrite);
-  return evaluateInGame(ctx, reachThis(code), options, false, onWrite);
-}
-async function assignSlot(ctx, threadId, frameId, slot, rhs, options, onWrite) {
-  const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
-  const type = handleOf(slot.typeId);
-  const typeName2 = await csharpName(metadata, type);
-  const r = await evaluateInGame(
-    ctx,
-    `${typeName2} __assigned = ${reachThis(rhs)}; __assigned`,
-    options,
-    false,
-    onWrite
-  );
-  if (r.kind !== "value") return r;
-  const wire = await toWire(r.value, game);
-  ctx.markWrite();
-  await ctx.conn.send("STACK_FRAME.SET_VALUES", {
-    threadId,
-    frameId,
-    writes: [{ position: slot.position, value: wire }]
-  });
-  const [back] = await ctx.conn.send("STACK_FRAME.GET_VALUES", {
-    threadId,
-    frameId,
-    positions: [slot.position]
-  });
-  if (!back) throw new UnityError("PROTOCOL_ERROR", "the frame returned no value on read-back");
-  const value = await fromWire(back, metadata);
-  return {
-    kind: "value",
-    type: typeName2,
-    staticType: type,
-    value,
-    text: await formatValue({ metadata, game }, value)
-  };
-}
-function reachThis(code) {
-  let out = "";
-  let i = 0;
-  while (i < code.length) {
-    const c = code[i];
-    if (c === '"' || c === "'") {
-      const verbatim = code[i - 1] === "@";
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) {
-        if (code[j] === "\\" && !verbatim) j++;
-        j++;
-      }
-      out += code.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (code.startsWith("this", i) && !/[A-Za-z0-9_@]/.test(code[i - 1] ?? "") && !/[A-Za-z0-9_]/.test(code[i + 4] ?? "")) {
-      out += "@this";
-      i += 4;
-      continue;
-    }
-    out += c;
-    i++;
-  }
-  return out;
-}
-var ASSIGNMENT;
-var init_frame_eval = __esm({
-  "unity/debug/frame-eval.ts"() {
-    "use strict";
-    init_eval();
-    init_convert();
-    init_game_access();
-    init_evaluate_in_game();
-    init_game_metadata();
-    init_builtins();
-    init_eval();
-    init_errors6();
-    init_frames();
-    ASSIGNMENT = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*([\s\S]+?)\s*;?\s*$/;
-  }
-});
-
-// unity/debug/resolve.ts
-async function resolveBreakpoint(ctx, cache2, spec) {
-  if (spec.file !== void 0) return resolveFile(ctx, cache2, spec.file, spec.line);
-  if (spec.type === void 0 || spec.method === void 0)
-    throw Errors.invalidArgument("give type and method, or file and line");
-  if (spec.line !== void 0 && spec.ilOffset !== void 0)
-    throw Errors.invalidArgument("give line or il_offset, not both");
-  const methods = await findMethods2(ctx.catalog, spec.type, spec.method, spec.signature);
-  const out = [];
-  for (const m of methods) {
-    const points = await cache2.points(m.methodId);
-    const name2 = `${m.typeName}.${m.name}`;
-    let il;
-    if (spec.ilOffset !== void 0) {
-      il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
-    } else if (spec.line !== void 0) {
-      il = offsetForLine(points, spec.line);
-    } else {
-      il = points.find((p) => isSourceLine(p.line))?.ilOffset;
-    }
-    if (il === void 0) continue;
-    const at2 = pointAt(points, il);
-    out.push({
-      method: name2,
-      methodId: m.methodId,
-      ilOffset: il,
-      ...at2?.line !== void 0 ? { line: at2.line } : {},
-      ...at2?.file ? { file: at2.file } : {}
-    });
-  }
-  if (out.length === 0) {
-    const lines = codeLines(
-      (await Promise.all(methods.map((m) => cache2.points(m.methodId)))).flat()
-    );
-    const where = spec.ilOffset !== void 0 ? `IL offset ${spec.ilOffset}` : spec.line !== void 0 ? `line ${spec.line}` : "any line";
-    throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
-  }
-  return out;
-}
-async function resolveFile(ctx, cache2, file2, line2) {
-  if (line2 === void 0) throw Errors.invalidArgument("a breakpoint by file needs a line");
-  const base = file2.split(/[\\/]/).pop();
-  const types = await ctx.conn.send("VM.GET_TYPES_FOR_SOURCE_FILE", {
-    file: base,
-    ignoreCase: true
-  });
-  if (types.length === 0) throw new FileNotLoaded(file2, line2);
-  const out = [];
-  const sameFile = (p) => p.file !== void 0 && (p.file.toLowerCase() === file2.toLowerCase() || p.file.split(/[\\/]/).pop().toLowerCase() === base.toLowerCase());
-  for (const typeId of types) {
-    for (const methodId of await ctx.conn.send("TYPE.GET_METHODS", { typeId })) {
-      const points = (await cache2.points(methodId).catch(() => [])).filter(sameFile);
-      const il = offsetForLine(points, line2);
-      if (il === void 0) continue;
-      const { typeName: typeName2, name: name2 } = await cache2.methodName(methodId);
-      const at2 = pointAt(points, il);
-      out.push({
-        method: `${typeName2}.${name2}`,
-        methodId,
-        ilOffset: il,
-        line: line2,
-        ...at2?.file ? { file: at2.file } : {}
-      });
-    }
-  }
-  if (out.length === 0) {
-    throw Errors.noLocation(
-      `${file2}:${line2} (only methods the game has already compiled are searched)`,
-      []
-    );
-  }
-  return out;
-}
-function pendingFor(spec, e) {
-  if (!(e instanceof UnityError)) return void 0;
-  if (e instanceof FileNotLoaded)
-    return { waitingFor: `a type of ${e.file} with code on line ${e.line} to load` };
-  if (spec.file === void 0 && spec.type !== void 0 && e.code === "TYPE_NOT_FOUND") {
-    const dotted = spec.type.includes(".");
-    return {
-      waitingFor: `type ${spec.type} to load${dotted ? "" : " (matched as a full name: give Namespace.Type for a type in a namespace)"}`,
-      ...e.suggestions?.length ? { suggestions: e.suggestions } : {}
-    };
-  }
-  return void 0;
-}
-var FileNotLoaded;
-var init_resolve = __esm({
-  "unity/debug/resolve.ts"() {
-    "use strict";
-    init_errors6();
-    init_locations();
-    FileNotLoaded = class extends UnityError {
-      constructor(file2, line2) {
-        super(
-          "NO_LOCATION",
-          `no code of ${file2} is in the game yet (only methods the game has compiled are searched); line ${line2}`
-        );
-        this.file = file2;
-        this.line = line2;
-      }
-      file;
-      line;
-    };
-  }
-});
-
-// unity/debug/step-requests.ts
-function setStepRequest(conn, threadId, kind) {
-  const depth = kind === "into" ? StepDepth.INTO : kind === "over" ? StepDepth.OVER : StepDepth.OUT;
-  return conn.send("EVENT_REQUEST.SET", {
-    eventKind: EventKind.STEP,
-    suspendPolicy: SuspendPolicy.ALL,
-    modifiers: [
-      {
-        kind: "step",
-        threadId,
-        size: StepSize.LINE,
-        depth,
-        filter: StepFilter.STATIC_CTOR | StepFilter.DEBUGGER_HIDDEN | StepFilter.DEBUGGER_STEP_THROUGH
-      }
-    ]
-  });
-}
-async function onSourceLine(conn, cache2, threadId) {
-  const [top] = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
-  if (!top || (top.flags & 2) !== 0) return false;
-  const at2 = pointAt(await cache2.points(top.methodId).catch(() => []), top.ilOffset);
-  return at2 !== void 0 && isSourceLine(at2.line);
-}
-function noLineToStepFrom(threadId, kind) {
-  return Errors.noLocation(
-    `the current position of thread ${threadId}: it is not on a source line (in native code, as the main thread between frames, or in code without debug information), and Mono steps ${kind} only from a line. Use kind "into" (stops where the thread next enters game code) or set a breakpoint`,
-    []
-  );
-}
-async function setGameCodeEntryRequest(ctx) {
-  const all = await ctx.catalog.assemblies();
-  const has = await Promise.all(
-    all.map(
-      (a) => ctx.conn.send("ASSEMBLY.HAS_DEBUG_INFO", { assemblyId: a.assemblyId }).catch(() => false)
-    )
-  );
-  const assemblyIds = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
-  if (assemblyIds.length === 0)
-    throw Errors.noLocation("any game code: no loaded assembly has debug information", []);
-  return ctx.conn.send("EVENT_REQUEST.SET", {
-    eventKind: EventKind.METHOD_ENTRY,
-    suspendPolicy: SuspendPolicy.ALL,
-    modifiers: [{ kind: "assembly_only", assemblyIds }]
-  });
-}
-async function setFirstLineRequest(conn, cache2, methodId) {
-  const first = (await cache2.points(methodId).catch(() => [])).find((p) => isSourceLine(p.line));
-  if (!first) return void 0;
-  return conn.send("EVENT_REQUEST.SET", {
-    eventKind: EventKind.BREAKPOINT,
-    suspendPolicy: SuspendPolicy.ALL,
-    modifiers: [{ kind: "location_only", methodId, ilOffset: first.ilOffset }]
-  });
-}
-var init_step_requests = __esm({
-  "unity/debug/step-requests.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_errors6();
-    init_locations();
-  }
-});
-
-// unity/debug/debugger.ts
-function existingDebugger(session) {
-  return debuggers.get(session);
-}
-function debuggerFor(session, log) {
-  let d = debuggers.get(session);
-  if (!d) {
-    d = new Debugger(session, log);
-    debuggers.set(session, d);
-  }
-  return d;
-}
-var Debugger, debuggers;
-var init_debugger = __esm({
-  "unity/debug/debugger.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_errors6();
-    init_session();
-    init_frame_eval();
-    init_resolve();
-    init_step_requests();
-    init_locations();
-    Debugger = class {
-      constructor(session, log = () => void 0) {
-        this.session = session;
-        this.log = log;
-        session.extend({
-          beforeClose: (conn) => this.beforeClose(conn),
-          connectionEnded: (conn) => this.connectionEnded(conn),
-          callerGone: (caller) => this.callerGone(caller),
-          keepThreadsStopped: (main2) => this.keepsStopped(main2)
-        });
-      }
-      session;
-      log;
-      conn;
-      offEvent;
-      cache;
-      breakpoints = /* @__PURE__ */ new Map();
-      byRequest = /* @__PURE__ */ new Map();
-      /** What each line breakpoint was asked for (pending ones are resolved again on load). */
-      specs = /* @__PURE__ */ new Map();
-      catalog;
-      nextId = 1;
-      seq = 0;
-      pause;
-      /** Stops kept behind the pause, each holding its own suspend level. */
-      queued = [];
-      /** The thread of the event being decided (its condition may invoke). */
-      deciding;
-      /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
-      stepping;
-      waiters = /* @__PURE__ */ new Set();
-      queue = Promise.resolve();
-      status() {
-        return {
-          breakpoints: [...this.breakpoints.values()],
-          ...this.pause ? { pause: this.pause } : {},
-          queued: [...this.queued],
-          ...this.stepping ? { stepping: { owner: this.stepping.owner } } : {},
-          stops: this.seq
-        };
-      }
-      /** The current stop, if the game is paused at an event. */
-      get paused() {
-        return this.pause;
-      }
-      locations(ctx) {
-        this.bind(ctx.conn);
-        this.catalog = ctx.catalog;
-        return this.cache;
-      }
-      async setBreakpoint(caller, spec) {
-        if (spec.hitCount !== void 0 && (!Number.isInteger(spec.hitCount) || spec.hitCount < 1))
-          throw Errors.invalidArgument("hit_count must be an integer >= 1");
-        return this.session.run(
-          "debug_set_breakpoint",
-          caller,
-          async (ctx) => {
-            const cache2 = this.locations(ctx);
-            let locations = [];
-            let pending;
-            try {
-              locations = await resolveBreakpoint(ctx, cache2, spec);
-            } catch (e) {
-              pending = pendingFor(spec, e);
-              if (!pending) throw e;
-            }
-            const bp = {
-              id: this.nextId++,
-              owner: caller,
-              kind: "line",
-              locations,
-              hits: 0,
-              requests: [],
-              ...spec.condition !== void 0 ? { condition: spec.condition } : {},
-              ...spec.hitCount !== void 0 ? { hitCount: spec.hitCount } : {},
-              ...pending ? { pending } : {}
-            };
-            this.specs.set(bp.id, spec);
-            if (pending) await this.armLoad(ctx.conn, bp, spec);
-            else await this.armLines(ctx.conn, bp);
-            return bp;
-          },
-          { window: false }
-        );
-      }
-      async breakOnException(caller, spec) {
-        return this.session.run(
-          "debug_break_on_exception",
-          caller,
-          async (ctx) => {
-            this.bind(ctx.conn);
-            const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
-            const typeName2 = typeId ? (await ctx.conn.send("TYPE.GET_INFO", { typeId })).fullName : void 0;
-            const bp = {
-              id: this.nextId++,
-              owner: caller,
-              kind: "exception",
-              locations: [],
-              hits: 0,
-              requests: [],
-              subclasses: spec.subclasses ?? true,
-              ...typeName2 ? { exceptionType: typeName2 } : {}
-            };
-            const requestId = await ctx.conn.send("EVENT_REQUEST.SET", {
-              eventKind: EventKind.EXCEPTION,
-              suspendPolicy: SuspendPolicy.ALL,
-              modifiers: [
-                {
-                  kind: "exception_only",
-                  typeId,
-                  caught: true,
-                  uncaught: true,
-                  subclasses: spec.subclasses ?? true
-                }
-              ]
-            });
-            this.register(bp, EventKind.EXCEPTION, requestId);
-            return bp;
-          },
-          { window: false }
-        );
-      }
-      /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
-      async remove(caller, id, force = false) {
-        const targets = id === void 0 ? [...this.breakpoints.values()].filter((b) => force || b.owner === caller) : [this.breakpoints.get(id)];
-        if (id !== void 0 && !targets[0])
-          throw Errors.breakpointNotFound(id, [...this.breakpoints.keys()]);
-        for (const b of targets) {
-          if (b && b.owner !== caller && !force) throw Errors.breakpointNotOwned(b.id, b.owner);
-        }
-        return this.session.run(
-          "debug_remove_breakpoint",
-          caller,
-          async (ctx) => {
-            const removed = [];
-            for (const b of targets) {
-              if (!b) continue;
-              await this.clearRequests(ctx.conn, b);
-              removed.push(b.id);
-            }
-            return removed;
-          },
-          { window: false }
-        );
-      }
-      /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
-      wait(timeoutMs) {
-        if (this.pause) return Promise.resolve(this.pause);
-        return new Promise((resolve2) => {
-          const done = (s) => {
-            clearTimeout(timer);
-            this.waiters.delete(done);
-            resolve2(s);
-          };
-          const timer = setTimeout(() => done(void 0), timeoutMs);
-          this.waiters.add(done);
-        });
-      }
-      /**
-       * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
-       * Without an event pause, steps from the caller's hold (see stepFromHold).
-       */
-      async step(caller, kind, options) {
-        if (!this.pause) return this.stepFromHold(caller, kind, options);
-        const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
-        const r = await this.session.run(
-          `debug_step ${kind}`,
-          caller,
-          async (ctx) => {
-            if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
-            if (kind === "resume" || this.queued.length > 0) {
-              await this.resumePause(ctx.conn);
-              return { next: Promise.resolve(this.pause) };
-            }
-            await this.armStep(ctx.conn, caller, p.threadId, kind);
-            const next = this.nextStop(options.timeoutMs);
-            await this.resumePause(ctx.conn);
-            return { next };
-          },
-          { window: false }
-        );
-        return this.afterStep(r);
-      }
-      /**
-       * A step from a plain hold: only the caller may hold the game (a step lets it run, and any
-       * other hold would keep it suspended). The step is armed on the thread (default the main
-       * one), then the caller's holds are released. Mono steps only a thread suspended in managed
-       * code; one in native code (the main thread between frames) refuses STEP with
-       * INVALID_ARGUMENT: `into` then waits for the thread to enter a method of an assembly with
-       * debug information (game code) instead, by a METHOD_ENTRY request filtered to that thread
-       * and those assemblies; `over` and `out` have no line to start from and are refused.
-       */
-      async stepFromHold(caller, kind, options) {
-        const what = `debug_step ${kind}`;
-        const { mine, others } = this.session.holdsOf(caller);
-        if (mine === 0 && others.length === 0) throw Errors.notPaused(what);
-        const holders = [...mine ? [caller] : [], ...others];
-        if (mine === 0 || others.length > 0)
-          throw new UnityError(
-            "HOLD_NOT_OWNED",
-            `${what} from a hold lets the game run, so only the caller holding it may step: held by ${holders.join(", ")}`,
-            { details: { holders } }
-          );
-        const costs = [];
-        let next = Promise.resolve(void 0);
-        if (kind !== "resume") {
-          const r = await this.session.run(
-            what,
-            caller,
-            async (ctx) => {
-              this.locations(ctx);
-              const thread = options.threadId ?? await ctx.mainThread();
-              await this.armStep(ctx.conn, caller, thread, kind, ctx);
-              return { next: this.nextStop(options.timeoutMs) };
-            },
-            // a window (nested in the hold): finding the main thread may invoke
-            { window: true }
-          );
-          costs.push(r.cost);
-          next = r.value.next;
-        }
-        for (let i = 0; i < mine; i++) costs.push((await this.session.release(caller)).cost);
-        return this.afterStep({ value: { next }, cost: sumCosts(costs) });
-      }
-      /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
-      async armStep(conn, owner, threadId, kind, fromHold) {
-        await this.clearStep(conn);
-        if (fromHold && !await onSourceLine(conn, this.cache, threadId)) {
-          if (kind !== "into") throw noLineToStepFrom(threadId, kind);
-          const requestId2 = await setGameCodeEntryRequest(fromHold);
-          this.stepping = { requestId: requestId2, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
-          return;
-        }
-        const requestId = await setStepRequest(conn, threadId, kind);
-        this.stepping = { requestId, owner, eventKind: EventKind.STEP, threadId };
-      }
-      async afterStep(r) {
-        const started = performance.now();
-        const stop = await r.value.next;
-        return {
-          value: stop,
-          cost: {
-            ...r.cost,
-            wallMs: Math.round((r.cost.wallMs + performance.now() - started) * 100) / 100
-          }
-        };
-      }
-      /** The pause `caller` may act on: the current one, theirs unless forced. */
-      ownedPause(caller, force, what) {
-        const p = this.pause;
-        if (!p) throw Errors.notPaused(what);
-        if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
-        return p;
-      }
-      /** Source lines of a method (the stand-in for source text). */
-      async methodLocations(caller, type, method, signature) {
-        return this.session.run(
-          "debug_locations",
-          caller,
-          async (ctx) => {
-            const cache2 = this.locations(ctx);
-            const methods = await findMethods2(ctx.catalog, type, method, signature);
-            return Promise.all(
-              methods.map(async (m) => ({
-                method: `${m.typeName}.${m.name}`,
-                signature: m.signature,
-                points: (await cache2.points(m.methodId)).filter((p) => isSourceLine(p.line))
-              }))
-            );
-          },
-          { window: false }
-        );
-      }
-      // ------------------------------------------------------------------ resolving and arming
-      /** A BREAKPOINT request per location; none left behind when one fails. */
-      async armLines(conn, bp) {
-        const count = bp.hitCount !== void 0 && bp.condition === void 0 ? [{ kind: "count", count: bp.hitCount }] : [];
-        try {
-          for (const l of bp.locations) {
-            const requestId = await conn.send("EVENT_REQUEST.SET", {
-              eventKind: EventKind.BREAKPOINT,
-              suspendPolicy: SuspendPolicy.ALL,
-              modifiers: [
-                { kind: "location_only", methodId: l.methodId, ilOffset: l.ilOffset },
-                ...count
-              ]
-            });
-            this.register(bp, EventKind.BREAKPOINT, requestId);
-          }
-        } catch (e) {
-          await this.clearRequests(conn, bp);
-          throw e;
-        }
-      }
-      /**
-       * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
-       * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
-       * compiled, before it runs, and waits for us to bind the breakpoint.
-       */
-      async armLoad(conn, bp, spec) {
-        const modifier = spec.file !== void 0 ? { kind: "source_file_only", files: [spec.file.split(/[\\/]/).pop()] } : { kind: "type_name_only", names: [spec.type.replace(/\+/g, "/")] };
-        const requestId = await conn.send("EVENT_REQUEST.SET", {
-          eventKind: EventKind.TYPE_LOAD,
-          suspendPolicy: SuspendPolicy.ALL,
-          modifiers: [modifier]
-        });
-        this.register(bp, EventKind.TYPE_LOAD, requestId);
-      }
-      /**
-       * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
-       * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
-       * come while an evaluation holds the session (its call compiled the type).
-       */
-      async bindOnLoad(conn, ev) {
-        const bp = this.byRequest.get(ev.requestId);
-        const spec = bp && this.specs.get(bp.id);
-        if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
-        let locations;
-        try {
-          locations = await resolveBreakpoint({ conn, catalog: this.catalog }, this.cache, spec);
-        } catch (e) {
-          if (spec.file !== void 0 && e instanceof UnityError && e.code === "NO_LOCATION") return;
-          bp.bindError = messageOf(e);
-          delete bp.pending;
-          await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
-          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-          return;
-        }
-        bp.locations = locations;
-        delete bp.pending;
-        await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
-        try {
-          await this.armLines(conn, bp);
-          this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(", ")}`);
-        } catch (e) {
-          bp.bindError = messageOf(e);
-          bp.locations = [];
-          this.breakpoints.set(bp.id, bp);
-          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-        }
-      }
-      async clearRequest(conn, bp, kind) {
-        for (const r of bp.requests.filter((x) => x.kind === kind)) {
-          this.byRequest.delete(r.requestId);
-          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: kind, requestId: r.requestId }).catch((e) => this.log(`debug: clearing a request: ${messageOf(e)}`));
-        }
-        bp.requests = bp.requests.filter((x) => x.kind !== kind);
-      }
-      register(bp, kind, requestId) {
-        bp.requests.push({ kind, requestId });
-        this.byRequest.set(requestId, bp);
-        this.breakpoints.set(bp.id, bp);
-      }
-      async clearRequests(conn, bp) {
-        this.breakpoints.delete(bp.id);
-        this.specs.delete(bp.id);
-        for (const r of bp.requests) {
-          this.byRequest.delete(r.requestId);
-          if (conn === this.conn && !conn.isClosed)
-            await conn.send("EVENT_REQUEST.CLEAR", { eventKind: r.kind, requestId: r.requestId });
-        }
-      }
-      async clearStep(conn) {
-        const s = this.stepping;
-        if (!s) return;
-        this.stepping = void 0;
-        if (!conn.isClosed)
-          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: s.eventKind, requestId: s.requestId }).catch((e) => this.log(`debug: clearing a step: ${messageOf(e)}`));
-      }
-      // ------------------------------------------------------------------ events
-      bind(conn) {
-        if (this.conn === conn) return;
-        this.connectionEnded(this.conn);
-        this.conn = conn;
-        this.cache = new LocationCache(conn);
-        this.offEvent = conn.onEvent((set2) => {
-          const duringCall = this.session.invokeRunning;
-          this.queue = this.queue.then(() => this.onEventSet(conn, set2, duringCall)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
-        });
-      }
-      async onEventSet(conn, set2, duringCall) {
-        if (set2.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
-        for (const load of set2.events.filter((e) => e.kind === "TYPE_LOAD"))
-          if (conn === this.conn)
-            await this.bindOnLoad(conn, load).catch(
-              (e) => this.log(`debug: binding on a type load: ${messageOf(e)}`)
-            );
-        const ev = set2.events.find(
-          (e) => e.kind === "BREAKPOINT" || e.kind === "STEP" || e.kind === "METHOD_ENTRY" || e.kind === "EXCEPTION"
-        );
-        if (ev && duringCall && conn === this.conn) {
-          const bp = this.byRequest.get(ev.requestId);
-          if (bp) bp.passed = (bp.passed ?? 0) + 1;
-          this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
-        }
-        const candidate = ev !== void 0 && conn === this.conn && !duringCall;
-        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch(() => void 0) : Promise.resolve(void 0);
-        let stop;
-        try {
-          if (candidate) {
-            this.deciding = ev.threadId;
-            stop = await this.decide(conn, ev);
-          }
-        } catch (e) {
-          this.log(`debug: deciding on ${ev?.kind ?? "an event"}: ${messageOf(e)}`);
-        } finally {
-          this.deciding = void 0;
-        }
-        if (!stop) {
-          await located2;
-          await conn.send("VM.RESUME").catch((e) => this.log(`debug: resuming a skipped event: ${messageOf(e)}`));
-          return;
-        }
-        const [loc] = await Promise.all([located2, this.clearStep(conn)]);
-        if (loc) stop.location = loc;
-        if (this.pause) {
-          this.queued.push({ ...stop, queued: true });
-          return;
-        }
-        this.report(stop);
-      }
-      report(stop) {
-        const full = { ...stop, seq: ++this.seq };
-        this.pause = full;
-        for (const w of [...this.waiters]) w(full);
-      }
-      /** Invokes must leave the other threads suspended while one of them is kept at a stop. */
-      keepsStopped(mainThreadId) {
-        const other = (t) => t !== void 0 && t !== mainThreadId;
-        return other(this.pause?.threadId) || other(this.deciding) || this.queued.some((q) => other(q.threadId));
-      }
-      async decide(conn, ev) {
-        if (ev.kind === "STEP" || ev.kind === "METHOD_ENTRY" || ev.kind === "BREAKPOINT") {
-          const st = this.stepping;
-          if (st && ev.requestId === st.requestId) {
-            if (ev.threadId !== st.threadId) return void 0;
-            if (ev.kind === "METHOD_ENTRY" && await this.toFirstLine(conn, ev)) return void 0;
-            return { reason: "step", owner: st.owner, threadId: ev.threadId };
-          }
-          if (ev.kind !== "BREAKPOINT") return void 0;
-        }
-        const bp = this.byRequest.get(ev.requestId);
-        if (!bp) return void 0;
-        if (ev.kind === "EXCEPTION") {
-          const typeId = await conn.send("OBJECT_REF.GET_TYPE", { objectId: ev.exceptionId });
-          const type = (await conn.send("TYPE.GET_INFO", { typeId })).fullName;
-          bp.hits++;
-          return {
-            reason: "exception",
-            owner: bp.owner,
-            threadId: ev.threadId,
-            breakpointId: bp.id,
-            exception: { type, objectId: ev.exceptionId }
-          };
-        }
-        if (ev.kind !== "BREAKPOINT") return void 0;
-        const base = {
-          reason: "breakpoint",
-          owner: bp.owner,
-          threadId: ev.threadId,
-          breakpointId: bp.id
-        };
-        if (bp.condition === void 0) {
-          bp.hits++;
-          if (bp.hitCount !== void 0) {
-            bp.hits = bp.hitCount;
-            bp.spent = true;
-          }
-          return base;
-        }
-        let verdict;
-        try {
-          verdict = await this.condition(bp, ev.threadId);
-        } catch (e) {
-          verdict = messageOf(e);
-        }
-        if (verdict === false) return void 0;
-        if (typeof verdict === "string") return { ...base, conditionError: verdict };
-        bp.hits++;
-        if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
-        if (bp.hitCount !== void 0) bp.spent = true;
-        return base;
-      }
-      /**
-       * A step from native code entered game code, still in the method's prologue (IL offset -1,
-       * before any line). The step goes on to the method's first line by a breakpoint there (a
-       * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
-       * level can go back.
-       */
-      async toFirstLine(conn, ev) {
-        const st = this.stepping;
-        try {
-          await this.clearStep(conn);
-          const requestId = await setFirstLineRequest(conn, this.cache, ev.methodId);
-          if (requestId === void 0) return false;
-          this.stepping = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
-          return true;
-        } catch (e) {
-          this.log(`debug: going on to the first line of an entered method: ${messageOf(e)}`);
-          return false;
-        }
-      }
-      /** true/false, or why it could not be decided. */
-      async condition(bp, threadId) {
-        const r = await this.session.run(
-          "breakpoint condition",
-          bp.owner,
-          (ctx) => evaluateInFrame(ctx, this.locations(ctx), threadId, 0, bp.condition)
-        );
-        const v = r.value;
-        if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
-        if (v.kind === "exception") return `the condition threw ${v.type}: ${v.message}`;
-        return `the condition is not a bool (${v.kind === "value" ? v.type : "void"})`;
-      }
-      async topLocation(conn, threadId) {
-        const frames = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
-        const top = frames.find((f) => (f.flags & 2) === 0);
-        if (!top || !this.cache) return void 0;
-        const { typeName: typeName2, name: name2 } = await this.cache.methodName(top.methodId);
-        const at2 = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
-        return {
-          method: `${typeName2}.${name2}`,
-          methodId: top.methodId,
-          ilOffset: top.ilOffset,
-          ...at2 ? { line: at2.line } : {},
-          ...at2?.file ? { file: at2.file } : {}
-        };
-      }
-      /**
-       * Ends the current pause: gives back the level its event took. A stop in line behind it
-       * becomes the pause (the game stays suspended by that stop's level).
-       */
-      async resumePause(conn) {
-        if (!this.pause) return;
-        this.pause = void 0;
-        try {
-          await conn.send("VM.RESUME");
-        } catch (e) {
-          throw fromSdbError(e, conn.endpoint);
-        } finally {
-          const next = this.queued.shift();
-          if (next) this.report(next);
-        }
-      }
-      /** The next stop after now (the current pause, if any, does not count). */
-      nextStop(timeoutMs) {
-        const after = this.seq;
-        return new Promise((resolve2) => {
-          const done = (s) => {
-            if (s && s.seq <= after) return;
-            clearTimeout(timer);
-            this.waiters.delete(done);
-            resolve2(s);
-          };
-          const timer = setTimeout(() => {
-            this.waiters.delete(done);
-            resolve2(void 0);
-          }, timeoutMs);
-          this.waiters.add(done);
-        });
-      }
-      // ------------------------------------------------------------------ session hooks
-      beforeClose(conn) {
-        if (conn !== this.conn) return;
-        const clear = (eventKind, requestId) => {
-          conn.send("EVENT_REQUEST.CLEAR", { eventKind, requestId }).catch(() => void 0);
-        };
-        for (const b of this.breakpoints.values())
-          for (const r of b.requests) clear(r.kind, r.requestId);
-        if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
-        this.stepping = void 0;
-        this.pause = void 0;
-        this.queued = [];
-      }
-      connectionEnded(conn) {
-        if (!conn || conn !== this.conn) return;
-        this.offEvent?.();
-        this.offEvent = void 0;
-        this.conn = void 0;
-        this.cache = void 0;
-        this.catalog = void 0;
-        this.specs.clear();
-        this.breakpoints.clear();
-        this.byRequest.clear();
-        this.stepping = void 0;
-        this.pause = void 0;
-        this.queued = [];
-        for (const w of [...this.waiters]) w(void 0);
-      }
-      async callerGone(caller) {
-        const conn = this.conn;
-        if (!conn || conn.isClosed) return;
-        for (const b of [...this.breakpoints.values()])
-          if (b.owner === caller) await this.clearRequests(conn, b).catch(() => void 0);
-        if (this.stepping?.owner === caller) await this.clearStep(conn);
-        const mine = this.queued.filter((q) => q.owner === caller);
-        this.queued = this.queued.filter((q) => q.owner !== caller);
-        for (const _ of mine) await conn.send("VM.RESUME").catch(() => void 0);
-        while (this.pause?.owner === caller) await this.resumePause(conn).catch(() => void 0);
-      }
-    };
-    debuggers = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// unity/journal/journal.ts
-function journalFor(session) {
-  let j = journals.get(session);
-  if (!j) {
-    j = new Journal();
-    journals.set(session, j);
-  }
-  return j;
-}
-var MAX_ENTRIES, Journal, journals;
-var init_journal = __esm({
-  "unity/journal/journal.ts"() {
-    "use strict";
-    init_errors6();
-    MAX_ENTRIES = 500;
-    Journal = class {
-      entries = [];
-      nextId = 1;
-      record(e) {
-        const entry2 = { ...e, id: this.nextId++, at: (/* @__PURE__ */ new Date()).toISOString() };
-        this.entries.push(entry2);
-        if (this.entries.length > MAX_ENTRIES)
-          this.entries.splice(0, this.entries.length - MAX_ENTRIES);
-        return entry2;
-      }
-      list() {
-        return this.entries;
-      }
-      /** The newest `steps` entries (newest first), or the one with this id. */
-      pick(sel) {
-        if (sel.id !== void 0) {
-          const e = this.entries.find((x) => x.id === sel.id);
-          if (!e)
-            throw new UnityError(
-              "INVALID_ARGUMENT",
-              `no journal entry ${sel.id} (entries: ${this.entries.map((x) => x.id).join(", ") || "none"})`
-            );
-          return [e];
-        }
-        const steps = sel.steps ?? 1;
-        if (!Number.isInteger(steps) || steps < 1)
-          throw new UnityError("INVALID_ARGUMENT", `steps must be a positive integer, got ${steps}`);
-        if (this.entries.length === 0)
-          throw new UnityError(
-            "INVALID_ARGUMENT",
-            "nothing to undo: no write was made through the ECS tools or eval in this session"
-          );
-        return this.entries.slice(-steps).reverse();
-      }
-      remove(id) {
-        this.entries = this.entries.filter((e) => e.id !== id);
-      }
-    };
-    journals = /* @__PURE__ */ new WeakMap();
+    LAST_VALUE = connectionPart("last value (_)", () => ({}));
   }
 });
 
 // unity/journal/eval-writes.ts
-function journaledWrites(session, caller, source) {
+function journaledWrites(journal, caller, source) {
   const writes = [];
-  return { observer: journalWrites(session, caller, source, writes), writes };
+  return { observer: journalWrites(journal, caller, source, writes), writes };
 }
-function journalWrites(session, caller, source, writes) {
+function journalWrites(journal, caller, source, writes) {
   const program = source.length > 80 ? `${source.slice(0, 80)}…` : source;
   return (w) => {
     const where = locationText(w.where);
@@ -55585,7 +54934,11 @@ function journalWrites(session, caller, source, writes) {
       writes.push({ where, notUndoable: w.notUndoable, invokes: w.invokes });
       return;
     }
-    const entry2 = journalFor(session).record({
+    if (!journal) {
+      writes.push({ where, notUndoable: NOT_JOURNALED, invokes: w.invokes });
+      return;
+    }
+    const entry2 = journal.record({
       label: `eval assigned ${where}: ${program}`,
       target: { kind: "eval", where: w.where, before: w.before, after: w.after },
       before: wireText(w.before),
@@ -55595,11 +54948,12 @@ function journalWrites(session, caller, source, writes) {
     writes.push({ where, journalId: entry2.id, invokes: w.invokes });
   };
 }
+var NOT_JOURNALED;
 var init_eval_writes = __esm({
   "unity/journal/eval-writes.ts"() {
     "use strict";
     init_write_observer();
-    init_journal();
+    NOT_JOURNALED = "a program a tool runs for itself is not journaled for undo";
   }
 });
 
@@ -55607,8 +54961,8 @@ var init_eval_writes = __esm({
 function programKey(source, options) {
   return JSON.stringify([source, options.usings ?? null, options.anyNamespace ?? null]);
 }
-async function evaluateInSession(session, caller, source, options = {}) {
-  const { observer, writes } = journaledWrites(session, caller, source);
+async function evaluateInSession(session, caller, source, options = {}, journal) {
+  const { observer, writes } = journaledWrites(journal, caller, source);
   const r = await runBound(
     session,
     caller,
@@ -55621,14 +54975,14 @@ async function evaluateInSession(session, caller, source, options = {}) {
 }
 async function runBound(session, caller, source, options, label, inWindow2) {
   const key = programKey(source, options);
-  const conn = connectionOf.get(session);
-  if (conn && boundPrograms.get(conn)?.has(key)) return session.run(label, caller, inWindow2);
+  if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key))
+    return session.run(label, caller, inWindow2);
   let bound;
   try {
     bound = await session.run(
       `${label} (bind)`,
       caller,
-      (ctx) => bindInGame(session, ctx, source, options),
+      (ctx) => bindInGame(ctx, source, options),
       { window: false }
     );
   } catch (e) {
@@ -55646,9 +55000,8 @@ async function runBound(session, caller, source, options, label, inWindow2) {
     }
   };
 }
-async function bindInGame(session, ctx, source, options) {
+async function bindInGame(ctx, source, options) {
   const metadata = metadataFor(ctx);
-  connectionOf.set(session, ctx.conn);
   const refuse = () => {
     throw new Error("binding touched the game");
   };
@@ -55660,32 +55013,572 @@ async function bindInGame(session, ctx, source, options) {
     builtins: options.builtins ?? defaults.builtins,
     functions: options.functions ?? defaults.functions
   });
-  let programs = boundPrograms.get(ctx.conn);
-  if (!programs || programs.size >= MAX_REMEMBERED_PROGRAMS) {
-    programs = /* @__PURE__ */ new Set();
-    boundPrograms.set(ctx.conn, programs);
-  }
-  programs.add(programKey(source, options));
+  const bound = ctx.connection.part(BOUND_PROGRAMS);
+  if (bound.programs.size >= MAX_REMEMBERED_PROGRAMS) bound.programs = /* @__PURE__ */ new Set();
+  bound.programs.add(programKey(source, options));
   return true;
 }
-var boundPrograms, connectionOf, MAX_REMEMBERED_PROGRAMS;
+var BOUND_PROGRAMS, MAX_REMEMBERED_PROGRAMS;
 var init_evaluate_in_session = __esm({
   "unity/eval-bridge/evaluate-in-session.ts"() {
     "use strict";
     init_eval();
+    init_game_connection();
     init_game_metadata();
     init_builtins();
     init_evaluate_in_game();
     init_errors6();
     init_eval_writes();
-    boundPrograms = /* @__PURE__ */ new WeakMap();
-    connectionOf = /* @__PURE__ */ new WeakMap();
+    BOUND_PROGRAMS = connectionPart("bound programs", () => ({ programs: /* @__PURE__ */ new Set() }));
     MAX_REMEMBERED_PROGRAMS = 512;
   }
 });
 
+// unity/session/holds.ts
+var HoldTable;
+var init_holds = __esm({
+  "unity/session/holds.ts"() {
+    "use strict";
+    HoldTable = class {
+      byCaller = /* @__PURE__ */ new Map();
+      add(caller) {
+        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
+      }
+      /** Removes one of `caller`'s holds; false when it had none. */
+      remove(caller) {
+        const n = this.byCaller.get(caller) ?? 0;
+        if (n === 0) return false;
+        if (n === 1) this.byCaller.delete(caller);
+        else this.byCaller.set(caller, n - 1);
+        return true;
+      }
+      count(caller) {
+        return this.byCaller.get(caller) ?? 0;
+      }
+      get total() {
+        let n = 0;
+        for (const c of this.byCaller.values()) n += c;
+        return n;
+      }
+      /** The caller that has held the game longest (insertion order of the map). */
+      oldestHolder() {
+        return this.byCaller.keys().next().value;
+      }
+      list() {
+        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
+      }
+      clear() {
+        this.byCaller.clear();
+      }
+    };
+  }
+});
+
+// unity/session/rw-lock.ts
+var RwLock;
+var init_rw_lock = __esm({
+  "unity/session/rw-lock.ts"() {
+    "use strict";
+    init_errors6();
+    RwLock = class {
+      shared = 0;
+      exclusive = false;
+      queue = [];
+      get state() {
+        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
+      }
+      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
+      acquire(exclusive, waitMs, what) {
+        if (this.queue.length === 0 && this.canGrant(exclusive))
+          return Promise.resolve(this.take(exclusive));
+        return new Promise((resolve2, reject3) => {
+          const waiter = {
+            exclusive,
+            grant: () => resolve2(this.take(exclusive)),
+            timer: setTimeout(() => {
+              const i = this.queue.indexOf(waiter);
+              if (i >= 0) this.queue.splice(i, 1);
+              reject3(
+                Errors.timeout(
+                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
+                  waitMs,
+                  false
+                )
+              );
+              this.pump();
+            }, waitMs)
+          };
+          this.queue.push(waiter);
+        });
+      }
+      canGrant(exclusive) {
+        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+      }
+      take(exclusive) {
+        if (exclusive) this.exclusive = true;
+        else this.shared++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          if (exclusive) this.exclusive = false;
+          else this.shared--;
+          this.pump();
+        };
+      }
+      pump() {
+        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
+          const next = this.queue.shift();
+          clearTimeout(next.timer);
+          next.grant();
+        }
+      }
+    };
+  }
+});
+
+// unity/session/session.ts
+async function gameIdentity(conn, player) {
+  const threads = await conn.send("VM.ALL_THREADS");
+  const start = conn.vmStart?.threadId;
+  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
+  if (thread === void 0)
+    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
+  const [tid, address] = await Promise.all([
+    conn.send("THREAD.GET_TID", { threadId: thread }),
+    conn.send("THREAD.GET_ID", { threadId: thread })
+  ]);
+  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
+  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+}
+function isDrop(e) {
+  const code = e?.code;
+  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
+}
+function round(ms) {
+  return Math.round(ms * 100) / 100;
+}
+function simpleCost(a, before, started) {
+  const ms = round(performance.now() - started);
+  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
+}
+function zeroCost(started) {
+  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
+}
+function sumCosts(costs, startedAt) {
+  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
+  for (const c of costs) {
+    total.wireCommands += c.wireCommands;
+    total.invokes += c.invokes;
+    total.freezeMs = round(total.freezeMs + c.freezeMs);
+    total.wallMs = round(total.wallMs + c.wallMs);
+  }
+  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
+  return total;
+}
+var GameSession;
+var init_session = __esm({
+  "unity/session/session.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_game_connection();
+    init_holds();
+    init_rw_lock();
+    GameSession = class {
+      constructor(opts = {}) {
+        this.opts = opts;
+        this.log = opts.log ?? (() => void 0);
+        if (opts.target) this.target = opts.target;
+      }
+      opts;
+      /** Connections opened so far (one per process run against one game, unless it drops). */
+      connects = 0;
+      target = { kind: "auto" };
+      attachment;
+      attaching;
+      /** The game this session was pointed at; writes are refused when another one answers. */
+      baseline;
+      replaced;
+      lastDrop;
+      /** The player last attached to, kept across drops to find it again. */
+      lastPlayer;
+      holds = new HoldTable();
+      lock = new RwLock();
+      running = /* @__PURE__ */ new Map();
+      nextOperation = 0;
+      closed = false;
+      log;
+      extensions = /* @__PURE__ */ new Set();
+      /** Registers an extension (see SessionExtension); returns the unregister function. */
+      extend(extension) {
+        this.extensions.add(extension);
+        return () => this.extensions.delete(extension);
+      }
+      /**
+       * True while an invoke that let every thread run is on the wire (see
+       * MainThreadInvoker.allThreadsRunning). Never attaches.
+       */
+      get invokeRunning() {
+        const a = this.attachment;
+        return a?.invokerNow?.allThreadsRunning === true;
+      }
+      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
+      get connection() {
+        return this.current?.conn;
+      }
+      /** The attached game, if its connection is open, without attaching. */
+      get current() {
+        const a = this.attachment;
+        return a && !a.conn.isClosed ? a : void 0;
+      }
+      /** How many holds `caller` has, and who else holds the game. Never attaches. */
+      holdsOf(caller) {
+        const holds = this.holds.list();
+        return {
+          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
+          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
+        };
+      }
+      /** Never attaches. */
+      status() {
+        const a = this.attachment;
+        const s = {
+          target: this.target,
+          attached: a !== void 0 && !a.conn.isClosed,
+          connects: this.connects,
+          holds: this.holds.list(),
+          operations: [...this.running.values()]
+        };
+        if (a) {
+          s.endpoint = a.endpoint;
+          if (a.player) s.player = a.player;
+          s.protocol = a.conn.version.toString();
+          s.runtime = a.conn.agent.description;
+        }
+        if (this.replaced) s.replaced = this.replaced;
+        if (this.lastDrop) s.lastDrop = this.lastDrop;
+        return s;
+      }
+      /**
+       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
+       * The game found becomes the one writes are checked against. A game waiting for its debugger
+       * (suspend=y) stays held, as a hold of `caller` (see connectNow).
+       */
+      async attach(target, caller = "attach") {
+        this.throwIfClosed();
+        if (target.kind === "endpoint" && (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)) {
+          throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
+        }
+        const previous = this.attachment;
+        this.target = target;
+        this.lastPlayer = void 0;
+        this.baseline = void 0;
+        this.replaced = void 0;
+        if (previous) await this.dropAttachment(previous, "a new attach");
+        await this.ensureAttached(caller);
+        return this.status();
+      }
+      /**
+       * The escape hatch: frees the game and the debugger slot without waiting on anything it
+       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+       * MAY_HAVE_APPLIED.
+       */
+      async detach() {
+        const a = this.attachment;
+        this.attachment = void 0;
+        this.attaching = void 0;
+        this.holds.clear();
+        if (a) await this.closeWithExtensions(a);
+      }
+      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
+      async closeWithExtensions(a) {
+        const conn = a.conn;
+        if (!conn.isClosed) {
+          for (const x of this.extensions) {
+            try {
+              x.beforeClose?.(conn);
+            } catch (e) {
+              this.log(`session: extension clean-up: ${messageOf(e)}`);
+            }
+          }
+        }
+        await conn.close();
+        this.connectionEnded(a);
+      }
+      /** Extensions forget the connection, then everything it owned is dropped. */
+      connectionEnded(a) {
+        if (a.ended) return;
+        for (const x of this.extensions) {
+          try {
+            x.connectionEnded?.(a.conn);
+          } catch (e) {
+            this.log(`session: extension: ${messageOf(e)}`);
+          }
+        }
+        a.end();
+      }
+      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
+      async shutdown() {
+        this.closed = true;
+        await this.detach();
+      }
+      /** Runs `op` inside its own suspend window; the window is closed on every path. */
+      async run(label, caller, op, options = {}) {
+        this.throwIfClosed();
+        const started = performance.now();
+        const release = await this.lock.acquire(
+          options.exclusive === true,
+          options.lockWaitMs ?? 3e4,
+          label
+        );
+        const opId = ++this.nextOperation;
+        this.running.set(opId, { caller, label });
+        try {
+          let a = await this.ensureAttached(caller);
+          if (options.window === false) {
+            if (options.writes)
+              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
+            return await this.withoutWindow(a, label, op, started);
+          }
+          try {
+            await a.conn.send("VM.SUSPEND");
+          } catch (e) {
+            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
+            this.noteDrop(a, e);
+            a = await this.ensureAttached(caller);
+            try {
+              await a.conn.send("VM.SUSPEND");
+            } catch (e2) {
+              if (isDrop(e2)) this.noteDrop(a, e2);
+              throw fromSdbError(e2, a.endpoint);
+            }
+          }
+          return await this.inWindow(a, label, op, options, started);
+        } finally {
+          this.running.delete(opId);
+          release();
+        }
+      }
+      async inWindow(a, label, op, options, started) {
+        const windowOpened = performance.now();
+        const commandsBefore = a.conn.stats.commandsSent - 1;
+        let invokes = 0;
+        let wrote = false;
+        const checkWrite = () => {
+          if (this.replaced) throw Errors.gameReplaced(this.replaced.expected, this.replaced.found);
+          wrote = true;
+        };
+        try {
+          if (options.writes) checkWrite();
+          const ctx = {
+            connection: a,
+            conn: a.conn,
+            catalog: a.catalog,
+            mainThread: async () => (await a.invoker()).threadId,
+            invoke: async (methodId, thisArg, args2, o) => {
+              const invoker = await a.invoker();
+              invokes++;
+              wrote = true;
+              return invoker.invoke(methodId, thisArg, args2, o);
+            },
+            markWrite: checkWrite
+          };
+          const value = await op(ctx);
+          return {
+            value,
+            cost: this.cost(a, commandsBefore, invokes, windowOpened, started)
+          };
+        } catch (e) {
+          if (a.conn.isClosed || isDrop(e)) {
+            this.noteDrop(a, e);
+            throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
+          }
+          throw fromSdbError(e, a.endpoint);
+        } finally {
+          if (!a.conn.isClosed) {
+            a.conn.send("VM.RESUME").catch((e) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
+          }
+        }
+      }
+      async withoutWindow(a, label, op, started) {
+        const before = a.conn.stats.commandsSent;
+        const refuse = () => {
+          throw Errors.invalidArgument(
+            `${label} runs without a suspend window: it cannot invoke or write`
+          );
+        };
+        try {
+          const value = await op({
+            connection: a,
+            conn: a.conn,
+            catalog: a.catalog,
+            mainThread: refuse,
+            invoke: refuse,
+            markWrite: refuse
+          });
+          return { value, cost: simpleCost(a, before, started) };
+        } catch (e) {
+          if (a.conn.isClosed || isDrop(e)) {
+            this.noteDrop(a, e);
+            throw Errors.connectionLost(a.endpoint, e);
+          }
+          throw fromSdbError(e, a.endpoint);
+        }
+      }
+      cost(a, commandsBefore, invokes, windowOpened, started) {
+        const now = performance.now();
+        return {
+          wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
+          // the RESUME to come
+          invokes,
+          freezeMs: round(now - windowOpened),
+          wallMs: round(now - started)
+        };
+      }
+      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
+      async hold(caller) {
+        const started = performance.now();
+        const release = await this.lock.acquire(false, 3e4, "suspend");
+        try {
+          const a = await this.ensureAttached(caller);
+          const before = a.conn.stats.commandsSent;
+          await a.conn.send("VM.SUSPEND").catch((e) => {
+            if (isDrop(e)) this.noteDrop(a, e);
+            throw fromSdbError(e, a.endpoint);
+          });
+          this.holds.add(caller);
+          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+        } finally {
+          release();
+        }
+      }
+      /** Releases one of `caller`'s holds; someone else's only with `force`. */
+      async release(caller, force = false) {
+        const started = performance.now();
+        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
+        if (!owner)
+          throw Errors.holdNotOwned(
+            caller,
+            this.holds.list().map((h) => h.caller)
+          );
+        const a = this.attachment;
+        this.holds.remove(owner);
+        if (!a || a.conn.isClosed)
+          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+        const before = a.conn.stats.commandsSent;
+        await a.conn.send("VM.RESUME").catch((e) => {
+          throw fromSdbError(e, a.endpoint);
+        });
+        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+      }
+      /** A caller went away (its MCP session closed): its holds are released. */
+      async callerGone(caller) {
+        for (const x of this.extensions)
+          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
+        const n = this.holds.count(caller);
+        for (let i = 0; i < n; i++)
+          await this.release(caller).catch((e) => this.log(messageOf(e)));
+      }
+      /** The open connection, or a new one; `caller` is who the attach is for. */
+      ensureAttached(caller) {
+        const a = this.attachment;
+        if (a && !a.conn.isClosed) return Promise.resolve(a);
+        this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
+        return this.attaching;
+      }
+      /**
+       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
+       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
+       * breakpoints can be set in start-up code before `resume` (release) lets it run.
+       */
+      async connectNow(caller) {
+        this.attachment = void 0;
+        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
+        const { host, port, player } = this.resolve(this.lastPlayer);
+        const endpoint = `${host}:${port}`;
+        let conn;
+        try {
+          this.connects++;
+          conn = await (this.opts.connect ?? SdbConnection.connect)({
+            host,
+            port,
+            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
+            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
+            log: this.log,
+            keepStartSuspended: true
+          });
+        } catch (e) {
+          throw Errors.attachFailed(endpoint, e);
+        }
+        const identity = await gameIdentity(conn, player).catch(async (e) => {
+          await conn.close();
+          throw Errors.attachFailed(endpoint, e);
+        });
+        if (this.baseline === void 0) this.baseline = identity;
+        else if (this.baseline !== identity)
+          this.replaced = { expected: this.baseline, found: identity };
+        const a = new GameConnection(conn, {
+          endpoint,
+          identity,
+          ...player ? { player } : {},
+          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
+          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
+          log: this.log,
+          singleThreaded: (main2) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main2))
+        });
+        this.lastPlayer = player;
+        conn.onClose((reason) => {
+          if (this.attachment === a) this.noteDrop(a, reason);
+        });
+        this.holds.clear();
+        if (conn.startSuspended) {
+          this.holds.add(caller);
+          this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
+        }
+        this.attachment = a;
+        return a;
+      }
+      resolve(previous) {
+        const t = this.target;
+        if (t.kind === "endpoint") return { host: t.host, port: t.port };
+        const players = this.opts.players;
+        if (!players) {
+          throw Errors.noPlayer(
+            `no endpoint was given and discovery is unavailable${this.opts.discoveryProblem ? ` (${this.opts.discoveryProblem})` : ""}`
+          );
+        }
+        let player;
+        try {
+          player = players.select(t.kind === "player" ? t.selector : void 0);
+        } catch (e) {
+          if (!previous) throw e;
+          player = players.reselect?.(previous) ?? previous;
+        }
+        return { host: player.host, port: player.port, player };
+      }
+      noteDrop(a, reason) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
+        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
+        this.connectionEnded(a);
+      }
+      async dropAttachment(a, why) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.log(`session: leaving ${a.endpoint} for ${why}`);
+        await this.closeWithExtensions(a);
+      }
+      throwIfClosed() {
+        if (this.closed) throw Errors.shuttingDown();
+      }
+    };
+  }
+});
+
 // unity/advance.ts
-async function advance(session, req) {
+async function advance(session, { debug, journal }, req) {
   const started = performance.now();
   const { frames, seconds: seconds2 } = req;
   if (frames === void 0 === (seconds2 === void 0))
@@ -55698,7 +55591,7 @@ async function advance(session, req) {
     throw Errors.invalidArgument(`seconds must be in (0, ${MAX_ADVANCE_SECONDS}], got ${seconds2}`);
   const costs = [];
   const run = async (source) => {
-    const r = await evaluateInSession(session, req.caller, source);
+    const r = await evaluateInSession(session, req.caller, source, {}, journal);
     costs.push(r.cost);
     const v = r.value;
     if (v.kind === "exception")
@@ -55719,10 +55612,10 @@ async function advance(session, req) {
   const runStarted = performance.now();
   let frameAfter = frameBefore;
   let released = 0;
-  const stopsBefore = existingDebugger(session)?.status().stops ?? 0;
+  const stopsBefore = debug.status().stops;
   let stop;
   const stopped = () => {
-    const p = existingDebugger(session)?.paused;
+    const p = debug.paused;
     if (p && p.seq > stopsBefore) stop = p;
     return stop !== void 0;
   };
@@ -55778,7 +55671,6 @@ var STOP_POLL_MS, MAX_ADVANCE_FRAMES, MAX_ADVANCE_SECONDS;
 var init_advance = __esm({
   "unity/advance.ts"() {
     "use strict";
-    init_debugger();
     init_errors6();
     init_evaluate_in_session();
     init_session();
@@ -55941,25 +55833,486 @@ var init_eval2 = __esm({
       }),
       output: evalOutputSchema,
       annotations: CHANGES_GAME,
-      run: async (args2, { app, caller }) => evalOutcome(await evaluateInSession(app.session, caller, args2.code))
+      run: async (args2, { app, journal, caller }) => evalOutcome(await evaluateInSession(app.session, caller, args2.code, {}, journal))
     });
     evalTools = [evalTool];
   }
 });
 
-// unity/debug/inspect.ts
-function requirePaused(session, dbg2, what) {
-  if (!dbg2.paused && session.status().holds.length === 0) throw Errors.notPaused(what);
+// unity/debug/csharp-type-name.ts
+function csharpTypeName(fullName) {
+  try {
+    const p = new Reader(displayTypeName(fullName));
+    const out = p.type();
+    return p.atEnd() ? out : fullName;
+  } catch {
+    return fullName;
+  }
 }
-async function pauseState(session, dbg2, caller, options) {
-  requirePaused(session, dbg2, "debug_pause_state");
+function splitNesting(name2) {
+  const out = [];
+  let cur = "";
+  for (let i = 0; i < name2.length; i++) {
+    const c = name2[i];
+    if (c === "\\") {
+      cur += name2[i + 1] ?? "";
+      i++;
+    } else if (c === "+") {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+var KEYWORD_OF, Reader;
+var init_csharp_type_name = __esm({
+  "unity/debug/csharp-type-name.ts"() {
+    "use strict";
+    init_eval();
+    init_catalog();
+    KEYWORD_OF = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
+    Reader = class {
+      constructor(s) {
+        this.s = s;
+      }
+      s;
+      i = 0;
+      atEnd() {
+        return this.i === this.s.length;
+      }
+      type() {
+        const start = this.i;
+        while (this.i < this.s.length && !"[],".includes(this.s[this.i])) {
+          if (this.s[this.i] === "\\") this.i++;
+          this.i++;
+        }
+        const base = this.s.slice(start, this.i).trim();
+        let args2 = [];
+        if (this.s[this.i] === "[" && !/^\[,*\]/.test(this.s.slice(this.i))) {
+          this.i++;
+          args2 = [this.type()];
+          while (this.s[this.i] === ",") {
+            this.i++;
+            args2.push(this.type());
+          }
+          this.expect("]");
+        }
+        let text = this.named(base, args2);
+        for (let m = /^\[,*\]/.exec(this.s.slice(this.i)); m; m = /^\[,*\]/.exec(this.s.slice(this.i))) {
+          text += m[0];
+          this.i += m[0].length;
+        }
+        return text;
+      }
+      named(base, args2) {
+        const keyword = args2.length === 0 ? KEYWORD_OF.get(base) : void 0;
+        if (keyword) return keyword;
+        if (base === "System.Nullable`1" && args2.length === 1) return `${args2[0]}?`;
+        let next = 0;
+        const levels = splitNesting(base).map((level) => {
+          const m = /^(.*)`(\d+)$/.exec(level);
+          if (!m) return level;
+          const arity = Number(m[2]);
+          if (args2.length === 0) return `${m[1]}<${",".repeat(arity - 1)}>`;
+          const own2 = args2.slice(next, next + arity);
+          next += own2.length;
+          return `${m[1]}<${own2.join(", ")}>`;
+        });
+        if (next !== args2.length) throw new Error("type arguments do not match the arities");
+        return levels.join(".");
+      }
+      expect(c) {
+        if (this.s[this.i] !== c) throw new Error(`expected ${c}`);
+        this.i++;
+      }
+    };
+  }
+});
+
+// unity/debug/locations.ts
+function sourcePoints(info2) {
+  return info2.points.map((p) => {
+    const file2 = p.sourceIndex >= 0 ? info2.files[p.sourceIndex]?.path : void 0;
+    return { ilOffset: p.ilOffset, line: p.line, ...file2 ? { file: file2 } : {} };
+  }).sort((a, b) => a.ilOffset - b.ilOffset);
+}
+function isSourceLine(line2) {
+  return line2 > 0 && line2 < 16707566;
+}
+function pointAt(points, ilOffset) {
+  let best;
+  for (const p of points) {
+    if (!isSourceLine(p.line)) continue;
+    if (p.ilOffset <= ilOffset) best = p;
+    else break;
+  }
+  return best;
+}
+function offsetForLine(points, line2) {
+  const at2 = points.filter((p) => p.line === line2).map((p) => p.ilOffset);
+  return at2.length ? Math.min(...at2) : void 0;
+}
+function codeLines(points) {
+  return [...new Set(points.map((p) => p.line).filter(isSourceLine))].sort((a, b) => a - b);
+}
+async function findMethods2(catalog, type, method, signature) {
+  const typeId = await catalog.resolveType(type);
+  const found = await catalog.findMember(typeId, method);
+  if (found.kind !== "method") {
+    throw Errors.invalidArgument(`${type}.${method} is a ${found.kind}, not a method`);
+  }
+  const refs = found.overloads.map((m) => ({
+    methodId: m.methodId,
+    typeName: csharpTypeName(m.declaringType.name),
+    name: m.name,
+    signature: `(${m.parameters.map((p) => p.type.name).join(", ")})`
+  }));
+  if (signature === void 0) return refs;
+  const want = normalizeSignature(signature);
+  const hits = refs.filter((r) => normalizeSignature(r.signature) === want);
+  if (hits.length === 0) {
+    throw Errors.invalidArgument(
+      `${type}.${method} has no overload ${signature}; overloads: ${refs.map((r) => r.signature).join(" ")}`
+    );
+  }
+  return hits;
+}
+function normalizeSignature(s) {
+  return s.replace(/^\s*\(|\)\s*$/g, "").split(",").map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0).map((p) => {
+    const simple2 = p.replace(/^system\./, "");
+    return ALIASES[simple2] ?? ALIASES[p.replace(".", "_")] ?? simple2;
+  }).join(",");
+}
+var LOCATION_CACHE, LocationCache, ALIASES;
+var init_locations = __esm({
+  "unity/debug/locations.ts"() {
+    "use strict";
+    init_errors6();
+    init_game_connection();
+    init_csharp_type_name();
+    LOCATION_CACHE = connectionPart(
+      "debugger locations",
+      (c) => new LocationCache(c.conn)
+    );
+    LocationCache = class {
+      constructor(conn) {
+        this.conn = conn;
+      }
+      conn;
+      infos = /* @__PURE__ */ new Map();
+      names = /* @__PURE__ */ new Map();
+      facts = /* @__PURE__ */ new Map();
+      methodFacts(methodId) {
+        let p = this.facts.get(methodId);
+        if (!p) {
+          p = (async () => {
+            const [params, locals, info2, declaringTypeId] = await Promise.all([
+              this.conn.send("METHOD.GET_PARAM_INFO", { methodId }),
+              this.conn.send("METHOD.GET_LOCALS_INFO", { methodId }),
+              this.conn.send("METHOD.GET_INFO", { methodId }),
+              this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId })
+            ]);
+            return { params, locals, info: info2, declaringTypeId };
+          })();
+          p.catch(() => this.facts.delete(methodId));
+          this.facts.set(methodId, p);
+        }
+        return p;
+      }
+      points(methodId) {
+        let p = this.infos.get(methodId);
+        if (!p) {
+          p = this.conn.send("METHOD.GET_DEBUG_INFO", { methodId }).then(sourcePoints);
+          p.catch(() => this.infos.delete(methodId));
+          this.infos.set(methodId, p);
+        }
+        return p;
+      }
+      /** A method's name and its declaring type's, as C# writes them (`Game.Box<int>`, `Put`). */
+      methodName(methodId) {
+        let p = this.names.get(methodId);
+        if (!p) {
+          p = (async () => {
+            const [name2, typeId] = await Promise.all([
+              this.conn.send("METHOD.GET_NAME", { methodId }),
+              this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId })
+            ]);
+            const info2 = await this.conn.send("TYPE.GET_INFO", { typeId });
+            return { typeName: csharpTypeName(info2.fullName), name: name2 };
+          })();
+          p.catch(() => this.names.delete(methodId));
+          this.names.set(methodId, p);
+        }
+        return p;
+      }
+    };
+    ALIASES = {
+      int32: "int",
+      int64: "long",
+      int16: "short",
+      uint32: "uint",
+      uint64: "ulong",
+      uint16: "ushort",
+      single: "float",
+      boolean: "bool",
+      system_string: "string",
+      system_object: "object"
+    };
+  }
+});
+
+// unity/debug/frames.ts
+async function frameSlots(cache, threadId, frame) {
+  const conn = cache.conn;
+  const { params, locals, info: info2, declaringTypeId } = await cache.methodFacts(frame.methodId);
+  const live = locals.locals.map((l, i) => ({ ...l, position: i })).filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
+  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
+  const isStatic = (info2.attributes & METHOD_STATIC) !== 0;
+  const ref = { threadId, frameId: frame.frameId };
+  const [values, self] = await Promise.all([
+    positions.length > 0 ? conn.send("STACK_FRAME.GET_VALUES", { ...ref, positions }) : Promise.resolve([]),
+    isStatic ? Promise.resolve(void 0) : conn.send("STACK_FRAME.GET_THIS", ref)
+  ]);
+  const slots = [];
+  params.paramNames.forEach(
+    (name2, i) => slots.push({
+      name: name2,
+      position: -(i + 1),
+      typeId: params.paramTypeIds[i],
+      kind: "param",
+      raw: values[i]
+    })
+  );
+  if (self)
+    slots.push({ name: "this", position: 0, typeId: declaringTypeId, kind: "this", raw: self });
+  live.forEach(
+    (l, i) => slots.push({
+      name: l.name,
+      position: l.position,
+      typeId: l.typeId,
+      kind: "local",
+      raw: values[params.paramNames.length + i]
+    })
+  );
+  return slots;
+}
+async function readFrames(conn, threadId) {
+  return conn.send("THREAD.GET_FRAME_INFO", { threadId });
+}
+async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
+  const raw = await readFrames(ctx.conn, threadId);
+  const metadata = metadataFor(ctx);
+  const runtime = { metadata, game: new SessionGameAccess(ctx, metadata) };
+  const frames = await Promise.all(
+    raw.slice(0, maxFrames).map(async (f, index) => {
+      const { typeName: typeName2, name: name2 } = await cache.methodName(f.methodId);
+      const view = { index, method: `${typeName2}.${name2}`, ilOffset: f.ilOffset };
+      const native = (f.flags & NATIVE_TRANSITION) !== 0;
+      if (native) view.native = true;
+      else {
+        const at2 = pointAt(await cache.points(f.methodId).catch(() => []), f.ilOffset);
+        if (at2) {
+          view.line = at2.line;
+          if (at2.file) view.file = at2.file;
+        }
+      }
+      if (native || index >= withVariables) return view;
+      try {
+        const all = await frameSlots(cache, threadId, f);
+        const slots = all.slice(0, MAX_VARIABLES);
+        if (all.length > slots.length) view.moreVariables = all.length - slots.length;
+        view.variables = await Promise.all(
+          slots.map(async (s) => ({
+            name: s.name,
+            kind: s.kind,
+            position: s.position,
+            typeId: s.typeId,
+            type: await csharpName(metadata, handleOf(s.typeId)).catch(() => "?"),
+            value: await formatValue(runtime, await fromWire(s.raw, metadata)).catch(
+              (e) => `<unreadable: ${messageOf(e)}>`
+            )
+          }))
+        );
+      } catch (e) {
+        view.unreadable = messageOf(e);
+      }
+      return view;
+    })
+  );
+  return { frames, total: raw.length };
+}
+var NATIVE_TRANSITION, METHOD_STATIC, MAX_VARIABLES;
+var init_frames = __esm({
+  "unity/debug/frames.ts"() {
+    "use strict";
+    init_eval();
+    init_convert();
+    init_game_access();
+    init_game_metadata();
+    init_errors6();
+    init_locations();
+    NATIVE_TRANSITION = 2;
+    METHOD_STATIC = 16;
+    MAX_VARIABLES = 40;
+  }
+});
+
+// unity/debug/frame-scope.ts
+async function frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots) {
+  const metadata = metadataFor(ctx);
+  const game = new SessionGameAccess(ctx, metadata);
+  const enclosingType = handleOf(declaringTypeId);
+  const frameIdNow = async () => {
+    const now = (await readFrames(ctx.conn, threadId))[frameIndex];
+    if (!now || now.methodId !== frame.methodId)
+      throw new UnityError(
+        "INVALID_ARGUMENT",
+        `frame ${frameIndex} is no longer the frame evaluated in: the thread's stack changed`
+      );
+    return now.frameId;
+  };
+  const variable = (slot, store) => {
+    let current;
+    const v = {
+      type: handleOf(slot.typeId),
+      read: () => current ??= fromWire(slot.raw, metadata)
+    };
+    if (!store) return v;
+    return {
+      ...v,
+      write: async (value) => {
+        const wire = await toWire(value, game);
+        ctx.markWrite();
+        const back = await store(await frameIdNow(), wire);
+        if (!sameWire(wire, back))
+          throw new UnityError(
+            "PROTOCOL_ERROR",
+            `the frame did not take the write to '${slot.name}': it reads back ${JSON.stringify(back, big)} after ${JSON.stringify(wire, big)} was written`
+          );
+        current = fromWire(back, metadata);
+        await current;
+      }
+    };
+  };
+  const variables = /* @__PURE__ */ new Map();
+  let self;
+  for (const slot of slots) {
+    if (slot.kind !== "this") {
+      variables.set(
+        slot.name,
+        variable(slot, async (frameId, value) => {
+          await ctx.conn.send("STACK_FRAME.SET_VALUES", {
+            threadId,
+            frameId,
+            writes: [{ position: slot.position, value }]
+          });
+          const [back] = await ctx.conn.send("STACK_FRAME.GET_VALUES", {
+            threadId,
+            frameId,
+            positions: [slot.position]
+          });
+          if (!back)
+            throw new UnityError("PROTOCOL_ERROR", "the frame returned no value on read-back");
+          return back;
+        })
+      );
+      continue;
+    }
+    const struct = slot.raw.kind === "valuetype" && (await metadata.describe(enclosingType)).kind === "struct";
+    self = variable(
+      slot,
+      struct ? async (frameId, value) => {
+        await ctx.conn.send("STACK_FRAME.SET_THIS", { threadId, frameId, value });
+        return ctx.conn.send("STACK_FRAME.GET_THIS", { threadId, frameId });
+      } : void 0
+    );
+  }
+  return { variables, enclosingType, ...self ? { self } : {} };
+}
+function sameWire(a, b) {
+  if (a.kind === "valuetype")
+    return b.kind === "valuetype" && a.typeId === b.typeId && a.fields.length === b.fields.length && a.fields.every((f, i) => sameWire(f, b.fields[i]));
+  if (a.kind === "object" || a.kind === "string")
+    return b.kind === a.kind && a.objectId === b.objectId;
+  if (a.kind === "r4")
+    return b.kind === "r4" && Object.is(Math.fround(a.value), Math.fround(b.value));
+  if (a.kind === "ptr") return b.kind === "ptr" && a.address === b.address;
+  return JSON.stringify(a, big) === JSON.stringify(b, big);
+}
+var big;
+var init_frame_scope = __esm({
+  "unity/debug/frame-scope.ts"() {
+    "use strict";
+    init_convert();
+    init_game_access();
+    init_game_metadata();
+    init_errors6();
+    init_frames();
+    big = (_k, v) => typeof v === "bigint" ? `${v}n` : v;
+  }
+});
+
+// unity/debug/frame-eval.ts
+async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) {
+  const frames = await readFrames(ctx.conn, threadId);
+  if (frameIndex === void 0)
+    frameIndex = Math.max(
+      0,
+      frames.findIndex((f) => (f.flags & 2) === 0)
+    );
+  const frame = frames[frameIndex];
+  if (!frame)
+    throw Errors.invalidArgument(
+      `frame ${frameIndex} does not exist (the stack has ${frames.length})`
+    );
+  if ((frame.flags & 2) !== 0)
+    throw Errors.invalidArgument(`frame ${frameIndex} is native code: it has no variables`);
+  const [slots, { declaringTypeId }] = await Promise.all([
+    frameSlots(cache, threadId, frame),
+    cache.methodFacts(frame.methodId)
+  ]);
+  const scope = await frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots);
+  const metadata = metadataFor(ctx);
+  const defaults = await unityBuiltins(
+    { metadata, game: new SessionGameAccess(ctx, metadata) },
+    void 0
+  );
+  return evaluateInGame(
+    ctx,
+    code,
+    { builtins: defaults.builtins, functions: defaults.functions, scope },
+    false,
+    onWrite,
+    threadId
+  );
+}
+var init_frame_eval = __esm({
+  "unity/debug/frame-eval.ts"() {
+    "use strict";
+    init_game_access();
+    init_evaluate_in_game();
+    init_game_metadata();
+    init_builtins();
+    init_errors6();
+    init_frames();
+    init_frame_scope();
+  }
+});
+
+// unity/debug/inspect.ts
+function requirePaused(session, dbg, what) {
+  if (!dbg.paused && session.status().holds.length === 0) throw Errors.notPaused(what);
+}
+async function pauseState(session, dbg, caller, options) {
+  requirePaused(session, dbg, "debug_pause_state");
   return session.run("debug_pause_state", caller, async (ctx) => {
-    const stop = dbg2.paused;
+    const stop = dbg.paused;
     const threadId = options.threadId ?? stop?.threadId ?? await ctx.mainThread();
-    const cache2 = dbg2.locations(ctx);
+    const cache = dbg.locations(ctx);
     const { frames, total } = await readStack(
       ctx,
-      cache2,
+      cache,
       threadId,
       options.frames,
       options.variableFrames
@@ -55976,21 +56329,31 @@ async function pauseState(session, dbg2, caller, options) {
         threads.map(async (t) => {
           const [name2, stack] = await Promise.all([
             ctx.conn.send("THREAD.GET_NAME", { threadId: t }),
-            readStack(ctx, cache2, t, options.frames, 0).catch(() => ({ frames: [], total: 0 }))
+            readStack(ctx, cache, t, options.frames, 0).catch((e) => ({
+              frames: [],
+              total: 0,
+              unreadable: messageOf(e)
+            }))
           ]);
-          return { threadId: t, name: name2, totalFrames: stack.total, frames: stack.frames };
+          return {
+            threadId: t,
+            name: name2,
+            totalFrames: stack.total,
+            frames: stack.frames,
+            ..."unreadable" in stack ? { unreadable: stack.unreadable } : {}
+          };
         })
       );
     }
     return state;
   });
 }
-async function evaluateInPause(session, dbg2, caller, code, options) {
-  requirePaused(session, dbg2, "debug_evaluate");
-  const { observer, writes } = journaledWrites(session, caller, code);
+async function evaluateInPause(session, dbg, journal, caller, code, options) {
+  requirePaused(session, dbg, "debug_evaluate");
+  const { observer, writes } = journaledWrites(journal, caller, code);
   const r = await session.run("debug_evaluate", caller, async (ctx) => {
-    const threadId = options.threadId ?? dbg2.paused?.threadId ?? await ctx.mainThread();
-    return evaluateInFrame(ctx, dbg2.locations(ctx), threadId, options.frame, code, observer);
+    const threadId = options.threadId ?? dbg.paused?.threadId ?? await ctx.mainThread();
+    return evaluateInFrame(ctx, dbg.locations(ctx), threadId, options.frame, code, observer);
   });
   return { ...r, writes };
 }
@@ -56005,9 +56368,6 @@ var init_inspect = __esm({
 });
 
 // mcp/tools/debug.ts
-function dbg(app) {
-  return debuggerFor(app.session);
-}
 function locationOut(l) {
   return {
     method: l.method,
@@ -56093,7 +56453,6 @@ var init_debug = __esm({
     init_eval2();
     init_zod();
     init_errors6();
-    init_debugger();
     init_inspect();
     init_schemas4();
     init_tool();
@@ -56159,8 +56518,8 @@ var init_debug = __esm({
       }),
       output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
       annotations: control,
-      run: async (args2, { app, caller }) => {
-        const r = await dbg(app).setBreakpoint(caller, {
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.setBreakpoint(caller, {
           ...args2.type !== void 0 ? { type: args2.type } : {},
           ...args2.method !== void 0 ? { method: args2.method } : {},
           ...args2.line !== void 0 ? { line: args2.line } : {},
@@ -56188,8 +56547,8 @@ var init_debug = __esm({
       }),
       output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
       annotations: control,
-      run: async (args2, { app, caller }) => {
-        const r = await dbg(app).breakOnException(caller, {
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.breakOnException(caller, {
           ...args2.type !== void 0 ? { type: args2.type } : {},
           ...args2.subclasses !== void 0 ? { subclasses: args2.subclasses } : {}
         });
@@ -56212,10 +56571,10 @@ var init_debug = __esm({
       }),
       output: external_exports.object({ removed: external_exports.array(external_exports.number().int()), cost: costSchema }),
       annotations: { ...control, idempotentHint: true },
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { debug, caller }) => {
         if (args2.id === void 0 === (args2.all !== true))
           throw new UnityError("INVALID_ARGUMENT", "give id, or all: true");
-        const r = await dbg(app).remove(caller, args2.id, args2.force === true);
+        const r = await debug.remove(caller, args2.id, args2.force === true);
         return {
           text: r.value.length ? `removed ${r.value.join(", ")}` : "nothing to remove",
           structured: { removed: r.value, cost: costOut(r.cost) },
@@ -56239,9 +56598,9 @@ var init_debug = __esm({
         cost: costSchema
       }),
       annotations: readOnly,
-      run: (_args, { app }) => {
+      run: (_args, { app, debug }) => {
         const started = performance.now();
-        const d = dbg(app).status();
+        const d = debug.status();
         const holds = app.session.status().holds;
         const lines = [
           d.pause ? stopText(d.pause) : holds.length ? `held by ${holds.map((h) => h.caller).join(", ")}` : "running",
@@ -56276,9 +56635,9 @@ var init_debug = __esm({
       }),
       output: external_exports.object({ stopped: external_exports.boolean(), stop: stopSchema.optional(), cost: costSchema }),
       annotations: readOnly,
-      run: async (args2, { app }) => {
+      run: async (args2, { debug }) => {
         const started = performance.now();
-        const s = await dbg(app).wait(args2.timeout_ms);
+        const s = await debug.wait(args2.timeout_ms);
         const cost = untouched(started);
         return {
           text: s ? stopText(s) : `no stop within ${args2.timeout_ms} ms`,
@@ -56328,14 +56687,15 @@ var init_debug = __esm({
             thread: external_exports.number().int(),
             name: external_exports.string(),
             total_frames: external_exports.number().int(),
-            frames: external_exports.array(frameSchema)
+            frames: external_exports.array(frameSchema),
+            unreadable: external_exports.string().optional().describe("why its stack could not be read")
           })
         ).optional(),
         cost: costSchema
       }),
       annotations: readOnly,
-      run: async (args2, { app, caller }) => {
-        const r = await pauseState(app.session, dbg(app), caller, {
+      run: async (args2, { app, debug, caller }) => {
+        const r = await pauseState(app.session, debug, caller, {
           ...args2.thread !== void 0 ? { threadId: args2.thread } : {},
           frames: args2.frames,
           variableFrames: args2.variable_frames,
@@ -56352,6 +56712,7 @@ var init_debug = __esm({
         }
         for (const o of p.others ?? []) {
           lines.push(`thread ${o.threadId}${o.name ? ` "${o.name}"` : ""}:`);
+          if (o.unreadable) lines.push(`  <stack unreadable: ${o.unreadable}>`);
           for (const f of o.frames)
             lines.push(`  #${f.index} ${f.method}${f.line !== void 0 ? `:${f.line}` : ""}`);
         }
@@ -56369,7 +56730,8 @@ var init_debug = __esm({
                 thread: o.threadId,
                 name: o.name,
                 total_frames: o.totalFrames,
-                frames: o.frames.map(frameOut)
+                frames: o.frames.map(frameOut),
+                ...o.unreadable !== void 0 ? { unreadable: o.unreadable } : {}
               }))
             } : {},
             cost: costOut(r.cost)
@@ -56389,9 +56751,9 @@ var init_debug = __esm({
       }),
       output: evalOutputSchema,
       annotations: { ...control, destructiveHint: true },
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { app, debug, journal, caller }) => {
         return evalOutcome(
-          await evaluateInPause(app.session, dbg(app), caller, args2.code, {
+          await evaluateInPause(app.session, debug, journal, caller, args2.code, {
             ...args2.frame !== void 0 ? { frame: args2.frame } : {},
             ...args2.thread !== void 0 ? { threadId: args2.thread } : {}
           })
@@ -56414,8 +56776,8 @@ var init_debug = __esm({
         cost: costSchema
       }),
       annotations: control,
-      run: async (args2, { app, caller }) => {
-        const r = await dbg(app).step(caller, args2.kind, {
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.step(caller, args2.kind, {
           force: args2.force === true,
           timeoutMs: args2.timeout_ms,
           ...args2.thread !== void 0 ? { threadId: args2.thread } : {}
@@ -56459,8 +56821,8 @@ var init_debug = __esm({
         cost: costSchema
       }),
       annotations: readOnly,
-      run: async (args2, { app, caller }) => {
-        const r = await dbg(app).methodLocations(caller, args2.type, args2.method, args2.signature);
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.methodLocations(caller, args2.type, args2.method, args2.signature);
         const lines = [];
         for (const m of r.value) {
           lines.push(`${m.method}${m.signature}`);
@@ -56536,14 +56898,18 @@ var init_advance2 = __esm({
         cost: costSchema
       }),
       annotations: CHANGES_GAME,
-      run: async (args2, { app, caller }) => {
-        const r = await advance(app.session, {
-          caller,
-          ...args2.frames !== void 0 ? { frames: args2.frames } : {},
-          ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
-          ...args2.before !== void 0 ? { before: args2.before } : {},
-          ...args2.after !== void 0 ? { after: args2.after } : {}
-        });
+      run: async (args2, { app, debug, journal, caller }) => {
+        const r = await advance(
+          app.session,
+          { debug, journal },
+          {
+            caller,
+            ...args2.frames !== void 0 ? { frames: args2.frames } : {},
+            ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
+            ...args2.before !== void 0 ? { before: args2.before } : {},
+            ...args2.after !== void 0 ? { after: args2.after } : {}
+          }
+        );
         const v = r.value;
         const lines = [
           `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? "" : "s"} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? "held again" : "running"}`,
@@ -56624,7 +56990,7 @@ var init_ecs_errors = __esm({
 });
 
 // unity/ecs/ecs-calls.ts
-var EcsCache, caches, EcsCalls;
+var EcsCache, ECS_CACHE, EcsCalls;
 var init_ecs_calls = __esm({
   "unity/ecs/ecs-calls.ts"() {
     "use strict";
@@ -56633,6 +56999,7 @@ var init_ecs_calls = __esm({
     init_game_access();
     init_convert();
     init_errors6();
+    init_game_connection();
     init_ecs_errors();
     EcsCache = class {
       constructor(md) {
@@ -56647,18 +57014,13 @@ var init_ecs_calls = __esm({
       managers = /* @__PURE__ */ new Map();
       enums = /* @__PURE__ */ new Map();
     };
-    caches = /* @__PURE__ */ new WeakMap();
+    ECS_CACHE = connectionPart("ECS caches", (c) => new EcsCache(c.part(GAME_METADATA)));
     EcsCalls = class {
       constructor(ctx) {
         this.ctx = ctx;
         this.conn = ctx.conn;
-        let c = caches.get(ctx.conn);
-        if (!c) {
-          c = new EcsCache(metadataFor(ctx));
-          caches.set(ctx.conn, c);
-        }
-        this.cache = c;
-        this.md = c.md;
+        this.cache = ctx.connection.part(ECS_CACHE);
+        this.md = this.cache.md;
       }
       ctx;
       conn;
@@ -58051,7 +58413,7 @@ function getComponent(session, caller, at2, component) {
     [component]
   );
 }
-function setComponents(session, caller, args2, gate) {
+function setComponents(session, journal, caller, args2, gate) {
   if (args2.entities.length === 0)
     throw new UnityError("INVALID_ARGUMENT", "give an entity (or entities)");
   if (args2.entities.length > MAX_SET_ENTITIES)
@@ -58060,7 +58422,6 @@ function setComponents(session, caller, args2, gate) {
       `at most ${MAX_SET_ENTITIES} entities per set, got ${args2.entities.length}`
     );
   const patch = args2.field !== void 0 ? patchAt(args2.field, args2.value) : args2.value;
-  const journal = journalFor(session);
   const op = async (ecs) => {
     const info2 = await ecs.component(args2.component);
     const plans = [];
@@ -58118,8 +58479,7 @@ function getBuffer(session, caller, at2, buffer) {
     [buffer]
   );
 }
-function editBuffer(session, caller, at2, args2, gate) {
-  const journal = journalFor(session);
+function editBuffer(session, journal, caller, at2, args2, gate) {
   const op = async (ecs) => {
     const info2 = await ecs.component(args2.buffer);
     const l = await locate(ecs, at2);
@@ -58153,8 +58513,7 @@ function editBuffer(session, caller, at2, args2, gate) {
   };
   return gate.dryRun ? read(session, caller, "ecs_buffer_edit", op, [args2.buffer]) : write(session, caller, "ecs_buffer_edit", op, [args2.buffer]);
 }
-function createScratchEntity(session, caller, args2) {
-  const journal = journalFor(session);
+function createScratchEntity(session, journal, caller, args2) {
   return write(
     session,
     caller,
@@ -58223,15 +58582,13 @@ var init_ecs_service = __esm({
     init_ecs_read();
     init_ecs_write();
     init_ecs_window();
-    init_journal();
     init_value_codec();
     MAX_SET_ENTITIES = 100;
   }
 });
 
 // unity/ecs/ecs-undo.ts
-function undo(session, caller, sel) {
-  const journal = journalFor(session);
+function undo(session, journal, caller, sel) {
   const entries = journal.pick(sel);
   const op = async (ecs) => {
     const checked = [];
@@ -58338,7 +58695,6 @@ var init_ecs_undo = __esm({
     init_ecs_read();
     init_ecs_window();
     init_ecs_write();
-    init_journal();
     init_value_codec();
   }
 });
@@ -58589,10 +58945,11 @@ var init_ecs = __esm({
         cost: costSchema
       }),
       annotations: WRITES,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { app, journal, caller }) => {
         const list = args2.entities ?? (args2.entity !== void 0 ? [args2.entity] : []);
         const r = await setComponents(
           app.session,
+          journal,
           caller,
           {
             world: args2.world,
@@ -58675,9 +59032,10 @@ var init_ecs = __esm({
         cost: costSchema
       }),
       annotations: WRITES,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { app, journal, caller }) => {
         const r = await editBuffer(
           app.session,
+          journal,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
           { buffer: args2.buffer, op: args2.op, index: args2.index, value: args2.value },
@@ -58712,8 +59070,8 @@ after: ${JSON.stringify(v.after)}`,
         cost: costSchema
       }),
       annotations: WRITES,
-      run: async (args2, { app, caller }) => {
-        const r = await createScratchEntity(app.session, caller, args2);
+      run: async (args2, { app, journal, caller }) => {
+        const r = await createScratchEntity(app.session, journal, caller, args2);
         const v = r.value;
         return {
           text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(", ")}`,
@@ -58797,8 +59155,8 @@ after: ${JSON.stringify(v.after)}`,
         cost: costSchema
       }),
       annotations: WRITES,
-      run: async (args2, { app, caller }) => {
-        const r = await undo(app.session, caller, {
+      run: async (args2, { app, journal, caller }) => {
+        const r = await undo(app.session, journal, caller, {
           steps: args2.steps,
           id: args2.id,
           force: args2.force,
@@ -59225,16 +59583,16 @@ var init_wine_paths = __esm({
 });
 
 // unity/player-log.ts
-async function readPlayerLog(session, q, options = {}) {
+async function readPlayerLog(session, paths, q, options = {}) {
   const started = performance.now();
   const query2 = checkQuery(q);
   const costs = [];
-  let known = cachedPath(session);
+  let known = paths.cached(session);
   if (!known) {
     const r = await (options.readGamePath ?? readGamePath)(session, q.caller);
     costs.push(r.cost);
     known = { key: attachmentKey(session) ?? "", gamePath: r.value };
-    if (known.key) knownPaths.set(session, known);
+    paths.remember(known);
   }
   const maxBytes = options.maxReadBytes ?? MAX_LOG_READ_BYTES;
   let chunk;
@@ -59305,11 +59663,6 @@ function attachmentKey(session) {
   const s = session.status();
   return s.attached && s.endpoint !== void 0 ? `${s.endpoint}#${s.connects}` : void 0;
 }
-function cachedPath(session) {
-  const known = knownPaths.get(session);
-  const key = attachmentKey(session);
-  return known && key !== void 0 && known.key === key ? known : void 0;
-}
 async function readGamePath(session, caller) {
   const started = performance.now();
   const r = await evaluateInSession(session, caller, PATH_PROGRAM);
@@ -59360,7 +59713,7 @@ function unreadable(e, path3) {
     details: { path: path3 }
   });
 }
-var LOG_LEVELS, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, MAX_LOG_READ_BYTES, SEVERITY, knownPaths, PATH_PROGRAM;
+var LOG_LEVELS, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, MAX_LOG_READ_BYTES, SEVERITY, PlayerLogPaths, PATH_PROGRAM;
 var init_player_log = __esm({
   "unity/player-log.ts"() {
     "use strict";
@@ -59382,7 +59735,17 @@ var init_player_log = __esm({
       assert: 3,
       exception: 3
     };
-    knownPaths = /* @__PURE__ */ new WeakMap();
+    PlayerLogPaths = class {
+      known;
+      /** The path remembered for the game `session` is attached to now. */
+      cached(session) {
+        const key = attachmentKey(session);
+        return this.known && key !== void 0 && this.known.key === key ? this.known : void 0;
+      }
+      remember(known) {
+        if (known.key) this.known = known;
+      }
+    };
     PATH_PROGRAM = "Application.consoleLogPath";
   }
 });
@@ -59426,8 +59789,8 @@ var init_logs = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
-        const r = await readPlayerLog(app.session, {
+      run: async (args2, { app, playerLog, caller }) => {
+        const r = await readPlayerLog(app.session, playerLog, {
           caller,
           ...args2.since !== void 0 ? { since: args2.since } : {},
           ...args2.level !== void 0 ? { level: args2.level } : {},
@@ -60330,13 +60693,15 @@ function playersOut(app) {
     stale: p.stale
   }));
 }
+function debuggerUsed(d) {
+  return d.breakpoints.length > 0 || d.pause || d.stops > 0 ? d : void 0;
+}
 var playerSchema, status, attach, detach, suspend, resume, sessionTools;
 var init_session2 = __esm({
   "mcp/tools/session.ts"() {
     "use strict";
     init_zod();
     init_errors6();
-    init_debugger();
     init_debug();
     init_schemas4();
     init_tool();
@@ -60368,7 +60733,7 @@ var init_session2 = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (_args, { app }) => {
+      run: async (_args, { app, debug }) => {
         const started = performance.now();
         await app.waitForFirstBeacons();
         const players = playersOut(app);
@@ -60377,15 +60742,15 @@ var init_session2 = __esm({
         const problems = (d?.problems ?? []).map(
           (p) => `${p.port !== void 0 ? `port ${p.port}: ` : ""}${p.what}: ${p.error}`
         );
-        const dbg2 = existingDebugger(app.session)?.status();
+        const dbg = debuggerUsed(debug.status());
         const lines = [
           players.length ? `players: ${players.map(
             (p) => `${p.label}${p.project ? ` "${p.project}"` : ""} at ${p.endpoint}, heard ${(p.age_ms / 1e3).toFixed(1)} s ago${p.stale ? " (stale)" : ""}${p.debuggable ? "" : " (no script debugging)"}`
           ).join("; ")}` : d ? "players: none heard" : "players: discovery is off",
           `session: ${sessionText(s)}`,
           ...problems.length ? [`discovery problems: ${problems.join("; ")}`] : [],
-          ...dbg2?.pause ? [stopText(dbg2.pause)] : [],
-          ...dbg2 && dbg2.breakpoints.length ? [`breakpoints: ${dbg2.breakpoints.length} (debug_status)`] : []
+          ...dbg?.pause ? [stopText(dbg.pause)] : [],
+          ...dbg && dbg.breakpoints.length ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`] : []
         ];
         const cost = untouched(started);
         return {
@@ -60394,10 +60759,10 @@ var init_session2 = __esm({
             players,
             session: sessionOut(s),
             discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
-            ...dbg2 ? {
+            ...dbg ? {
               debug: {
-                breakpoints: dbg2.breakpoints.length,
-                ...dbg2.pause ? { pause: stopOut(dbg2.pause) } : {}
+                breakpoints: dbg.breakpoints.length,
+                ...dbg.pause ? { pause: stopOut(dbg.pause) } : {}
               }
             } : {},
             cost: costOut(cost)
@@ -60409,7 +60774,7 @@ var init_session2 = __esm({
     attach = defineTool({
       name: "attach",
       title: "Attach to a game",
-      description: "Attach the debugger now: to the one visible player (no arguments), to a player chosen among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: a game under Proton may announce the host address). Later calls use this game.",
+      description: "Attach the debugger now: to the one visible player (no arguments), to a player chosen among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: a game under Proton may announce the host address). Later calls use this game. A game started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: set breakpoints in start-up code, then `resume` lets it run.",
       input: external_exports.object(targetArgs),
       output: external_exports.object({ session: sessionSchema, cost: costSchema }),
       annotations: {
@@ -60418,14 +60783,14 @@ var init_session2 = __esm({
         idempotentHint: true,
         openWorldHint: false
       },
-      run: async (args2, { app }) => {
+      run: async (args2, { app, caller }) => {
         const started = performance.now();
         if (args2.player !== void 0 && (args2.host !== void 0 || args2.port !== void 0))
           throw Errors.invalidArgument("give either player or host/port, not both");
         if (args2.host !== void 0 && args2.port === void 0)
           throw Errors.invalidArgument("host needs a port (the debugger agent port of the game)");
         const target = args2.port !== void 0 ? { kind: "endpoint", host: args2.host ?? "127.0.0.1", port: args2.port } : args2.player !== void 0 ? { kind: "player", selector: args2.player } : { kind: "auto" };
-        const s = await app.session.attach(target);
+        const s = await app.session.attach(target, caller);
         const cost = untouched(started);
         return {
           text: sessionText(s),
@@ -60504,7 +60869,7 @@ var init_session2 = __esm({
 
 // mcp/tools/types.ts
 function typeName(name2) {
-  return KEYWORD_OF.get(name2) ?? (name2.endsWith("[]") ? `${typeName(name2.slice(0, -2))}[]` : name2);
+  return KEYWORD_OF2.get(name2) ?? (name2.endsWith("[]") ? `${typeName(name2.slice(0, -2))}[]` : name2);
 }
 function memberLine(m) {
   const access = m.access === "public" ? "" : `${m.access} `;
@@ -60523,7 +60888,7 @@ function memberLine(m) {
   const virt = m.isAbstract ? "abstract " : m.isVirtual ? "virtual " : "";
   return `${access}${stat2}${virt}${typeName(m.returnType.name)} ${m.name}${generic}(${params})`;
 }
-var KEYWORD_OF, memberListSchema, typeSchema, DESCRIBED_TYPES, findTypes, typeTools;
+var KEYWORD_OF2, memberListSchema, typeSchema, DESCRIBED_TYPES, findTypes, typeTools;
 var init_types2 = __esm({
   "mcp/tools/types.ts"() {
     "use strict";
@@ -60532,7 +60897,7 @@ var init_types2 = __esm({
     init_session();
     init_schemas4();
     init_tool();
-    KEYWORD_OF = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
+    KEYWORD_OF2 = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
     memberListSchema = external_exports.object({
       items: external_exports.array(external_exports.string()),
       total: external_exports.number().int(),
@@ -60734,7 +61099,7 @@ function errorResult(e) {
     }
   };
 }
-async function callTool(tool, rawArgs, ctx) {
+async function callTool(tool, rawArgs, call) {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return errorResult(
@@ -60745,7 +61110,7 @@ async function callTool(tool, rawArgs, ctx) {
     );
   }
   try {
-    const out = await tool.run(parsed.data, ctx);
+    const out = await tool.run(parsed.data, toolContext(call));
     const text = out.cost ? `${out.text}
 ${formatCost(out.cost)}` : out.text;
     return {
@@ -61263,6 +61628,971 @@ var init_discovery = __esm({
   }
 });
 
+// unity/debug/resolve.ts
+async function resolveBreakpoint(ctx, cache, spec) {
+  if (spec.file !== void 0) return resolveFile(ctx, cache, spec.file, spec.line);
+  if (spec.type === void 0 || spec.method === void 0)
+    throw Errors.invalidArgument("give type and method, or file and line");
+  if (spec.line !== void 0 && spec.ilOffset !== void 0)
+    throw Errors.invalidArgument("give line or il_offset, not both");
+  const methods = await findMethods2(ctx.catalog, spec.type, spec.method, spec.signature);
+  const out = [];
+  for (const m of methods) {
+    const points = await cache.points(m.methodId);
+    const name2 = `${m.typeName}.${m.name}`;
+    let il;
+    if (spec.ilOffset !== void 0) {
+      il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
+    } else if (spec.line !== void 0) {
+      il = offsetForLine(points, spec.line);
+    } else {
+      il = points.find((p) => isSourceLine(p.line))?.ilOffset;
+    }
+    if (il === void 0) continue;
+    const at2 = pointAt(points, il);
+    out.push({
+      method: name2,
+      methodId: m.methodId,
+      ilOffset: il,
+      ...at2?.line !== void 0 ? { line: at2.line } : {},
+      ...at2?.file ? { file: at2.file } : {}
+    });
+  }
+  if (out.length === 0) {
+    const lines = codeLines(
+      (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat()
+    );
+    const where = spec.ilOffset !== void 0 ? `IL offset ${spec.ilOffset}` : spec.line !== void 0 ? `line ${spec.line}` : "any line";
+    throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
+  }
+  return out;
+}
+async function resolveFile(ctx, cache, file2, line2) {
+  if (line2 === void 0) throw Errors.invalidArgument("a breakpoint by file needs a line");
+  const base = file2.split(/[\\/]/).pop();
+  const types = await ctx.conn.send("VM.GET_TYPES_FOR_SOURCE_FILE", {
+    file: base,
+    ignoreCase: true
+  });
+  if (types.length === 0) throw new FileNotLoaded(file2, line2);
+  const out = [];
+  const sameFile = (p) => p.file !== void 0 && (p.file.toLowerCase() === file2.toLowerCase() || p.file.split(/[\\/]/).pop().toLowerCase() === base.toLowerCase());
+  for (const typeId of types) {
+    for (const methodId of await ctx.conn.send("TYPE.GET_METHODS", { typeId })) {
+      const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
+      const il = offsetForLine(points, line2);
+      if (il === void 0) continue;
+      const { typeName: typeName2, name: name2 } = await cache.methodName(methodId);
+      const at2 = pointAt(points, il);
+      out.push({
+        method: `${typeName2}.${name2}`,
+        methodId,
+        ilOffset: il,
+        line: line2,
+        ...at2?.file ? { file: at2.file } : {}
+      });
+    }
+  }
+  if (out.length === 0) {
+    throw Errors.noLocation(
+      `${file2}:${line2} (only methods the game has already compiled are searched)`,
+      []
+    );
+  }
+  return out;
+}
+function pendingFor(spec, e) {
+  if (!(e instanceof UnityError)) return void 0;
+  if (e instanceof FileNotLoaded)
+    return { waitingFor: `a type of ${e.file} with code on line ${e.line} to load` };
+  if (spec.file === void 0 && spec.type !== void 0 && e.code === "TYPE_NOT_FOUND") {
+    const dotted = spec.type.includes(".");
+    return {
+      waitingFor: `type ${spec.type} to load${dotted ? "" : " (matched as a full name: give Namespace.Type for a type in a namespace)"}`,
+      ...e.suggestions?.length ? { suggestions: e.suggestions } : {}
+    };
+  }
+  return void 0;
+}
+function loadNames(type) {
+  const name2 = type.trim().replace(/\+/g, "/");
+  if (name2.includes("/")) return [name2];
+  const parts = name2.split(".");
+  const out = [];
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const nested = parts.slice(k).join("/");
+    out.push(k > 0 ? `${parts.slice(0, k).join(".")}.${nested}` : nested);
+  }
+  return out;
+}
+var FileNotLoaded;
+var init_resolve = __esm({
+  "unity/debug/resolve.ts"() {
+    "use strict";
+    init_errors6();
+    init_locations();
+    FileNotLoaded = class extends UnityError {
+      constructor(file2, line2) {
+        super(
+          "NO_LOCATION",
+          `no code of ${file2} is in the game yet (only methods the game has compiled are searched); line ${line2}`
+        );
+        this.file = file2;
+        this.line = line2;
+      }
+      file;
+      line;
+    };
+  }
+});
+
+// unity/debug/breakpoint-table.ts
+var BreakpointTable;
+var init_breakpoint_table = __esm({
+  "unity/debug/breakpoint-table.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_resolve();
+    BreakpointTable = class {
+      /** `isLive`: whether CLEARs may still be sent on `conn` (the bound, open connection). */
+      constructor(log, isLive) {
+        this.log = log;
+        this.isLive = isLive;
+      }
+      log;
+      isLive;
+      breakpoints = /* @__PURE__ */ new Map();
+      byRequest = /* @__PURE__ */ new Map();
+      specs = /* @__PURE__ */ new Map();
+      nextId = 1;
+      newId() {
+        return this.nextId++;
+      }
+      all() {
+        return [...this.breakpoints.values()];
+      }
+      ids() {
+        return [...this.breakpoints.keys()];
+      }
+      get(id) {
+        return this.breakpoints.get(id);
+      }
+      /** The breakpoint an event's request belongs to (undefined: cleared meanwhile). */
+      ofRequest(requestId) {
+        return this.byRequest.get(requestId);
+      }
+      specOf(id) {
+        return this.specs.get(id);
+      }
+      remember(bp, spec) {
+        this.specs.set(bp.id, spec);
+      }
+      /** Lists a breakpoint again (a failed arm forgets it; one that failed to bind stays listed). */
+      list(bp) {
+        this.breakpoints.set(bp.id, bp);
+      }
+      register(bp, kind, requestId) {
+        bp.requests.push({ kind, requestId });
+        this.byRequest.set(requestId, bp);
+        this.breakpoints.set(bp.id, bp);
+      }
+      /** A BREAKPOINT request per location; none left behind when one fails. */
+      async armLines(conn, bp) {
+        const count = bp.hitCount !== void 0 && bp.condition === void 0 ? [{ kind: "count", count: bp.hitCount }] : [];
+        try {
+          for (const l of bp.locations) {
+            const requestId = await conn.send("EVENT_REQUEST.SET", {
+              eventKind: EventKind.BREAKPOINT,
+              suspendPolicy: SuspendPolicy.ALL,
+              modifiers: [
+                { kind: "location_only", methodId: l.methodId, ilOffset: l.ilOffset },
+                ...count
+              ]
+            });
+            this.register(bp, EventKind.BREAKPOINT, requestId);
+          }
+        } catch (e) {
+          await this.clearRequests(conn, bp);
+          throw e;
+        }
+      }
+      /**
+       * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
+       * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
+       * compiled, before it runs, and waits for us to bind the breakpoint.
+       */
+      async armLoad(conn, bp, spec) {
+        const modifier = spec.file !== void 0 ? { kind: "source_file_only", files: [spec.file.split(/[\\/]/).pop()] } : { kind: "type_name_only", names: loadNames(spec.type) };
+        const requestId = await conn.send("EVENT_REQUEST.SET", {
+          eventKind: EventKind.TYPE_LOAD,
+          suspendPolicy: SuspendPolicy.ALL,
+          modifiers: [modifier]
+        });
+        this.register(bp, EventKind.TYPE_LOAD, requestId);
+      }
+      /** Clears a breakpoint's requests of one kind (it stays listed); a refusal is logged. */
+      async clearRequest(conn, bp, kind) {
+        for (const r of bp.requests.filter((x) => x.kind === kind)) {
+          this.byRequest.delete(r.requestId);
+          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: kind, requestId: r.requestId }).catch((e) => this.log(`debug: clearing a request: ${messageOf(e)}`));
+        }
+        bp.requests = bp.requests.filter((x) => x.kind !== kind);
+      }
+      /** Forgets a breakpoint and clears its requests (a refusal rejects). */
+      async clearRequests(conn, bp) {
+        this.breakpoints.delete(bp.id);
+        this.specs.delete(bp.id);
+        for (const r of bp.requests) {
+          this.byRequest.delete(r.requestId);
+          if (this.isLive(conn))
+            await conn.send("EVENT_REQUEST.CLEAR", { eventKind: r.kind, requestId: r.requestId });
+        }
+      }
+      /** The connection ended: the agent cleared every request with it. */
+      clear() {
+        this.specs.clear();
+        this.breakpoints.clear();
+        this.byRequest.clear();
+      }
+    };
+  }
+});
+
+// unity/debug/pauses.ts
+var Pauses;
+var init_pauses = __esm({
+  "unity/debug/pauses.ts"() {
+    "use strict";
+    init_errors6();
+    Pauses = class {
+      seq = 0;
+      pause;
+      queued = [];
+      waiters = /* @__PURE__ */ new Set();
+      /** The current stop, if the game is paused at an event. */
+      get current() {
+        return this.pause;
+      }
+      /** Stops reported so far. */
+      get stops() {
+        return this.seq;
+      }
+      /** The stops in line behind the pause, oldest first. */
+      inLine() {
+        return [...this.queued];
+      }
+      /** A new stop: the pause, or in line behind the current one (it keeps its level and place). */
+      add(stop) {
+        if (this.pause) this.queued.push({ ...stop, queued: true });
+        else this.report(stop);
+      }
+      /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
+      wait(timeoutMs) {
+        if (this.pause) return Promise.resolve(this.pause);
+        return new Promise((resolve2) => {
+          const done = (s) => {
+            clearTimeout(timer);
+            this.waiters.delete(done);
+            resolve2(s);
+          };
+          const timer = setTimeout(() => done(void 0), timeoutMs);
+          this.waiters.add(done);
+        });
+      }
+      /** The next stop after now (the current pause, if any, does not count). */
+      nextStop(timeoutMs) {
+        const after = this.seq;
+        return new Promise((resolve2) => {
+          const done = (s) => {
+            if (s && s.seq <= after) return;
+            clearTimeout(timer);
+            this.waiters.delete(done);
+            resolve2(s);
+          };
+          const timer = setTimeout(() => {
+            this.waiters.delete(done);
+            resolve2(void 0);
+          }, timeoutMs);
+          this.waiters.add(done);
+        });
+      }
+      /**
+       * Ends the current pause: gives back the level its event took. A stop in line behind it
+       * becomes the pause (the game stays suspended by that stop's level).
+       */
+      async resume(conn) {
+        if (!this.pause) return;
+        this.pause = void 0;
+        try {
+          await conn.send("VM.RESUME");
+        } catch (e) {
+          throw fromSdbError(e, conn.endpoint);
+        } finally {
+          const next = this.queued.shift();
+          if (next) this.report(next);
+        }
+      }
+      /**
+       * Invokes must leave the other threads suspended while one of them is kept at a stop (the
+       * pause, one in line, or `deciding`: the thread whose event is being decided).
+       */
+      keepsStopped(mainThreadId, deciding) {
+        const other = (t) => t !== void 0 && t !== mainThreadId;
+        return other(this.pause?.threadId) || other(deciding) || this.queued.some((q) => other(q.threadId));
+      }
+      /** Takes `owner`'s stops out of the line: their levels are the caller's to give back. */
+      takeQueuedOf(owner) {
+        const mine = this.queued.filter((q) => q.owner === owner);
+        this.queued = this.queued.filter((q) => q.owner !== owner);
+        return mine;
+      }
+      /** Forgets every stop (the connection resumes their levels as it closes). */
+      forget() {
+        this.pause = void 0;
+        this.queued = [];
+      }
+      /** The connection ended: every stop is forgotten and every waiter told there is none. */
+      end() {
+        this.forget();
+        for (const w of [...this.waiters]) w(void 0);
+      }
+      report(stop) {
+        const full = { ...stop, seq: ++this.seq };
+        this.pause = full;
+        for (const w of [...this.waiters]) w(full);
+      }
+    };
+  }
+});
+
+// unity/debug/step-requests.ts
+function setStepRequest(conn, threadId, kind) {
+  const depth = kind === "into" ? StepDepth.INTO : kind === "over" ? StepDepth.OVER : StepDepth.OUT;
+  return conn.send("EVENT_REQUEST.SET", {
+    eventKind: EventKind.STEP,
+    suspendPolicy: SuspendPolicy.ALL,
+    modifiers: [
+      {
+        kind: "step",
+        threadId,
+        size: StepSize.LINE,
+        depth,
+        filter: StepFilter.STATIC_CTOR | StepFilter.DEBUGGER_HIDDEN | StepFilter.DEBUGGER_STEP_THROUGH
+      }
+    ]
+  });
+}
+async function onSourceLine(conn, cache, threadId) {
+  const [top] = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
+  if (!top || (top.flags & 2) !== 0) return false;
+  const at2 = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
+  return at2 !== void 0 && isSourceLine(at2.line);
+}
+function noLineToStepFrom(threadId, kind) {
+  return Errors.noLocation(
+    `the current position of thread ${threadId}: it is not on a source line (in native code, as the main thread between frames, or in code without debug information), and Mono steps ${kind} only from a line. Use kind "into" (stops where the thread next enters game code) or set a breakpoint`,
+    []
+  );
+}
+async function setGameCodeEntryRequest(ctx) {
+  const all = await ctx.catalog.assemblies();
+  const has = await Promise.all(
+    all.map(
+      (a) => ctx.conn.send("ASSEMBLY.HAS_DEBUG_INFO", { assemblyId: a.assemblyId }).catch(() => false)
+    )
+  );
+  const assemblyIds = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
+  if (assemblyIds.length === 0)
+    throw Errors.noLocation("any game code: no loaded assembly has debug information", []);
+  return ctx.conn.send("EVENT_REQUEST.SET", {
+    eventKind: EventKind.METHOD_ENTRY,
+    suspendPolicy: SuspendPolicy.ALL,
+    modifiers: [{ kind: "assembly_only", assemblyIds }]
+  });
+}
+async function setFirstLineRequest(conn, cache, methodId) {
+  const first = (await cache.points(methodId).catch(() => [])).find((p) => isSourceLine(p.line));
+  if (!first) return void 0;
+  return conn.send("EVENT_REQUEST.SET", {
+    eventKind: EventKind.BREAKPOINT,
+    suspendPolicy: SuspendPolicy.ALL,
+    modifiers: [{ kind: "location_only", methodId, ilOffset: first.ilOffset }]
+  });
+}
+var init_step_requests = __esm({
+  "unity/debug/step-requests.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_locations();
+  }
+});
+
+// unity/debug/debugger.ts
+var Debugger;
+var init_debugger = __esm({
+  "unity/debug/debugger.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_session();
+    init_breakpoint_table();
+    init_frame_eval();
+    init_pauses();
+    init_resolve();
+    init_step_requests();
+    init_locations();
+    Debugger = class {
+      constructor(session, log = () => void 0) {
+        this.session = session;
+        this.log = log;
+        this.table = new BreakpointTable(log, (conn) => conn === this.conn && !conn.isClosed);
+        session.extend({
+          beforeClose: (conn) => this.beforeClose(conn),
+          connectionEnded: (conn) => this.connectionEnded(conn),
+          callerGone: (caller) => this.callerGone(caller),
+          keepThreadsStopped: (main2) => this.pauses.keepsStopped(main2, this.deciding)
+        });
+      }
+      session;
+      log;
+      conn;
+      offEvent;
+      cache;
+      table;
+      pauses = new Pauses();
+      catalog;
+      /** The thread of the event being decided (its condition may invoke). */
+      deciding;
+      /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
+      stepping;
+      queue = Promise.resolve();
+      status() {
+        return {
+          breakpoints: this.table.all(),
+          ...this.pauses.current ? { pause: this.pauses.current } : {},
+          queued: this.pauses.inLine(),
+          ...this.stepping ? { stepping: { owner: this.stepping.owner } } : {},
+          stops: this.pauses.stops
+        };
+      }
+      /** The current stop, if the game is paused at an event. */
+      get paused() {
+        return this.pauses.current;
+      }
+      locations(ctx) {
+        this.bind(ctx.connection);
+        this.catalog = ctx.catalog;
+        return this.cache;
+      }
+      async setBreakpoint(caller, spec) {
+        if (spec.hitCount !== void 0 && (!Number.isInteger(spec.hitCount) || spec.hitCount < 1))
+          throw Errors.invalidArgument("hit_count must be an integer >= 1");
+        return this.session.run(
+          "debug_set_breakpoint",
+          caller,
+          async (ctx) => {
+            const cache = this.locations(ctx);
+            let locations = [];
+            let pending;
+            try {
+              locations = await resolveBreakpoint(ctx, cache, spec);
+            } catch (e) {
+              pending = pendingFor(spec, e);
+              if (!pending) throw e;
+            }
+            const bp = {
+              id: this.table.newId(),
+              owner: caller,
+              kind: "line",
+              locations,
+              hits: 0,
+              requests: [],
+              ...spec.condition !== void 0 ? { condition: spec.condition } : {},
+              ...spec.hitCount !== void 0 ? { hitCount: spec.hitCount } : {},
+              ...pending ? { pending } : {}
+            };
+            this.table.remember(bp, spec);
+            if (pending) await this.table.armLoad(ctx.conn, bp, spec);
+            else await this.table.armLines(ctx.conn, bp);
+            return bp;
+          },
+          { window: false }
+        );
+      }
+      async breakOnException(caller, spec) {
+        return this.session.run(
+          "debug_break_on_exception",
+          caller,
+          async (ctx) => {
+            this.bind(ctx.connection);
+            const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
+            const typeName2 = typeId ? (await ctx.conn.send("TYPE.GET_INFO", { typeId })).fullName : void 0;
+            const bp = {
+              id: this.table.newId(),
+              owner: caller,
+              kind: "exception",
+              locations: [],
+              hits: 0,
+              requests: [],
+              subclasses: spec.subclasses ?? true,
+              ...typeName2 ? { exceptionType: typeName2 } : {}
+            };
+            const requestId = await ctx.conn.send("EVENT_REQUEST.SET", {
+              eventKind: EventKind.EXCEPTION,
+              suspendPolicy: SuspendPolicy.ALL,
+              modifiers: [
+                {
+                  kind: "exception_only",
+                  typeId,
+                  caught: true,
+                  uncaught: true,
+                  subclasses: spec.subclasses ?? true
+                }
+              ]
+            });
+            this.table.register(bp, EventKind.EXCEPTION, requestId);
+            return bp;
+          },
+          { window: false }
+        );
+      }
+      /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
+      async remove(caller, id, force = false) {
+        const targets = id === void 0 ? this.table.all().filter((b) => force || b.owner === caller) : [this.table.get(id)];
+        if (id !== void 0 && !targets[0]) throw Errors.breakpointNotFound(id, this.table.ids());
+        for (const b of targets) {
+          if (b && b.owner !== caller && !force) throw Errors.breakpointNotOwned(b.id, b.owner);
+        }
+        return this.session.run(
+          "debug_remove_breakpoint",
+          caller,
+          async (ctx) => {
+            const removed = [];
+            for (const b of targets) {
+              if (!b) continue;
+              await this.table.clearRequests(ctx.conn, b);
+              removed.push(b.id);
+            }
+            return removed;
+          },
+          { window: false }
+        );
+      }
+      /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
+      wait(timeoutMs) {
+        return this.pauses.wait(timeoutMs);
+      }
+      /**
+       * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
+       * Without an event pause, steps from the caller's hold (see stepFromHold).
+       */
+      async step(caller, kind, options) {
+        if (!this.pauses.current) return this.stepFromHold(caller, kind, options);
+        const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
+        const r = await this.session.run(
+          `debug_step ${kind}`,
+          caller,
+          async (ctx) => {
+            if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
+            if (kind === "resume" || this.pauses.inLine().length > 0) {
+              await this.pauses.resume(ctx.conn);
+              return { next: Promise.resolve(this.pauses.current) };
+            }
+            await this.armStep(ctx.conn, caller, p.threadId, kind);
+            const next = this.pauses.nextStop(options.timeoutMs);
+            await this.pauses.resume(ctx.conn);
+            return { next };
+          },
+          { window: false }
+        );
+        return this.afterStep(r);
+      }
+      /**
+       * A step from a plain hold: only the caller may hold the game (a step lets it run, and any
+       * other hold would keep it suspended). The step is armed on the thread (default the main
+       * one), then the caller's holds are released. Mono steps only a thread suspended in managed
+       * code; one in native code (the main thread between frames) refuses STEP with
+       * INVALID_ARGUMENT: `into` then waits for the thread to enter a method of an assembly with
+       * debug information (game code) instead, by a METHOD_ENTRY request filtered to that thread
+       * and those assemblies; `over` and `out` have no line to start from and are refused.
+       */
+      async stepFromHold(caller, kind, options) {
+        const what = `debug_step ${kind}`;
+        const { mine, others } = this.session.holdsOf(caller);
+        if (mine === 0 && others.length === 0) throw Errors.notPaused(what);
+        const holders = [...mine ? [caller] : [], ...others];
+        if (mine === 0 || others.length > 0)
+          throw new UnityError(
+            "HOLD_NOT_OWNED",
+            `${what} from a hold lets the game run, so only the caller holding it may step: held by ${holders.join(", ")}`,
+            { details: { holders } }
+          );
+        const costs = [];
+        let next = Promise.resolve(void 0);
+        if (kind !== "resume") {
+          const r = await this.session.run(
+            what,
+            caller,
+            async (ctx) => {
+              this.locations(ctx);
+              const thread = options.threadId ?? await ctx.mainThread();
+              await this.armStep(ctx.conn, caller, thread, kind, ctx);
+              return { next: this.pauses.nextStop(options.timeoutMs) };
+            },
+            // a window (nested in the hold): finding the main thread may invoke
+            { window: true }
+          );
+          costs.push(r.cost);
+          next = r.value.next;
+        }
+        for (let i = 0; i < mine; i++) costs.push((await this.session.release(caller)).cost);
+        return this.afterStep({ value: { next }, cost: sumCosts(costs) });
+      }
+      /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
+      async armStep(conn, owner, threadId, kind, fromHold) {
+        await this.clearStep(conn);
+        if (fromHold && !await onSourceLine(conn, this.cache, threadId)) {
+          if (kind !== "into") throw noLineToStepFrom(threadId, kind);
+          const requestId2 = await setGameCodeEntryRequest(fromHold);
+          this.stepping = { requestId: requestId2, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
+          return;
+        }
+        const requestId = await setStepRequest(conn, threadId, kind);
+        this.stepping = { requestId, owner, eventKind: EventKind.STEP, threadId };
+      }
+      async afterStep(r) {
+        const started = performance.now();
+        const stop = await r.value.next;
+        return {
+          value: stop,
+          cost: {
+            ...r.cost,
+            wallMs: Math.round((r.cost.wallMs + performance.now() - started) * 100) / 100
+          }
+        };
+      }
+      /** The pause `caller` may act on: the current one, theirs unless forced. */
+      ownedPause(caller, force, what) {
+        const p = this.pauses.current;
+        if (!p) throw Errors.notPaused(what);
+        if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
+        return p;
+      }
+      /** Source lines of a method (the stand-in for source text). */
+      async methodLocations(caller, type, method, signature) {
+        return this.session.run(
+          "debug_locations",
+          caller,
+          async (ctx) => {
+            const cache = this.locations(ctx);
+            const methods = await findMethods2(ctx.catalog, type, method, signature);
+            return Promise.all(
+              methods.map(async (m) => ({
+                method: `${m.typeName}.${m.name}`,
+                signature: m.signature,
+                points: (await cache.points(m.methodId)).filter((p) => isSourceLine(p.line))
+              }))
+            );
+          },
+          { window: false }
+        );
+      }
+      // ------------------------------------------------------------------ resolving and arming
+      /**
+       * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
+       * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
+       * come while an evaluation holds the session (its call compiled the type).
+       */
+      async bindOnLoad(conn, ev) {
+        const bp = this.table.ofRequest(ev.requestId);
+        const spec = bp && this.table.specOf(bp.id);
+        if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
+        let locations;
+        try {
+          locations = await resolveBreakpoint({ conn, catalog: this.catalog }, this.cache, spec);
+        } catch (e) {
+          if (spec.file !== void 0 && e instanceof UnityError && e.code === "NO_LOCATION") return;
+          bp.bindError = messageOf(e);
+          delete bp.pending;
+          await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+          return;
+        }
+        bp.locations = locations;
+        delete bp.pending;
+        await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+        try {
+          await this.table.armLines(conn, bp);
+          this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(", ")}`);
+        } catch (e) {
+          bp.bindError = messageOf(e);
+          bp.locations = [];
+          this.table.list(bp);
+          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+        }
+      }
+      async clearStep(conn) {
+        const s = this.stepping;
+        if (!s) return;
+        this.stepping = void 0;
+        if (!conn.isClosed)
+          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: s.eventKind, requestId: s.requestId }).catch((e) => this.log(`debug: clearing a step: ${messageOf(e)}`));
+      }
+      // ------------------------------------------------------------------ events
+      bind(connection) {
+        const conn = connection.conn;
+        if (this.conn === conn) return;
+        this.connectionEnded(this.conn);
+        this.conn = conn;
+        this.cache = connection.part(LOCATION_CACHE);
+        this.offEvent = conn.onEvent((set2) => {
+          const duringCall = this.session.invokeRunning;
+          this.queue = this.queue.then(() => this.onEventSet(conn, set2, duringCall)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
+        });
+      }
+      async onEventSet(conn, set2, duringCall) {
+        if (set2.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
+        for (const load of set2.events.filter((e) => e.kind === "TYPE_LOAD"))
+          if (conn === this.conn)
+            await this.bindOnLoad(conn, load).catch(
+              (e) => this.log(`debug: binding on a type load: ${messageOf(e)}`)
+            );
+        const evs = set2.events.filter(
+          (e) => e.kind === "BREAKPOINT" || e.kind === "STEP" || e.kind === "METHOD_ENTRY" || e.kind === "EXCEPTION"
+        );
+        const ev = evs[0];
+        if (ev && duringCall && conn === this.conn) {
+          for (const e of evs) {
+            const bp = this.table.ofRequest(e.requestId);
+            if (bp) bp.passed = (bp.passed ?? 0) + 1;
+          }
+          this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
+        }
+        const candidate = ev !== void 0 && conn === this.conn && !duringCall;
+        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch((e) => {
+          this.log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return void 0;
+        }) : Promise.resolve(void 0);
+        let stop;
+        if (candidate) {
+          this.deciding = ev.threadId;
+          try {
+            for (const e of evs) {
+              try {
+                const s = await this.decide(conn, e);
+                stop ??= s;
+              } catch (err) {
+                this.log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+              }
+            }
+          } finally {
+            this.deciding = void 0;
+          }
+        }
+        if (!stop) {
+          await located2;
+          await conn.send("VM.RESUME").catch((e) => this.log(`debug: resuming a skipped event: ${messageOf(e)}`));
+          return;
+        }
+        const [loc] = await Promise.all([located2, this.clearStep(conn)]);
+        if (loc) stop.location = loc;
+        this.pauses.add(stop);
+      }
+      async decide(conn, ev) {
+        if (ev.kind === "STEP" || ev.kind === "METHOD_ENTRY" || ev.kind === "BREAKPOINT") {
+          const st = this.stepping;
+          if (st && ev.requestId === st.requestId) {
+            if (ev.threadId !== st.threadId) return void 0;
+            if (ev.kind === "METHOD_ENTRY" && await this.toFirstLine(conn, ev)) return void 0;
+            return { reason: "step", owner: st.owner, threadId: ev.threadId };
+          }
+          if (ev.kind !== "BREAKPOINT") return void 0;
+        }
+        const bp = this.table.ofRequest(ev.requestId);
+        if (!bp) return void 0;
+        if (ev.kind === "EXCEPTION") {
+          const typeId = await conn.send("OBJECT_REF.GET_TYPE", { objectId: ev.exceptionId });
+          const type = (await conn.send("TYPE.GET_INFO", { typeId })).fullName;
+          bp.hits++;
+          return {
+            reason: "exception",
+            owner: bp.owner,
+            threadId: ev.threadId,
+            breakpointId: bp.id,
+            exception: { type, objectId: ev.exceptionId }
+          };
+        }
+        if (ev.kind !== "BREAKPOINT") return void 0;
+        const base = {
+          reason: "breakpoint",
+          owner: bp.owner,
+          threadId: ev.threadId,
+          breakpointId: bp.id
+        };
+        if (bp.condition === void 0) {
+          bp.hits++;
+          if (bp.hitCount !== void 0) {
+            bp.hits = bp.hitCount;
+            bp.spent = true;
+          }
+          return base;
+        }
+        let verdict;
+        try {
+          verdict = await this.condition(bp, ev.threadId);
+        } catch (e) {
+          verdict = messageOf(e);
+        }
+        if (verdict === false) return void 0;
+        if (typeof verdict === "string") return { ...base, conditionError: verdict };
+        bp.hits++;
+        if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
+        if (bp.hitCount !== void 0) bp.spent = true;
+        return base;
+      }
+      /**
+       * A step from native code entered game code, still in the method's prologue (IL offset -1,
+       * before any line). The step goes on to the method's first line by a breakpoint there (a
+       * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
+       * level can go back.
+       */
+      async toFirstLine(conn, ev) {
+        const st = this.stepping;
+        try {
+          await this.clearStep(conn);
+          const requestId = await setFirstLineRequest(conn, this.cache, ev.methodId);
+          if (requestId === void 0) return false;
+          this.stepping = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
+          return true;
+        } catch (e) {
+          this.log(`debug: going on to the first line of an entered method: ${messageOf(e)}`);
+          return false;
+        }
+      }
+      /** true/false, or why it could not be decided. */
+      async condition(bp, threadId) {
+        const r = await this.session.run(
+          "breakpoint condition",
+          bp.owner,
+          (ctx) => evaluateInFrame(ctx, this.locations(ctx), threadId, 0, bp.condition)
+        );
+        const v = r.value;
+        if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
+        if (v.kind === "exception") return `the condition threw ${v.type}: ${v.message}`;
+        return `the condition is not a bool (${v.kind === "value" ? v.type : "void"})`;
+      }
+      async topLocation(conn, threadId) {
+        const frames = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
+        const top = frames.find((f) => (f.flags & 2) === 0);
+        if (!top || !this.cache) return void 0;
+        const { typeName: typeName2, name: name2 } = await this.cache.methodName(top.methodId);
+        const at2 = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
+        return {
+          method: `${typeName2}.${name2}`,
+          methodId: top.methodId,
+          ilOffset: top.ilOffset,
+          ...at2 ? { line: at2.line } : {},
+          ...at2?.file ? { file: at2.file } : {}
+        };
+      }
+      // ------------------------------------------------------------------ session hooks
+      beforeClose(conn) {
+        if (conn !== this.conn) return;
+        const clear = (eventKind, requestId) => {
+          conn.send("EVENT_REQUEST.CLEAR", { eventKind, requestId }).catch(
+            (e) => this.log(`debug: clearing request ${requestId} before closing: ${messageOf(e)}`)
+          );
+        };
+        for (const b of this.table.all()) for (const r of b.requests) clear(r.kind, r.requestId);
+        if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
+        this.stepping = void 0;
+        this.pauses.forget();
+      }
+      connectionEnded(conn) {
+        if (!conn || conn !== this.conn) return;
+        this.offEvent?.();
+        this.offEvent = void 0;
+        this.conn = void 0;
+        this.cache = void 0;
+        this.catalog = void 0;
+        this.table.clear();
+        this.stepping = void 0;
+        this.pauses.end();
+      }
+      async callerGone(caller) {
+        const conn = this.conn;
+        if (!conn || conn.isClosed) return;
+        for (const b of this.table.all())
+          if (b.owner === caller)
+            await this.table.clearRequests(conn, b).catch(
+              (e) => this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`)
+            );
+        if (this.stepping?.owner === caller) await this.clearStep(conn);
+        for (const q of this.pauses.takeQueuedOf(caller))
+          await conn.send("VM.RESUME").catch(
+            (e) => this.log(
+              `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`
+            )
+          );
+        while (this.pauses.current?.owner === caller)
+          await this.pauses.resume(conn).catch(
+            (e) => this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`)
+          );
+      }
+    };
+  }
+});
+
+// unity/journal/journal.ts
+var MAX_ENTRIES2, Journal;
+var init_journal = __esm({
+  "unity/journal/journal.ts"() {
+    "use strict";
+    init_errors6();
+    MAX_ENTRIES2 = 500;
+    Journal = class {
+      entries = [];
+      nextId = 1;
+      record(e) {
+        const entry2 = { ...e, id: this.nextId++, at: (/* @__PURE__ */ new Date()).toISOString() };
+        this.entries.push(entry2);
+        if (this.entries.length > MAX_ENTRIES2)
+          this.entries.splice(0, this.entries.length - MAX_ENTRIES2);
+        return entry2;
+      }
+      list() {
+        return this.entries;
+      }
+      /** The newest `steps` entries (newest first), or the one with this id. */
+      pick(sel) {
+        if (sel.id !== void 0) {
+          const e = this.entries.find((x) => x.id === sel.id);
+          if (!e)
+            throw new UnityError(
+              "INVALID_ARGUMENT",
+              `no journal entry ${sel.id} (entries: ${this.entries.map((x) => x.id).join(", ") || "none"})`
+            );
+          return [e];
+        }
+        const steps = sel.steps ?? 1;
+        if (!Number.isInteger(steps) || steps < 1)
+          throw new UnityError("INVALID_ARGUMENT", `steps must be a positive integer, got ${steps}`);
+        if (this.entries.length === 0)
+          throw new UnityError(
+            "INVALID_ARGUMENT",
+            "nothing to undo: no write was made through the ECS tools or eval in this session"
+          );
+        return this.entries.slice(-steps).reverse();
+      }
+      remove(id) {
+        this.entries = this.entries.filter((e) => e.id !== id);
+      }
+    };
+  }
+});
+
 // mcp/app.ts
 var app_exports = {};
 __export(app_exports, {
@@ -61274,6 +62604,9 @@ var init_app = __esm({
     "use strict";
     init_discovery();
     init_session();
+    init_debugger();
+    init_journal();
+    init_player_log();
     GameApp = class _GameApp {
       constructor(opts) {
         this.opts = opts;
@@ -61292,10 +62625,17 @@ var init_app = __esm({
           ...opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: opts.parkTimeoutMs } : {},
           ...opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}
         });
+        this.debug = new Debugger(this.session, log);
       }
       opts;
       session;
       listener;
+      /** Every write made through the tools (ECS and eval), for undo. */
+      journal = new Journal();
+      /** Breakpoints, stepping and pauses: registered on the session when the app is built. */
+      debug;
+      /** Where the attached game's Player.log is. */
+      playerLog = new PlayerLogPaths();
       startedAt = Date.now();
       closing;
       static async start(opts = {}) {

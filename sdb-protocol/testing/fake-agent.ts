@@ -104,6 +104,10 @@ export class FakeAgent {
       this.suspendCount = 0;
       return {};
     });
+    // a running game's assemblies (more than the core library: see keepStartSuspended)
+    this.on('APPDOMAIN.GET_ASSEMBLIES', () => ({
+      body: new PacketWriter().i32(2).i32(1).i32(2).body(),
+    }));
   }
 
   /** An agent on a loopback port (connect with SdbConnection.connect, or connect()). */

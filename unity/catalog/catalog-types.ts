@@ -217,4 +217,22 @@ export interface MethodSignature {
   parameters: SignatureParameter[];
   /** Method type parameters (`Echo<T>` → 1); 0 for methods that are not generic. */
   genericArity: number;
+  /** The method type parameters and their constraints, when the image has GenericParam rows. */
+  genericParameters?: GenericParameterSignature[];
+}
+
+/** A method type parameter's `where` clause. */
+export interface GenericParameterSignature {
+  name: string;
+  /** `class`. */
+  referenceType: boolean;
+  /** `struct`. */
+  valueType: boolean;
+  /** `new()`. */
+  defaultConstructor: boolean;
+  /**
+   * The base class and interfaces, by reflection full name (``System.IComparable`1[!!0]`` for
+   * one built from type parameters, which no lookup by name finds).
+   */
+  constraints: string[];
 }

@@ -1,5 +1,5 @@
 // The ECMA-335 table schema (Partition II §22), as far as the type catalogue needs it: every
-// table up to NestedClass (0x29) must be sized to find NestedClass, and sizing a row needs the
+// table up to GenericParamConstraint (0x2c) must be sized to find it, and sizing a row needs the
 // column kinds, because heap and table indexes are 2 or 4 bytes depending on the image.
 
 export const Table = {
@@ -99,7 +99,7 @@ export type Column =
 const T = (table: number): Column => ({ table });
 const C = (coded: CodedIndexName): Column => ({ coded });
 
-/** Columns of every table that can precede NestedClass, and NestedClass itself. */
+/** Columns of every table up to GenericParamConstraint. */
 export const COLUMNS: readonly (readonly Column[])[] = [
   /* Module */ [2, 'string', 'guid', 'guid', 'guid'],
   /* TypeRef */ [C('ResolutionScope'), 'string', 'string'],
@@ -143,7 +143,17 @@ export const COLUMNS: readonly (readonly Column[])[] = [
   /* ExportedType */ [4, 4, 'string', 'string', C('Implementation')],
   /* ManifestResource */ [4, 4, 'string', C('Implementation')],
   /* NestedClass */ [T(Table.TypeDef), T(Table.TypeDef)],
+  /* GenericParam: number, flags, owner, name */ [2, 2, C('TypeOrMethodDef'), 'string'],
+  /* MethodSpec */ [C('MethodDefOrRef'), 'blob'],
+  /* GenericParamConstraint: owner, constraint */ [T(Table.GenericParam), C('TypeDefOrRef')],
 ];
+
+/** GenericParamAttributes (§23.1.7): the special constraints of a generic parameter. */
+export const GenericParamAttributes = {
+  ReferenceTypeConstraint: 0x4,
+  NotNullableValueTypeConstraint: 0x8,
+  DefaultConstructorConstraint: 0x10,
+} as const;
 
 /** HeapSizes bits of the `#~` header: the heap's indexes are 4 bytes wide. */
 export const HeapSizes = { strings: 0x01, guid: 0x02, blob: 0x04 } as const;

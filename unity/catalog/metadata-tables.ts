@@ -50,8 +50,8 @@ export class Tables {
       this.rows[t] = region.u32(at, `row count of table 0x${t.toString(16)}`);
       at += 4;
     }
-    // Only tables up to NestedClass are needed; every one of them is defined by ECMA-335.
-    for (let t = 0; t <= Table.NestedClass; t++) {
+    // Only tables up to GenericParamConstraint are needed; ECMA-335 defines every one of them.
+    for (let t = 0; t <= Table.GenericParamConstraint; t++) {
       const widths = columnWidths(t, this.rows, heapSizes);
       const size = widths.reduce((a, b) => a + b, 0);
       const length = this.rows[t]! * size;

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import type { DefaultValue, MethodSignature } from './catalog-types.js';
 import { MetadataImage } from './metadata-reader.js';
+import { GenericParamAttributes } from './metadata-schema.js';
 import { MethodDefinitions, ParamAttributes } from './method-metadata.js';
 import { unmodified } from './signature-blob.js';
 
@@ -140,6 +141,8 @@ namespace Sample {
     public static int Jagged(params int[][] jag) { return 0; }
     public static unsafe void Arrays(int[,] md, int[][] jag, int* p, void* v, ref int[] r) {}
     public static void Generic<A, B, Cc>(A a, B b, Cc c) {}
+    public static void Where<R, V, N, B, I, G>() where R : class where V : struct where N : new()
+      where B : Exception, IDisposable where I : IComparable<I> where G : B {}
     public static void Opt([Optional] int x, [Optional, DefaultParameterValue(7)] int y,
       [DefaultParameterValue(3)] int z) {}
     public static void Varargs(int a, __arglist) {}
@@ -186,7 +189,13 @@ class P {
           var sb = new StringBuilder();
           try {
             sb.Append(file).Append(' ').Append(m.MetadataToken.ToString("x8")).Append(' ');
-            sb.Append(m.IsGenericMethodDefinition ? m.GetGenericArguments().Length : 0).Append('|');
+            sb.Append(m.IsGenericMethodDefinition ? m.GetGenericArguments().Length : 0);
+            if (m.IsGenericMethodDefinition)
+              foreach (var g in m.GetGenericArguments())
+                sb.Append('<').Append((int)(g.GenericParameterAttributes & GenericParameterAttributes.SpecialConstraintMask)).Append(':')
+                  .Append(string.Join(",", g.GetGenericParameterConstraints().Where(c => c.FullName != null && !c.IsGenericType)
+                    .Select(c => c.FullName).OrderBy(x => x, StringComparer.Ordinal)));
+            sb.Append('|');
             foreach (var p in m.GetParameters()) {
               bool ro = CustomAttributeData.GetCustomAttributes(p).Any(a => a.Constructor.DeclaringType.FullName == "System.Runtime.CompilerServices.IsReadOnlyAttribute");
               string def = (p.Attributes & ParameterAttributes.HasDefault) != 0 ? Fmt(p.RawDefaultValue) : "-";
@@ -216,7 +225,16 @@ function ours(file: string, defs: MethodDefinitions, token: number): string {
     return `${p.name}:${p.flags}:${byRef}:${p.isParamArray ? 1 : 0}:${p.isReadOnly ? 1 : 0}:${def};`;
   });
   const hex = token.toString(16).padStart(8, '0');
-  return `${file} ${hex} ${m.signature.genericArity}|${params.join('')}`;
+  // each generic parameter's special constraints and the constraint types that have a name
+  const generics = (defs.signature(token).genericParameters ?? []).map((g) => {
+    const flags =
+      (g.referenceType ? GenericParamAttributes.ReferenceTypeConstraint : 0) |
+      (g.valueType ? GenericParamAttributes.NotNullableValueTypeConstraint : 0) |
+      (g.defaultConstructor ? GenericParamAttributes.DefaultConstructorConstraint : 0);
+    const named = g.constraints.filter((n) => !/[[!]/.test(n)).sort();
+    return `<${flags}:${named.join(',')}`;
+  });
+  return `${file} ${hex} ${m.signature.genericArity}${generics.join('')}|${params.join('')}`;
 }
 
 function reflectionFormat(d: DefaultValue): string {
@@ -288,7 +306,11 @@ describe.runIf(haveMono)('against System.Reflection', () => {
       return ours(file!, opened.get(file!)!, parseInt(token!, 16));
     });
     expect(reflected.length).toBeGreaterThan(50_000);
-    expect(reflected.filter((l) => l.startsWith(sample))).toHaveLength(15);
+    expect(reflected.filter((l) => l.startsWith(sample))).toHaveLength(16);
+    // the constraints of Sample.D.Where<R, V, N, B, I, G> as reflection reads them
+    expect(reflected.find((l) => l.startsWith(sample) && l.includes(' 6<'))).toContain(
+      ' 6<4:<24:System.ValueType<16:<0:System.Exception,System.IDisposable<0:<0:|',
+    );
     expect(mine).toEqual(reflected);
   });
 });

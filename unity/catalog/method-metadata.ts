@@ -4,6 +4,7 @@
 // needs: ref / out / in, optional parameters and defaults, `params`, generic arity.
 
 import type { DefaultValue, MethodSignature, RefKind } from './catalog-types.js';
+import { GenericParams } from './generic-params.js';
 import type { MetadataImage } from './metadata-reader.js';
 import { Table } from './metadata-schema.js';
 import { listRows } from './metadata-tables.js';
@@ -47,9 +48,12 @@ export class MethodDefinitions {
   readonly names: SignatureNames;
   private readonly annotations: ParamAnnotations;
 
+  private readonly generics: GenericParams;
+
   constructor(private readonly image: MetadataImage) {
     this.names = new SignatureNames(image);
     this.annotations = new ParamAnnotations(image);
+    this.generics = new GenericParams(image, this.names);
   }
 
   /** The MethodDef of a 0x06 token, with its signature and parameters decoded. */
@@ -112,8 +116,10 @@ export class MethodDefinitions {
    */
   signature(token: number): MethodSignature {
     const def = this.method(token);
+    const generics = def.signature.genericArity ? this.generics.ofMethod(token & 0xffffff) : [];
     return {
       genericArity: def.signature.genericArity,
+      ...(generics.length ? { genericParameters: generics } : {}),
       parameters: def.params.map((p) => {
         const optional = (p.flags & ParamAttributes.Optional) !== 0;
         let defaultValue = optional ? p.defaultValue : undefined;

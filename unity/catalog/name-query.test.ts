@@ -23,6 +23,17 @@ describe('plain names', () => {
     ['game.probe', 'Game.Probe', 'exact-ignore-case'],
     ['probe', 'Game.Probe', 'name-ignore-case'],
     ['Name', 'A.Weird\\+Name', undefined], // an escaped + is not a nesting boundary
+    // a nested type by its C# name (`.`), its reflection name (`+`) and its IL name (`/`)
+    ['Game.Outer.Inner', 'Game.Outer+Inner', 'exact'],
+    ['Game.Outer/Inner', 'Game.Outer+Inner', 'exact'],
+    ['Outer.Inner', 'Game.Outer+Inner', 'name'],
+    ['Outer/Inner', 'Game.Outer+Inner', 'name'],
+    ['outer.inner', 'Game.Outer+Inner', 'name-ignore-case'],
+    ['game.outer.inner', 'Game.Outer+Inner', 'exact-ignore-case'],
+    ['Dictionary.Enumerator', 'System.Collections.Generic.Dictionary`2+Enumerator', 'name'],
+    ['uter.Inner', 'Game.Outer+Inner', undefined],
+    ['Outer+Inner.Deep', 'Game.Outer+Inner+Deep', undefined], // one spelling per query
+    ['Weird.Name', 'A.Weird\\+Name', undefined], // an escaped + is not nesting either
   ])('%s vs %s → %s', (query, full, expected) => {
     expect(match(query, full)).toBe(expected);
   });

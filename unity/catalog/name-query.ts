@@ -1,7 +1,8 @@
 // What a type query means. A plain name matches a full name exactly, or as a suffix at a name
 // boundary (`Probe`, `World+NoAllocReadOnlyCollection`1`, `Generic.List`1`), with or without
 // generic arity (`NoAllocReadOnlyCollection` finds ``...+NoAllocReadOnlyCollection`1``), then
-// the same ignoring case. `*`/`?` make a glob (case-insensitive, over the full name, and over
+// the same ignoring case. A nested type answers to its reflection name (`Outer+Inner`), its
+// metadata (IL) name (`Outer/Inner`) and its C# name (`Outer.Inner`). `*`/`?` make a glob (case-insensitive, over the full name, and over
 // the simple name when the glob has no `.` or `+`); `/regex/flags` is tested on full names.
 
 import { Errors } from '../errors.js';
@@ -20,17 +21,44 @@ export interface NameKeys {
   bare: string;
   lowerFull: string;
   lowerBare: string;
+  /** A nested type's C# spelling (`Ns.Outer.Inner`: `+` → `.`); absent when not nested. */
+  dotted?: { full: string; bare: string; lowerFull: string; lowerBare: string };
 }
 
 export function nameKeys(fullName: string, simpleName: string): NameKeys {
   const bare = stripArity(fullName);
-  return {
+  const keys: NameKeys = {
     fullName,
     simpleName,
     bare,
     lowerFull: fullName.toLowerCase(),
     lowerBare: bare.toLowerCase(),
   };
+  const full = dotNesting(fullName);
+  if (full !== fullName) {
+    const dottedBare = stripArity(full);
+    keys.dotted = {
+      full,
+      bare: dottedBare,
+      lowerFull: full.toLowerCase(),
+      lowerBare: dottedBare.toLowerCase(),
+    };
+  }
+  return keys;
+}
+
+/** `Ns.Outer+Inner` → `Ns.Outer.Inner`: the unescaped nesting `+` become `.`. */
+function dotNesting(fullName: string): string {
+  if (!fullName.includes('+')) return fullName;
+  let out = '';
+  for (let i = 0; i < fullName.length; i++) {
+    const c = fullName[i]!;
+    if (c === '\\') {
+      out += c + (fullName[i + 1] ?? '');
+      i++;
+    } else out += c === '+' ? '.' : c;
+  }
+  return out;
 }
 
 export interface TypeQuery {
@@ -52,22 +80,27 @@ export function parseTypeQuery(query: string): TypeQuery {
   const name = (comma >= 0 ? q.slice(0, comma) : q).trim();
   const assembly = comma >= 0 ? q.slice(comma + 1).trim() || undefined : undefined;
   if (!name) throw Errors.invalidArgument(`no type name in ${JSON.stringify(query)}`);
-  return { kind: 'name', text: name, assembly, match: nameMatcher(name) };
+  // `Outer/Inner`, the metadata spelling of nesting, is the reflection `Outer+Inner`
+  const text = name.replace(/\//g, '+');
+  return { kind: 'name', text, assembly, match: nameMatcher(text) };
 }
 
 function nameMatcher(q: string): (k: NameKeys) => MatchKind | undefined {
   const withArity = q.includes('`');
   const lower = q.toLowerCase();
+  // `Outer.Inner` is compared with nested names as C# spells them too (no `+` in the query)
+  const dottedToo = !q.includes('+');
+  const exact = (full: string): boolean => full === q;
+  const suffix = (full: string, bare: string): boolean =>
+    isBoundarySuffix(full, q) || (!withArity && isBoundarySuffix(bare, q));
+  const suffixLower = (full: string, bare: string): boolean =>
+    isBoundarySuffix(full, lower) || (!withArity && isBoundarySuffix(bare, lower));
   return (k) => {
-    if (k.fullName === q) return 'exact';
-    if (isBoundarySuffix(k.fullName, q) || (!withArity && isBoundarySuffix(k.bare, q))) {
-      return 'name';
-    }
-    if (k.lowerFull === lower) return 'exact-ignore-case';
-    if (
-      isBoundarySuffix(k.lowerFull, lower) ||
-      (!withArity && isBoundarySuffix(k.lowerBare, lower))
-    )
+    const d = dottedToo ? k.dotted : undefined;
+    if (exact(k.fullName) || (d && exact(d.full))) return 'exact';
+    if (suffix(k.fullName, k.bare) || (d && suffix(d.full, d.bare))) return 'name';
+    if (k.lowerFull === lower || d?.lowerFull === lower) return 'exact-ignore-case';
+    if (suffixLower(k.lowerFull, k.lowerBare) || (d && suffixLower(d.lowerFull, d.lowerBare)))
       return 'name-ignore-case';
     return undefined;
   };

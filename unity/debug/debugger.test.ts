@@ -5,11 +5,13 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import type { EventSet, SdbConnection } from '../../sdb-protocol/index.js';
+import { GameConnection } from '../session/game-connection.js';
 import type { GameSession, SessionExtension } from '../session/session.js';
 import { Debugger } from './debugger.js';
 
-function fakes() {
+function fakes(failing: readonly string[] = []) {
   const sent: { name: string; params: unknown }[] = [];
+  const logged: string[] = [];
   let listener: ((s: EventSet) => void) | undefined;
   let nextRequest = 100;
   const replies: Record<string, (p: unknown) => unknown> = {
@@ -36,9 +38,11 @@ function fakes() {
     },
     send(name: string, params?: unknown) {
       sent.push({ name, params });
+      if (failing.includes(name)) return Promise.reject(new Error(`${name} refused`));
       return Promise.resolve(replies[name]?.(params));
     },
   } as unknown as SdbConnection;
+  const connection = new GameConnection(conn, { endpoint: '127.0.0.1:1', identity: 'test' });
   let ext: SessionExtension | undefined;
   const session = {
     extend(x: SessionExtension) {
@@ -56,20 +60,31 @@ function fakes() {
             ],
           }),
       };
-      const value = await op({ conn, catalog });
+      const value = await op({ connection, conn, catalog });
       return { value, cost: { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 } };
     },
     status: () => ({ holds: [] }),
     invokeRunning: false,
   } as unknown as GameSession & { invokeRunning: boolean };
-  const dbg = new Debugger(session);
+  const dbg = new Debugger(session, (m) => logged.push(m));
   const hit = (requestId: number, threadId = 99): void =>
     listener!({
       suspendPolicy: 2,
       events: [{ kind: 'BREAKPOINT', requestId, threadId, methodId: 5, ilOffset: 0 }],
     });
   const resumes = (): number => sent.filter((s) => s.name === 'VM.RESUME').length;
-  return { dbg, sent, hit, resumes, ext: () => ext!, conn, session };
+  const hitAll = (requestIds: number[], threadId = 99): void =>
+    listener!({
+      suspendPolicy: 2,
+      events: requestIds.map((requestId) => ({
+        kind: 'BREAKPOINT' as const,
+        requestId,
+        threadId,
+        methodId: 5,
+        ilOffset: 0,
+      })),
+    });
+  return { dbg, sent, hit, hitAll, resumes, logged, ext: () => ext!, conn, session };
 }
 
 function isStep(p: unknown): boolean {
@@ -190,5 +205,46 @@ describe('the debugger', () => {
     await f.ext().callerGone!('a');
     expect(f.resumes()).toBe(1);
     expect(f.dbg.status().breakpoints.map((x) => x.owner)).toEqual(['b']);
+  });
+
+  it('decides every event of a set: two breakpoints at one location both count their hit', async () => {
+    const f = fakes();
+    const a = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    const b = (await f.dbg.setBreakpoint('b', { type: 'Game.T', method: 'Tick' })).value;
+    f.hitAll([a.requests[0]!.requestId, b.requests[0]!.requestId]);
+    const stop = await f.dbg.wait(1000);
+    expect(stop).toMatchObject({ breakpointId: a.id, owner: 'a' });
+    expect(f.dbg.status().breakpoints.map((x) => x.hits)).toEqual([1, 1]);
+    expect(f.resumes()).toBe(0); // one set, one level: the stop keeps it
+  });
+
+  it('an event of a cleared request does not swallow the stop of the next one in its set', async () => {
+    const f = fakes();
+    const b = (await f.dbg.setBreakpoint('b', { type: 'Game.T', method: 'Tick' })).value;
+    f.hitAll([12345, b.requests[0]!.requestId]);
+    expect(await f.dbg.wait(1000)).toMatchObject({ breakpointId: b.id });
+  });
+
+  it('logs a failure to clear or resume for a caller that went away, and goes on', async () => {
+    const f = fakes(['EVENT_REQUEST.CLEAR', 'VM.RESUME']);
+    const a = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    f.hit(a.requests[0]!.requestId);
+    await f.dbg.wait(1000);
+    await f.ext().callerGone!('a');
+    expect(f.logged).toEqual([
+      expect.stringMatching(/clearing breakpoint 1 of a, who left: EVENT_REQUEST.CLEAR refused/),
+      expect.stringMatching(/ending the pause of a, who left: .*VM.RESUME refused/),
+    ]);
+    expect(f.dbg.paused).toBeUndefined();
+    expect(f.dbg.status().breakpoints).toEqual([]);
+  });
+
+  it('logs a CLEAR refused while closing', async () => {
+    const f = fakes(['EVENT_REQUEST.CLEAR']);
+    await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' });
+    f.ext().beforeClose!(f.conn);
+    await vi.waitFor(() =>
+      expect(f.logged).toEqual([expect.stringMatching(/clearing request 100 before closing/)]),
+    );
   });
 });

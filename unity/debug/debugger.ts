@@ -8,17 +8,17 @@
 // stop and becomes the pause when the current one ends), or a level to give back at once (a
 // condition that is false, a hit before the hit count, an event of a request we have just
 // cleared, a hit during an evaluation that needs every thread running).
-// Event sets are handled one at a time, in arrival order.
+// Event sets are handled one at a time, in arrival order. The breakpoints and their requests are
+// breakpoint-table.ts; the pause and the stops in line, pauses.ts; the data, debug-types.ts.
 
 import {
   EventKind,
   SuspendPolicy,
   type EventSet,
-  type Modifier,
   type SdbConnection,
   type SdbEvent,
 } from '../../sdb-protocol/index.js';
-import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
+import { Errors, UnityError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import {
   sumCosts,
@@ -27,7 +27,19 @@ import {
   type OperationCost,
   type OperationResult,
 } from '../session/session.js';
+import type { GameConnection } from '../session/game-connection.js';
+import { BreakpointTable } from './breakpoint-table.js';
+import type {
+  Breakpoint,
+  BreakpointSpec,
+  CodeLocation,
+  DebugStatus,
+  ExceptionSpec,
+  StepKind,
+  Stop,
+} from './debug-types.js';
 import { evaluateInFrame } from './frame-eval.js';
+import { Pauses } from './pauses.js';
 import { pendingFor, resolveBreakpoint } from './resolve.js';
 import {
   noLineToStepFrom,
@@ -37,146 +49,69 @@ import {
   setStepRequest,
 } from './step-requests.js';
 import {
-  LocationCache,
+  LOCATION_CACHE,
+  type LocationCache,
   findMethods,
   isSourceLine,
   pointAt,
   type SourcePoint,
 } from './locations.js';
 
-export interface CodeLocation {
-  method: string;
-  methodId: number;
-  ilOffset: number;
-  file?: string;
-  line?: number;
-}
-
-export interface BreakpointSpec {
-  type?: string;
-  method?: string;
-  line?: number;
-  ilOffset?: number;
-  signature?: string;
-  file?: string;
-  condition?: string;
-  hitCount?: number;
-}
-
-export interface ExceptionSpec {
-  /** Full or simple name of an exception type; absent: every exception. */
-  type?: string;
-  subclasses?: boolean;
-}
-
-export interface Breakpoint {
-  id: number;
-  owner: string;
-  kind: 'line' | 'exception';
-  locations: CodeLocation[];
-  exceptionType?: string;
-  subclasses?: boolean;
-  condition?: string;
-  hitCount?: number;
-  /** Hits that passed the condition (and, with a hit count, the stop itself). */
-  hits: number;
-  /**
-   * Hits let go undecided: they came while an evaluation ran with every thread resumed, which
-   * cannot finish while a thread is kept stopped.
-   */
-  passed?: number;
-  /** A hit-count breakpoint after its stop: the agent never reports it again. */
-  spent?: boolean;
-  /**
-   * Not bound yet: its type (or any type of its file) is not in the game. A TYPE_LOAD request
-   * binds it when that type's first method is compiled, before that method runs.
-   */
-  pending?: { waitingFor: string; suggestions?: string[] };
-  /** Its type loaded but the location could not be bound there (why). */
-  bindError?: string;
-  requests: { kind: number; requestId: number }[];
-}
-
-export type StopReason = 'breakpoint' | 'step' | 'exception';
-
-export interface Stop {
-  /** Increases with every stop this session reports. */
-  seq: number;
-  reason: StopReason;
-  owner: string;
-  threadId: number;
-  breakpointId?: number;
-  location?: CodeLocation;
-  exception?: { type: string; objectId: number };
-  /** The condition could not be evaluated: stopped so that a person can see why. */
-  conditionError?: string;
-  /** The thread stopped while another pause was current, and waited at its stop since. */
-  queued?: boolean;
-}
-
-export type StepKind = 'over' | 'into' | 'out' | 'resume';
-
-export interface DebugStatus {
-  breakpoints: Breakpoint[];
-  pause?: Stop;
-  /** Other threads stopped at our requests, in line behind the pause (oldest first). */
-  queued: Omit<Stop, 'seq'>[];
-  stepping?: { owner: string };
-  /** Stops reported so far. */
-  stops: number;
-}
+export type {
+  Breakpoint,
+  BreakpointSpec,
+  CodeLocation,
+  DebugStatus,
+  ExceptionSpec,
+  StepKind,
+  Stop,
+  StopReason,
+} from './debug-types.js';
 
 export class Debugger {
   private conn: SdbConnection | undefined;
   private offEvent: (() => void) | undefined;
   private cache: LocationCache | undefined;
-  private readonly breakpoints = new Map<number, Breakpoint>();
-  private readonly byRequest = new Map<number, Breakpoint>();
-  /** What each line breakpoint was asked for (pending ones are resolved again on load). */
-  private readonly specs = new Map<number, BreakpointSpec>();
+  private readonly table: BreakpointTable;
+  private readonly pauses = new Pauses();
   private catalog: TypeCatalog | undefined;
-  private nextId = 1;
-  private seq = 0;
-  private pause: Stop | undefined;
-  /** Stops kept behind the pause, each holding its own suspend level. */
-  private queued: Omit<Stop, 'seq'>[] = [];
   /** The thread of the event being decided (its condition may invoke). */
   private deciding: number | undefined;
   /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
   private stepping:
     { requestId: number; owner: string; eventKind: number; threadId: number } | undefined;
-  private readonly waiters = new Set<(s: Stop | undefined) => void>();
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly session: GameSession,
     private readonly log: (m: string) => void = () => undefined,
   ) {
+    this.table = new BreakpointTable(log, (conn) => conn === this.conn && !conn.isClosed);
     session.extend({
       beforeClose: (conn) => this.beforeClose(conn),
       connectionEnded: (conn) => this.connectionEnded(conn),
       callerGone: (caller) => this.callerGone(caller),
-      keepThreadsStopped: (main) => this.keepsStopped(main),
+      keepThreadsStopped: (main) => this.pauses.keepsStopped(main, this.deciding),
     });
   }
 
   status(): DebugStatus {
     return {
-      breakpoints: [...this.breakpoints.values()],
-      ...(this.pause ? { pause: this.pause } : {}),
-      queued: [...this.queued],
+      breakpoints: this.table.all(),
+      ...(this.pauses.current ? { pause: this.pauses.current } : {}),
+      queued: this.pauses.inLine(),
       ...(this.stepping ? { stepping: { owner: this.stepping.owner } } : {}),
-      stops: this.seq,
+      stops: this.pauses.stops,
     };
   }
 
   /** The current stop, if the game is paused at an event. */
   get paused(): Stop | undefined {
-    return this.pause;
+    return this.pauses.current;
   }
 
   locations(ctx: OperationContext): LocationCache {
-    this.bind(ctx.conn);
+    this.bind(ctx.connection);
     this.catalog = ctx.catalog;
     return this.cache!;
   }
@@ -198,7 +133,7 @@ export class Debugger {
           if (!pending) throw e;
         }
         const bp: Breakpoint = {
-          id: this.nextId++,
+          id: this.table.newId(),
           owner: caller,
           kind: 'line',
           locations,
@@ -208,9 +143,9 @@ export class Debugger {
           ...(spec.hitCount !== undefined ? { hitCount: spec.hitCount } : {}),
           ...(pending ? { pending } : {}),
         };
-        this.specs.set(bp.id, spec);
-        if (pending) await this.armLoad(ctx.conn, bp, spec);
-        else await this.armLines(ctx.conn, bp);
+        this.table.remember(bp, spec);
+        if (pending) await this.table.armLoad(ctx.conn, bp, spec);
+        else await this.table.armLines(ctx.conn, bp);
         return bp;
       },
       { window: false },
@@ -225,13 +160,13 @@ export class Debugger {
       'debug_break_on_exception',
       caller,
       async (ctx) => {
-        this.bind(ctx.conn);
+        this.bind(ctx.connection);
         const typeId = spec.type ? await ctx.catalog.resolveType(spec.type) : 0;
         const typeName = typeId
           ? (await ctx.conn.send('TYPE.GET_INFO', { typeId })).fullName
           : undefined;
         const bp: Breakpoint = {
-          id: this.nextId++,
+          id: this.table.newId(),
           owner: caller,
           kind: 'exception',
           locations: [],
@@ -255,7 +190,7 @@ export class Debugger {
             },
           ],
         });
-        this.register(bp, EventKind.EXCEPTION, requestId);
+        this.table.register(bp, EventKind.EXCEPTION, requestId);
         return bp;
       },
       { window: false },
@@ -270,10 +205,9 @@ export class Debugger {
   ): Promise<OperationResult<number[]>> {
     const targets =
       id === undefined
-        ? [...this.breakpoints.values()].filter((b) => force || b.owner === caller)
-        : [this.breakpoints.get(id)];
-    if (id !== undefined && !targets[0])
-      throw Errors.breakpointNotFound(id, [...this.breakpoints.keys()]);
+        ? this.table.all().filter((b) => force || b.owner === caller)
+        : [this.table.get(id)];
+    if (id !== undefined && !targets[0]) throw Errors.breakpointNotFound(id, this.table.ids());
     for (const b of targets) {
       if (b && b.owner !== caller && !force) throw Errors.breakpointNotOwned(b.id, b.owner);
     }
@@ -284,7 +218,7 @@ export class Debugger {
         const removed: number[] = [];
         for (const b of targets) {
           if (!b) continue;
-          await this.clearRequests(ctx.conn, b);
+          await this.table.clearRequests(ctx.conn, b);
           removed.push(b.id);
         }
         return removed;
@@ -295,16 +229,7 @@ export class Debugger {
 
   /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
   wait(timeoutMs: number): Promise<Stop | undefined> {
-    if (this.pause) return Promise.resolve(this.pause);
-    return new Promise((resolve) => {
-      const done = (s: Stop | undefined): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(s);
-      };
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      this.waiters.add(done);
-    });
+    return this.pauses.wait(timeoutMs);
   }
 
   /**
@@ -316,7 +241,7 @@ export class Debugger {
     kind: StepKind,
     options: { force?: boolean; timeoutMs: number; threadId?: number },
   ): Promise<OperationResult<Stop | undefined>> {
-    if (!this.pause) return this.stepFromHold(caller, kind, options);
+    if (!this.pauses.current) return this.stepFromHold(caller, kind, options);
     const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
     // The wait for the stop happens outside the operation, so that it holds no lock while the
     // game runs (a condition on the way is evaluated in an operation of its own).
@@ -327,13 +252,13 @@ export class Debugger {
         if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
         // With another thread's stop in line, the game cannot run (that stop keeps it
         // suspended): ending this pause makes that stop the pause, and a step never starts.
-        if (kind === 'resume' || this.queued.length > 0) {
-          await this.resumePause(ctx.conn);
-          return { next: Promise.resolve(this.pause) };
+        if (kind === 'resume' || this.pauses.inLine().length > 0) {
+          await this.pauses.resume(ctx.conn);
+          return { next: Promise.resolve(this.pauses.current) };
         }
         await this.armStep(ctx.conn, caller, p.threadId, kind);
-        const next = this.nextStop(options.timeoutMs);
-        await this.resumePause(ctx.conn);
+        const next = this.pauses.nextStop(options.timeoutMs);
+        await this.pauses.resume(ctx.conn);
         return { next };
       },
       { window: false },
@@ -376,7 +301,7 @@ export class Debugger {
           const thread = options.threadId ?? (await ctx.mainThread());
           await this.armStep(ctx.conn, caller, thread, kind, ctx);
           // wrapped: a promise returned bare would be awaited inside the operation
-          return { next: this.nextStop(options.timeoutMs) };
+          return { next: this.pauses.nextStop(options.timeoutMs) };
         },
         // a window (nested in the hold): finding the main thread may invoke
         { window: true },
@@ -423,7 +348,7 @@ export class Debugger {
 
   /** The pause `caller` may act on: the current one, theirs unless forced. */
   ownedPause(caller: string, force: boolean, what: string): Stop {
-    const p = this.pause;
+    const p = this.pauses.current;
     if (!p) throw Errors.notPaused(what);
     if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
     return p;
@@ -456,58 +381,14 @@ export class Debugger {
 
   // ------------------------------------------------------------------ resolving and arming
 
-  /** A BREAKPOINT request per location; none left behind when one fails. */
-  private async armLines(conn: SdbConnection, bp: Breakpoint): Promise<void> {
-    // Without a condition the agent counts hits itself (COUNT: only the n-th is reported), so
-    // the game is not stopped for the hits before it; with one, we count the hits that pass.
-    const count: Modifier[] =
-      bp.hitCount !== undefined && bp.condition === undefined
-        ? [{ kind: 'count', count: bp.hitCount }]
-        : [];
-    try {
-      for (const l of bp.locations) {
-        const requestId = await conn.send('EVENT_REQUEST.SET', {
-          eventKind: EventKind.BREAKPOINT,
-          suspendPolicy: SuspendPolicy.ALL,
-          modifiers: [
-            { kind: 'location_only', methodId: l.methodId, ilOffset: l.ilOffset },
-            ...count,
-          ],
-        });
-        this.register(bp, EventKind.BREAKPOINT, requestId);
-      }
-    } catch (e) {
-      await this.clearRequests(conn, bp);
-      throw e;
-    }
-  }
-
-  /**
-   * A TYPE_LOAD request for the type (by Mono's full name) or the source file a pending
-   * breakpoint waits for. Policy ALL: the agent sends it when the type's first method has been
-   * compiled, before it runs, and waits for us to bind the breakpoint.
-   */
-  private async armLoad(conn: SdbConnection, bp: Breakpoint, spec: BreakpointSpec): Promise<void> {
-    const modifier: Modifier =
-      spec.file !== undefined
-        ? { kind: 'source_file_only', files: [spec.file.split(/[\\/]/).pop()!] }
-        : { kind: 'type_name_only', names: [spec.type!.replace(/\+/g, '/')] };
-    const requestId = await conn.send('EVENT_REQUEST.SET', {
-      eventKind: EventKind.TYPE_LOAD,
-      suspendPolicy: SuspendPolicy.ALL,
-      modifiers: [modifier],
-    });
-    this.register(bp, EventKind.TYPE_LOAD, requestId);
-  }
-
   /**
    * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
    * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
    * come while an evaluation holds the session (its call compiled the type).
    */
   private async bindOnLoad(conn: SdbConnection, ev: SdbEvent): Promise<void> {
-    const bp = this.byRequest.get(ev.requestId);
-    const spec = bp && this.specs.get(bp.id);
+    const bp = this.table.ofRequest(ev.requestId);
+    const spec = bp && this.table.specOf(bp.id);
     if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
     let locations: CodeLocation[];
     try {
@@ -517,48 +398,22 @@ export class Debugger {
       if (spec.file !== undefined && e instanceof UnityError && e.code === 'NO_LOCATION') return;
       bp.bindError = messageOf(e);
       delete bp.pending;
-      await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+      await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
       this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
       return;
     }
     bp.locations = locations;
     delete bp.pending;
     // the type has loaded: its load request has done its work whatever follows
-    await this.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+    await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
     try {
-      await this.armLines(conn, bp);
+      await this.table.armLines(conn, bp);
       this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(', ')}`);
     } catch (e) {
       bp.bindError = messageOf(e);
       bp.locations = [];
-      this.breakpoints.set(bp.id, bp); // armLines' failure path forgets it; it stays listed
+      this.table.list(bp); // armLines' failure path forgets it; it stays listed
       this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-    }
-  }
-
-  private async clearRequest(conn: SdbConnection, bp: Breakpoint, kind: number): Promise<void> {
-    for (const r of bp.requests.filter((x) => x.kind === kind)) {
-      this.byRequest.delete(r.requestId);
-      await conn
-        .send('EVENT_REQUEST.CLEAR', { eventKind: kind as 10, requestId: r.requestId })
-        .catch((e: unknown) => this.log(`debug: clearing a request: ${messageOf(e)}`));
-    }
-    bp.requests = bp.requests.filter((x) => x.kind !== kind);
-  }
-
-  private register(bp: Breakpoint, kind: number, requestId: number): void {
-    bp.requests.push({ kind, requestId });
-    this.byRequest.set(requestId, bp);
-    this.breakpoints.set(bp.id, bp);
-  }
-
-  private async clearRequests(conn: SdbConnection, bp: Breakpoint): Promise<void> {
-    this.breakpoints.delete(bp.id);
-    this.specs.delete(bp.id);
-    for (const r of bp.requests) {
-      this.byRequest.delete(r.requestId);
-      if (conn === this.conn && !conn.isClosed)
-        await conn.send('EVENT_REQUEST.CLEAR', { eventKind: r.kind as 10, requestId: r.requestId });
     }
   }
 
@@ -574,11 +429,12 @@ export class Debugger {
 
   // ------------------------------------------------------------------ events
 
-  private bind(conn: SdbConnection): void {
+  private bind(connection: GameConnection): void {
+    const conn = connection.conn;
     if (this.conn === conn) return;
     this.connectionEnded(this.conn);
     this.conn = conn;
-    this.cache = new LocationCache(conn);
+    this.cache = connection.part(LOCATION_CACHE);
     this.offEvent = conn.onEvent((set) => {
       // asked on arrival: by the time the set is handled the call may have ended
       const duringCall = this.session.invokeRunning;
@@ -595,37 +451,51 @@ export class Debugger {
         await this.bindOnLoad(conn, load).catch((e: unknown) =>
           this.log(`debug: binding on a type load: ${messageOf(e)}`),
         );
-    const ev = set.events.find(
+    // One event set carries every request that matched at that point (several breakpoints at
+    // one location come as one set, one event each): each is decided, so each counts its hit,
+    // and the first that stops makes the stop.
+    const evs = set.events.filter(
       (e) =>
         e.kind === 'BREAKPOINT' ||
         e.kind === 'STEP' ||
         e.kind === 'METHOD_ENTRY' ||
         e.kind === 'EXCEPTION',
     );
+    const ev = evs[0];
     // A stop during an evaluation that resumed every thread would suspend that evaluation with
     // the game until the stop ends: the level goes back undecided (the hit is counted as
     // passed). A condition could not be evaluated then anyway: the invoker is busy.
     if (ev && duringCall && conn === this.conn) {
-      const bp = this.byRequest.get(ev.requestId);
-      if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      for (const e of evs) {
+        const bp = this.table.ofRequest(e.requestId);
+        if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      }
       this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
     }
     const candidate = ev !== undefined && conn === this.conn && !duringCall;
     // Where the thread stopped, asked at once (pipelined with the decision): most stops are
     // reported, and this read is what debug_wait waits for.
     const located = candidate
-      ? this.topLocation(conn, ev.threadId).catch(() => undefined)
+      ? this.topLocation(conn, ev.threadId).catch((e: unknown) => {
+          this.log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return undefined;
+        })
       : Promise.resolve(undefined);
     let stop: Omit<Stop, 'seq'> | undefined;
-    try {
-      if (candidate) {
-        this.deciding = ev.threadId;
-        stop = await this.decide(conn, ev);
+    if (candidate) {
+      this.deciding = ev.threadId;
+      try {
+        for (const e of evs) {
+          try {
+            const s = await this.decide(conn, e);
+            stop ??= s;
+          } catch (err) {
+            this.log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+          }
+        }
+      } finally {
+        this.deciding = undefined;
       }
-    } catch (e) {
-      this.log(`debug: deciding on ${ev?.kind ?? 'an event'}: ${messageOf(e)}`);
-    } finally {
-      this.deciding = undefined;
     }
     if (!stop) {
       await located;
@@ -636,29 +506,9 @@ export class Debugger {
     }
     const [loc] = await Promise.all([located, this.clearStep(conn)]); // any stop ends a step
     if (loc) stop.location = loc;
-    if (this.pause) {
-      // Another thread stopped while we are paused: it keeps its level (and its place) and
-      // becomes the pause when the current one ends.
-      this.queued.push({ ...stop, queued: true });
-      return;
-    }
-    this.report(stop);
-  }
-
-  private report(stop: Omit<Stop, 'seq'>): void {
-    const full: Stop = { ...stop, seq: ++this.seq };
-    this.pause = full;
-    for (const w of [...this.waiters]) w(full);
-  }
-
-  /** Invokes must leave the other threads suspended while one of them is kept at a stop. */
-  private keepsStopped(mainThreadId: number): boolean {
-    const other = (t: number | undefined): boolean => t !== undefined && t !== mainThreadId;
-    return (
-      other(this.pause?.threadId) ||
-      other(this.deciding) ||
-      this.queued.some((q) => other(q.threadId))
-    );
+    // Another thread stopped while we are paused: it keeps its level (and its place) and
+    // becomes the pause when the current one ends.
+    this.pauses.add(stop);
   }
 
   private async decide(conn: SdbConnection, ev: SdbEvent): Promise<Omit<Stop, 'seq'> | undefined> {
@@ -671,7 +521,7 @@ export class Debugger {
       }
       if (ev.kind !== 'BREAKPOINT') return undefined;
     }
-    const bp = this.byRequest.get(ev.requestId);
+    const bp = this.table.ofRequest(ev.requestId);
     if (!bp) return undefined; // cleared while the event was on its way
     if (ev.kind === 'EXCEPTION') {
       const typeId = await conn.send('OBJECT_REF.GET_TYPE', { objectId: ev.exceptionId });
@@ -763,41 +613,6 @@ export class Debugger {
     };
   }
 
-  /**
-   * Ends the current pause: gives back the level its event took. A stop in line behind it
-   * becomes the pause (the game stays suspended by that stop's level).
-   */
-  private async resumePause(conn: SdbConnection): Promise<void> {
-    if (!this.pause) return;
-    this.pause = undefined;
-    try {
-      await conn.send('VM.RESUME');
-    } catch (e) {
-      throw fromSdbError(e, conn.endpoint);
-    } finally {
-      const next = this.queued.shift();
-      if (next) this.report(next);
-    }
-  }
-
-  /** The next stop after now (the current pause, if any, does not count). */
-  private nextStop(timeoutMs: number): Promise<Stop | undefined> {
-    const after = this.seq;
-    return new Promise((resolve) => {
-      const done = (s: Stop | undefined): void => {
-        if (s && s.seq <= after) return;
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(s);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(done);
-        resolve(undefined);
-      }, timeoutMs);
-      this.waiters.add(done);
-    });
-  }
-
   // ------------------------------------------------------------------ session hooks
 
   private beforeClose(conn: SdbConnection): void {
@@ -807,14 +622,14 @@ export class Debugger {
     const clear = (eventKind: number, requestId: number): void => {
       conn
         .send('EVENT_REQUEST.CLEAR', { eventKind: eventKind as 10, requestId })
-        .catch(() => undefined);
+        .catch((e: unknown) =>
+          this.log(`debug: clearing request ${requestId} before closing: ${messageOf(e)}`),
+        );
     };
-    for (const b of this.breakpoints.values())
-      for (const r of b.requests) clear(r.kind, r.requestId);
+    for (const b of this.table.all()) for (const r of b.requests) clear(r.kind, r.requestId);
     if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
     this.stepping = undefined;
-    this.pause = undefined;
-    this.queued = [];
+    this.pauses.forget();
   }
 
   private connectionEnded(conn: SdbConnection | undefined): void {
@@ -824,43 +639,37 @@ export class Debugger {
     this.conn = undefined;
     this.cache = undefined;
     this.catalog = undefined;
-    this.specs.clear();
     // The requests died with the connection (the agent clears them on DISPOSE or disconnect).
-    this.breakpoints.clear();
-    this.byRequest.clear();
+    this.table.clear();
     this.stepping = undefined;
-    this.pause = undefined;
-    this.queued = [];
-    for (const w of [...this.waiters]) w(undefined);
+    this.pauses.end();
   }
 
   private async callerGone(caller: string): Promise<void> {
     const conn = this.conn;
     if (!conn || conn.isClosed) return;
-    for (const b of [...this.breakpoints.values()])
-      if (b.owner === caller) await this.clearRequests(conn, b).catch(() => undefined);
+    for (const b of this.table.all())
+      if (b.owner === caller)
+        await this.table
+          .clearRequests(conn, b)
+          .catch((e: unknown) =>
+            this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`),
+          );
     if (this.stepping?.owner === caller) await this.clearStep(conn);
     // its stops in line: each level given back (the thread runs on when the game does)
-    const mine = this.queued.filter((q) => q.owner === caller);
-    this.queued = this.queued.filter((q) => q.owner !== caller);
-    for (const _ of mine) await conn.send('VM.RESUME').catch(() => undefined);
-    while (this.pause?.owner === caller) await this.resumePause(conn).catch(() => undefined);
+    for (const q of this.pauses.takeQueuedOf(caller))
+      await conn
+        .send('VM.RESUME')
+        .catch((e: unknown) =>
+          this.log(
+            `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`,
+          ),
+        );
+    while (this.pauses.current?.owner === caller)
+      await this.pauses
+        .resume(conn)
+        .catch((e: unknown) =>
+          this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`),
+        );
   }
-}
-
-const debuggers = new WeakMap<GameSession, Debugger>();
-
-/** The session's debugger if one was ever used (status peeks without arming anything). */
-export function existingDebugger(session: GameSession): Debugger | undefined {
-  return debuggers.get(session);
-}
-
-/** The one debugger of a session, made on first use. */
-export function debuggerFor(session: GameSession, log?: (m: string) => void): Debugger {
-  let d = debuggers.get(session);
-  if (!d) {
-    d = new Debugger(session, log);
-    debuggers.set(session, d);
-  }
-  return d;
 }

@@ -1,10 +1,10 @@
 // A stopped thread's stack: frames with their source line, parameters, locals and `this`,
-// formatted as eval formats values (bounded). Also the scope a frame gives the evaluator.
+// formatted as eval formats values (bounded), and the raw slots a frame scope is made of.
 // Frame ids are valid only while the thread stays stopped: read them again after every resume,
 // step or invoke (STACK_FRAME answers INVALID_FRAMEID otherwise).
 
 import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
-import { csharpName, formatValue, type Builtin, type EvalValue } from '../../eval/index.js';
+import { csharpName, formatValue } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf } from '../runtime/convert.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
@@ -43,7 +43,7 @@ export interface FrameView {
 /** Variables shown per frame: a result must never flood an agent's context. */
 export const MAX_VARIABLES = 40;
 
-interface RawFrame {
+export interface RawFrame {
   frameId: number;
   methodId: number;
   ilOffset: number;
@@ -158,24 +158,4 @@ export async function readStack(
     }),
   );
   return { frames, total: raw.length };
-}
-
-/**
- * The names a program evaluated in a frame can read: parameters, locals, and `this` (bound as
- * the builtin `this`; the program's `this` keyword is rewritten to reach it).
- */
-export function frameBuiltins(
-  ctx: OperationContext,
-  slots: readonly FrameSlot[],
-): Map<string, Builtin> {
-  const metadata = metadataFor(ctx);
-  const out = new Map<string, Builtin>();
-  for (const s of slots) {
-    let value: Promise<EvalValue> | undefined;
-    out.set(s.name, {
-      type: handleOf(s.typeId),
-      value: () => (value ??= fromWire(s.raw, metadata)),
-    });
-  }
-  return out;
 }

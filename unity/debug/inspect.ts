@@ -5,8 +5,9 @@
 
 import type { EvaluateResult } from '../../eval/index.js';
 import type { GameSession, OperationResult } from '../session/session.js';
-import { Errors } from '../errors.js';
+import { Errors, messageOf } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
+import type { Journal } from '../journal/journal.js';
 import type { Debugger, Stop } from './debugger.js';
 import { evaluateInFrame } from './frame-eval.js';
 import { readStack, type FrameView } from './frames.js';
@@ -18,7 +19,14 @@ export interface PauseState {
   totalFrames: number;
   frames: FrameView[];
   /** With allThreads: every other thread's stack (frames only, no variables). */
-  others?: { threadId: number; name: string; totalFrames: number; frames: FrameView[] }[];
+  others?: {
+    threadId: number;
+    name: string;
+    totalFrames: number;
+    frames: FrameView[];
+    /** Its stack could not be read (why): not the same as a thread with no frames. */
+    unreadable?: string;
+  }[];
 }
 
 function requirePaused(session: GameSession, dbg: Debugger, what: string): void {
@@ -55,9 +63,19 @@ export async function pauseState(
         threads.map(async (t) => {
           const [name, stack] = await Promise.all([
             ctx.conn.send('THREAD.GET_NAME', { threadId: t }),
-            readStack(ctx, cache, t, options.frames, 0).catch(() => ({ frames: [], total: 0 })),
+            readStack(ctx, cache, t, options.frames, 0).catch((e: unknown) => ({
+              frames: [],
+              total: 0,
+              unreadable: messageOf(e),
+            })),
           ]);
-          return { threadId: t, name, totalFrames: stack.total, frames: stack.frames };
+          return {
+            threadId: t,
+            name,
+            totalFrames: stack.total,
+            frames: stack.frames,
+            ...('unreadable' in stack ? { unreadable: stack.unreadable } : {}),
+          };
         }),
       );
     }
@@ -68,6 +86,7 @@ export async function pauseState(
 export async function evaluateInPause(
   session: GameSession,
   dbg: Debugger,
+  journal: Journal,
   caller: string,
   code: string,
   options: { frame?: number; threadId?: number },
@@ -75,7 +94,7 @@ export async function evaluateInPause(
   requirePaused(session, dbg, 'debug_evaluate');
   // writes to fields, statics, elements and properties are journaled for undo, as eval's are
   // (a frame's locals are not: they live only as long as the frame)
-  const { observer, writes } = journaledWrites(session, caller, code);
+  const { observer, writes } = journaledWrites(journal, caller, code);
   const r = await session.run('debug_evaluate', caller, async (ctx) => {
     const threadId = options.threadId ?? dbg.paused?.threadId ?? (await ctx.mainThread());
     return evaluateInFrame(ctx, dbg.locations(ctx), threadId, options.frame, code, observer);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { reachThis } from './frame-eval.js';
 import {
   codeLines,
   normalizeSignature,
@@ -68,19 +67,5 @@ describe('signatures', () => {
 
   it('tells different overloads apart', () => {
     expect(normalizeSignature('(int)')).not.toBe(normalizeSignature('(long)'));
-  });
-});
-
-describe('reaching `this` in a frame', () => {
-  it.each([
-    ['this.x + 1', '@this.x + 1'],
-    ['this == null', '@this == null'],
-    ['"this" + thisValue', '"this" + thisValue'],
-    ["'t' + this.s", "'t' + @this.s"],
-    ['@this.x', '@this.x'],
-    ['@"a "" this"', '@"a "" this"'],
-    ['@"a \\" + this', '@"a \\" + @this'], // a verbatim string ends at its first lone quote
-  ])('%s → %s', (input, output) => {
-    expect(reachThis(input)).toBe(output);
   });
 });

@@ -11,6 +11,8 @@ import type {
 } from '../../sdb-protocol/index.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import { Errors } from '../errors.js';
+import { connectionPart } from '../session/game-connection.js';
+import { csharpTypeName } from './csharp-type-name.js';
 
 export interface SourcePoint {
   ilOffset: number;
@@ -20,6 +22,7 @@ export interface SourcePoint {
 
 export interface MethodRef {
   methodId: number;
+  /** The declaring type as C# writes it (`Game.Box<int>`, `Game.Outer.Inner`). */
   typeName: string;
   name: string;
   /** `(int, string)`: the parameter types, to tell overloads apart. */
@@ -74,6 +77,12 @@ export interface MethodFacts {
   declaringTypeId: number;
 }
 
+/** The location cache of one attached game (GameConnection.part). */
+export const LOCATION_CACHE = connectionPart(
+  'debugger locations',
+  (c): LocationCache => new LocationCache(c.conn),
+);
+
 /** Per connection: line tables, method names and variable layouts, read once (they never change). */
 export class LocationCache {
   private readonly infos = new Map<number, Promise<SourcePoint[]>>();
@@ -110,6 +119,7 @@ export class LocationCache {
     return p;
   }
 
+  /** A method's name and its declaring type's, as C# writes them (`Game.Box<int>`, `Put`). */
   methodName(methodId: number): Promise<{ typeName: string; name: string }> {
     let p = this.names.get(methodId);
     if (!p) {
@@ -119,7 +129,7 @@ export class LocationCache {
           this.conn.send('METHOD.GET_DECLARING_TYPE', { methodId }),
         ]);
         const info = await this.conn.send('TYPE.GET_INFO', { typeId });
-        return { typeName: info.fullName, name };
+        return { typeName: csharpTypeName(info.fullName), name };
       })();
       p.catch(() => this.names.delete(methodId));
       this.names.set(methodId, p);
@@ -146,7 +156,7 @@ export async function findMethods(
   }
   const refs = found.overloads.map((m) => ({
     methodId: m.methodId,
-    typeName: m.declaringType.name,
+    typeName: csharpTypeName(m.declaringType.name),
     name: m.name,
     signature: `(${m.parameters.map((p) => p.type.name).join(', ')})`,
   }));

@@ -4,7 +4,7 @@
 
 import { Errors, UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
-import type { Breakpoint, BreakpointSpec, CodeLocation } from './debugger.js';
+import type { Breakpoint, BreakpointSpec, CodeLocation } from './debug-types.js';
 import {
   codeLines,
   isSourceLine,
@@ -134,4 +134,24 @@ export function pendingFor(spec: BreakpointSpec, e: unknown): Breakpoint['pendin
     };
   }
   return undefined;
+}
+
+/**
+ * The names a TYPE_LOAD request for `type` must list. Mono compares them with
+ * mono_type_full_name of the loaded type (debug-helpers.c: nesting with `/`, as IL writes it),
+ * and the query may spell nesting as C# (`Outer.Inner`) or reflection (`Outer+Inner`) does, so
+ * every split of a dotted name between namespace and nesting is listed (`A.B.C`, `A.B/C`,
+ * `A/B/C`).
+ */
+export function loadNames(type: string): string[] {
+  const name = type.trim().replace(/\+/g, '/');
+  if (name.includes('/')) return [name];
+  const parts = name.split('.');
+  const out: string[] = [];
+  // k: how many leading parts are the namespace (all but the last, down to none)
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const nested = parts.slice(k).join('/');
+    out.push(k > 0 ? `${parts.slice(0, k).join('.')}.${nested}` : nested);
+  }
+  return out;
 }

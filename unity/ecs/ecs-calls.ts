@@ -5,12 +5,13 @@
 
 import { readString, Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
-import { metadataFor } from '../runtime/game-metadata.js';
+import { GAME_METADATA } from '../runtime/game-metadata.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
 import { handleOf, typeIdOf } from '../runtime/convert.js';
 import type { GameMetadata } from '../runtime/game-metadata.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
+import { connectionPart } from '../session/game-connection.js';
 import { EcsErrors } from './ecs-errors.js';
 import type { ComponentInfo } from './ecs-model.js';
 import type { CodecTypes } from './value-codec.js';
@@ -27,7 +28,8 @@ class EcsCache {
   constructor(readonly md: GameMetadata) {}
 }
 
-const caches = new WeakMap<SdbConnection, EcsCache>();
+/** The ECS caches of one attached game. */
+const ECS_CACHE = connectionPart('ECS caches', (c) => new EcsCache(c.part(GAME_METADATA)));
 
 export abstract class EcsCalls implements CodecTypes {
   readonly conn: SdbConnection;
@@ -37,13 +39,8 @@ export abstract class EcsCalls implements CodecTypes {
 
   constructor(readonly ctx: OperationContext) {
     this.conn = ctx.conn;
-    let c = caches.get(ctx.conn);
-    if (!c) {
-      c = new EcsCache(metadataFor(ctx));
-      caches.set(ctx.conn, c);
-    }
-    this.cache = c;
-    this.md = c.md;
+    this.cache = ctx.connection.part(ECS_CACHE);
+    this.md = this.cache.md;
   }
 
   // ---- metadata ----

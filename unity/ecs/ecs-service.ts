@@ -30,7 +30,7 @@ import {
   type BufferOp,
 } from './ecs-write.js';
 import { read, write } from './ecs-window.js';
-import { journalFor } from '../journal/journal.js';
+import type { Journal } from '../journal/journal.js';
 import { patchAt, type Json } from './value-codec.js';
 
 /** Entities one set may touch (each is a few invokes). */
@@ -173,6 +173,7 @@ export interface SetResult {
 /** Sets a component (or one field of it) on one or more entities; more than one needs confirm. */
 export function setComponents(
   session: GameSession,
+  journal: Journal,
   caller: string,
   args: SetArgs,
   gate: Gate,
@@ -185,7 +186,6 @@ export function setComponents(
       `at most ${MAX_SET_ENTITIES} entities per set, got ${args.entities.length}`,
     );
   const patch = args.field !== undefined ? patchAt(args.field, args.value) : args.value;
-  const journal = journalFor(session);
   const op = async (ecs: EcsAccess): Promise<SetResult> => {
     const info = await ecs.component(args.component);
     // every entity located, checked and planned before anything is sent: nothing half-applied
@@ -273,12 +273,12 @@ export interface BufferEditResult {
 
 export function editBuffer(
   session: GameSession,
+  journal: Journal,
   caller: string,
   at: EntityAddress,
   args: { buffer: string; op: BufferOp; index?: number | undefined; value?: Json | undefined },
   gate: Gate,
 ): Promise<OperationResult<BufferEditResult>> {
-  const journal = journalFor(session);
   const op = async (ecs: EcsAccess): Promise<BufferEditResult> => {
     const info = await ecs.component(args.buffer);
     const l = await locate(ecs, at);
@@ -317,6 +317,7 @@ export function editBuffer(
 
 export function createScratchEntity(
   session: GameSession,
+  journal: Journal,
   caller: string,
   args: { world?: string | undefined; components: { name: string; value?: Json | undefined }[] },
 ): Promise<
@@ -328,7 +329,6 @@ export function createScratchEntity(
     journal_id: number;
   }>
 > {
-  const journal = journalFor(session);
   return write(
     session,
     caller,

@@ -12,7 +12,7 @@ import { EcsErrors } from './ecs-errors.js';
 import { componentJson, locate, type Located } from './ecs-read.js';
 import { read, write } from './ecs-window.js';
 import { destroyEntity, readBuffer, restoreBuffer, setComponent } from './ecs-write.js';
-import { journalFor, type JournalEntry } from '../journal/journal.js';
+import type { Journal, JournalEntry } from '../journal/journal.js';
 import { sameJson, type Json } from './value-codec.js';
 
 export interface UndoOutcome {
@@ -26,6 +26,7 @@ export interface UndoOutcome {
 /** Restores journal entries (newest first); refuses an entry whose value changed since, unless forced. */
 export function undo(
   session: GameSession,
+  journal: Journal,
   caller: string,
   sel: {
     steps?: number | undefined;
@@ -34,7 +35,6 @@ export function undo(
     dryRun?: boolean | undefined;
   },
 ): Promise<OperationResult<UndoOutcome[]>> {
-  const journal = journalFor(session);
   const entries = journal.pick(sel);
   const op = async (ecs: EcsAccess): Promise<UndoOutcome[]> => {
     // every entry checked before any is restored: a conflict changes nothing

@@ -1,7 +1,6 @@
 // Evaluating C# for a caller of the session: binding outside any window, then running in one
 // (unity/runtime/evaluate-in-game.ts), with the program's writes journaled for undo.
 
-import type { SdbConnection } from '../../sdb-protocol/index.js';
 import {
   bind,
   EvalError,
@@ -10,17 +9,18 @@ import {
   type GameAccess,
 } from '../../eval/index.js';
 import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
+import { connectionPart } from '../session/game-connection.js';
 import { metadataFor } from '../runtime/game-metadata.js';
 import { unityBuiltins } from '../runtime/builtins.js';
 import { evaluateInGame, lastValueOf } from '../runtime/evaluate-in-game.js';
 import { UnityError } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
+import type { Journal } from '../journal/journal.js';
 
 export { evaluateInGame, journaledWrites, type EvalWrite };
 
-/** Programs that bound on a connection (their lookups are memoized there), and each session's connection. */
-const boundPrograms = new WeakMap<SdbConnection, Set<string>>();
-const connectionOf = new WeakMap<GameSession, SdbConnection>();
+/** Programs that bound on one attached game (their lookups are memoized in its metadata). */
+const BOUND_PROGRAMS = connectionPart('bound programs', () => ({ programs: new Set<string>() }));
 const MAX_REMEMBERED_PROGRAMS = 512;
 
 function programKey(source: string, options: EvaluateOptions): string {
@@ -34,14 +34,18 @@ function programKey(source: string, options: EvaluateOptions): string {
  * would refuse never holds the game at all; then it runs in a suspend window with every lookup
  * memoized. A program whose binding needs the game itself (naming a closed generic type is an
  * invoke) is bound inside the window instead. The cost reported adds both operations.
+ *
+ * The program's assignments are recorded in `journal` for undo; without one (a tool's own
+ * program), they are listed in `writes` as not undoable.
  */
 export async function evaluateInSession(
   session: GameSession,
   caller: string,
   source: string,
   options: EvaluateOptions = {},
+  journal?: Journal,
 ): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
-  const { observer, writes } = journaledWrites(session, caller, source);
+  const { observer, writes } = journaledWrites(journal, caller, source);
   const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
     evaluateInGame(ctx, source, options, true, observer),
   );
@@ -62,15 +66,15 @@ export async function runBound<R>(
   inWindow: (ctx: OperationContext) => Promise<R>,
 ): Promise<OperationResult<R>> {
   const key = programKey(source, options);
-  const conn = connectionOf.get(session);
   // bound before on this connection: its lookups are memoized, binding in the window is cheap
-  if (conn && boundPrograms.get(conn)?.has(key)) return session.run(label, caller, inWindow);
+  if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key))
+    return session.run(label, caller, inWindow);
   let bound: OperationResult<boolean> | undefined;
   try {
     bound = await session.run(
       `${label} (bind)`,
       caller,
-      (ctx) => bindInGame(session, ctx, source, options),
+      (ctx) => bindInGame(ctx, source, options),
       { window: false },
     );
   } catch (e) {
@@ -91,13 +95,11 @@ export async function runBound<R>(
 
 /** Binds without a window: metadata only; game access is refused if anything asks for it. */
 async function bindInGame(
-  session: GameSession,
   ctx: OperationContext,
   source: string,
   options: EvaluateOptions,
 ): Promise<boolean> {
   const metadata = metadataFor(ctx);
-  connectionOf.set(session, ctx.conn);
   const refuse = (): never => {
     throw new Error('binding touched the game');
   };
@@ -109,11 +111,8 @@ async function bindInGame(
     builtins: options.builtins ?? defaults.builtins,
     functions: options.functions ?? defaults.functions,
   });
-  let programs = boundPrograms.get(ctx.conn);
-  if (!programs || programs.size >= MAX_REMEMBERED_PROGRAMS) {
-    programs = new Set();
-    boundPrograms.set(ctx.conn, programs);
-  }
-  programs.add(programKey(source, options));
+  const bound = ctx.connection.part(BOUND_PROGRAMS);
+  if (bound.programs.size >= MAX_REMEMBERED_PROGRAMS) bound.programs = new Set();
+  bound.programs.add(programKey(source, options));
   return true;
 }

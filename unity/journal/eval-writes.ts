@@ -1,27 +1,29 @@
 // Journaling the writes of an agent's program (`eval`, `debug_evaluate`): each field, static,
 // element or property it assigned becomes an undoable entry of the session's journal.
 
-import type { GameSession } from '../session/session.js';
 import {
   locationText,
   wireText,
   type GameWrite,
   type WriteObserver,
 } from '../runtime/write-observer.js';
-import { journalFor } from './journal.js';
+import type { Journal } from './journal.js';
 
 /**
  * An observer that records a program's writes in the session's undo journal, and the list it
- * fills (each write, journaled or not): for `eval`, and for `debug_evaluate` in a frame.
+ * fills (each write, journaled or not): for `eval`, and for `debug_evaluate` in a frame. Without
+ * a journal (a program a tool runs for itself) every write is listed as not undoable.
  */
 export function journaledWrites(
-  session: GameSession,
+  journal: Journal | undefined,
   caller: string,
   source: string,
 ): { observer: WriteObserver; writes: EvalWrite[] } {
   const writes: EvalWrite[] = [];
-  return { observer: journalWrites(session, caller, source, writes), writes };
+  return { observer: journalWrites(journal, caller, source, writes), writes };
 }
+
+const NOT_JOURNALED = 'a program a tool runs for itself is not journaled for undo';
 
 /** A write an agent's program made to the game, and whether (and as what) it was journaled. */
 export interface EvalWrite {
@@ -36,11 +38,11 @@ export interface EvalWrite {
 }
 
 /**
- * Records an agent's eval assignments in the session's undo journal (see unity/ecs/journal.ts),
+ * Records an agent's eval assignments in the session's undo journal (see journal.ts),
  * and each write, journaled or not, in `writes`.
  */
 function journalWrites(
-  session: GameSession,
+  journal: Journal | undefined,
   caller: string,
   source: string,
   writes: EvalWrite[],
@@ -52,7 +54,11 @@ function journalWrites(
       writes.push({ where, notUndoable: w.notUndoable, invokes: w.invokes });
       return;
     }
-    const entry = journalFor(session).record({
+    if (!journal) {
+      writes.push({ where, notUndoable: NOT_JOURNALED, invokes: w.invokes });
+      return;
+    }
+    const entry = journal.record({
       label: `eval assigned ${where}: ${program}`,
       target: { kind: 'eval', where: w.where, before: w.before, after: w.after },
       before: wireText(w.before),

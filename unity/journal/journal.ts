@@ -1,11 +1,11 @@
 // The undo journal: every write made through the ECS tools and every assignment an agent's eval
 // makes to the game (fields, statics, array elements, properties and indexers), with the value
-// before and the value we wrote (read back). One journal per session, newest last, bounded. Undo restores "before"
-// only while the game still holds what we wrote; otherwise someone changed it since, and undo
-// refuses unless forced.
+// before and the value we wrote (read back). One journal per session, built with it by the app
+// and passed to whatever records; newest last, bounded. Undo restores "before" only while the
+// game still holds what we wrote; otherwise someone changed it since, and undo refuses unless
+// forced.
 
 import type { Value } from '../../sdb-protocol/index.js';
-import type { GameSession } from '../session/session.js';
 import type { WriteLocation } from '../runtime/write-observer.js';
 import { UnityError } from '../errors.js';
 
@@ -81,15 +81,4 @@ export class Journal {
   remove(id: number): void {
     this.entries = this.entries.filter((e) => e.id !== id);
   }
-}
-
-const journals = new WeakMap<GameSession, Journal>();
-
-export function journalFor(session: GameSession): Journal {
-  let j = journals.get(session);
-  if (!j) {
-    j = new Journal();
-    journals.set(session, j);
-  }
-  return j;
 }

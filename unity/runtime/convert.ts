@@ -5,7 +5,7 @@
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import type { EvalValue, NumericKind } from '../../eval/values.js';
 import { primitiveKindOfName } from '../../eval/index.js';
-import type { TypeHandle } from '../../eval/runtime.js';
+import type { FieldDescriptor, TypeDescriptor, TypeHandle } from '../../eval/runtime.js';
 
 const wireToNumeric: Record<string, NumericKind> = {
   i1: 'sbyte',
@@ -43,9 +43,45 @@ export interface TypeNames {
   fullName(typeId: number): Promise<string>;
   /** Instance field names in the order the agent sends a struct's fields. */
   instanceFieldNames(typeId: number): Promise<string[]>;
+  /**
+   * With these, a box that contains itself (PARENT_VTYPE) is resolved: the agent counts only the
+   * enclosing structs that arrived boxed, which their slots' declared types tell.
+   */
+  allFields?(type: TypeHandle): Promise<FieldDescriptor[]>;
+  describe?(type: TypeHandle): Promise<TypeDescriptor>;
 }
 
-export async function fromWire(v: Value, names: TypeNames): Promise<EvalValue> {
+/** A struct being decoded, for PARENT_VTYPE: the value (filled as its fields arrive) and its slot. */
+interface Enclosing {
+  readonly value: EvalValue & { kind: 'struct' };
+  /** Whether it arrived boxed: undefined until asked (and for the outermost, when no slot is known). */
+  boxed: () => Promise<boolean | undefined>;
+}
+
+/**
+ * A wire value for the evaluator. `slot`, when known, is the declared type of where the value
+ * came from (a field, a return type, an element type): it tells whether an outermost struct
+ * arrived boxed.
+ */
+export function fromWire(
+  v: Value,
+  names: TypeNames,
+  /** Asked only when a PARENT_VTYPE needs it. */
+  slot?: TypeHandle | (() => Promise<TypeHandle | undefined>),
+): Promise<EvalValue> {
+  const outermost = async (): Promise<boolean | undefined> => {
+    const t = typeof slot === 'function' ? await slot() : slot;
+    return t && names.describe ? isReferenceType(await names.describe(t)) : undefined;
+  };
+  return decode(v, names, [], outermost);
+}
+
+async function decode(
+  v: Value,
+  names: TypeNames,
+  enclosing: readonly Enclosing[],
+  boxed: () => Promise<boolean | undefined>,
+): Promise<EvalValue> {
   switch (v.kind) {
     case 'null':
       return { kind: 'null' };
@@ -100,15 +136,85 @@ export async function fromWire(v: Value, names: TypeNames): Promise<EvalValue> {
           .map((f) => (f.kind === 'i4' ? f.value : 0));
         return { kind: 'decimal', bits: { flags: flags!, hi: hi!, lo: lo!, mid: mid! } };
       }
+      // Filled in place: a field that is this very box (PARENT_VTYPE) refers back to it, so a
+      // box that contains itself contains itself here too.
       const fields: EvalValue[] = [];
-      for (const f of v.fields) fields.push(await fromWire(f, names));
-      return { kind: 'struct', type: handleOf(v.typeId), fields };
+      const value = { kind: 'struct' as const, type: handleOf(v.typeId), fields };
+      const self: Enclosing = { value, boxed: once(boxed) };
+      const inner = [...enclosing, self];
+      for (let i = 0; i < v.fields.length; i++) {
+        const index = i;
+        const fieldBoxed = async () => {
+          const slots = await instanceFieldTypes(names, v.typeId);
+          const t = slots?.[index];
+          return t && names.describe ? isReferenceType(await names.describe(t)) : undefined;
+        };
+        fields.push(await decode(v.fields[i]!, names, inner, fieldBoxed));
+      }
+      return value;
     }
-    case 'type':
     case 'parent_vtype':
+      return backReference((await enclosingBox(enclosing, v.index)).value);
+    case 'type':
     case 'fixed_array':
       throw new Error(`values of kind ${v.kind} are not supported by the evaluator`);
   }
+}
+
+/**
+ * The enclosing struct a PARENT_VTYPE names: the agent numbers the enclosing structs that
+ * arrived boxed, outermost first. Whether the outermost did is not always known (no slot type):
+ * then it counts as boxed only when the index needs it to.
+ */
+async function enclosingBox(enclosing: readonly Enclosing[], index: number): Promise<Enclosing> {
+  const [outer, ...rest] = enclosing;
+  if (!outer) throw new Error('a PARENT_VTYPE value outside any struct');
+  const boxedRest: Enclosing[] = [];
+  for (const e of rest) if ((await e.boxed()) !== false) boxedRest.push(e);
+  const outerBoxed = (await outer.boxed()) ?? index === boxedRest.length;
+  const boxes = outerBoxed ? [outer, ...boxedRest] : boxedRest;
+  const found = boxes[index];
+  if (!found)
+    throw new Error(`PARENT_VTYPE ${index} names none of the ${boxes.length} enclosing boxes`);
+  return found;
+}
+
+type StructValue = EvalValue & { kind: 'struct' };
+
+const ENCLOSING = Symbol('the enclosing struct this field is');
+
+/**
+ * A field that is an enclosing box itself (PARENT_VTYPE): it reads as that struct (same fields),
+ * but its `fields` are not enumerable, so the value is no cycle for JSON (the evaluator compares
+ * structs by their JSON) and printing stops at the formatter's depth.
+ */
+function backReference(target: StructValue): StructValue {
+  const ref = { kind: 'struct', type: target.type } as StructValue;
+  Object.defineProperty(ref, 'fields', { get: () => target.fields, enumerable: false });
+  Object.defineProperty(ref, ENCLOSING, { value: target, enumerable: false });
+  return ref;
+}
+
+/** The struct a back reference stands for (itself for any other struct): its identity. */
+export function structIdentity(v: StructValue): StructValue {
+  return (v as StructValue & { [ENCLOSING]?: StructValue })[ENCLOSING] ?? v;
+}
+
+function isReferenceType(d: TypeDescriptor): boolean {
+  return d.kind !== 'struct' && d.kind !== 'enum' && d.kind !== 'pointer';
+}
+
+async function instanceFieldTypes(
+  names: TypeNames,
+  typeId: number,
+): Promise<TypeHandle[] | undefined> {
+  if (!names.allFields) return undefined;
+  return (await names.allFields(handleOf(typeId))).filter((f) => !f.isStatic).map((f) => f.type);
+}
+
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
 }
 
 /** What encoding a value needs: decimals need System.Decimal's type id, strings a game object. */
@@ -118,6 +224,12 @@ export interface WireSupport {
   decimalFieldNames(): Promise<string[]>;
   /** A string object in the game holding `text`. */
   gameString(text: string): Promise<number>;
+  /**
+   * A struct with each field encoded for its declared type (a boxed value in an object field is
+   * a box in the game; a box that contains itself is rebuilt as one). Without it, fields are
+   * encoded as they are, which is right only for structs of value-type fields.
+   */
+  structWire?(v: EvalValue & { kind: 'struct' }): Promise<Value>;
 }
 
 export async function toWire(v: EvalValue, support: WireSupport): Promise<Value> {
@@ -149,6 +261,7 @@ export async function toWire(v: EvalValue, support: WireSupport): Promise<Value>
     case 'object':
       return Values.object(v.ref.id);
     case 'struct': {
+      if (support.structWire) return support.structWire(v);
       const fields: Value[] = [];
       for (const f of v.fields) fields.push(await toWire(f, support));
       return Values.struct(typeIdOf(v.type), fields);

@@ -2,7 +2,7 @@
 // metadata (cached across evaluations) and the operation's reads, writes and main-thread
 // invokes. `_` is the last value a remembered program gave on this connection.
 
-import { Values, type SdbConnection } from '../../sdb-protocol/index.js';
+import { Values } from '../../sdb-protocol/index.js';
 import {
   evaluate,
   type EvaluateOptions,
@@ -10,17 +10,19 @@ import {
   type TypeHandle,
 } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
+import { connectionPart } from '../session/game-connection.js';
 import { typeIdOf } from './convert.js';
 import { SessionGameAccess } from './game-access.js';
 import { metadataFor, type GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
 import type { WriteObserver } from './write-observer.js';
 
-const lastValues = new WeakMap<SdbConnection, LastValue>();
+/** `_`: the last value a remembered program gave on one attached game. */
+const LAST_VALUE = connectionPart('last value (_)', (): { value?: LastValue } => ({}));
 
 /** The value `_` names on this operation's connection, if a program left one. */
 export function lastValueOf(ctx: OperationContext): LastValue | undefined {
-  return lastValues.get(ctx.conn);
+  return ctx.connection.part(LAST_VALUE).value;
 }
 
 export async function evaluateInGame(
@@ -31,9 +33,11 @@ export async function evaluateInGame(
   remember = true,
   /** Told of each field, static, array element and property the program assigns (before and after). */
   onWrite?: WriteObserver,
+  /** The thread whose thread-static fields the program reads (a frame's); the main thread if absent. */
+  thread?: number,
 ): Promise<EvaluateResult> {
   const metadata = metadataFor(ctx);
-  const game = new SessionGameAccess(ctx, metadata);
+  const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args, rank) =>
     constructedTypeId(ctx, game, metadata, kind, base, args, rank);
@@ -47,7 +51,7 @@ export async function evaluateInGame(
     });
     // `_` is the last value, for the next program on this connection
     if (remember && result.kind === 'value' && result.staticType) {
-      lastValues.set(ctx.conn, { type: result.staticType, value: result.value });
+      ctx.connection.part(LAST_VALUE).value = { type: result.staticType, value: result.value };
     }
     return result;
   } finally {

@@ -3,7 +3,14 @@
 // Values on the wire (strings, boxes, Nullable<T>) are game-values.ts; the observation of every
 // write for the undo journal, observed-writes.ts.
 
-import { BindingFlags, Values, type Value } from '../../sdb-protocol/index.js';
+import {
+  BindingFlags,
+  ErrorCode,
+  SdbAgentError,
+  Values,
+  type ArrayLength,
+  type Value,
+} from '../../sdb-protocol/index.js';
 import {
   GameExceptionError,
   type FieldDescriptor,
@@ -15,10 +22,28 @@ import {
 } from '../../eval/runtime.js';
 import type { EvalValue } from '../../eval/values.js';
 import { UnityError } from '../errors.js';
+import type { OperationContext } from '../session/session.js';
 import { fromWire, typeIdOf } from './convert.js';
+import type { GameMetadata } from './game-metadata.js';
 import { ObservedWrites } from './observed-writes.js';
 
 export class SessionGameAccess extends ObservedWrites implements GameAccess {
+  constructor(
+    ctx: OperationContext,
+    metadata: GameMetadata,
+    /**
+     * The thread whose thread-static fields this evaluation reads: a frame's thread when
+     * evaluating in a frame; the game's main thread when absent (what `eval` sees, as its
+     * calls run there).
+     */
+    private readonly thread?: number,
+  ) {
+    super(ctx, metadata);
+  }
+
+  /** Static fields the agent reads only for a thread ([ThreadStatic]), by field id. */
+  private readonly threadStatics = new Set<number>();
+
   /**
    * C# runs a type's static constructor before its statics are first used; the agent reads and
    * writes statics without it (an uninitialized class reads as zeros). So run it first, once:
@@ -63,24 +88,70 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
 
   async readStatic(field: FieldDescriptor): Promise<EvalValue> {
     await this.ensureInitialized(field.declaringType);
-    const [v] = await this.conn.send('TYPE.GET_VALUES', {
-      typeId: typeIdOf(field.declaringType),
-      fieldIds: [field.handle as number],
-    });
-    return fromWire(v!, this.metadata);
+    const typeId = typeIdOf(field.declaringType);
+    const fieldId = field.handle as number;
+    if (!this.threadStatics.has(fieldId)) {
+      try {
+        const [v] = await this.conn.send('TYPE.GET_VALUES', { typeId, fieldIds: [fieldId] });
+        return await fromWire(v!, this.metadata, field.type);
+      } catch (e) {
+        // INVALID_FIELDID for a static field of its own declaring type: a special static,
+        // which TYPE.GET_VALUES cannot read (it has no thread to read it for)
+        if (!isInvalidField(e)) throw e;
+        this.threadStatics.add(fieldId);
+      }
+    }
+    return this.readThreadStatic(field, typeId, fieldId);
+  }
+
+  /** A [ThreadStatic] field as this evaluation's thread sees it: TYPE.GET_VALUES_2 (since 2.3). */
+  private async readThreadStatic(
+    field: FieldDescriptor,
+    typeId: number,
+    fieldId: number,
+  ): Promise<EvalValue> {
+    if (!this.conn.version.atLeast(3))
+      throw new UnityError(
+        'UNSUPPORTED',
+        `${field.name} is thread-static: reading it needs TYPE.GET_VALUES_2 (protocol 2.3), ` +
+          `and this agent speaks ${this.conn.version.toString()}`,
+      );
+    const threadId = this.thread ?? (await this.ctx.mainThread());
+    try {
+      const [v] = await this.conn.send('TYPE.GET_VALUES_2', {
+        typeId,
+        threadId,
+        fieldIds: [fieldId],
+      });
+      return await fromWire(v!, this.metadata, field.type);
+    } catch (e) {
+      if (!isInvalidField(e)) throw e;
+      throw new UnityError(
+        'UNSUPPORTED',
+        `${field.name} is a special static field that is not thread-static (context-static): ` +
+          'the debugger protocol cannot read it',
+      );
+    }
   }
 
   async writeStatic(field: FieldDescriptor, value: EvalValue): Promise<void> {
     await this.ensureInitialized(field.declaringType);
-    this.ctx.markWrite();
     const typeId = typeIdOf(field.declaringType);
     const fieldId = field.handle as number;
-    await this.observed({ kind: 'static', typeId, fieldId, name: field.name }, async () => {
-      await this.conn.send('TYPE.SET_VALUES', {
-        typeId,
-        writes: [{ fieldId, value: await this.wireFor(value, field.type) }],
+    if (this.threadStatics.has(fieldId)) throw threadStaticWrite(field);
+    this.ctx.markWrite();
+    try {
+      await this.observed({ kind: 'static', typeId, fieldId, name: field.name }, async () => {
+        await this.conn.send('TYPE.SET_VALUES', {
+          typeId,
+          writes: [{ fieldId, value: await this.wireFor(value, field.type) }],
+        });
       });
-    });
+    } catch (e) {
+      // the read before (with an observer) or the write itself: nothing was written
+      if (isInvalidField(e)) throw threadStaticWrite(field);
+      throw e;
+    }
   }
 
   async readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
@@ -90,7 +161,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
       objectId: target.ref.id,
       fieldIds: [field.handle as number],
     });
-    return fromWire(v!, this.metadata);
+    return fromWire(v!, this.metadata, field.type);
   }
 
   async writeField(target: EvalValue, field: FieldDescriptor, value: EvalValue): Promise<void> {
@@ -132,8 +203,10 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
           : await call();
       if (method.isConstructor && !thisArg && r.result.kind === 'object')
         this.made.add(r.result.objectId);
-      const out: InvokeResult = { result: await fromWire(r.result, this.metadata) };
-      if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata);
+      const out: InvokeResult = {
+        result: await fromWire(r.result, this.metadata, method.returnType),
+      };
+      if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata, method.declaringType);
       if (r.outArgs)
         out.outArgs = await Promise.all(r.outArgs.map((a) => fromWire(a, this.metadata)));
       return out;
@@ -146,10 +219,26 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     }
   }
 
-  async arrayLengths(array: EvalValue): Promise<number[]> {
+  /** GET_LENGTH replies by array id (an array's shape never changes). */
+  private readonly shapes = new Map<number, Promise<ArrayLength>>();
+
+  private shapeOf(array: EvalValue): Promise<ArrayLength> {
     if (array.kind !== 'object') throw new Error('not an array');
-    const l = await this.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: array.ref.id });
-    return l.dimensions.map((d) => d.length);
+    let p = this.shapes.get(array.ref.id);
+    if (!p) {
+      p = this.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: array.ref.id });
+      this.shapes.set(array.ref.id, p);
+    }
+    return p;
+  }
+
+  async arrayLengths(array: EvalValue): Promise<number[]> {
+    return (await this.shapeOf(array)).dimensions.map((d) => d.length);
+  }
+
+  /** Array.CreateInstance(type, lengths, lowerBounds) makes arrays whose indices start elsewhere. */
+  async arrayLowerBounds(array: EvalValue): Promise<number[]> {
+    return (await this.shapeOf(array)).dimensions.map((d) => d.lowerBound);
   }
 
   async readElement(array: EvalValue, index: number): Promise<EvalValue> {
@@ -159,7 +248,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
       index,
       count: 1,
     });
-    return fromWire(v!, this.metadata);
+    return fromWire(v!, this.metadata, () => this.elementTypeOf(array));
   }
 
   /** Element types of arrays written to, by array id (an array's type never changes). */
@@ -243,4 +332,17 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
   }
 
   private createInstance: Promise<{ one: number; many: number }> | undefined;
+}
+
+function isInvalidField(e: unknown): boolean {
+  return e instanceof SdbAgentError && e.errorCode === ErrorCode.INVALID_FIELDID;
+}
+
+function threadStaticWrite(field: FieldDescriptor): UnityError {
+  return new UnityError(
+    'UNSUPPORTED',
+    `${field.name} is thread-static: the debugger protocol reads it for a thread ` +
+      '(TYPE.GET_VALUES_2) but has no command to write it; nothing was written. ' +
+      'Assign it from game code running on that thread instead',
+  );
 }

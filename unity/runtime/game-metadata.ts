@@ -4,9 +4,15 @@
 // params) come from the assembly's metadata through the catalogue.
 
 import type { Values } from '../../sdb-protocol/index.js';
-import { BindingFlags, FieldAttributes, type SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  BindingFlags,
+  FieldAttributes,
+  SdbAgentError,
+  type SdbConnection,
+} from '../../sdb-protocol/index.js';
 import type {
   FieldDescriptor,
+  GenericConstraints,
   MemberSet,
   MetadataProvider,
   MethodDescriptor,
@@ -15,8 +21,10 @@ import type {
   TypeDescriptor,
   TypeHandle,
 } from '../../eval/runtime.js';
-import { closestNames, kindOf, type TypeCatalog } from '../catalog/index.js';
+import { InstantiationRefusedError } from '../../eval/runtime.js';
+import { closestNames, kindOf, type MethodSignature, type TypeCatalog } from '../catalog/index.js';
 import type { OperationContext } from '../session/session.js';
+import { connectionPart } from '../session/game-connection.js';
 import { fromWire, handleOf, typeIdOf, type TypeNames } from './convert.js';
 
 /** Invokes the metadata side needs (naming closed generics and arrays), run on the main thread. */
@@ -267,7 +275,32 @@ export class GameMetadata implements MetadataProvider, TypeNames {
       returnType: returnName === 'System.Void' ? undefined : handleOf(params.returnTypeId),
       genericArity: info.isGenericDefinition ? info.typeArgIds.length : 0,
       genericParameterTypes: info.isGenericDefinition ? info.typeArgIds.map(handleOf) : undefined,
+      ...(info.isGenericDefinition && signature?.genericParameters
+        ? { genericConstraints: await this.genericConstraints(signature.genericParameters) }
+        : {}),
     };
+  }
+
+  /**
+   * A generic method's `where` clauses from its metadata, each constraint type found by name; a
+   * constraint built from type parameters (``IComparable`1[!!0]``) has no such name and is left
+   * out, for the agent's own check of the instantiation.
+   */
+  private async genericConstraints(
+    params: NonNullable<MethodSignature['genericParameters']>,
+  ): Promise<GenericConstraints[]> {
+    return Promise.all(
+      params.map(async (p) => {
+        const found = await Promise.all(p.constraints.map((name) => this.findType(name)));
+        return {
+          name: p.name,
+          referenceType: p.referenceType,
+          valueType: p.valueType,
+          defaultConstructor: p.defaultConstructor,
+          types: found.filter((t): t is TypeHandle => t !== undefined),
+        };
+      }),
+    );
   }
 
   async typesNamed(simpleName: string): Promise<TypeHandle[]> {
@@ -367,10 +400,18 @@ export class GameMetadata implements MetadataProvider, TypeNames {
     method: MethodDescriptor,
     args: readonly TypeHandle[],
   ): Promise<MethodDescriptor> {
-    const id = await this.conn.send('METHOD.MAKE_GENERIC_METHOD', {
-      methodId: method.handle as number,
-      typeArgIds: args.map(typeIdOf),
-    });
+    let id: number;
+    try {
+      id = await this.conn.send('METHOD.MAKE_GENERIC_METHOD', {
+        methodId: method.handle as number,
+        typeArgIds: args.map(typeIdOf),
+      });
+    } catch (e) {
+      // the agent's answer when mono_verifier_is_method_valid_generic_instantiation says no
+      if (e instanceof SdbAgentError && e.errorName === 'INVALID_ARGUMENT')
+        throw new InstantiationRefusedError(`${method.name}: ${e.message}`);
+      throw e;
+    }
     return this.method(id);
   }
 }
@@ -396,13 +437,12 @@ function defaultOf(d: CatalogDefault): ParameterDescriptor['defaultValue'] {
   return { kind: 'number', type: d.kind, value: d.value };
 }
 
-const metadataByConnection = new WeakMap<SdbConnection, GameMetadata>();
+/** The evaluator's metadata of one attached game (it memoizes every lookup). */
+export const GAME_METADATA = connectionPart(
+  'evaluator metadata',
+  (c) => new GameMetadata(c.conn, c.catalog),
+);
 
 export function metadataFor(ctx: OperationContext): GameMetadata {
-  let md = metadataByConnection.get(ctx.conn);
-  if (!md) {
-    md = new GameMetadata(ctx.conn, ctx.catalog);
-    metadataByConnection.set(ctx.conn, md);
-  }
-  return md;
+  return ctx.connection.part(GAME_METADATA);
 }

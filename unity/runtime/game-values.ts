@@ -7,7 +7,14 @@ import type { TypeHandle } from '../../eval/runtime.js';
 import type { EvalValue } from '../../eval/values.js';
 import { KEYWORD_TYPES, primitiveKindOfName } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, handleOf, toWire, typeIdOf, type WireSupport } from './convert.js';
+import {
+  fromWire,
+  handleOf,
+  structIdentity,
+  toWire,
+  typeIdOf,
+  type WireSupport,
+} from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
 
 export abstract class GameValues implements WireSupport {
@@ -51,17 +58,28 @@ export abstract class GameValues implements WireSupport {
     return { kind: 'string', text, ref: { id: await this.gameString(text) } };
   }
 
-  private wire(v: EvalValue): ReturnType<typeof toWire> {
+  private wire(v: EvalValue, boxes: Boxes = new Map()): Promise<Value> {
+    if (v.kind === 'struct') return this.structFor(v, boxes);
     return toWire(v, this);
+  }
+
+  /** WireSupport: a struct with its fields encoded for their declared types. */
+  structWire(v: EvalValue & { kind: 'struct' }): Promise<Value> {
+    return this.structFor(v, new Map());
   }
 
   /**
    * A value for a slot of a known type. The evaluator keeps boxed values unboxed and
    * Nullable<T> as T-or-null (C#'s view); the wire needs the real shapes: a box in the game
-   * for a reference slot, the Nullable struct for a Nullable slot.
+   * for a reference slot, the Nullable struct for a Nullable slot. `boxes`: the boxes made for
+   * structs while encoding one value, so a box that contains itself is made once.
    */
-  protected async wireFor(v: EvalValue, slot: TypeHandle | undefined): Promise<Value> {
-    if (!slot) return this.wire(v);
+  protected async wireFor(
+    v: EvalValue,
+    slot: TypeHandle | undefined,
+    boxes: Boxes = new Map(),
+  ): Promise<Value> {
+    if (!slot) return this.wire(v, boxes);
     const d = await this.metadata.describe(slot);
     const boxable =
       v.kind === 'number' ||
@@ -70,20 +88,83 @@ export abstract class GameValues implements WireSupport {
       v.kind === 'enum' ||
       v.kind === 'struct';
     if (boxable && d.kind !== 'struct' && d.kind !== 'enum') {
-      const boxed = await this.box(v, await this.typeOf(v));
-      return Values.object((boxed as { ref: { id: number } }).ref.id);
+      return Values.object(await this.boxFor(v, boxes));
+    }
+    // the evaluator's default of a pointer field (in a zeroed IntPtr) is null: the agent takes
+    // a pointer only as I8
+    if (d.kind === 'pointer' && v.kind === 'null') return { kind: 'ptr', address: 0n };
+    if (
+      v.kind === 'pointer' &&
+      (d.fullName === 'System.IntPtr' || d.fullName === 'System.UIntPtr')
+    ) {
+      // IntPtr is a struct of one pointer field on the wire: a bare pointer in its slot is refused
+      const names = await this.metadata.instanceFieldNames(typeIdOf(slot));
+      if (names.length === 1) return Values.struct(typeIdOf(slot), [await this.wire(v, boxes)]);
     }
     if (d.kind === 'struct' && d.fullName.startsWith('System.Nullable`1') && d.typeArguments[0]) {
       const inner = d.typeArguments[0];
       const names = await this.metadata.instanceFieldNames(typeIdOf(slot));
       const hasValue = v.kind !== 'null';
-      const value = hasValue ? await this.wireFor(v, inner) : await this.zeroWire(inner);
+      const value = hasValue ? await this.wireFor(v, inner, boxes) : await this.zeroWire(inner);
       return Values.struct(
         typeIdOf(slot),
         names.map((n) => (n === 'has_value' || n === 'hasValue' ? Values.bool(hasValue) : value)),
       );
     }
-    return this.wire(v);
+    return this.wire(v, boxes);
+  }
+
+  /**
+   * A struct on the wire, each field for its declared type: an object field holding a boxed
+   * long must go back as a box (the agent refuses a bare I8 there), and a struct's field count
+   * must be its type's (a wrong count aborts the agent).
+   */
+  private async structFor(v: EvalValue & { kind: 'struct' }, boxes: Boxes): Promise<Value> {
+    const slots = (await this.metadata.allFields(v.type)).filter((f) => !f.isStatic);
+    if (slots.length !== v.fields.length)
+      throw new Error(
+        `a struct of ${v.fields.length} fields for a type of ${slots.length} instance fields`,
+      );
+    const fields: Value[] = [];
+    for (let i = 0; i < slots.length; i++)
+      fields.push(await this.wireFor(v.fields[i]!, slots[i]!.type, boxes));
+    return Values.struct(typeIdOf(v.type), fields);
+  }
+
+  /** A box in the game holding `v` (a struct that contains itself: one box, pointing at itself). */
+  private async boxFor(v: EvalValue, boxes: Boxes): Promise<number> {
+    if (v.kind === 'struct') {
+      const known = boxes.get(structIdentity(v));
+      if (known !== undefined) return known;
+      if (containsItself(v)) {
+        // made empty first, so that its own fields can name it; then filled
+        const type = v.type;
+        const id = await this.createBox(type, await this.zeroWire(type));
+        boxes.set(structIdentity(v), id);
+        const slots = (await this.metadata.allFields(type)).filter((f) => !f.isStatic);
+        const writes = [];
+        for (let i = 0; i < slots.length; i++)
+          writes.push({
+            fieldId: slots[i]!.handle as number,
+            value: await this.wireFor(v.fields[i]!, slots[i]!.type, boxes),
+          });
+        await this.conn.send('OBJECT_REF.SET_VALUES', { objectId: id, writes });
+        return id;
+      }
+    }
+    return this.createBox(await this.typeOf(v), await this.wire(v, boxes));
+  }
+
+  private async createBox(type: TypeHandle, value: Value): Promise<number> {
+    const domainId =
+      this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
+    const id = await this.conn.send('APPDOMAIN.CREATE_BOXED_VALUE', {
+      domainId,
+      typeId: typeIdOf(type),
+      value,
+    });
+    this.made.add(id);
+    return id;
   }
 
   /** default(T) on the wire. */
@@ -123,14 +204,7 @@ export abstract class GameValues implements WireSupport {
   }
 
   async box(value: EvalValue, type: TypeHandle): Promise<EvalValue> {
-    const domainId =
-      this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
-    const id = await this.conn.send('APPDOMAIN.CREATE_BOXED_VALUE', {
-      domainId,
-      typeId: typeIdOf(type),
-      value: await this.wire(value),
-    });
-    this.made.add(id);
+    const id = await this.createBox(type, await this.wire(value));
     return { kind: 'object', ref: { id }, type };
   }
 
@@ -139,15 +213,14 @@ export abstract class GameValues implements WireSupport {
       throw new Error('rebox needs a box and a struct');
     const fields = (await this.metadata.allFields(value.type)).filter((f) => !f.isStatic);
     this.ctx.markWrite();
-    await this.conn.send('OBJECT_REF.SET_VALUES', {
-      objectId: box.ref.id,
-      writes: await Promise.all(
-        fields.map(async (f, i) => ({
-          fieldId: f.handle as number,
-          value: await this.wireFor(value.fields[i]!, f.type),
-        })),
-      ),
-    });
+    const boxes: Boxes = new Map();
+    const writes = [];
+    for (let i = 0; i < fields.length; i++)
+      writes.push({
+        fieldId: fields[i]!.handle as number,
+        value: await this.wireFor(value.fields[i]!, fields[i]!.type, boxes),
+      });
+    await this.conn.send('OBJECT_REF.SET_VALUES', { objectId: box.ref.id, writes });
   }
 
   async unbox(box: EvalValue, type: TypeHandle): Promise<EvalValue> {
@@ -160,6 +233,7 @@ export abstract class GameValues implements WireSupport {
     return fromWire(
       { kind: 'valuetype', typeId: typeIdOf(type), isEnum: false, fields: values },
       this.metadata,
+      type,
     );
   }
 
@@ -197,4 +271,24 @@ export abstract class GameValues implements WireSupport {
         throw new Error(`a ${value.kind} value has no runtime type`);
     }
   }
+}
+
+/** Boxes made for struct values while encoding one value (by the value's identity). */
+type Boxes = Map<EvalValue, number>;
+
+/** Whether a struct reaches itself through its fields (a box that contains itself, as read). */
+function containsItself(v: EvalValue & { kind: 'struct' }): boolean {
+  const self = structIdentity(v);
+  const seen = new Set<EvalValue>();
+  const stack: EvalValue[] = [...v.fields];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind !== 'struct') continue;
+    const id = structIdentity(x);
+    if (id === self) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...x.fields);
+  }
+  return false;
 }

@@ -101,6 +101,20 @@ describe('GameSession against a scripted agent', () => {
     expect(session.connects).toBe(2); // the write's own attach; it was not retried after the drop
   });
 
+  it('keeps a game that waits for its debugger held, as a hold of the attaching caller', async () => {
+    agent = gameAgent();
+    agent.suspendCount = 1; // suspend=y: waiting at VM_START, only the core library loaded
+    agent.on('APPDOMAIN.GET_ASSEMBLIES', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
+    session = sessionOn(agent);
+    const s = await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port }, 'a');
+    expect(s.holds).toEqual([{ caller: 'a', count: 1 }]);
+    expect(agent.suspendCount).toBe(1);
+    await expect(session.release('b')).rejects.toMatchObject({ code: 'HOLD_NOT_OWNED' });
+    await session.release('a');
+    expect(session.status().holds).toEqual([]);
+    expect(agent.suspendCount).toBe(0);
+  });
+
   it('refuses to guess between several players, and names them', async () => {
     const players: PlayerResolver = {
       select: () => {

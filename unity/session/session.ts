@@ -5,14 +5,9 @@
 
 import { SdbConnection, type ConnectOptions, type Value } from '../../sdb-protocol/index.js';
 import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
-import {
-  MainThreadInvoker,
-  findMainThread,
-  type InvokeOptions,
-  type InvokeOutcome,
-} from '../invoker.js';
-import { TypeCatalog } from '../catalog/index.js';
-import { listTypeNamesByInvoke } from '../type-names-by-invoke.js';
+import type { InvokeOptions, InvokeOutcome } from '../invoker.js';
+import type { TypeCatalog } from '../catalog/index.js';
+import { GameConnection } from './game-connection.js';
 import { HoldTable } from './holds.js';
 import { RwLock } from './rw-lock.js';
 
@@ -69,10 +64,13 @@ export interface RunOptions {
 
 /** What an operation may use while its window is open. */
 export interface OperationContext {
+  /** The attached game: what lives as long as this connection (see GameConnection.part). */
+  readonly connection: GameConnection;
+  /** connection.conn */
   readonly conn: SdbConnection;
   /** The game's main thread (found on first use, once per connection). */
   mainThread(): Promise<number>;
-  /** Types and members of the game, cached per connection. */
+  /** Types and members of the game, cached per connection (connection.catalog). */
   readonly catalog: TypeCatalog;
   invoke(
     methodId: number,
@@ -102,17 +100,6 @@ export interface SessionOptions {
   /** For tests: how a connection is opened. */
   connect?: (options: ConnectOptions) => Promise<SdbConnection>;
   log?: (message: string) => void;
-}
-
-interface Attachment {
-  conn: SdbConnection;
-  endpoint: string;
-  player?: PlayerEndpoint;
-  identity: string;
-  invoker?: Promise<MainThreadInvoker>;
-  /** The invoker once made (read synchronously by event handling). */
-  invokerNow?: MainThreadInvoker;
-  catalog?: TypeCatalog;
 }
 
 export interface SessionStatus {
@@ -159,8 +146,8 @@ export class GameSession {
   /** Connections opened so far (one per process run against one game, unless it drops). */
   connects = 0;
   private target: Target = { kind: 'auto' };
-  private attachment: Attachment | undefined;
-  private attaching: Promise<Attachment> | undefined;
+  private attachment: GameConnection | undefined;
+  private attaching: Promise<GameConnection> | undefined;
   /** The game this session was pointed at; writes are refused when another one answers. */
   private baseline: string | undefined;
   private replaced: { expected: string; found: string } | undefined;
@@ -197,8 +184,13 @@ export class GameSession {
 
   /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
   get connection(): SdbConnection | undefined {
+    return this.current?.conn;
+  }
+
+  /** The attached game, if its connection is open, without attaching. */
+  get current(): GameConnection | undefined {
     const a = this.attachment;
-    return a && !a.conn.isClosed ? a.conn : undefined;
+    return a && !a.conn.isClosed ? a : undefined;
   }
 
   /** How many holds `caller` has, and who else holds the game. Never attaches. */
@@ -233,9 +225,10 @@ export class GameSession {
 
   /**
    * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
-   * The game found becomes the one writes are checked against.
+   * The game found becomes the one writes are checked against. A game waiting for its debugger
+   * (suspend=y) stays held, as a hold of `caller` (see connectNow).
    */
-  async attach(target: Target): Promise<SessionStatus> {
+  async attach(target: Target, caller = 'attach'): Promise<SessionStatus> {
     this.throwIfClosed();
     if (
       target.kind === 'endpoint' &&
@@ -249,7 +242,7 @@ export class GameSession {
     this.baseline = undefined;
     this.replaced = undefined;
     if (previous) await this.dropAttachment(previous, 'a new attach');
-    await this.ensureAttached();
+    await this.ensureAttached(caller);
     return this.status();
   }
 
@@ -263,11 +256,12 @@ export class GameSession {
     this.attachment = undefined;
     this.attaching = undefined;
     this.holds.clear();
-    if (a) await this.closeWithExtensions(a.conn);
+    if (a) await this.closeWithExtensions(a);
   }
 
   /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
-  private async closeWithExtensions(conn: SdbConnection): Promise<void> {
+  private async closeWithExtensions(a: GameConnection): Promise<void> {
+    const conn = a.conn;
     if (!conn.isClosed) {
       for (const x of this.extensions) {
         try {
@@ -278,17 +272,20 @@ export class GameSession {
       }
     }
     await conn.close();
-    this.connectionEnded(conn);
+    this.connectionEnded(a);
   }
 
-  private connectionEnded(conn: SdbConnection): void {
+  /** Extensions forget the connection, then everything it owned is dropped. */
+  private connectionEnded(a: GameConnection): void {
+    if (a.ended) return;
     for (const x of this.extensions) {
       try {
-        x.connectionEnded?.(conn);
+        x.connectionEnded?.(a.conn);
       } catch (e) {
         this.log(`session: extension: ${messageOf(e)}`);
       }
     }
+    a.end();
   }
 
   /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
@@ -314,7 +311,7 @@ export class GameSession {
     const opId = ++this.nextOperation;
     this.running.set(opId, { caller, label });
     try {
-      let a = await this.ensureAttached();
+      let a = await this.ensureAttached(caller);
       if (options.window === false) {
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
@@ -327,7 +324,7 @@ export class GameSession {
         // Dropped as the window opens: nothing ran yet, so retry once against a freshly
         // resolved endpoint (the game may have restarted, maybe on another port).
         this.noteDrop(a, e);
-        a = await this.ensureAttached();
+        a = await this.ensureAttached(caller);
         try {
           await a.conn.send('VM.SUSPEND');
         } catch (e2) {
@@ -343,7 +340,7 @@ export class GameSession {
   }
 
   private async inWindow<T>(
-    a: Attachment,
+    a: GameConnection,
     label: string,
     op: (ctx: OperationContext) => Promise<T>,
     options: RunOptions,
@@ -360,11 +357,12 @@ export class GameSession {
     try {
       if (options.writes) checkWrite();
       const ctx: OperationContext = {
+        connection: a,
         conn: a.conn,
-        catalog: this.catalogFor(a),
-        mainThread: async () => (await this.invokerFor(a)).threadId,
+        catalog: a.catalog,
+        mainThread: async () => (await a.invoker()).threadId,
         invoke: async (methodId, thisArg, args, o) => {
-          const invoker = await this.invokerFor(a);
+          const invoker = await a.invoker();
           invokes++;
           wrote = true; // an invoke may change anything
           return invoker.invoke(methodId, thisArg, args, o);
@@ -397,7 +395,7 @@ export class GameSession {
   }
 
   private async withoutWindow<T>(
-    a: Attachment,
+    a: GameConnection,
     label: string,
     op: (ctx: OperationContext) => Promise<T>,
     started: number,
@@ -410,8 +408,9 @@ export class GameSession {
     };
     try {
       const value = await op({
+        connection: a,
         conn: a.conn,
-        catalog: this.catalogFor(a),
+        catalog: a.catalog,
         mainThread: refuse,
         invoke: refuse,
         markWrite: refuse,
@@ -427,7 +426,7 @@ export class GameSession {
   }
 
   private cost(
-    a: Attachment,
+    a: GameConnection,
     commandsBefore: number,
     invokes: number,
     windowOpened: number,
@@ -447,7 +446,7 @@ export class GameSession {
     const started = performance.now();
     const release = await this.lock.acquire(false, 30_000, 'suspend');
     try {
-      const a = await this.ensureAttached();
+      const a = await this.ensureAttached(caller);
       const before = a.conn.stats.commandsSent;
       await a.conn.send('VM.SUSPEND').catch((e: unknown) => {
         if (isDrop(e)) this.noteDrop(a, e);
@@ -490,49 +489,20 @@ export class GameSession {
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
   }
 
-  /**
-   * The catalogue of this connection. On loopback the game's assembly files are this machine's
-   * files, cheaper to read than their metadata over the wire (checked by module id); where
-   * neither works the types are listed by asking the game.
-   */
-  private catalogFor(a: Attachment): TypeCatalog {
-    a.catalog ??= new TypeCatalog(a.conn, {
-      preferLocalFiles: isLoopback(a.endpoint),
-      listTypeNames: async (assemblyId) =>
-        listTypeNamesByInvoke(a.conn, await this.invokerFor(a), assemblyId),
-    });
-    return a.catalog;
-  }
-
-  /** The invoker of this connection, made on first use (finding the main thread may invoke). */
-  private invokerFor(a: Attachment): Promise<MainThreadInvoker> {
-    a.invoker ??= (async () => {
-      const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2000;
-      const thread = await findMainThread(a.conn, {
-        parkTimeoutMs,
-        endpoint: a.endpoint,
-        log: this.log,
-      });
-      return (a.invokerNow = new MainThreadInvoker(a.conn, thread, {
-        endpoint: a.endpoint,
-        parkTimeoutMs,
-        invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
-        log: this.log,
-        singleThreaded: (main) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main)),
-      }));
-    })();
-    a.invoker.catch(() => (a.invoker = undefined)); // a failed search is tried again next time
-    return a.invoker;
-  }
-
-  private ensureAttached(): Promise<Attachment> {
+  /** The open connection, or a new one; `caller` is who the attach is for. */
+  private ensureAttached(caller: string): Promise<GameConnection> {
     const a = this.attachment;
     if (a && !a.conn.isClosed) return Promise.resolve(a);
-    this.attaching ??= this.connectNow().finally(() => (this.attaching = undefined));
+    this.attaching ??= this.connectNow(caller).finally(() => (this.attaching = undefined));
     return this.attaching;
   }
 
-  private async connectNow(): Promise<Attachment> {
+  /**
+   * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
+   * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
+   * breakpoints can be set in start-up code before `resume` (release) lets it run.
+   */
+  private async connectNow(caller: string): Promise<GameConnection> {
     this.attachment = undefined;
     if (this.target.kind !== 'endpoint') await this.opts.beforeSelect?.();
     const { host, port, player } = this.resolve(this.lastPlayer);
@@ -546,6 +516,7 @@ export class GameSession {
         connectTimeoutMs: this.opts.connectTimeoutMs ?? 3000,
         handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3000,
         log: this.log,
+        keepStartSuspended: true,
       });
     } catch (e) {
       throw Errors.attachFailed(endpoint, e);
@@ -557,12 +528,26 @@ export class GameSession {
     if (this.baseline === undefined) this.baseline = identity;
     else if (this.baseline !== identity)
       this.replaced = { expected: this.baseline, found: identity };
-    const a: Attachment = { conn, endpoint, identity, ...(player ? { player } : {}) };
+    const a = new GameConnection(conn, {
+      endpoint,
+      identity,
+      ...(player ? { player } : {}),
+      ...(this.opts.parkTimeoutMs !== undefined ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {}),
+      ...(this.opts.invokeTimeoutMs !== undefined
+        ? { invokeTimeoutMs: this.opts.invokeTimeoutMs }
+        : {}),
+      log: this.log,
+      singleThreaded: (main) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main)),
+    });
     this.lastPlayer = player;
     conn.onClose((reason) => {
       if (this.attachment === a) this.noteDrop(a, reason);
     });
     this.holds.clear(); // a new connection holds nothing: the agent resumed when the old one went
+    if (conn.startSuspended) {
+      this.holds.add(caller); // the level the connection counts as its own
+      this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
+    }
     this.attachment = a;
     return a;
   }
@@ -592,19 +577,19 @@ export class GameSession {
     return { host: player.host, port: player.port, player };
   }
 
-  private noteDrop(a: Attachment, reason: unknown): void {
+  private noteDrop(a: GameConnection, reason: unknown): void {
     if (this.attachment === a) this.attachment = undefined;
     this.holds.clear();
     this.lastDrop = `${new Date().toISOString()}: ${messageOf(reason)}`;
     this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
-    this.connectionEnded(a.conn);
+    this.connectionEnded(a);
   }
 
-  private async dropAttachment(a: Attachment, why: string): Promise<void> {
+  private async dropAttachment(a: GameConnection, why: string): Promise<void> {
     if (this.attachment === a) this.attachment = undefined;
     this.holds.clear();
     this.log(`session: leaving ${a.endpoint} for ${why}`);
-    await this.closeWithExtensions(a.conn);
+    await this.closeWithExtensions(a);
   }
 
   private throwIfClosed(): void {
@@ -634,10 +619,6 @@ async function gameIdentity(
   return `tid ${tid} thread@0x${address.toString(16)}${run}`;
 }
 
-function isLoopback(endpoint: string): boolean {
-  return /^(127\.|localhost:|\[::1\]:)/.test(endpoint);
-}
-
 function isDrop(e: unknown): boolean {
   const code = (e as { code?: string } | undefined)?.code;
   return code === 'CONNECTION_CLOSED' || code === 'HANDSHAKE_FAILED' || code === 'CONNECTION_LOST';
@@ -647,7 +628,7 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-function simpleCost(a: Attachment, before: number, started: number): OperationCost {
+function simpleCost(a: GameConnection, before: number, started: number): OperationCost {
   const ms = round(performance.now() - started);
   return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
 }

@@ -1,0 +1,139 @@
+// One attached game: the SDB connection and everything that lives and dies with it. The session
+// builds one when it connects and ends it when the connection ends (closed, dropped, replaced),
+// so nothing learned from one game process is ever used on another.
+//
+// It owns the type catalogue and the main-thread invoker itself; the layers above the session
+// (the evaluator's metadata and `_`, the ECS caches, the debugger's locations, the bound-programs
+// memo) keep their state in typed parts: each layer defines its key with a factory
+// (`connectionPart`), and `part(key)` makes the value on first use and keeps it until the end.
+// The session never imports those layers.
+
+import type { SdbConnection } from '../../sdb-protocol/index.js';
+import { TypeCatalog } from '../catalog/index.js';
+import { MainThreadInvoker, findMainThread } from '../invoker.js';
+import { typeNamesByInvoke } from '../type-names-by-invoke.js';
+import type { PlayerEndpoint } from './session.js';
+
+/** A kind of per-connection state a layer keeps on the GameConnection (see `part`). */
+export interface ConnectionPart<T> {
+  /** For people: what the part is. */
+  readonly name: string;
+  readonly create: (connection: GameConnection) => T;
+}
+
+/** Defines a part: one value per connection, made by `create` on first use. */
+export function connectionPart<T>(
+  name: string,
+  create: (connection: GameConnection) => T,
+): ConnectionPart<T> {
+  return { name, create };
+}
+
+export interface GameConnectionOptions {
+  endpoint: string;
+  /** Who the game is (see gameIdentity in session.ts). */
+  identity: string;
+  player?: PlayerEndpoint;
+  parkTimeoutMs?: number;
+  invokeTimeoutMs?: number;
+  log?: (message: string) => void;
+  /** Asked at each invoke: must the other threads stay suspended during it? */
+  singleThreaded?: (mainThreadId: number) => boolean;
+}
+
+export class GameConnection {
+  readonly endpoint: string;
+  readonly identity: string;
+  readonly player: PlayerEndpoint | undefined;
+  private readonly parts = new Map<ConnectionPart<unknown>, unknown>();
+  private catalogValue: TypeCatalog | undefined;
+  private invokerPromise: Promise<MainThreadInvoker> | undefined;
+  private invokerValue: MainThreadInvoker | undefined;
+  private endedValue = false;
+  private readonly log: (message: string) => void;
+
+  constructor(
+    readonly conn: SdbConnection,
+    private readonly opts: GameConnectionOptions,
+  ) {
+    this.endpoint = opts.endpoint;
+    this.identity = opts.identity;
+    this.player = opts.player;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  /** The connection ended: its parts are forgotten. */
+  get ended(): boolean {
+    return this.endedValue;
+  }
+
+  /**
+   * The game's types and members. On loopback the game's assembly files are this machine's
+   * files, cheaper to read than their metadata over the wire (checked by module id); where
+   * neither works the types are listed by asking the game.
+   */
+  get catalog(): TypeCatalog {
+    if (!this.catalogValue) {
+      const listTypeNames = typeNamesByInvoke(this.conn);
+      this.catalogValue = new TypeCatalog(this.conn, {
+        preferLocalFiles: isLoopback(this.endpoint),
+        listTypeNames: async (assemblyId) => listTypeNames(await this.invoker(), assemblyId),
+      });
+    }
+    return this.catalogValue;
+  }
+
+  /** The main-thread invoker, made on first use (finding the main thread may invoke). */
+  invoker(): Promise<MainThreadInvoker> {
+    this.invokerPromise ??= (async () => {
+      const parkTimeoutMs = this.opts.parkTimeoutMs ?? 2000;
+      const thread = await findMainThread(this.conn, {
+        parkTimeoutMs,
+        endpoint: this.endpoint,
+        log: this.log,
+      });
+      const singleThreaded = this.opts.singleThreaded;
+      return (this.invokerValue = new MainThreadInvoker(this.conn, thread, {
+        endpoint: this.endpoint,
+        parkTimeoutMs,
+        invokeTimeoutMs: this.opts.invokeTimeoutMs ?? 10_000,
+        log: this.log,
+        ...(singleThreaded ? { singleThreaded } : {}),
+      }));
+    })();
+    // a failed search is tried again next time
+    this.invokerPromise.catch(() => (this.invokerPromise = undefined));
+    return this.invokerPromise;
+  }
+
+  /** The invoker once made (read synchronously by event handling), else undefined. */
+  get invokerNow(): MainThreadInvoker | undefined {
+    return this.invokerValue;
+  }
+
+  /** This connection's value of `key`, made on first use. After the end, made but not kept. */
+  part<T>(key: ConnectionPart<T>): T {
+    if (this.parts.has(key)) return this.parts.get(key) as T;
+    const value = key.create(this);
+    if (!this.endedValue) this.parts.set(key, value);
+    return value;
+  }
+
+  /** The value of `key` if it was made on this connection, without making it. */
+  peek<T>(key: ConnectionPart<T>): T | undefined {
+    return this.parts.get(key) as T | undefined;
+  }
+
+  /** Called by the session once the connection is gone: everything learned on it is dropped. */
+  end(): void {
+    this.endedValue = true;
+    this.parts.clear();
+    this.catalogValue = undefined;
+    this.invokerPromise = undefined;
+    this.invokerValue = undefined;
+  }
+}
+
+function isLoopback(endpoint: string): boolean {
+  return /^(127\.|localhost:|\[::1\]:)/.test(endpoint);
+}
