@@ -51,7 +51,13 @@ interface Scenario {
 }
 
 /** What every scenario runs on: the harness, the reference client and the fixture game. */
-const HARNESS = ['bench/run.ts', 'bench/scenario.ts', 'bench/reference.ts', 'bench/reference', 'fixtures'];
+const HARNESS = [
+  'bench/run.ts',
+  'bench/scenario.ts',
+  'bench/reference.ts',
+  'bench/reference',
+  'fixtures',
+];
 
 /**
  * The code each scenario measures, as paths of the repository: a result file is stale once a
@@ -151,21 +157,19 @@ const session: Scenario = {
       ['one_invoke_freeze_ms', 'one invoke on the main thread'],
       ['ten_invokes_freeze_ms', 'ten invokes in one exclusive window'],
     ];
-    const lines = names.map(
-      ([name, what]): Line => ({
-        name,
-        what,
-        ours: got(m.ours, name, 'our client'),
-        reference: got(m.reference, name, 'the reference client'),
-        unit: 'ms',
-        // idle is the baseline both share; the field read is held to 2 ms absolute
-        ...(name === 'idle_freeze_ms'
-          ? {}
-          : name === 'field_read_freeze_ms'
-            ? { target: { kind: 'below', value: 2 } }
-            : { target: { kind: 'ratio', value: 1 } }),
-      }),
-    );
+    const lines = names.map(([name, what]): Line => ({
+      name,
+      what,
+      ours: got(m.ours, name, 'our client'),
+      reference: got(m.reference, name, 'the reference client'),
+      unit: 'ms',
+      // idle is the baseline both share; the field read is held to 2 ms absolute
+      ...(name === 'idle_freeze_ms'
+        ? {}
+        : name === 'field_read_freeze_ms'
+          ? { target: { kind: 'below', value: 2 } }
+          : { target: { kind: 'ratio', value: 1 } }),
+    }));
     return { lines, json: { rounds: m } };
   },
 };
@@ -214,7 +218,12 @@ const evaluation: Scenario = {
         unit: 'ms',
         target: { kind: 'ratio', value: 1.5 },
       });
-      lines.push({ name: `${p}_first_ms`, ours: ours('first_ms'), reference: undefined, unit: 'ms' });
+      lines.push({
+        name: `${p}_first_ms`,
+        ours: ours('first_ms'),
+        reference: undefined,
+        unit: 'ms',
+      });
       lines.push({
         name: `${p}_invokes`,
         ours: ours('invokes'),
@@ -222,7 +231,12 @@ const evaluation: Scenario = {
         unit: 'invokes',
         target: { kind: 'below', value: invokeTargets[p]! + 0.5 },
       });
-      lines.push({ name: `${p}_commands`, ours: ours('commands'), reference: undefined, unit: 'commands' });
+      lines.push({
+        name: `${p}_commands`,
+        ours: ours('commands'),
+        reference: undefined,
+        unit: 'commands',
+      });
     }
     return { lines, json: { programs: json, rounds: m } };
   },
@@ -265,7 +279,8 @@ function parseArgs(argv: string[]): Options & { names: string[]; check: boolean 
   for (const n of names)
     if (!scenarios[n])
       throw new Error(`unknown scenario ${n} (known: ${Object.keys(scenarios).join(', ')})`);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number >= 1');
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error('--rounds takes a whole number >= 1');
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new Error('--iterations takes a whole number >= 1');
   return { names: names.length ? names : Object.keys(scenarios), rounds, iterations, check };
@@ -294,7 +309,9 @@ const load = (): number[] => os.loadavg().map((x) => round(x, 2));
 
 /** `--check`: which result files are older than the code they measure. */
 async function check(names: string[]): Promise<string[]> {
-  const files = new Set((await readdir(RESULTS).catch(() => [])).filter((f) => f.endsWith('.json')));
+  const files = new Set(
+    (await readdir(RESULTS).catch(() => [])).filter((f) => f.endsWith('.json')),
+  );
   const stale: string[] = [];
   for (const name of names) {
     const file = `${name}.json`;
@@ -323,9 +340,7 @@ async function check(names: string[]): Promise<string[]> {
       say(`its commit ${commit} is not in this repository`);
       continue;
     }
-    const since = (
-      await git(['log', '--format=%h %s', `${commit}..HEAD`, '--', ...SOURCES[name]!])
-    )
+    const since = (await git(['log', '--format=%h %s', `${commit}..HEAD`, '--', ...SOURCES[name]!]))
       .split('\n')
       .filter(Boolean);
     const dirty = data.measured?.uncommitted ?? [];
@@ -346,7 +361,9 @@ async function main(): Promise<void> {
   if (checking) {
     const stale = await check(names);
     if (stale.length > 0) {
-      console.log(`${stale.length} result file(s) to re-measure: npm run bench -- ${stale.join(' ')}`);
+      console.log(
+        `${stale.length} result file(s) to re-measure: npm run bench -- ${stale.join(' ')}`,
+      );
       process.exitCode = 1;
     }
     return;

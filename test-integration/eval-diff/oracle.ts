@@ -202,13 +202,13 @@ export async function runOracle(
     if (r.result.kind !== 'string') throw new Error(`Case_${index} returned ${r.result.kind}`);
     const text = (await readString(conn, r.result.objectId)).text;
     const thrown = /^!([\w.`+]+): ([\s\S]*)$/.exec(text);
-    const typed = /^([^\u0001]*)\u0001([\s\S]*)$/.exec(text);
-    if (!thrown && !typed) throw new Error(`Case_${index} (${c.id}) printed no type: ${text}`);
+    const cut = text.indexOf('\u0001'); // the type, U+0001, the value (Fmt.Typed)
+    if (!thrown && cut < 0) throw new Error(`Case_${index} (${c.id}) printed no type: ${text}`);
     out.set(
       c.id,
       thrown
         ? { kind: 'exception', type: thrown[1]!, message: thrown[2]! }
-        : { kind: 'value', type: typed![1]!, text: typed![2]! },
+        : { kind: 'value', type: text.slice(0, cut), text: text.slice(cut + 1) },
     );
   }
   for (const [id, message] of compileErrors) out.set(id, { kind: 'compile-error', message });
