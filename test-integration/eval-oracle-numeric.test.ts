@@ -55,10 +55,10 @@ import { formatPrimitive } from '../eval/format/format-number.js';
 
 // ---------------------------------------------------------------- values
 
-// The random cases are drawn from each of SEEDS in turn (fixed, so a failure reproduces; one seed
-// takes about 15 s of a quiet 2-core machine, nearly all of it mcs compiling the constant
-// oracle). EVAL_ORACLE_SEED (one seed instead) and EVAL_ORACLE_SCALE (a sample multiplier) widen
-// the search by hand.
+// The random cases are drawn from each of SEEDS in turn (fixed, so a failure reproduces). One
+// seed took 20-45 s on a 2-core machine at load 6-12 (measured; nearly all of it mcs compiling
+// the constant oracle: 17-38 s, the run-time oracle 1-6 s). EVAL_ORACLE_SEED (one seed instead)
+// and EVAL_ORACLE_SCALE (a sample multiplier) widen the search by hand.
 const SEEDS = process.env['EVAL_ORACLE_SEED']
   ? [Number(process.env['EVAL_ORACLE_SEED']) >>> 0 || 1]
   : [1, 2, 3, 4, 5];
