@@ -18,7 +18,7 @@ export const debugSetBreakpoint = defineTool({
     '(methods the game has compiled). A type (by full name) or file not in the game yet gives ' +
     'a pending breakpoint (`waiting_for`) that binds when that code loads, before it first ' +
     'runs. `condition` is C# evaluated in the frame (locals, ' +
-    'parameters, `this`): it stops only when true. `hit_count` N stops on the N-th hit only. ' +
+    'parameters, `this`, bare members of `this`): it stops only when true. `hit_count` N stops on the N-th hit only. ' +
     'The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
   input: z.object({
     type: z.string().min(1).optional().describe('full or simple type name'),

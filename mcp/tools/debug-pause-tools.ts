@@ -185,9 +185,10 @@ export const debugEvaluate = defineTool({
   name: 'debug_evaluate',
   title: 'Evaluate C# in a frame',
   description:
-    'Like eval, in the scope of a frame of the paused game (`frame`, default the top managed one): its parameters, ' +
-    'locals and `this` are readable; `name = expr` on a parameter or local writes the frame ' +
-    '(read back; the game uses it when it resumes; a later call may still show the old value ' +
+    'Like eval, in the scope of a frame of the paused game (`frame`, default the top managed one): names resolve as in ' +
+    "the method's body (parameters, locals, `this`, and bare members of its type, its bases and outer types); " +
+    "assigning a parameter, a local or a field of a struct method's `this` writes the frame (a by-ref parameter " +
+    "writes the caller's variable; read back; the game uses it when it resumes; a later call may still show the old value " +
     'of a local kept in a register, see docs/solutions/frame-writes.md). Assignments to fields, ' +
     "statics, elements and properties are journaled for `undo` as eval's are (a frame's " +
     'locals are not: they end with the frame). Invokes run on the main thread.',
