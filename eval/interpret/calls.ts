@@ -113,7 +113,7 @@ export class Calls {
       const name = a.name?.name;
       if (a.value.kind === 'OutDeclaration') {
         const d = a.value;
-        const type = d.type === 'var' ? undefined : await this.it.lookup.type(d.type);
+        const type = d.type === 'var' ? undefined : await this.it.types.type(d.type);
         const discard = d.name.name === '_' && !this.it.locals.has('_');
         if (!discard) this.it.declareLocal(d.name.name, type ?? 'null', d.name.span);
         const op: Operand = discard
@@ -259,7 +259,7 @@ export class Calls {
       const t = (await this.f.nullableUnderlying(o.type)) ?? o.type;
       if (seen.has(t.key)) continue;
       seen.add(t.key);
-      for (const level of await this.it.lookup.searchOrder(t)) {
+      for (const level of await this.it.members.searchOrder(t)) {
         for (const m of (await this.it.md.members(level, name)).methods)
           if (m.isStatic) methods.push(m);
       }

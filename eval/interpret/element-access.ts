@@ -37,7 +37,7 @@ export class Elements {
     const d = await this.f.describe(type);
     if (d.kind === 'array' && d.elementType)
       return this.arrayElement(op, d.elementType, d.rank, e, mode);
-    const indexers = await this.it.lookup.indexers(type);
+    const indexers = await this.it.members.indexers(type);
     if (indexers.length === 0)
       throw new CompileError(
         'CS0021',
@@ -61,7 +61,7 @@ export class Elements {
     );
     const property = signatures.get(c.method)!;
     const values = await this.it.calls.argumentValues(c, args);
-    return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
+    return this.it.memberOperands.propertyOperand(op, property, values, mode, e.span);
   }
 
   private async arrayElement(

@@ -18,11 +18,16 @@ import { Elements } from './element-access.js';
 import { Interpolation } from './interpolation.js';
 import { Invoker } from './invoke.js';
 import { Literals } from './literals.js';
-import { Lookup } from './lookup.js';
+import { EnclosingScope } from './enclosing-scope.js';
+import { MemberAccesses } from './member-access.js';
+import { MemberLookup } from './member-lookup.js';
+import { MemberOperands } from './member-operands.js';
 import { Creation } from './object-creation.js';
 import type { Operand, Place, Resolved } from './operand.js';
 import type { EvalScope } from './scope.js';
+import { SimpleNames } from './simple-names.js';
 import { TypeFacts, type SType } from './type-facts.js';
+import { TypeNames } from './type-names.js';
 import { TypeTests } from './type-tests.js';
 import { UnaryOperators } from './unary-operators.js';
 import { WellKnown } from './well-known.js';
@@ -74,7 +79,12 @@ export class Interpreter {
   readonly creation: Creation;
   readonly arrays: Arrays;
   readonly interpolation: Interpolation;
-  readonly lookup: Lookup;
+  readonly types: TypeNames;
+  readonly names: SimpleNames;
+  readonly enclosing: EnclosingScope;
+  readonly members: MemberLookup;
+  readonly memberAccess: MemberAccesses;
+  readonly memberOperands: MemberOperands;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
   /** Null-conditional accesses whose null receiver made the rest of their chain dry. */
@@ -102,7 +112,12 @@ export class Interpreter {
     this.creation = new Creation(this);
     this.arrays = new Arrays(this);
     this.interpolation = new Interpolation(this);
-    this.lookup = new Lookup(this);
+    this.types = new TypeNames(this);
+    this.names = new SimpleNames(this);
+    this.enclosing = new EnclosingScope(this);
+    this.members = new MemberLookup(this);
+    this.memberAccess = new MemberAccesses(this);
+    this.memberOperands = new MemberOperands(this);
   }
 
   get md(): MetadataProvider {
@@ -213,7 +228,7 @@ export class Interpreter {
         last = { type: init.type, value: init.value, place: { k: 'local', name } };
         continue;
       }
-      const type = await this.lookup.type(d.type);
+      const type = await this.types.type(d.type);
       let value: EvalValue = NULL;
       let assigned = false;
       if (v.initializer) {
@@ -289,10 +304,10 @@ export class Interpreter {
     const t = r.op.type;
     if (t === 'null') return r;
     // a void call stays void: `a?.M()` is a statement, not a value
-    if (await this.lookup.isVoid(t)) return { k: 'value', op: { type: t, value: VOID } };
+    if (await this.types.isVoid(t)) return { k: 'value', op: { type: t, value: VOID } };
     let type: TypeHandle = t;
     if ((await this.facts.isValueType(t)) && !(await this.facts.nullableUnderlying(t)))
-      type = await this.lookup.nullableOf(t);
+      type = await this.types.nullableOf(t);
     return { k: 'value', op: { type, value: shorted ? NULL : r.op.value } };
   }
 
@@ -342,13 +357,13 @@ export class Interpreter {
       case 'InterpolatedString':
         return { k: 'value', op: await this.interpolation.interpolated(e) };
       case 'Name':
-        return this.lookup.simpleName(e);
+        return this.names.simpleName(e);
       case 'PredefinedType':
-        return { k: 'type', type: await this.lookup.type(e) };
+        return { k: 'type', type: await this.types.type(e) };
       case 'This':
-        return this.lookup.thisAccess(e);
+        return this.enclosing.thisAccess(e);
       case 'MemberAccess':
-        return this.naming(e.target, () => this.lookup.memberAccess(e));
+        return this.naming(e.target, () => this.memberAccess.memberAccess(e));
       case 'Invocation':
         // a call's receiver is what was null (`a.b.M()`: 'a.b')
         return {
@@ -431,7 +446,7 @@ export class Interpreter {
   }
 
   private async cast(e: A.Cast): Promise<Operand> {
-    const to = await this.lookup.type(e.type);
+    const to = await this.types.type(e.type);
     const from = await this.expr(e.operand);
     const c = await this.conversions.explicit(from, to);
     if (!c) {
@@ -452,7 +467,7 @@ export class Interpreter {
   }
 
   private async typeOf(e: A.TypeOf): Promise<Operand> {
-    const type = await this.lookup.type(e.type, { allowVoid: true, allowUnbound: true });
+    const type = await this.types.type(e.type, { allowVoid: true, allowUnbound: true });
     const systemType = await this.wk.named('System.Type');
     if (this.dry) return { type: systemType, value: VOID };
     return { type: systemType, value: await this.rt.game.typeObject(type) };
@@ -461,7 +476,7 @@ export class Interpreter {
   private async defaultOf(e: A.Default): Promise<Operand> {
     if (!e.type)
       throw new UnsupportedError('the default literal needs a type here: write default(T)', e.span);
-    const type = await this.lookup.type(e.type);
+    const type = await this.types.type(e.type);
     return this.defaultValue(type);
   }
 
@@ -527,10 +542,10 @@ export class Interpreter {
         e.span,
       );
     let r: Resolved;
-    if (e.kind === 'Name') r = await this.lookup.simpleName(e, mode);
-    else if (e.kind === 'This') r = await this.lookup.thisAccess(e, mode);
+    if (e.kind === 'Name') r = await this.names.simpleName(e, mode);
+    else if (e.kind === 'This') r = await this.enclosing.thisAccess(e, mode);
     else if (e.kind === 'MemberAccess')
-      r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
+      r = await this.naming(e.target, () => this.memberAccess.memberAccess(e, mode));
     else if (e.kind === 'ElementAccess')
       r = {
         k: 'value',

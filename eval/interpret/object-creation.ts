@@ -24,7 +24,7 @@ export class Creation {
   }
 
   async objectCreation(e: A.ObjectCreation): Promise<Operand> {
-    const type = await this.it.lookup.type(e.type);
+    const type = await this.it.types.type(e.type);
     const d = await this.f.describe(type);
     if (d.kind === 'interface' || d.isAbstract) {
       throw new CompileError(
@@ -118,7 +118,7 @@ export class Creation {
       }
       for (const el of init.elements) {
         const exprs = el.kind === 'ElementInitializer' ? el.arguments : [el];
-        const add = await this.it.lookup.member(type, 'Add');
+        const add = await this.it.members.member(type, 'Add');
         if (add?.k !== 'methods')
           throw new CompileError(
             'CS1061',
@@ -172,14 +172,19 @@ export class Creation {
             mi.target.span,
           );
         seen.add(name);
-        const m = await this.it.lookup.member(type, name);
+        const m = await this.it.members.member(type, name);
         const nested =
           mi.value.kind === 'ObjectInitializer' || mi.value.kind === 'CollectionInitializer';
         const mode = nested ? 'read' : 'write';
         if (m?.k === 'field' && !m.field.isStatic)
-          target = await this.it.lookup.fieldOperand(receiver, m.field, mode, mi.target.span);
+          target = await this.it.memberOperands.fieldOperand(
+            receiver,
+            m.field,
+            mode,
+            mi.target.span,
+          );
         else if (m?.k === 'property' && !m.property.isStatic)
-          target = await this.it.lookup.propertyOperand(
+          target = await this.it.memberOperands.propertyOperand(
             receiver,
             m.property,
             [],

@@ -100,7 +100,7 @@ export class UnaryOperators {
       const inner = await this.it.inDry(() =>
         this.applyUnaryOp(op, { type: lifted, value: VOID }, span),
       );
-      const type = await this.it.lookup.nullableOf(inner.type as TypeHandle);
+      const type = await this.it.types.nullableOf(inner.type as TypeHandle);
       if (this.it.dry) return { type, value: VOID };
       if (x.value.kind === 'null') return { type, value: NULL };
       return {
