@@ -32,7 +32,7 @@ export class Elements {
         "cannot apply indexing to an expression of type '<null>'",
         e.span,
       );
-    if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
+    if (e.conditional) op = await this.it.nullConditional.receiver(op, e.span);
     const type = op.type as TypeHandle;
     const d = await this.f.describe(type);
     if (d.kind === 'array' && d.elementType)
@@ -104,7 +104,11 @@ export class Elements {
       linear = linear * n + i;
     }
     const place: Place = { k: 'element', array, index: Number(linear) };
-    return { type: element, value: mode === 'read' ? await this.it.read(place) : VOID, place };
+    return {
+      type: element,
+      value: mode === 'read' ? await this.it.variables.read(place) : VOID,
+      place,
+    };
   }
 
   /** An array index or size: int, uint, long or ulong after an implicit conversion (§12.8.12.2). */

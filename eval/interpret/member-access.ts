@@ -54,7 +54,7 @@ export class MemberAccesses {
             "the '.' operator cannot be applied to operand of type 'void'",
             e.span,
           );
-        if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
+        if (e.conditional) op = await this.it.nullConditional.receiver(op, e.span);
         return this.instanceMember(op, e, mode);
       }
     }

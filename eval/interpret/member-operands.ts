@@ -63,7 +63,11 @@ export class MemberOperands {
         return decimalConstant;
       }
       const place = { k: 'static', field } as const;
-      return { type: field.type, value: mode === 'read' ? await this.it.read(place) : VOID, place };
+      return {
+        type: field.type,
+        value: mode === 'read' ? await this.it.variables.read(place) : VOID,
+        place,
+      };
     }
     const rv = receiver.value;
     if (await this.it.facts.isValueType(receiver.type)) {
@@ -87,7 +91,11 @@ export class MemberOperands {
     }
     if (!this.it.dry && rv.kind === 'null') throw Messages.nullReference();
     const place = { k: 'field', target: rv, field } as const;
-    return { type: field.type, value: mode === 'read' ? await this.it.read(place) : VOID, place };
+    return {
+      type: field.type,
+      value: mode === 'read' ? await this.it.variables.read(place) : VOID,
+      place,
+    };
   }
 
   /**

@@ -39,7 +39,7 @@ export class Creation {
     const valueType = await this.f.isValueType(type);
     const argNodes = e.arguments ?? [];
     if (valueType && argNodes.length === 0) {
-      value = (await this.it.defaultValue(type)).value;
+      value = (await this.it.defaults.defaultValue(type)).value;
     } else {
       const ctors = (await this.it.md.members(type, '.ctor')).methods.filter((m) => !m.isStatic);
       if (ctors.length === 0)
@@ -60,7 +60,7 @@ export class Creation {
       if (this.it.dry) {
         value = VOID;
       } else if (valueType) {
-        const zero = (await this.it.defaultValue(type)).value;
+        const zero = (await this.it.defaults.defaultValue(type)).value;
         const r = await this.game.invoke(c.method, zero, values, {
           virtual: false,
           outThis: true,
@@ -99,7 +99,7 @@ export class Creation {
   }
 
   private async current(op: Operand): Promise<Operand> {
-    return op.place ? { ...op, value: await this.it.read(op.place) } : op;
+    return op.place ? { ...op, value: await this.it.variables.read(op.place) } : op;
   }
 
   private async applyInitializer(
@@ -207,7 +207,7 @@ export class Creation {
         target.type as TypeHandle,
         'the initializer',
       );
-      await this.it.store(target, v.value);
+      await this.it.variables.store(target, v.value);
     }
   }
 }

@@ -34,7 +34,7 @@ export class SimpleNames {
       );
     }
     if (e.typeArgs.length === 0) {
-      const local = this.it.localOperand(e.name, e.span, mode);
+      const local = this.it.variables.localOperand(e.name, e.span, mode);
       if (local) return { k: 'value', op: local };
       const variable = this.scope?.variables.get(e.name);
       if (variable)
