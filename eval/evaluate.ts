@@ -93,10 +93,12 @@ async function prepare(source: string, runtime: Runtime, options: EvaluateOption
   const { program, errors } = parse(source);
   if (errors.length > 0) {
     const shown = errors.slice(0, 5).map((e) => e.message);
+    // what C# reports as a compile error of its own code is one here too (`var x;`: CS0818)
+    const csCode = errors.every((e) => e.csCode) ? errors[0]!.csCode : undefined;
     throw new EvalError(
-      'EVAL_SYNTAX',
+      csCode ? 'EVAL_COMPILE' : 'EVAL_SYNTAX',
       shown.join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : ''),
-      undefined,
+      csCode,
       errors[0]!.span,
       errors,
     );

@@ -76,6 +76,23 @@ describe('statements and results', () => {
     expect(await refusal(fake, '1 + 2; 3')).toMatchObject({ csCode: 'CS0201' });
   });
 
+  it('gives the compiler codes of C# where the parser refuses what C# refuses when compiling', async () => {
+    // mcs: CS0818 "An implicitly typed local variable declarator must include an initializer"
+    expect(await refusal(fake, 'var x; x')).toMatchObject({
+      code: 'EVAL_COMPILE',
+      csCode: 'CS0818',
+    });
+    // mcs: CS9030 "The left-hand side of an assignment cannot contain a null propagating operator"
+    for (const p of ['n?.Value = 1', 'n?.Next.Value += 1', 'n?.Value++', '(n?.Value) = 2'])
+      expect(await refusal(fake, p, options)).toMatchObject({
+        code: 'EVAL_COMPILE',
+        csCode: 'CS9030',
+      });
+    // no C# code of its own: a syntax error
+    expect(await refusal(fake, '1 = n')).toMatchObject({ code: 'EVAL_SYNTAX' });
+    expect((await refusal(fake, '1 = n')).csCode).toBeUndefined();
+  });
+
   it('gives a void call no value', async () => {
     expect(await evaluate('Game.Log.Write("x")', fake, options)).toEqual({ kind: 'void' });
   });

@@ -60,6 +60,8 @@ export type ParseErrorCode =
 
 export interface ParseError {
   readonly code: ParseErrorCode;
+  /** The C# compiler's code, where C# reports this as a compile error of its own (CS0818...). */
+  readonly csCode?: string;
   /** The whole message, location included: show it to the agent as is. */
   readonly message: string;
   readonly span: Span;
@@ -152,6 +154,18 @@ export const Diagnostics = {
       `the operand of ${what} must be a variable, field, property or indexer`,
     ),
   invalidDeclaration: (s: Span, why: string) => make('invalid-declaration', s, why),
+  varWithoutInitializer: (s: Span): ParseError => ({
+    ...make('invalid-declaration', s, 'var needs an initializer: var x = ...;'),
+    csCode: 'CS0818',
+  }),
+  conditionalAssignmentTarget: (s: Span, what: string): ParseError => ({
+    ...make(
+      'invalid-assignment-target',
+      s,
+      `the operand of ${what} cannot contain a null-conditional access (?. or ?[]): test for null first`,
+    ),
+    csCode: 'CS9030',
+  }),
   invalidArrayCreation: (s: Span, why: string) => make('invalid-array-creation', s, why),
   mixedInitializer: (s: Span) =>
     make(

@@ -264,7 +264,20 @@ function foldNegativeLiteral(operand: Expression, start: Token['span']): Express
 
 /** Assignment, `++` / `--`, `ref` / `out` need a variable: a name, member or element access. */
 export function checkAssignable(p: Parser, e: Expression, what: string): void {
-  if (!isAssignable(e)) p.error(Diagnostics.invalidAssignmentTarget(e.span, what));
+  if (isAssignable(e)) return;
+  // a variable but for a `?.` / `?[` in its chain: C# says so with a code of its own
+  p.error(
+    isConditionalVariable(e)
+      ? Diagnostics.conditionalAssignmentTarget(e.span, what)
+      : Diagnostics.invalidAssignmentTarget(e.span, what),
+  );
+}
+
+/** `a?.b`, `a?[i].c`: a member or element access that only a `?.` / `?[` keeps from being a variable. */
+function isConditionalVariable(e: Expression): boolean {
+  if (e.kind === 'Parenthesized') return isConditionalVariable(e.expression);
+  if (e.kind !== 'MemberAccess' && e.kind !== 'ElementAccess') return false;
+  return e.conditional || inConditionalChain(e.target);
 }
 
 function isAssignable(e: Expression): boolean {

@@ -251,7 +251,7 @@ function parseDeclaration(
       span,
     });
     if (type === 'var' && initializer === null) {
-      p.error(Diagnostics.invalidDeclaration(span, 'var needs an initializer: var x = ...;'));
+      p.error(Diagnostics.varWithoutInitializer(span));
     }
   } while (p.eatPunct(','));
   if (type === 'var' && declarators.length > 1) {
