@@ -6,7 +6,8 @@
 import { csharpName } from './format/type-names.js';
 import { formatValue } from './format/format-value.js';
 import { CompileError, ManagedException, UnsupportedError } from './interpret/errors.js';
-import { Interpreter, type Builtin, type BuiltinFunction } from './interpret/interpreter.js';
+import { Interpreter } from './interpret/interpreter.js';
+import type { Builtin, BuiltinFunction } from './interpret/options.js';
 import type { EvalScope } from './interpret/scope.js';
 import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
 import { EvalCompileError, EvalManagedException } from './semantics/errors.js';

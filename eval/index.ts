@@ -2,7 +2,7 @@
 
 export { bind, evaluate, EvalError, DEFAULT_USINGS } from './evaluate.js';
 export type { EvaluateOptions, EvaluateResult, EvalErrorCode } from './evaluate.js';
-export type { Builtin, BuiltinFunction } from './interpret/interpreter.js';
+export type { Builtin, BuiltinFunction } from './interpret/options.js';
 export type { EvalScope, ScopeVariable } from './interpret/scope.js';
 export { ManagedException } from './interpret/errors.js';
 export { formatValue } from './format/format-value.js';

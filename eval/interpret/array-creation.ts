@@ -30,7 +30,7 @@ export class Arrays {
         );
       return this.implicitArray(e.initializer, e.ranks[0] ?? 1, e.span);
     }
-    const base = await this.it.lookup.type(e.elementType);
+    const base = await this.it.types.type(e.elementType);
     const [outer = 1, ...inner] = e.ranks;
     let element = base;
     for (const r of [...inner].reverse()) element = await this.it.md.arrayOf(element, r);

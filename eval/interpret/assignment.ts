@@ -17,7 +17,7 @@ export class Assignments {
   }
 
   async assignment(e: A.Assignment): Promise<Operand> {
-    const target = await this.it.target(e.target);
+    const target = await this.it.variables.target(e.target);
     const type = target.type as TypeHandle;
     if (e.operator === '=') {
       const v = await this.it.conversions.implicitly(
@@ -25,7 +25,7 @@ export class Assignments {
         type,
         'the assigned value',
       );
-      await this.it.store(target, v.value);
+      await this.it.variables.store(target, v.value);
       return { type, value: v.value };
     }
     if (e.operator === '??=') {
@@ -38,7 +38,7 @@ export class Assignments {
       }
       // the value of x ??= y is of x's underlying type when x is a Nullable (C# 8, §12.21.5)
       const resultType = (await this.f.nullableUnderlying(type)) ?? type;
-      const current = await this.it.readTarget(target);
+      const current = await this.it.variables.readTarget(target);
       if (!this.it.dry && current.kind !== 'null') {
         await this.it.inDry(() => this.it.expr(e.value));
         return { type: resultType, value: current };
@@ -48,7 +48,7 @@ export class Assignments {
         resultType,
         'the assigned value',
       );
-      await this.it.store(target, v.value);
+      await this.it.variables.store(target, v.value);
       return { type: resultType, value: v.value };
     }
     const op = e.operator.slice(0, -1) as BinaryOperator;
@@ -86,12 +86,12 @@ export class Assignments {
         this.it.checked,
       );
     }
-    await this.it.store(target, stored.value);
+    await this.it.variables.store(target, stored.value);
     return { type, value: stored.value };
   }
 
   private async readForCompound(target: Operand): Promise<EvalValue> {
-    return this.it.readTarget(target);
+    return this.it.variables.readTarget(target);
   }
 
   /** `x <<= n` / `x >>= n`: the count is an int whatever x is. */

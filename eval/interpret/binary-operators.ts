@@ -285,7 +285,7 @@ export class BinaryOperators {
     const comparison = COMPARISONS.has(op);
     const type = comparison
       ? (probe.type as TypeHandle)
-      : await this.it.lookup.nullableOf(probe.type as TypeHandle);
+      : await this.it.types.nullableOf(probe.type as TypeHandle);
     if (this.it.dry) return { type, value: VOID };
     const lnull = l.value.kind === 'null';
     const rnull = r.value.kind === 'null';

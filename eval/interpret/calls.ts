@@ -6,7 +6,8 @@ import type * as A from '../syntax/index.js';
 import type { MethodDescriptor, TypeHandle } from '../runtime.js';
 import { VOID, type EvalValue } from '../values.js';
 import { CompileError } from './errors.js';
-import type { BuiltinFunction, Interpreter } from './interpreter.js';
+import type { Interpreter } from './interpreter.js';
+import type { BuiltinFunction } from './options.js';
 import type { Operand } from './operand.js';
 import { Overloads, type ArgInfo, type Candidate } from './overloads.js';
 
@@ -113,9 +114,9 @@ export class Calls {
       const name = a.name?.name;
       if (a.value.kind === 'OutDeclaration') {
         const d = a.value;
-        const type = d.type === 'var' ? undefined : await this.it.lookup.type(d.type);
+        const type = d.type === 'var' ? undefined : await this.it.types.type(d.type);
         const discard = d.name.name === '_' && !this.it.locals.has('_');
-        if (!discard) this.it.declareLocal(d.name.name, type ?? 'null', d.name.span);
+        if (!discard) this.it.variables.declareLocal(d.name.name, type ?? 'null', d.name.span);
         const op: Operand = discard
           ? { type: type ?? 'null', value: VOID }
           : { type: type ?? 'null', value: VOID, place: { k: 'local', name: d.name.name } };
@@ -138,14 +139,15 @@ export class Calls {
           });
           continue;
         }
-        const t = await this.it.target(a.value, a.modifier === 'out' ? 'write' : 'read');
+        const t = await this.it.variables.target(a.value, a.modifier === 'out' ? 'write' : 'read');
         if (!t.place)
           throw new CompileError(
             'CS0206',
             'a property or indexer may not be passed as an out or ref parameter',
             a.span,
           );
-        const op = a.modifier === 'ref' ? { ...t, value: await this.it.readTarget(t) } : t;
+        const op =
+          a.modifier === 'ref' ? { ...t, value: await this.it.variables.readTarget(t) } : t;
         out.push({ op, name, modifier: a.modifier, outVar: false, span: a.span });
         continue;
       }
@@ -183,7 +185,7 @@ export class Calls {
       // definitely assigned after the call (§9.4.4.4), also when only binding
       for (const a of args)
         if (a.modifier === 'out' && a.op.place?.k === 'local')
-          this.it.assignLocal(a.op.place.name, VOID);
+          this.it.variables.assignLocal(a.op.place.name, VOID);
       return { type: returnType, value: VOID };
     }
     const refs = m.parameters.some((p) => p.refKind === 'ref' || p.refKind === 'out');
@@ -193,7 +195,7 @@ export class Calls {
         const a = args[i]!;
         if (a.modifier !== 'ref' && a.modifier !== 'out') continue;
         const out = r.outArgs[c.map[i]!];
-        if (out && a.op.place) await this.it.write(a.op.place, out);
+        if (out && a.op.place) await this.it.variables.write(a.op.place, out);
       }
     }
     return { type: returnType, value: r.result };
@@ -210,7 +212,7 @@ export class Calls {
       const j = c.map[i]!;
       const conversion = c.conversions[i];
       let v: EvalValue;
-      if (a.modifier === 'out') v = (await this.it.defaultValue(params[j]!.type)).value;
+      if (a.modifier === 'out') v = (await this.it.defaults.defaultValue(params[j]!.type)).value;
       else if (conversion)
         v = (await this.it.conversions.apply(conversion, a.op, c.targets[i]!, this.it.checked))
           .value;
@@ -235,7 +237,7 @@ export class Calls {
     type: TypeHandle,
     given: EvalValue | undefined,
   ): Promise<EvalValue> {
-    if (!given) return (await this.it.defaultValue(type)).value;
+    if (!given) return (await this.it.defaults.defaultValue(type)).value;
     if (given.kind === 'null') return given;
     if (given.kind === 'number' && (await this.f.isEnum(type))) {
       const u = await this.f.enumUnderlying(type);
@@ -259,7 +261,7 @@ export class Calls {
       const t = (await this.f.nullableUnderlying(o.type)) ?? o.type;
       if (seen.has(t.key)) continue;
       seen.add(t.key);
-      for (const level of await this.it.lookup.searchOrder(t)) {
+      for (const level of await this.it.members.searchOrder(t)) {
         for (const m of (await this.it.md.members(level, name)).methods)
           if (m.isStatic) methods.push(m);
       }

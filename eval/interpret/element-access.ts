@@ -32,12 +32,12 @@ export class Elements {
         "cannot apply indexing to an expression of type '<null>'",
         e.span,
       );
-    if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
+    if (e.conditional) op = await this.it.nullConditional.receiver(op, e.span);
     const type = op.type as TypeHandle;
     const d = await this.f.describe(type);
     if (d.kind === 'array' && d.elementType)
       return this.arrayElement(op, d.elementType, d.rank, e, mode);
-    const indexers = await this.it.lookup.indexers(type);
+    const indexers = await this.it.members.indexers(type);
     if (indexers.length === 0)
       throw new CompileError(
         'CS0021',
@@ -61,7 +61,7 @@ export class Elements {
     );
     const property = signatures.get(c.method)!;
     const values = await this.it.calls.argumentValues(c, args);
-    return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
+    return this.it.memberOperands.propertyOperand(op, property, values, mode, e.span);
   }
 
   private async arrayElement(
@@ -104,7 +104,11 @@ export class Elements {
       linear = linear * n + i;
     }
     const place: Place = { k: 'element', array, index: Number(linear) };
-    return { type: element, value: mode === 'read' ? await this.it.read(place) : VOID, place };
+    return {
+      type: element,
+      value: mode === 'read' ? await this.it.variables.read(place) : VOID,
+      place,
+    };
   }
 
   /** An array index or size: int, uint, long or ulong after an implicit conversion (§12.8.12.2). */

@@ -26,7 +26,7 @@ export class Interpolation {
     for (const p of e.parts) {
       if (p.kind !== 'Interpolation') continue;
       const op = await this.it.expr(p.expression);
-      if (op.type !== 'null' && (await this.it.lookup.isVoid(op.type)))
+      if (op.type !== 'null' && (await this.it.types.isVoid(op.type)))
         throw new CompileError(
           'CS0029',
           "cannot convert type 'void' to 'object'",
@@ -120,7 +120,7 @@ export class Interpolation {
   /** x.ToString() in the game (virtual: the run-time type's override). */
   async toStringOf(op: Operand): Promise<EvalValue> {
     const type = op.type === 'null' ? await this.it.wk.keyword('object') : op.type;
-    const found = await this.it.lookup.member(type, 'ToString');
+    const found = await this.it.members.member(type, 'ToString');
     const m =
       found?.k === 'methods'
         ? found.methods.find((x) => x.parameters.length === 0 && !x.isStatic)

@@ -51,7 +51,7 @@ export class Invoker {
       declaredOnValueType &&
       rv.kind === 'struct' &&
       !!receiver.place &&
-      !this.it.isReadOnlyPlace(receiver.place);
+      !this.it.variables.isReadOnlyPlace(receiver.place);
     // a struct in a box called through an interface: the agent runs the method on a copy,
     // so the changed copy is stored back into the box (the CLR changes the box in place)
     let box = false;
@@ -68,7 +68,7 @@ export class Invoker {
       ...set,
     });
     if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
-      await this.it.write(receiver.place, r.outThis);
+      await this.it.variables.write(receiver.place, r.outThis);
     if (box && r.outThis?.kind === 'struct') await this.game.rebox(rv, r.outThis);
     return r;
   }

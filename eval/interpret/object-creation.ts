@@ -24,7 +24,7 @@ export class Creation {
   }
 
   async objectCreation(e: A.ObjectCreation): Promise<Operand> {
-    const type = await this.it.lookup.type(e.type);
+    const type = await this.it.types.type(e.type);
     const d = await this.f.describe(type);
     if (d.kind === 'interface' || d.isAbstract) {
       throw new CompileError(
@@ -39,7 +39,7 @@ export class Creation {
     const valueType = await this.f.isValueType(type);
     const argNodes = e.arguments ?? [];
     if (valueType && argNodes.length === 0) {
-      value = (await this.it.defaultValue(type)).value;
+      value = (await this.it.defaults.defaultValue(type)).value;
     } else {
       const ctors = (await this.it.md.members(type, '.ctor')).methods.filter((m) => !m.isStatic);
       if (ctors.length === 0)
@@ -60,7 +60,7 @@ export class Creation {
       if (this.it.dry) {
         value = VOID;
       } else if (valueType) {
-        const zero = (await this.it.defaultValue(type)).value;
+        const zero = (await this.it.defaults.defaultValue(type)).value;
         const r = await this.game.invoke(c.method, zero, values, {
           virtual: false,
           outThis: true,
@@ -99,7 +99,7 @@ export class Creation {
   }
 
   private async current(op: Operand): Promise<Operand> {
-    return op.place ? { ...op, value: await this.it.read(op.place) } : op;
+    return op.place ? { ...op, value: await this.it.variables.read(op.place) } : op;
   }
 
   private async applyInitializer(
@@ -118,7 +118,7 @@ export class Creation {
       }
       for (const el of init.elements) {
         const exprs = el.kind === 'ElementInitializer' ? el.arguments : [el];
-        const add = await this.it.lookup.member(type, 'Add');
+        const add = await this.it.members.member(type, 'Add');
         if (add?.k !== 'methods')
           throw new CompileError(
             'CS1061',
@@ -172,14 +172,19 @@ export class Creation {
             mi.target.span,
           );
         seen.add(name);
-        const m = await this.it.lookup.member(type, name);
+        const m = await this.it.members.member(type, name);
         const nested =
           mi.value.kind === 'ObjectInitializer' || mi.value.kind === 'CollectionInitializer';
         const mode = nested ? 'read' : 'write';
         if (m?.k === 'field' && !m.field.isStatic)
-          target = await this.it.lookup.fieldOperand(receiver, m.field, mode, mi.target.span);
+          target = await this.it.memberOperands.fieldOperand(
+            receiver,
+            m.field,
+            mode,
+            mi.target.span,
+          );
         else if (m?.k === 'property' && !m.property.isStatic)
-          target = await this.it.lookup.propertyOperand(
+          target = await this.it.memberOperands.propertyOperand(
             receiver,
             m.property,
             [],
@@ -202,7 +207,7 @@ export class Creation {
         target.type as TypeHandle,
         'the initializer',
       );
-      await this.it.store(target, v.value);
+      await this.it.variables.store(target, v.value);
     }
   }
 }

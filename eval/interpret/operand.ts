@@ -43,6 +43,9 @@ export interface PropertyTarget {
   readonly args: readonly EvalValue[];
 }
 
+/** Whether an access only needs the member's location (the target of `=`), not its value. */
+export type AccessMode = 'read' | 'write';
+
 export interface Operand {
   readonly type: SType;
   readonly value: EvalValue;

@@ -1,6 +1,7 @@
 // Overload resolution (ECMA-334 §12.6.4): which of a method group's members a call binds to —
 // applicable candidates in normal or expanded (`params`) form, named and optional arguments,
-// generic type inference (§12.6.3, the common cases), then the better function member.
+// generic type inference (§12.6.3, type-inference.ts), then the better function member
+// (better-member.ts).
 
 import type * as A from '../syntax/index.js';
 import {
@@ -9,13 +10,13 @@ import {
   type ParameterDescriptor,
   type TypeHandle,
 } from '../runtime.js';
-import { VOID } from '../values.js';
+import { BetterMember } from './better-member.js';
 import { constraintViolation, refusedInstantiation } from './constraints.js';
 import type { Conversion } from './conversions.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
-import { primitiveKindOfName } from './primitives.js';
+import { TypeInference } from './type-inference.js';
 
 /** An argument as binding sees it: its operand (type, constant), how it is passed, its name. */
 export interface ArgInfo {
@@ -41,7 +42,13 @@ export interface Candidate {
 }
 
 export class Overloads {
-  constructor(private readonly it: Interpreter) {}
+  private readonly inference: TypeInference;
+  private readonly betterMember: BetterMember;
+
+  constructor(private readonly it: Interpreter) {
+    this.inference = new TypeInference(it);
+    this.betterMember = new BetterMember(it);
+  }
 
   private get f() {
     return this.it.facts;
@@ -84,7 +91,7 @@ export class Overloads {
     if (applicable.length === 0)
       throw await this.noneApplicable(methods, args, typeArgs, what, span);
     const narrowed = await this.mostDerived(applicable);
-    const best = await this.best(narrowed, args);
+    const best = await this.betterMember.best(narrowed, args);
     if (!best) {
       const names = await Promise.all(narrowed.slice(0, 2).map((c) => this.signature(c.method)));
       throw new CompileError(
@@ -214,7 +221,7 @@ export class Overloads {
       if (!made) return [];
       m = made;
     } else if (m.genericArity > 0) {
-      const inferred = await this.infer(m, args);
+      const inferred = await this.inference.infer(m, args);
       if (!inferred) return [];
       if (await violates(inferred)) return [];
       const made = await instantiate(inferred);
@@ -324,165 +331,5 @@ export class Overloads {
       if (!hidden) out.push(c);
     }
     return out;
-  }
-
-  /** §12.6.4.3: the candidate better than every other, if one is. */
-  private async best(cs: Candidate[], args: readonly ArgInfo[]): Promise<Candidate | undefined> {
-    if (cs.length === 1) return cs[0];
-    for (const c of cs) {
-      let wins = true;
-      for (const d of cs) {
-        if (d === c) continue;
-        if (!(await this.better(c, d, args))) {
-          wins = false;
-          break;
-        }
-      }
-      if (wins) return c;
-    }
-    return undefined;
-  }
-
-  private async better(p: Candidate, q: Candidate, args: readonly ArgInfo[]): Promise<boolean> {
-    let anyBetter = false;
-    let allSame = true;
-    for (let i = 0; i < args.length; i++) {
-      const tp = p.targets[i]!;
-      const tq = q.targets[i]!;
-      if (!this.f.same(tp, tq)) allSame = false;
-      const cmp = await this.compareConversion(args[i]!.op, tp, tq);
-      if (cmp < 0) return false;
-      if (cmp > 0) anyBetter = true;
-    }
-    if (anyBetter) return true;
-    if (!allSame) return false;
-    // tie-breakers (§12.6.4.3)
-    if (!p.generic && q.generic) return true;
-    if (!p.expanded && q.expanded) return true;
-    if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
-      return true;
-    if (!p.usesDefaults && q.usesDefaults) return true;
-    return false;
-  }
-
-  /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
-  private async compareConversion(e: Operand, t1: TypeHandle, t2: TypeHandle): Promise<number> {
-    if (this.f.same(t1, t2)) return 0;
-    if (e.type !== 'null') {
-      if (this.f.same(e.type, t1)) return 1;
-      if (this.f.same(e.type, t2)) return -1;
-    }
-    if (await this.betterTarget(t1, t2)) return 1;
-    if (await this.betterTarget(t2, t1)) return -1;
-    return 0;
-  }
-
-  /** §12.6.4.6 better conversion target. */
-  private async betterTarget(t1: TypeHandle, t2: TypeHandle): Promise<boolean> {
-    const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
-    const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
-    if (c12 && !c21) return true;
-    const [k1, k2] = [
-      primitiveKindOfName(await this.f.fullName(t1)),
-      primitiveKindOfName(await this.f.fullName(t2)),
-    ];
-    const signed: Record<string, string[]> = {
-      sbyte: ['byte', 'ushort', 'uint', 'ulong'],
-      short: ['ushort', 'uint', 'ulong'],
-      int: ['uint', 'ulong'],
-      long: ['ulong'],
-    };
-    return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
-  }
-
-  // ---------------------------------------------------------------- type inference
-
-  /** Method type arguments from the argument types (§12.6.3, without lambdas). */
-  private async infer(
-    m: MethodDescriptor,
-    args: readonly ArgInfo[],
-  ): Promise<TypeHandle[] | undefined> {
-    const tparams = m.genericParameterTypes ?? [];
-    if (tparams.length !== m.genericArity) return undefined;
-    const bounds = tparams.map(() => [] as TypeHandle[]);
-    const index = new Map(tparams.map((t, i) => [t.key, i]));
-    const params = m.parameters;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      const j = a.name
-        ? params.findIndex((p) => p.name === a.name)
-        : Math.min(i, params.length - 1);
-      if (j < 0) return undefined;
-      const p = params[j]!;
-      if (a.op.type === 'null' || a.outVar) continue;
-      let pt = p.type;
-      if (p.isParams && i >= params.length - 1) {
-        // expanded: an element argument infers from the element type
-        const pd = await this.f.describe(pt);
-        const ad = await this.f.describe(a.op.type);
-        if (pd.elementType && !(ad.kind === 'array' && ad.rank === pd.rank)) pt = pd.elementType;
-      }
-      await this.unify(pt, a.op.type, index, bounds, 0);
-    }
-    const out: TypeHandle[] = [];
-    for (const b of bounds) {
-      const fixed = await this.fix(b);
-      if (!fixed) return undefined;
-      out.push(fixed);
-    }
-    return out;
-  }
-
-  private async unify(
-    p: TypeHandle,
-    a: TypeHandle,
-    index: Map<string, number>,
-    bounds: TypeHandle[][],
-    depth: number,
-  ): Promise<void> {
-    if (depth > 8) return;
-    const i = index.get(p.key);
-    if (i !== undefined) {
-      bounds[i]!.push(a);
-      return;
-    }
-    const pd = await this.f.describe(p);
-    if (pd.kind === 'array' && pd.elementType) {
-      const ad = await this.f.describe(a);
-      if (ad.kind === 'array' && ad.rank === pd.rank && ad.elementType)
-        await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
-      return;
-    }
-    if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
-    // the argument's type, a base or an interface constructed from the same definition
-    const candidates = [
-      ...(await this.f.chain(a)).map((d) => d.handle),
-      ...(await this.it.md.interfaces(a)),
-    ];
-    for (const c of candidates) {
-      const cd = await this.f.describe(c);
-      if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
-        for (let k = 0; k < pd.typeArguments.length; k++) {
-          const pa = pd.typeArguments[k];
-          const ca = cd.typeArguments[k];
-          if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
-        }
-        return;
-      }
-    }
-  }
-
-  /** Fixing (§12.6.3.12): the bound every other bound converts to. */
-  private async fix(bounds: TypeHandle[]): Promise<TypeHandle | undefined> {
-    const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
-    if (unique.length <= 1) return unique[0];
-    const fits: TypeHandle[] = [];
-    for (const x of unique) {
-      let all = true;
-      for (const y of unique)
-        if (!(await this.it.conversions.implicit({ type: y, value: VOID }, x))) all = false;
-      if (all) fits.push(x);
-    }
-    return fits.length === 1 ? fits[0] : undefined;
   }
 }

@@ -33,7 +33,7 @@ export class StringOperators {
         span,
       );
     for (const x of [l, r])
-      if (x.type !== 'null' && (await this.it.lookup.isVoid(x.type)))
+      if (x.type !== 'null' && (await this.it.types.isVoid(x.type)))
         throw await this.it.binaryOperators.noOperator('+', l.type, r.type, span);
     if (this.it.dry) return { type, value: VOID };
     const text = (await this.it.interpolation.textOf(l)) + (await this.it.interpolation.textOf(r));

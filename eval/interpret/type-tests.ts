@@ -50,7 +50,7 @@ export class TypeTests {
     node: A.TypeNode,
   ): Promise<{ k: 'type'; type: TypeHandle } | { k: 'constant'; op: Operand }> {
     try {
-      return { k: 'type', type: await this.it.lookup.type(node) };
+      return { k: 'type', type: await this.it.types.type(node) };
     } catch (err) {
       if (
         !(err instanceof CompileError) ||
@@ -145,7 +145,7 @@ export class TypeTests {
 
   async as(e: A.As): Promise<Operand> {
     const x = await this.it.expr(e.operand);
-    const t = await this.it.lookup.type(e.type);
+    const t = await this.it.types.type(e.type);
     if ((await this.f.isValueType(t)) && !(await this.f.nullableUnderlying(t))) {
       throw new CompileError(
         'CS0077',

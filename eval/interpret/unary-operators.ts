@@ -100,7 +100,7 @@ export class UnaryOperators {
       const inner = await this.it.inDry(() =>
         this.applyUnaryOp(op, { type: lifted, value: VOID }, span),
       );
-      const type = await this.it.lookup.nullableOf(inner.type as TypeHandle);
+      const type = await this.it.types.nullableOf(inner.type as TypeHandle);
       if (this.it.dry) return { type, value: VOID };
       if (x.value.kind === 'null') return { type, value: NULL };
       return {
@@ -124,11 +124,11 @@ export class UnaryOperators {
     prefix: boolean,
     span: A.Span,
   ): Promise<Operand> {
-    const t = await this.it.target(target);
+    const t = await this.it.variables.target(target);
     const type = t.type as TypeHandle;
-    const old = await this.it.readTarget(t);
+    const old = await this.it.variables.readTarget(t);
     const next = await this.stepped(type, old, delta, span);
-    await this.it.store(t, next);
+    await this.it.variables.store(t, next);
     return { type, value: prefix ? next : old };
   }
 
