@@ -268,3 +268,20 @@ describe('static constructors', () => {
     }
   });
 });
+
+describe('nested types of a closed generic type', () => {
+  it('names List<int>.Enumerator as C# does, and calls through it', async () => {
+    const program =
+      'System.Collections.Generic.List<int>.Enumerator e = Game.Probe.SList.GetEnumerator(); ' +
+      'e.MoveNext(); e.Current';
+    expect(await value(program)).toBe(await value('Game.Probe.SList[0]'));
+    expect(await value('default(System.Collections.Generic.List<int>.Enumerator).Current')).toBe(
+      '0',
+    );
+    // the static type as C# writes it: the outer's arguments on the outer
+    const shown = (await run('Game.Probe.SList.GetEnumerator()')).value;
+    expect(shown.kind === 'value' && shown.type).toBe(
+      'System.Collections.Generic.List<int>.Enumerator',
+    );
+  });
+});

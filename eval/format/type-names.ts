@@ -34,9 +34,27 @@ export async function csharpName(metadata: MetadataProvider, type: TypeHandle): 
     const def = await metadata.describe(d.genericDefinition);
     const args = await Promise.all(d.typeArguments.map((a) => csharpName(metadata, a)));
     if (def.fullName === 'System.Nullable`1' && args.length === 1) return `${args[0]}?`;
-    return `${plain(def.fullName)}<${args.join(', ')}>`;
+    return withArguments(def.fullName, args);
   }
   return plain(d.fullName);
+}
+
+/**
+ * A generic definition's name with its arguments where C# writes them: each nesting level takes
+ * as many as its own arity (`List\`1+Enumerator` over `int` is `List<int>.Enumerator`).
+ */
+export function withArguments(reflectionName: string, args: readonly string[]): string {
+  let next = 0;
+  const levels = reflectionName.split('+').map((level) => {
+    const m = /^(.*)`(\d+)$/.exec(level);
+    if (!m) return level;
+    const taken = args.slice(next, next + Number(m[2]));
+    next += taken.length;
+    return `${m[1]}<${taken.join(', ')}>`;
+  });
+  // arguments no level declared (a malformed name): keep them on the last level, as before
+  if (next < args.length) levels[levels.length - 1] += `<${args.slice(next).join(', ')}>`;
+  return levels.join('.');
 }
 
 /** `Ns.Outer+Inner\`1` → `Ns.Outer.Inner` (arity dropped, nesting with dots). */

@@ -52,8 +52,11 @@ export class MemberLookup {
         }
         return { k: 'methods', methods };
       }
-      const nested = (await this.md.members(levels[i]!, arity ? `${name}\`${arity}` : name))
-        .nestedTypes[0];
+      const nested = await this.it.facts.nested(
+        levels[i]!,
+        arity ? `${name}\`${arity}` : name,
+        arity,
+      );
       if (nested) return { k: 'type', type: nested };
     }
     return undefined;

@@ -78,6 +78,25 @@ export class TypeFacts {
     return out;
   }
 
+  /**
+   * The type nested in `t` by its reflection name (`Inner`, `Inner\`1`). A closed generic has no
+   * nested types of its own in the metadata: C#'s `List<int>.Enumerator` is the definition's
+   * nested type (`List\`1+Enumerator`, generic over the outer's parameters) closed over `t`'s
+   * arguments.
+   */
+  async nested(
+    t: TypeHandle,
+    reflection: string,
+    ownArity: number,
+  ): Promise<TypeHandle | undefined> {
+    const direct = (await this.md.members(t, reflection)).nestedTypes[0];
+    if (direct || ownArity > 0) return direct;
+    const d = await this.md.describe(t);
+    if (!d.genericDefinition || d.typeArguments.length === 0) return undefined;
+    const open = (await this.md.members(d.genericDefinition, reflection)).nestedTypes[0];
+    return open ? this.md.constructGeneric(open, d.typeArguments) : undefined;
+  }
+
   /** A reference/boxing/identity conversion from `from` to `to`. */
   async assignable(to: TypeHandle, from: TypeHandle): Promise<boolean> {
     return this.same(to, from) || this.md.isAssignable(to, from);

@@ -206,7 +206,7 @@ export class TypeNames {
   async nestedType(type: TypeHandle, name: string, arity: number): Promise<TypeHandle | undefined> {
     const reflection = arity ? `${name}\`${arity}` : name;
     for (const d of await this.it.facts.chain(type)) {
-      const hit = (await this.md.members(d.handle, reflection)).nestedTypes[0];
+      const hit = await this.it.facts.nested(d.handle, reflection, arity);
       if (hit) return hit;
     }
     return undefined;
