@@ -6,16 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import type { EvaluateOptions, EvaluateResult } from '../eval/index.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
+import { evaluateInGame, evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
 import { GameSession } from '../unity/session/session.js';
 
 let fixture: FixtureProcess;
 let session: GameSession;
+const logged: string[] = [];
 
 beforeAll(async () => {
   fixture = await startFixture({ entities: 200 });
-  session = new GameSession();
+  session = new GameSession({ log: (m) => logged.push(m) });
   await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
 });
 
@@ -283,5 +284,16 @@ describe('nested types of a closed generic type', () => {
     expect(shown.kind === 'value' && shown.type).toBe(
       'System.Collections.Generic.List<int>.Enumerator',
     );
+  });
+});
+
+describe('binding outside the window', () => {
+  it('binds a program that must ask the game in the window, without logging a failure', async () => {
+    logged.length = 0;
+    // naming a closed generic of a game type invokes MakeGenericType: no binding without a window
+    const program = 'new System.Collections.Generic.List<Game.Point>().Count';
+    const first = await evaluateInSession(session, 'test', program);
+    expect(first.value).toMatchObject({ kind: 'value', text: '0' });
+    expect(logged.filter((l) => l.includes('binding outside the window'))).toEqual([]);
   });
 });

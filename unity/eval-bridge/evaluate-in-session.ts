@@ -10,10 +10,10 @@ import {
 } from '../../eval/index.js';
 import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
 import { connectionPart } from '../session/game-connection.js';
-import { metadataFor } from '../runtime/game-metadata.js';
+import { NeedsTheGame, metadataFor } from '../runtime/game-metadata.js';
 import { unityBuiltins } from '../runtime/builtins.js';
 import { evaluateInGame, lastValueOf } from '../runtime/evaluate-in-game.js';
-import { UnityError } from '../errors.js';
+import { UnityError, messageOf } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
 import type { Journal } from '../journal/journal.js';
 
@@ -57,6 +57,15 @@ export async function evaluateInSession(
  * the window (to read what it returned before the game runs again): `source` is bound outside
  * any window unless bound before on this connection, then `inWindow` runs in one window.
  */
+function causedBy(e: unknown, type: new (...args: never[]) => Error): boolean {
+  let c: unknown = e;
+  for (let depth = 0; depth < 8 && c instanceof Error; depth++) {
+    if (c instanceof type) return true;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export async function runBound<R>(
   session: GameSession,
   caller: string,
@@ -79,7 +88,10 @@ export async function runBound<R>(
     );
   } catch (e) {
     if (e instanceof UnityError && e.cause instanceof EvalError) throw e; // the program is refused
-    bound = undefined; // bound again, in the window, where invokes are allowed
+    // bound again, in the window, where invokes are allowed; any other cause is logged, not lost
+    if (!causedBy(e, NeedsTheGame))
+      session.log(`${label}: binding outside the window failed, bound in it: ${messageOf(e)}`);
+    bound = undefined;
   }
   const r = await session.run(label, caller, inWindow);
   if (!bound) return r;
@@ -101,7 +113,7 @@ async function bindInGame(
 ): Promise<boolean> {
   const metadata = metadataFor(ctx);
   const refuse = (): never => {
-    throw new Error('binding touched the game');
+    throw new NeedsTheGame('binding touched the game');
   };
   const game = new Proxy({} as GameAccess, { get: () => refuse });
   const runtime = { metadata, game };

@@ -39,6 +39,11 @@ const ALL_DECLARED =
   BindingFlags.Public |
   BindingFlags.NonPublic;
 
+/** Binding asked the game for something (naming a closed generic invokes): bind in a window. */
+export class NeedsTheGame extends Error {
+  override name = 'NeedsTheGame';
+}
+
 export class GameMetadata implements MetadataProvider, TypeNames {
   private readonly types = new Map<number, Promise<TypeDescriptor>>();
   private readonly memberSets = new Map<string, Promise<MemberSet>>();
@@ -381,7 +386,7 @@ export class GameMetadata implements MetadataProvider, TypeNames {
     const known = this.constructed.get(genericKey(definition, args));
     if (known) return known;
     if (!this.invokeRoute)
-      throw new Error('naming a closed generic type needs the game (an invoke)');
+      throw new NeedsTheGame('naming a closed generic type needs the game (an invoke)');
     const id = await this.invokeRoute('generic', definition, args, 0);
     await this.describe(handleOf(id)); // records it in `constructed`
     return handleOf(id);
@@ -390,7 +395,8 @@ export class GameMetadata implements MetadataProvider, TypeNames {
   async arrayOf(element: TypeHandle, rank: number): Promise<TypeHandle> {
     const known = this.constructed.get(arrayKey(element, rank));
     if (known) return known;
-    if (!this.invokeRoute) throw new Error('naming an array type needs the game (an invoke)');
+    if (!this.invokeRoute)
+      throw new NeedsTheGame('naming an array type needs the game (an invoke)');
     const id = await this.invokeRoute('array', element, [], rank);
     await this.describe(handleOf(id));
     return handleOf(id);
