@@ -1,6 +1,6 @@
 // The requests a step is made of, on Mono 6.8: a STEP request from a source line; from anywhere
 // else (native code, code without line information) a METHOD_ENTRY request for game code, then a
-// breakpoint on the entered method's first line. unity/debug/debugger.ts arms and clears them
+// breakpoint on the entered method's first line. unity/debug/stepping.ts arms and clears them
 // and decides what their events mean; docs/solutions/breakpoint-pauses.md says why each exists.
 
 import {
