@@ -5,6 +5,7 @@
 
 import {
   EventKind,
+  FrameFlags,
   StepDepth,
   StepFilter,
   StepSize,
@@ -51,7 +52,7 @@ export async function onSourceLine(
   threadId: number,
 ): Promise<boolean> {
   const [top] = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
-  if (!top || (top.flags & 2) !== 0) return false;
+  if (!top || (top.flags & FrameFlags.NATIVE_TRANSITION) !== 0) return false;
   const at = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
   return at !== undefined && isSourceLine(at.line);
 }
