@@ -7,7 +7,7 @@ import {
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
-import { TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
+import { ErrorCode, TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
 import { TypeCatalog, type TypeCatalogOptions } from './type-catalog.js';
 import { FakeGame } from './testing/fake-game.js';
 
@@ -294,8 +294,8 @@ describe('agents that declare 2.47+ without every 2.47 command', () => {
     const { catalog, sent } = await attach(w.g, 54, {
       readFile: (p) => Promise.resolve(files.get(p)),
     });
-    agent!.on('ASSEMBLY.GET_METADATA_BLOB', () => ({ error: 100 }));
-    agent!.on('ASSEMBLY.GET_TYPE_FROM_TOKEN', () => ({ error: 100 }));
+    agent!.on('ASSEMBLY.GET_METADATA_BLOB', () => ({ error: ErrorCode.NOT_IMPLEMENTED }));
+    agent!.on('ASSEMBLY.GET_TYPE_FROM_TOKEN', () => ({ error: ErrorCode.NOT_IMPLEMENTED }));
     const found = await catalog.findTypes('Game.Probe');
     expect(found.matches[0]?.typeId).toBe(w.probe.id);
     expect(catalog.stats.listedBy).toMatchObject({ 'metadata-blob': 0, file: 3 });
