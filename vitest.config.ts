@@ -1,7 +1,29 @@
 import { defineConfig } from 'vitest/config';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * A skipped test is a test that did not run: every run lists the skipped ones loudly, and a CI run
+ * (CI set, as .ci/run sets it) fails on any. Filtering by name (`-t`) skips the others; so run
+ * files by path locally, or unset CI.
+ */
+const noSkippedTests: Reporter = {
+  onTestRunEnd(testModules: readonly TestModule[]) {
+    const skipped: string[] = [];
+    for (const m of testModules)
+      for (const t of m.children.allTests())
+        if (t.result().state === 'skipped') skipped.push(`${m.moduleId}: ${t.fullName}`);
+    if (skipped.length === 0) return;
+    const fail = Boolean(process.env['CI']);
+    process.stderr.write(
+      `\n${'!'.repeat(78)}\n${skipped.length} TEST(S) SKIPPED${fail ? ' (CI: this run fails)' : ''}:\n${skipped.map((s) => `  - ${s}`).join('\n')}\n${'!'.repeat(78)}\n`,
+    );
+    if (fail) process.exitCode = 1;
+  },
+};
 
 export default defineConfig({
   test: {
+    reporters: ['default', noSkippedTests],
     projects: [
       {
         test: {

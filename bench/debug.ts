@@ -2,7 +2,9 @@
 // breakpoint on the first line of Game.DebugTargets.DeepLeaf (called 20+ frames deep every
 // frame). Per hit: from the event set's delivery to debug_wait's answer (the stop decided, the
 // stopped location read), then debug_pause_state for 20 frames with every frame's parameters,
-// locals and `this` formatted, then resume. Rows are medians (ms). Goes through unity/debug, the
+// locals and `this` formatted, then resume. Rows are medians (ms).
+// The reference reads each frame's parameters and live locals in one StackFrame.GetValues
+// (one STACK_FRAME.GET_VALUES), `this` beside it, as ours does. Goes through unity/debug, the
 // layer the tools call, so the MCP layer's own cost (JSON, zod) is not in the figures.
 
 import type { FixtureProcess } from '../fixtures/launch.js';
@@ -10,7 +12,7 @@ import { Debugger } from '../unity/debug/debugger.js';
 import { pauseState } from '../unity/debug/inspect.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
-import { alternate, median, round, type Line, type Options } from './scenario.js';
+import { alternate, got, median, medians, type Line, type Options } from './scenario.js';
 
 export async function measureDebug(opts: {
   port: number;
@@ -62,7 +64,7 @@ export async function measureDebug(opts: {
   }
 }
 
-/** Both clients, alternating which goes first, `rounds` times; medians of the rounds. */
+/** Both clients, alternating which goes first, `rounds` times; each row's rounds. */
 export const debug = {
   async run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }> {
     const port = fixture.sdbPort;
@@ -73,41 +75,37 @@ export const debug = {
       () => runReference({ port, scenario: 'debug', iterations: n, timeoutMs: 240_000 }),
       () => measureDebug({ port, iterations: n }),
     );
-    const m = (x: Record<string, number>, k: string): number => {
-      const v = x[k];
-      if (v === undefined) throw new Error(`no ${k} reported`);
-      return v;
-    };
     const ours = r.ours;
     const ref = r.reference;
     const rows: [string, string][] = [
       ['hit_to_wait_ms', 'breakpoint event delivered to debug_wait answering with the location'],
-      ['pause_state_20_frames_ms', 'debug_pause_state: 20 frames with parameters, locals, this'],
+      [
+        'pause_state_20_frames_ms',
+        "debug_pause_state: 20 frames with parameters, locals, this; the reference reads each frame's parameters and locals in one StackFrame.GetValues",
+      ],
     ];
-    const json = [
-      ...rows.map(([name, what]) => ({
-        name,
-        what,
-        ours: round(m(ours, name), 3),
-        reference: round(m(ref, name), 3),
-        ratio: round(m(ours, name) / m(ref, name), 3),
-        unit: 'ms',
-      })),
-      {
-        name: 'work',
-        frames_read: { ours: m(ours, 'frames_read'), reference: m(ref, 'frames_read') },
-        values_read: { ours: m(ours, 'values_read'), reference: m(ref, 'values_read') },
-        iterations_per_round: n,
-        rounds: o.rounds,
-      },
-    ];
-    const lines: Line[] = rows.map(([name]) => ({
+    const lines: Line[] = rows.map(([name, what]) => ({
       name,
-      ours: round(m(ours, name), 3),
-      reference: round(m(ref, name), 3),
+      what,
+      ours: got(ours, name, 'our client'),
+      reference: got(ref, name, 'the reference client'),
       unit: 'ms',
       target: { kind: 'ratio', value: 1 },
     }));
+    for (const k of ['frames_read', 'values_read'])
+      if (medians(ours)[k] !== medians(ref)[k])
+        throw new Error(
+          `the clients did different work: ${k} ours ${medians(ours)[k]}, reference ${medians(ref)[k]}`,
+        );
+    const json = {
+      work: {
+        frames_read: { ours: medians(ours)['frames_read'], reference: medians(ref)['frames_read'] },
+        values_read: { ours: medians(ours)['values_read'], reference: medians(ref)['values_read'] },
+        iterations_per_round: n,
+        rounds: o.rounds,
+      },
+      rounds: r,
+    };
     return { lines, json };
   },
 };

@@ -7,8 +7,9 @@
 // naive per-entity paths: what an agent does without a bulk read, ecs_get_component for each
 // entity (measured in the first round only: it takes a while), and the floor of any per-entity
 // path, GetComponentData<LocalTransform>(entity) invoked once per entity in one window (no
-// presence check, no window per entity). Figures are medians of the rounds; targets are
-// reported, never asserted.
+// presence check, no window per entity): the headline speed-up is against that floor, the tool
+// path's is kept for the record. The freeze is reported both as the hitch recorder saw it and as
+// the session's window measured it. Figures are per round; targets are reported, never asserted.
 
 import type { FixtureProcess } from '../fixtures/launch.js';
 import { EcsAccess } from '../unity/ecs/ecs-access.js';
@@ -20,7 +21,7 @@ import {
   type OperationCost,
 } from '../unity/session/session.js';
 import { hitchMeter } from './hitch.js';
-import { median, round, type Line, type Options } from './scenario.js';
+import { got, median, round, type Line, type Options } from './scenario.js';
 
 const COMPONENT = 'Unity.Transforms.LocalTransform';
 const MAX_INVOKES = 10;
@@ -94,69 +95,84 @@ export const ecs = {
       await session.shutdown();
     }
     const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+    const wall = got(samples, 'wall_ms');
+    const invokeOnly = got(samples, 'naive_invoke_only_ms');
+    const toolPath = got(samples, 'naive_wall_ms'); // one round
     const row = {
       entities,
       component: COMPONENT,
       invokes: m.invokes!,
       wire_commands: m.wire_commands!,
       freeze_ms: round(m.freeze_ms!, 2),
+      window_freeze_ms: round(m.window_freeze_ms!, 2),
       wall_ms: round(m.wall_ms!, 2),
+      // the headline: against the cheapest per-entity path
+      naive_invoke_only_ms: round(m.naive_invoke_only_ms!, 1),
+      naive_invoke_only_path:
+        'GetComponentData<T> invoked per entity, all in one window (the floor of any per-entity path)',
+      naive_invokes: m.naive_invokes!,
+      speedup_vs_invoke_only: round(m.naive_invoke_only_ms! / m.wall_ms!, 1),
+      // and against what an agent does without a bulk read, one tool call per entity
       naive_wall_ms: round(m.naive_wall_ms!, 1),
       naive_path: 'ecs_get_component per entity (window, Exists, HasComponent, GetComponentData)',
       naive_tool_invokes: m.naive_tool_invokes!,
-      speedup: round(m.naive_wall_ms! / m.wall_ms!, 1),
-      naive_invoke_only_ms: round(m.naive_invoke_only_ms!, 1),
-      naive_invoke_only_path:
-        'GetComponentData<T> invoked per entity, all in one window (the floor)',
-      naive_invokes: m.naive_invokes!,
-      speedup_vs_invoke_only: round(m.naive_invoke_only_ms! / m.wall_ms!, 1),
-      window_freeze_ms: round(m.window_freeze_ms!, 2),
+      speedup_vs_tool_calls: round(m.naive_wall_ms! / m.wall_ms!, 1),
       // the first read on a fresh connection (names resolved and lookups made before the window)
       first_invokes: cold.invokes,
       first_wire_commands: cold.wireCommands,
       first_window_freeze_ms: cold.freezeMs,
       first_wall_ms: cold.wallMs,
       rounds: o.rounds,
+      per_round: samples,
     };
     const lines: Line[] = [
       { name: 'entities', ours: row.entities, reference: undefined, unit: 'entities' },
       {
         name: 'invokes',
-        ours: row.invokes,
+        ours: got(samples, 'invokes'),
         reference: undefined,
         unit: 'invokes',
-        target: { kind: 'absolute', value: MAX_INVOKES + 0.5 },
+        target: { kind: 'below', value: MAX_INVOKES + 0.5 },
       },
-      { name: 'wire_commands', ours: row.wire_commands, reference: undefined, unit: 'commands' },
+      {
+        name: 'wire_commands',
+        ours: got(samples, 'wire_commands'),
+        reference: undefined,
+        unit: 'commands',
+      },
       {
         name: 'freeze_ms',
-        ours: row.freeze_ms,
+        what: "the game's freeze by the fixture's hitch recorder (longest frame-start delay)",
+        ours: got(samples, 'freeze_ms'),
         reference: undefined,
         unit: 'ms',
-        target: { kind: 'absolute', value: MAX_FREEZE_MS },
+        target: { kind: 'below', value: MAX_FREEZE_MS },
       },
-      { name: 'wall_ms', ours: row.wall_ms, reference: undefined, unit: 'ms' },
-      { name: 'naive_wall_ms', ours: row.naive_wall_ms, reference: undefined, unit: 'ms' },
       {
-        name: 'naive_invoke_only_ms',
-        ours: row.naive_invoke_only_ms,
+        name: 'window_freeze_ms',
+        what: "the game's freeze by the session's suspend window (cost.freezeMs)",
+        ours: got(samples, 'window_freeze_ms'),
         reference: undefined,
         unit: 'ms',
+        target: { kind: 'below', value: MAX_FREEZE_MS },
       },
-      // bulk wall over naive wall: at most 1/50
+      { name: 'wall_ms', ours: wall, reference: undefined, unit: 'ms' },
+      { name: 'naive_invoke_only_ms', ours: invokeOnly, reference: undefined, unit: 'ms' },
+      { name: 'naive_tool_calls_ms', ours: toolPath, reference: undefined, unit: 'ms' },
       {
-        name: 'bulk_over_naive',
-        ours: row.wall_ms / row.naive_wall_ms,
+        name: 'speedup_vs_invoke_only',
+        what: 'per-entity GetComponentData invokes in one window (the cheapest per-entity path) over the bulk read, per round',
+        ours: invokeOnly.map((x, i) => x / wall[i]!),
         reference: undefined,
         unit: 'x',
-        target: { kind: 'absolute', value: 1 / MIN_SPEEDUP },
+        target: { kind: 'atLeast', value: MIN_SPEEDUP },
       },
       {
-        name: 'bulk_over_invoke_only',
-        ours: row.wall_ms / row.naive_invoke_only_ms,
+        name: 'speedup_vs_tool_calls',
+        what: 'ecs_get_component per entity (measured in round 1) over the bulk read of each round; for the record',
+        ours: wall.map((x) => toolPath[0]! / x),
         reference: undefined,
         unit: 'x',
-        target: { kind: 'absolute', value: 1 / MIN_SPEEDUP },
       },
     ];
     return { lines, json: [row] };

@@ -29,7 +29,7 @@ import type { FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { GameSession } from '../unity/session/session.js';
 import { runReference } from './reference.js';
-import { median, round, type Line, type Options } from './scenario.js';
+import { got, median, round, type Line, type Options } from './scenario.js';
 import { processAlive } from '../unity/lifetime.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -382,7 +382,13 @@ export const mcp = {
     ];
     const r = (x: number): number => round(x, 3);
     const lines: Line[] = [
-      { name: 'startup_ms', ours: r(median(st.startup)), reference: undefined, unit: 'ms' },
+      {
+        name: 'startup_ms',
+        what: `spawn to the tools/list reply, over ${STARTUP_SPAWNS} spawns`,
+        ours: st.startup,
+        reference: undefined,
+        unit: 'ms',
+      },
       {
         name: 'exit_after_stdin_close_ms',
         ours: r(median(st.exit)),
@@ -403,19 +409,25 @@ export const mcp = {
         reference: undefined,
         unit: 'MB',
       },
-      { name: 'eval_field_read_mcp_ms', ours: r(mcpMs), reference: r(referenceMs), unit: 'ms' },
+      {
+        name: 'eval_field_read_mcp_ms',
+        ours: got(per, 'mcp_ms'),
+        reference: got(per, 'field_read_ms', 'the reference client'),
+        unit: 'ms',
+      },
       {
         name: 'eval_field_read_in_process_ms',
-        ours: r(inProcessMs),
-        reference: r(referenceMs),
+        ours: got(per, 'in_process_ms'),
+        reference: got(per, 'field_read_ms', 'the reference client'),
         unit: 'ms',
       },
       {
         name: 'mcp_overhead_ms',
-        ours: r(overhead),
+        what: 'through MCP minus in-process, per round',
+        ours: got(per, 'mcp_ms').map((x, i) => x - got(per, 'in_process_ms')[i]!),
         reference: undefined,
         unit: 'ms',
-        target: { kind: 'absolute', value: OVERHEAD_TARGET_MS },
+        target: { kind: 'below', value: OVERHEAD_TARGET_MS },
       },
       // for the record: the server's own account, the bare round trip, and calls back to back
       {

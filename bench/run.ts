@@ -1,9 +1,16 @@
 // `npm run bench [-- scenario...] [--rounds N] [--iterations N]`: our client and the reference C#
 // client (Mono.Debugger.Soft, via bench/reference/RefBench.cs) against the same fixture in one
-// run, alternating, several rounds; each figure is the median of the rounds. Prints a table per
-// scenario and writes bench/results/<scenario>.json. Figures are reported, never asserted.
+// run, alternating, several rounds. Prints a table per scenario (each figure the median of the
+// rounds, with the rounds' min and max, and a verdict per target: met, MISSED, or within noise
+// when the rounds fall on both sides of it) and writes bench/results/<scenario>.json with the
+// commit it was measured at and the machine's load. Figures are reported, never asserted.
+//
+// `npm run bench -- --check`: lists the result files older than the code they measure (a commit
+// since theirs touched a folder the scenario exercises, see SOURCES), or measured on uncommitted
+// changes to it, and exits 1 if there is any.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +24,20 @@ import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
 import { measurePipelinedBurst, measureWire } from './wire.js';
-import { alternate, round, type Line, type Options } from './scenario.js';
+import {
+  alternate,
+  describeTarget,
+  evaluateRow,
+  got,
+  medians,
+  round,
+  type Line,
+  type Options,
+  type RowResult,
+} from './scenario.js';
 
-const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
 
 /**
  * Untimed calls before each light wire row, for both clients. Mono compiles a method fully on
@@ -31,6 +49,28 @@ const WARMUP = 2000;
 interface Scenario {
   run(fixture: FixtureProcess, o: Options): Promise<{ lines: Line[]; json: unknown }>;
 }
+
+/** What every scenario runs on: the harness, the reference client and the fixture game. */
+const HARNESS = [
+  'bench/run.ts',
+  'bench/scenario.ts',
+  'bench/reference.ts',
+  'bench/reference',
+  'fixtures',
+];
+
+/**
+ * The code each scenario measures, as paths of the repository: a result file is stale once a
+ * commit after the one it records touched any of them.
+ */
+const SOURCES: Record<string, readonly string[]> = {
+  wire: [...HARNESS, 'sdb-protocol', 'bench/wire.ts'],
+  session: [...HARNESS, 'sdb-protocol', 'unity', 'bench/session.ts', 'bench/hitch.ts'],
+  eval: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/eval.ts'],
+  mcp: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'mcp', 'bench/mcp.ts', 'tsconfig.build.json'],
+  ecs: [...HARNESS, 'sdb-protocol', 'unity', 'bench/ecs.ts', 'bench/hitch.ts'],
+  debug: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/debug.ts'],
+};
 
 const wire: Scenario = {
   async run(fixture, o) {
@@ -54,39 +94,50 @@ const wire: Scenario = {
         return { ...w };
       },
     );
+    const ours = (k: string): number[] => got(m.ours, k, 'our client');
+    const ref = (k: string): number[] => got(m.reference, k, 'the reference client');
     // target: ours/reference at most this
-    const rows: [string, number, string?][] = [
+    const rows: [string, number | undefined][] = [
       ['static_field_read_us', 1.0],
       ['object_field_read_us', 1.0],
       ['array_10k_read_us', 0.5],
       ['string_1mb_read_us', 0.5],
       ['invoke_parked_us', 1.0],
-      ['burst_1000_reads_us', 0.25], // at least 4x faster than the reference's sequential reads
-      ['burst_1000_reads_pipelined_only_us', Infinity, 'burst_1000_reads_us'], // pipelining alone, for the record
     ];
-    const json = rows.map(([name, , refName]) => {
-      const ours = m.ours[name]!;
-      const reference = m.reference[refName ?? name];
-      if (reference === undefined)
-        throw new Error(`the reference client reported no ${refName ?? name}`);
-      return {
-        name,
-        ours_us: round(ours, 2),
-        reference_us: round(reference, 2),
-        ratio: round(ours / reference, 3),
-      };
-    });
-    const lines = json.map((r, i): Line => {
-      const t = rows[i]![1];
-      return {
-        name: r.name,
-        ours: r.ours_us,
-        reference: r.reference_us,
+    const lines: Line[] = rows.map(([name, t]) => ({
+      name,
+      ours: ours(name),
+      reference: ref(name),
+      unit: 'us',
+      ...(t === undefined ? {} : { target: { kind: 'ratio', value: t } }),
+    }));
+    lines.push(
+      {
+        name: 'burst_1000_reads_vs_best_us',
+        what: "1,000 reads of a static in flight at once, against the reference's best form of them: TypeMirror.GetValues with the field 1,000 times (one request)",
+        ours: ours('burst_1000_reads_us'),
+        reference: ref('burst_1000_reads_batched_us'),
         unit: 'us',
-        ...(Number.isFinite(t) ? { target: { kind: 'ratio', value: t } } : {}),
-      };
-    });
-    return { lines, json };
+        target: { kind: 'ratio', value: 1.0 },
+      },
+      {
+        name: 'burst_1000_reads_vs_sequential_us',
+        what: "the same burst against the reference's sequential loop of 1,000 TypeMirror.GetValue calls",
+        ours: ours('burst_1000_reads_us'),
+        reference: ref('burst_1000_reads_us'),
+        unit: 'us',
+        target: { kind: 'ratio', value: 0.25 }, // at least 4x faster than the sequential loop
+      },
+      {
+        // pipelining alone (read coalescing off), for the record
+        name: 'burst_1000_reads_pipelined_only_us',
+        what: "the burst with read coalescing off (pipelining alone), against the reference's sequential loop",
+        ours: ours('burst_1000_reads_pipelined_only_us'),
+        reference: ref('burst_1000_reads_us'),
+        unit: 'us',
+      },
+    );
+    return { lines, json: { rounds: m } };
   },
 };
 
@@ -106,22 +157,20 @@ const session: Scenario = {
       ['one_invoke_freeze_ms', 'one invoke on the main thread'],
       ['ten_invokes_freeze_ms', 'ten invokes in one exclusive window'],
     ];
-    const json = names.map(([name]) => ({
+    const lines = names.map(([name, what]): Line => ({
       name,
-      ours: round(m.ours[name]!, 3),
-      reference: round(m.reference[name]!, 3),
+      what,
+      ours: got(m.ours, name, 'our client'),
+      reference: got(m.reference, name, 'the reference client'),
       unit: 'ms',
-    }));
-    const lines = json.map((r): Line => ({
-      ...r,
       // idle is the baseline both share; the field read is held to 2 ms absolute
-      ...(r.name === 'idle_freeze_ms'
+      ...(name === 'idle_freeze_ms'
         ? {}
-        : r.name === 'field_read_freeze_ms'
-          ? { target: { kind: 'absolute', value: 2 } }
+        : name === 'field_read_freeze_ms'
+          ? { target: { kind: 'below', value: 2 } }
           : { target: { kind: 'ratio', value: 1 } }),
     }));
-    return { lines, json };
+    return { lines, json: { rounds: m } };
   },
 };
 
@@ -141,111 +190,220 @@ const evaluation: Scenario = {
       property_chain: 2,
       ecs_read: 3,
     };
+    const o1 = medians(m.ours);
+    const r1 = medians(m.reference);
     const json = programs.map((p) => ({
       program: p,
-      ours_ms: round(m.ours[`${p}_ms`]!, 3),
-      reference_ms: round(m.reference[`${p}_ms`]!, 3),
-      ratio: round(m.ours[`${p}_ms`]! / m.reference[`${p}_ms`]!, 3),
-      first_ms: round(m.ours[`${p}_first_ms`]!, 1),
+      ours_ms: round(o1[`${p}_ms`]!, 3),
+      reference_ms: round(r1[`${p}_ms`]!, 3),
+      ratio: round(o1[`${p}_ms`]! / r1[`${p}_ms`]!, 3),
+      first_ms: round(o1[`${p}_first_ms`]!, 1),
       // the game is held only for the run: binding (the slow part of a first evaluation) is not
-      first_freeze_ms: round(m.ours[`${p}_first_freeze_ms`]!, 2),
-      second_to_first: round(m.ours[`${p}_ms`]! / m.ours[`${p}_first_ms`]!, 3),
-      commands: round(m.ours[`${p}_commands`]!, 2),
-      invokes: round(m.ours[`${p}_invokes`]!, 2),
-      first_commands: m.ours[`${p}_first_commands`],
-      first_invokes: m.ours[`${p}_first_invokes`],
+      first_freeze_ms: round(o1[`${p}_first_freeze_ms`]!, 2),
+      second_to_first: round(o1[`${p}_ms`]! / o1[`${p}_first_ms`]!, 3),
+      commands: round(o1[`${p}_commands`]!, 2),
+      invokes: round(o1[`${p}_invokes`]!, 2),
+      first_commands: o1[`${p}_first_commands`],
+      first_invokes: o1[`${p}_first_invokes`],
       invokes_target: invokeTargets[p],
     }));
     const lines: Line[] = [];
-    for (const r of json) {
+    for (const p of programs) {
+      const ours = (k: string): number[] => got(m.ours, `${p}_${k}`, 'our client');
       // an evaluation against the same work written by hand: parse, bind and format cost this much
       lines.push({
-        name: `${r.program}_ms`,
-        ours: r.ours_ms,
-        reference: r.reference_ms,
+        name: `${p}_ms`,
+        ours: ours('ms'),
+        reference: got(m.reference, `${p}_ms`, 'the reference client'),
         unit: 'ms',
         target: { kind: 'ratio', value: 1.5 },
       });
       lines.push({
-        name: `${r.program}_first_ms`,
-        ours: r.first_ms,
+        name: `${p}_first_ms`,
+        ours: ours('first_ms'),
         reference: undefined,
         unit: 'ms',
       });
       lines.push({
-        name: `${r.program}_invokes`,
-        ours: r.invokes,
+        name: `${p}_invokes`,
+        ours: ours('invokes'),
         reference: undefined,
         unit: 'invokes',
-        target: { kind: 'absolute', value: r.invokes_target! + 0.5 },
+        target: { kind: 'below', value: invokeTargets[p]! + 0.5 },
       });
       lines.push({
-        name: `${r.program}_commands`,
-        ours: r.commands,
+        name: `${p}_commands`,
+        ours: ours('commands'),
         reference: undefined,
         unit: 'commands',
       });
     }
-    return { lines, json };
+    return { lines, json: { programs: json, rounds: m } };
   },
 };
 
 const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation, mcp, ecs, debug };
 
-function printTable(name: string, lines: Line[]): void {
-  console.log(`\n${name} (median of rounds)`);
+function printTable(name: string, rows: RowResult[], rounds: number): void {
+  const fig = (x: number): string => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(3));
+  const cell = (sp: RowResult['ours'] | undefined): string =>
+    sp === undefined
+      ? '-'
+      : sp.rounds.length === 1
+        ? fig(sp.median)
+        : `${fig(sp.median)} [${fig(sp.min)}-${fig(sp.max)}]`;
+  console.log(`\n${name} (median of ${rounds} rounds [min-max over the rounds])`);
   console.log(
-    `${'row'.padEnd(36)}${'ours'.padStart(12)}${'reference'.padStart(12)}${'ours/ref'.padStart(10)}  target`,
+    `${'row'.padEnd(36)}${'ours'.padStart(26)}${'reference'.padStart(26)}${'ours/ref'.padStart(24)}  target`,
   );
-  for (const l of lines) {
-    const ratio = l.reference === undefined ? undefined : l.ours / l.reference;
-    let target = '';
-    if (l.target) {
-      const met =
-        l.target.kind === 'ratio'
-          ? ratio !== undefined && ratio <= l.target.value
-          : l.ours < l.target.value;
-      target = `${l.target.kind === 'ratio' ? `ratio <= ${l.target.value}` : `< ${l.target.value} ${l.unit}`}: ${met ? 'met' : 'MISSED'}`;
-    }
-    const ref = l.reference === undefined ? '-' : l.reference.toFixed(2);
-    const r = ratio === undefined ? '-' : ratio.toFixed(3);
+  for (const r of rows) {
+    const target = r.target ? `${describeTarget(r.target, r.unit)}: ${r.verdict}` : '';
     console.log(
-      `${`${l.name}`.padEnd(36)}${l.ours.toFixed(2).padStart(12)}${ref.padStart(12)}${r.padStart(10)}  ${target}`,
+      `${r.name.padEnd(36)}${cell(r.ours).padStart(26)}${cell(r.reference).padStart(26)}${cell(r.ratio).padStart(24)}  ${target}`,
     );
   }
 }
 
-function parseArgs(argv: string[]): Options & { names: string[] } {
+function parseArgs(argv: string[]): Options & { names: string[]; check: boolean } {
   const names: string[] = [];
   let rounds = 3;
   let iterations = 200;
+  let check = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--rounds') rounds = Number(argv[++i]);
     else if (a === '--iterations') iterations = Number(argv[++i]);
+    else if (a === '--check') check = true;
     else names.push(a);
   }
   for (const n of names)
     if (!scenarios[n])
       throw new Error(`unknown scenario ${n} (known: ${Object.keys(scenarios).join(', ')})`);
-  return { names: names.length ? names : Object.keys(scenarios), rounds, iterations };
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error('--rounds takes a whole number >= 1');
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new Error('--iterations takes a whole number >= 1');
+  return { names: names.length ? names : Object.keys(scenarios), rounds, iterations, check };
+}
+
+function git(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd: ROOT, maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`git ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    );
+  });
+}
+
+/** The commit the code is at, and which of the scenario's sources differ from it. */
+async function provenance(name: string): Promise<{ commit: string; uncommitted: string[] }> {
+  const commit = (await git(['rev-parse', 'HEAD'])).trim();
+  const status = await git(['status', '--porcelain', '--', ...SOURCES[name]!]);
+  const uncommitted = status
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(3));
+  return { commit, uncommitted };
+}
+
+const load = (): number[] => os.loadavg().map((x) => round(x, 2));
+
+/** `--check`: which result files are older than the code they measure. */
+async function check(names: string[]): Promise<string[]> {
+  const files = new Set(
+    (await readdir(RESULTS).catch(() => [])).filter((f) => f.endsWith('.json')),
+  );
+  const stale: string[] = [];
+  for (const name of names) {
+    const file = `${name}.json`;
+    const say = (why: string): void => {
+      stale.push(name);
+      console.log(`STALE bench/results/${file}: ${why}`);
+    };
+    if (!files.has(file)) {
+      say('no result file');
+      continue;
+    }
+    files.delete(file);
+    const data = JSON.parse(await readFile(path.join(RESULTS, file), 'utf8')) as {
+      measured?: { commit?: string; uncommitted?: string[] };
+    };
+    const commit = data.measured?.commit;
+    if (commit === undefined) {
+      say('it records no commit (measured before results recorded one)');
+      continue;
+    }
+    const known = await git(['cat-file', '-e', `${commit}^{commit}`]).then(
+      () => true,
+      () => false,
+    );
+    if (!known) {
+      say(`its commit ${commit} is not in this repository`);
+      continue;
+    }
+    const since = (await git(['log', '--format=%h %s', `${commit}..HEAD`, '--', ...SOURCES[name]!]))
+      .split('\n')
+      .filter(Boolean);
+    const dirty = data.measured?.uncommitted ?? [];
+    const now = (await provenance(name)).uncommitted;
+    if (since.length > 0)
+      say(
+        `${since.length} commit(s) since ${commit.slice(0, 10)} touch what it measures, newest: ${since[0]}`,
+      );
+    else if (dirty.length > 0) say(`measured with uncommitted changes to ${dirty.join(', ')}`);
+    else if (now.length > 0) say(`the working tree changes what it measures: ${now.join(', ')}`);
+    else console.log(`ok    bench/results/${file}: measured at ${commit.slice(0, 10)}`);
+  }
+  return stale;
 }
 
 async function main(): Promise<void> {
-  const { names, ...o } = parseArgs(process.argv.slice(2));
+  const { names, check: checking, ...o } = parseArgs(process.argv.slice(2));
+  if (checking) {
+    const stale = await check(names);
+    if (stale.length > 0) {
+      console.log(
+        `${stale.length} result file(s) to re-measure: npm run bench -- ${stale.join(' ')}`,
+      );
+      process.exitCode = 1;
+    }
+    return;
+  }
   await Promise.all([buildFixture(), buildReference()]);
   await mkdir(RESULTS, { recursive: true });
-  const load = os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load ${load}`);
+  const cpus = os.cpus();
+  const machine = `${cpus.length} x ${cpus[0]?.model ?? 'cpu'}`;
+  console.log(`machine: ${machine}, load ${load().join(' ')}`);
   for (const name of names) {
     const fixture = await startFixture();
     try {
+      const before = { load: load(), at: new Date().toISOString() };
+      const started = performance.now();
       const { lines, json } = await scenarios[name]!.run(fixture, o);
-      printTable(name, lines);
-      await writeFile(path.join(RESULTS, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
+      const rows = lines.map(evaluateRow);
+      printTable(name, rows, o.rounds);
+      const p = await provenance(name);
+      if (p.uncommitted.length > 0)
+        console.log(`note: measured with uncommitted changes to ${p.uncommitted.join(', ')}`);
+      const result = {
+        scenario: name,
+        measured: {
+          commit: p.commit,
+          uncommitted: p.uncommitted,
+          sources: SOURCES[name],
+          at: before.at,
+          seconds: round((performance.now() - started) / 1000, 1),
+          machine,
+          // os.loadavg(): 1, 5 and 15 minute load averages, before and after the scenario
+          load_before: before.load,
+          load_after: load(),
+          rounds: o.rounds,
+          iterations: o.iterations,
+          node: process.version,
+        },
+        rows,
+        details: json,
+      };
+      await writeFile(path.join(RESULTS, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
     } finally {
       await fixture.stop();
     }

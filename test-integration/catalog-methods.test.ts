@@ -102,7 +102,18 @@ describe('Game.Probe', () => {
 
   it('Echo<T>: arity 1, and Echo<int> carries the definition token', async () => {
     const echo = await method('Game.Probe', 'Echo');
-    expect(await signature(echo)).toEqual({ genericArity: 1, parameters: [param('value')] });
+    const unconstrained = {
+      name: 'T',
+      constraints: [],
+      defaultConstructor: false,
+      referenceType: false,
+      valueType: false,
+    };
+    expect(await signature(echo)).toEqual({
+      genericArity: 1,
+      genericParameters: [unconstrained],
+      parameters: [param('value')],
+    });
     const int32 = (
       await g.conn.send('VM.GET_TYPES', { name: 'System.Int32', ignoreCase: false })
     )[0]!;
@@ -116,7 +127,11 @@ describe('Game.Probe', () => {
     expect(instance!.isGenericDefinition).toBe(false);
     expect(instance!.genericDefinitionId).toBe(echo);
     expect(instance!.token).toBe(definition!.token);
-    expect(await signature(echoInt)).toEqual({ genericArity: 1, parameters: [param('value')] });
+    expect(await signature(echoInt)).toEqual({
+      genericArity: 1,
+      genericParameters: [unconstrained],
+      parameters: [param('value')],
+    });
   });
 });
 

@@ -1,6 +1,8 @@
 // The evaluator against C# itself: every program of the corpus is compiled by mcs and run in
 // one fixture, and evaluated by us in a second fixture started the same way, in the same order.
-// Values (as formatted), thrown exceptions and compile refusals must all match.
+// Every outcome must match: a value's static type (as C# names it) and its printed text, a thrown
+// exception's type and message, a refusal's error code (CSxxxx; a refusal without one, such as a
+// parse error, matches no compiler refusal).
 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,12 +61,16 @@ beforeAll(async () => {
     const r = await b.run('eval', 'eval-diff', async (ctx): Promise<Outcome> => {
       try {
         const v = await evaluateInGame(ctx, c.program, { usings: USINGS, anyNamespace: false });
-        if (v.kind === 'value') return { kind: 'value', text: v.text };
-        if (v.kind === 'void') return { kind: 'value', text: 'void' };
+        if (v.kind === 'value') return { kind: 'value', type: v.type, text: v.text };
+        if (v.kind === 'void') return { kind: 'value', type: 'void', text: 'void' };
         return { kind: 'exception', type: v.type, message: v.message };
       } catch (e) {
+        // the compiler's code first, as mcs's messages start with it; our own code when none
         if (e instanceof EvalError)
-          return { kind: 'compile-error', message: `${e.code} ${e.message}` };
+          return {
+            kind: 'compile-error',
+            message: `${e.csCode ?? e.code}: ${e.code} ${e.message}`,
+          };
         // anything else is a bug of ours: recorded as a difference, not hidden
         return {
           kind: 'exception',
@@ -82,33 +88,85 @@ afterAll(async () => {
   for (const f of fixtures) await f.stop();
 });
 
+/**
+ * Refusals where we are right to refuse but give no compiler code: the parser refuses with
+ * EVAL_SYNTAX where C# binds the program and then reports its CS code. Each is an evaluator
+ * defect to fix in eval/ (the parse error should carry C#'s code), listed by program with the
+ * code C# gives; an entry the evaluator has caught up with is reported as stale.
+ */
+const KNOWN_CODE_GAPS: ReadonlyMap<string, { cs: string; why: string }> = new Map([
+  [
+    'var x; x',
+    { cs: 'CS0818', why: 'the parser refuses `var` without an initializer as EVAL_SYNTAX' },
+  ],
+  [
+    'Shop.Featured?.Name = "z"',
+    { cs: 'CS9030', why: 'the parser refuses a `?.` assignment target as EVAL_SYNTAX' },
+  ],
+]);
+
+/** The refusal's code: CSxxxx, or our own code when the refusal has no compiler code. */
+const codeOf = (message: string): string => /^(\S+?):? /.exec(message)?.[1] ?? message;
+
 function same(expected: Outcome, actual: Outcome): boolean {
   if (expected.kind !== actual.kind) return false;
-  if (expected.kind === 'value') return expected.text === (actual as typeof expected).text;
+  if (expected.kind === 'value') {
+    const a = actual as typeof expected;
+    return expected.type === a.type && expected.text === a.text;
+  }
   if (expected.kind === 'exception') {
     const a = actual as typeof expected;
     return expected.type === a.type && expected.message === a.message;
   }
-  return true; // both refused; the codes are compared in the next test
+  return codeOf(expected.message) === codeOf((actual as typeof expected).message);
 }
 
 describe('the evaluator agrees with C#', () => {
-  it('on every program of the corpus', () => {
+  it('on every program of the corpus: static type and value, exception, or refusal code', () => {
     const differences: string[] = [];
     for (const c of cases) {
       const mcs = oracle.get(c.id)!;
       const a = ours.get(c.id)!;
-      if (c.roslyn !== undefined && same(mcs, { kind: 'value', text: c.roslyn })) {
+      let e = mcs;
+      if (c.roslyn !== undefined) {
+        const type = c.roslyn.type ?? (mcs.kind === 'value' ? mcs.type : undefined);
+        if (type === undefined) {
+          differences.push(
+            `${c.id} ${c.program}: the //roslyn note needs the type: //roslyn(T): value`,
+          );
+          continue;
+        }
+        e = { kind: 'value', type, text: c.roslyn.text };
+        if (same(mcs, e))
+          differences.push(
+            `${c.id} ${c.program}: mcs now agrees with the //roslyn note; drop the note`,
+          );
+      }
+      const gap = KNOWN_CODE_GAPS.get(c.program);
+      if (gap !== undefined) {
+        if (
+          e.kind === 'compile-error' &&
+          a.kind === 'compile-error' &&
+          codeOf(e.message) === gap.cs &&
+          codeOf(a.message) === 'EVAL_SYNTAX'
+        ) {
+          console.log(
+            `known code gap ${c.id} ${c.program}: C# ${gap.cs}, ours EVAL_SYNTAX (${gap.why})`,
+          );
+          continue;
+        }
         differences.push(
-          `${c.id} ${c.program}: mcs now agrees with the //roslyn note; drop the note`,
+          `${c.id} ${c.program}: KNOWN_CODE_GAPS no longer describes it; update or drop the entry`,
         );
       }
-      const e: Outcome = c.roslyn === undefined ? mcs : { kind: 'value', text: c.roslyn };
       if (!same(e, a))
         differences.push(
           `${c.id} ${c.program}\n    C#:   ${JSON.stringify(e)}\n    eval: ${JSON.stringify(a)}`,
         );
     }
+    for (const program of KNOWN_CODE_GAPS.keys())
+      if (!cases.some((c) => c.program === program))
+        differences.push(`KNOWN_CODE_GAPS lists ${program}, which the corpus no longer has`);
     expect(cases.length).toBeGreaterThan(800);
     expect(
       differences,
@@ -116,17 +174,21 @@ describe('the evaluator agrees with C#', () => {
     ).toEqual([]);
   });
 
-  it("refuses with the compiler's own error code where C# does", () => {
-    const codes: string[] = [];
+  it('compares refusals by their codes, and types every value', () => {
+    // the comparison above, applied to the corpus: refusals on both sides and typed values on
+    // both sides are what it compares, so both must be there in number
+    let refusals = 0;
+    let typed = 0;
     for (const c of cases) {
       const e = oracle.get(c.id)!;
       const a = ours.get(c.id)!;
-      if (e.kind !== 'compile-error' || a.kind !== 'compile-error') continue;
-      const expected = /^(CS\d+)/.exec(e.message)?.[1];
-      const actual = /(CS\d+)/.exec(a.message)?.[1];
-      if (expected !== actual && !a.message.startsWith('EVAL_SYNTAX'))
-        codes.push(`${c.id} ${c.program}: C# ${e.message} / eval ${a.message}`);
+      if (e.kind === 'compile-error' && a.kind === 'compile-error') {
+        refusals++;
+        expect(codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
+      }
+      if (e.kind === 'value' && e.type !== 'void' && e.type !== '<null>') typed++;
     }
-    expect(codes, codes.join('\n')).toEqual([]);
+    expect(refusals).toBeGreaterThan(50);
+    expect(typed).toBeGreaterThan(500);
   });
 });

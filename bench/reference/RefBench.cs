@@ -606,6 +606,21 @@ namespace RefBench
 					probe.GetValue (sInt);
 			}));
 
+			// burst_1000_reads_batched_us: the reference client at its best for the same 1,000 reads:
+			// TypeMirror.GetValues(IList<FieldInfoMirror>) with the field 1,000 times, one
+			// TYPE.GET_VALUES request carrying 1,000 field ids, one reply with 1,000 values.
+			var thousand = new List<FieldInfoMirror> (1000);
+			for (int i = 0; i < 1000; i++)
+				thousand.Add (sInt);
+			Value[] batch = probe.GetValues (thousand);
+			if (batch.Length != 1000)
+				throw new BenchException ("TypeMirror.GetValues of 1,000 fields returned " + batch.Length + " values");
+			for (int i = 0; i < batch.Length; i++)
+				Sdb.AsInt (batch [i], "Game.Probe.SInt (batched)");
+			r.Num ("burst_1000_reads_batched_us", Measure.MeanMicros (Measure.HeavyWarmup, s.Options.BurstIterations, () => {
+				sink += probe.GetValues (thousand).Length;
+			}));
+
 			r.Num ("iterations", n);
 			r.Num ("burst_iterations", s.Options.BurstIterations);
 			GC.KeepAlive (sink);
@@ -1069,20 +1084,22 @@ namespace RefBench
 							.Append (':').Append (fr.Location.LineNumber).Append ('\n');
 						if (fr.IsNativeTransition)
 							continue;
-						// parameters (one read each: this client has no batched form for them),
-						// then the locals live at this offset, in one read
-						ParameterInfoMirror[] ps = fr.Method.GetParameters ();
-						for (int a = 0; a < ps.Length; a++) {
-							text.Append ("  ").Append (ps [a].Name).Append (" = ").Append (Describe (fr.GetArgument (a))).Append ('\n');
-							valueCount++;
-						}
-						var all = new List<LocalVariable> ();
+						// the parameters and the locals live at this offset in one request
+						// (StackFrame.GetValues: one STACK_FRAME.GET_VALUES, parameters by their
+						// negative positions), as ours batches them
+						// (GetVisibleVariables gives the live locals only; GetLocals lists the
+						// parameters too, IsArg)
+						var wanted = new List<LocalVariable> ();
+						foreach (LocalVariable l in fr.Method.GetLocals ())
+							if (l.IsArg)
+								wanted.Add (l);
 						foreach (LocalVariable l in fr.GetVisibleVariables ())
 							if (!l.IsArg)
-								all.Add (l);
-						Value[] vals = all.Count > 0 ? fr.GetValues (all.ToArray ()) : new Value[0];
+								wanted.Add (l);
+						LocalVariable[] visible = wanted.ToArray ();
+						Value[] vals = visible.Length > 0 ? fr.GetValues (visible) : new Value[0];
 						for (int v = 0; v < vals.Length; v++) {
-							text.Append ("  ").Append (all [v].Name).Append (" = ").Append (Describe (vals [v])).Append ('\n');
+							text.Append ("  ").Append (visible [v].Name).Append (" = ").Append (Describe (vals [v])).Append ('\n');
 							valueCount++;
 						}
 						if (!fr.Method.IsStatic) {

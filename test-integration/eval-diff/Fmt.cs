@@ -19,6 +19,19 @@ public static class Fmt
 		return Value (o, 0);
 	}
 
+	/// The static type of the expression (T, as the compiler inferred it) as C# writes it, a
+	/// U+0001, then the value as Format prints it.
+	public static string Typed<T> (T x)
+	{
+		return TypeName (typeof (T)) + "\u0001" + Format (x);
+	}
+
+	/// The same for an expression without a type (the null literal): `<null>` as its type.
+	public static string Untyped (object x)
+	{
+		return "<null>\u0001" + Format (x);
+	}
+
 	static string Value (object o, int depth)
 	{
 		if (o == null) return "null";

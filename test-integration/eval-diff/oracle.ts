@@ -2,8 +2,9 @@
 // of one assembly compiled by mcs against the fixture's own assemblies; the assembly is loaded
 // into the running fixture (Assembly.LoadFrom, by invoke) and every method is invoked there, so
 // C# evaluates the program in the fixture's own context and prints it with eval's formatting
-// rules (Fmt.cs). A program C# refuses to compile is recorded as such: the evaluator must refuse
-// it too.
+// rules (Fmt.cs), after the static type of the program's value as the compiler inferred it
+// (Fmt.Typed<T>). A program C# refuses to compile is recorded with its error code: the evaluator
+// must refuse it too, with the same code.
 
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -18,16 +19,21 @@ export interface CorpusCase {
   id: string;
   program: string;
   /**
-   * Where mcs itself is wrong (a line ending in ` //roslyn: <value>`): what C# (Roslyn, the
-   * compiler Unity uses) gives; the oracle must still disagree, or the note is stale.
+   * Where mcs itself is wrong (a line ending in ` //roslyn(<type>): <value>`): what C# (Roslyn,
+   * the compiler Unity uses) gives, its static type and printed value; the oracle must still
+   * disagree, or the note is stale.
    */
-  roslyn?: string;
+  roslyn?: { type: string | undefined; text: string };
 }
 
+/** A value with its static type as C# writes it (`void` for a void call, `<null>` for `null`). */
 export type Outcome =
-  | { kind: 'value'; text: string }
+  | { kind: 'value'; type: string; text: string }
   | { kind: 'exception'; type: string; message: string }
   | { kind: 'compile-error'; message: string };
+
+/** How the last expression is compiled: typed (its static type inferred), untyped, or void. */
+type Form = 'typed' | 'untyped' | 'void';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -56,16 +62,17 @@ export function statements(program: string): string[] {
   return out.filter(Boolean);
 }
 
-function methodFor(c: CorpusCase, index: number, asVoid: boolean): string {
+function methodFor(c: CorpusCase, index: number, form: Form): string {
   const parts = statements(c.program);
   const last = parts.pop() ?? 'null';
   const decl = /^(?:var|[\w.<>[\],? ]+?)\s+([A-Za-z_]\w*)\s*=/.exec(last);
   const body = parts.map((s) => `    ${s};`).join('\n');
+  const show = form === 'untyped' ? 'Fmt.Untyped' : 'Fmt.Typed';
   const tail = decl
-    ? `    ${last};\n    return Fmt.Format(${decl[1]});`
-    : asVoid
-      ? `    ${last};\n    return "void";`
-      : `    return Fmt.Format(${last});`;
+    ? `    ${last};\n    return ${show}(${decl[1]});`
+    : form === 'void'
+      ? `    ${last};\n    return "void\\u0001void";`
+      : `    return ${show}(${last});`;
   return `  // CASE ${index} ${c.id}\n  public static string Case_${index}() {\n    try {\n${body}\n${tail}\n    } catch (System.Exception e) { return "!" + e.GetType().FullName + ": " + e.Message; }\n  }`;
 }
 
@@ -103,12 +110,15 @@ export async function compileOracle(
     'FixtureEngine',
   ].map((a) => `-r:${path.join(fixtureDir, `${a}.dll`)}`);
   const compileErrors = new Map<string, string>();
-  const asVoid = new Set<string>();
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const voidBefore = new Set(asVoid);
+  // typed first; a null literal cannot be typed (CS0411), a void call cannot be shown at all
+  const forms = new Map<string, Form>();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const before = new Map(forms);
     const live = cases.filter((c) => !compileErrors.has(c.id));
     const source =
-      HEADER + live.map((c, i) => methodFor(c, i, asVoid.has(c.id))).join('\n') + '\n}\n';
+      HEADER +
+      live.map((c, i) => methodFor(c, i, before.get(c.id) ?? 'typed')).join('\n') +
+      '\n}\n';
     const file = path.join(dir, 'cases.cs');
     await writeFile(file, source);
     const dll = path.join(dir, 'EvalOracle.dll');
@@ -135,20 +145,22 @@ export async function compileOracle(
       }
       const c = live[caseIndex];
       if (!c || compileErrors.has(c.id)) continue;
-      // a void last expression cannot be formatted: compile it as a statement instead
+      // more errors of a case whose form changed this round belong to its old form
+      if (forms.get(c.id) !== before.get(c.id)) continue;
+      const form = before.get(c.id) ?? 'typed';
+      const untypable = m[2] === 'CS0411' && /Fmt\.Typed/.test(m[3]!);
       const voidLast =
         (m[2] === 'CS1503' && /void/.test(m[3]!)) ||
-        (m[2] === 'CS1502' && /Fmt\.Format/.test(m[3]!));
-      if (voidLast && !voidBefore.has(c.id)) asVoid.add(c.id);
-      else if (!asVoid.has(c.id) || voidBefore.has(c.id))
-        compileErrors.set(c.id, `${m[2]}: ${m[3]}`);
-      else continue; // more errors of a case just recompiled as a statement
+        (m[2] === 'CS1502' && /Fmt\.(Typed|Untyped)/.test(m[3]!));
+      if (form === 'typed' && untypable) forms.set(c.id, 'untyped');
+      else if (form !== 'void' && voidLast) forms.set(c.id, 'void');
+      else compileErrors.set(c.id, `${m[2]}: ${m[3]}`);
       progressed = true;
     }
     if (!progressed)
       throw new Error(`mcs failed on the oracle without a case error:\n${r.out.slice(0, 4000)}`);
   }
-  throw new Error('the oracle did not compile after six rounds of removing cases');
+  throw new Error('the oracle did not compile after eight rounds of removing cases');
 }
 
 /** Loads the oracle into the game (once per process) and runs every compiled case there. */
@@ -190,11 +202,13 @@ export async function runOracle(
     if (r.result.kind !== 'string') throw new Error(`Case_${index} returned ${r.result.kind}`);
     const text = (await readString(conn, r.result.objectId)).text;
     const thrown = /^!([\w.`+]+): ([\s\S]*)$/.exec(text);
+    const cut = text.indexOf('\u0001'); // the type, U+0001, the value (Fmt.Typed)
+    if (!thrown && cut < 0) throw new Error(`Case_${index} (${c.id}) printed no type: ${text}`);
     out.set(
       c.id,
       thrown
         ? { kind: 'exception', type: thrown[1]!, message: thrown[2]! }
-        : { kind: 'value', text },
+        : { kind: 'value', type: text.slice(0, cut), text: text.slice(cut + 1) },
     );
   }
   for (const [id, message] of compileErrors) out.set(id, { kind: 'compile-error', message });
@@ -207,11 +221,12 @@ export async function readCorpus(file: string): Promise<CorpusCase[]> {
   for (const [n, raw] of text.split('\n').entries()) {
     const line = raw.trimEnd();
     if (!line.trim() || line.trimStart().startsWith('#')) continue;
-    const [program, roslyn] = line.trim().split(' //roslyn: ');
+    const note = / \/\/roslyn(?:\(([^)]*)\))?: (.*)$/.exec(line);
+    const program = note ? line.slice(0, note.index) : line;
     cases.push({
       id: `L${n + 1}`,
-      program: program!.trim(),
-      ...(roslyn === undefined ? {} : { roslyn }),
+      program: program.trim(),
+      ...(note ? { roslyn: { type: note[1], text: note[2]! } } : {}),
     });
   }
   return cases;
