@@ -186,7 +186,13 @@ export const LEGACY_IGNORE_CASE_BITS = 0x70000000;
 /** GET_METHODS_BY_NAME_FLAGS list type (2.48+; older agents ignore the trailing int). */
 export const MethodListType = { ALL: 0, CASE_SENSITIVE: 1, CASE_INSENSITIVE: 2 } as const;
 
-export const FieldAttributes = { Static: 0x10, Literal: 0x40, InitOnly: 0x20 } as const;
+export const FieldAttributes = {
+  Static: 0x10,
+  Literal: 0x40,
+  InitOnly: 0x20,
+  FieldAccessMask: 0x7,
+  Public: 0x6,
+} as const;
 export const MethodAttributes = {
   Static: 0x10,
   Virtual: 0x40,

@@ -19,7 +19,6 @@ import type {
 } from './catalog-types.js';
 import { displayTypeName } from './type-names.js';
 
-const SPECIAL_NAME = 0x800;
 const ACCESS: Record<number, Access> = {
   0: 'compiler',
   1: 'private',
@@ -174,7 +173,7 @@ export class MemberReader {
         isStatic: (a & MethodAttributes.Static) !== 0,
         isVirtual: (a & MethodAttributes.Virtual) !== 0,
         isAbstract: (a & MethodAttributes.Abstract) !== 0,
-        isSpecialName: (a & SPECIAL_NAME) !== 0,
+        isSpecialName: (a & MethodAttributes.SpecialName) !== 0,
         genericArity: params.genericParamCount,
         access: accessOf(a),
         declaringType,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { SdbConnection } from '../../sdb-protocol/index.js';
+import { MethodAttributes, type SdbConnection } from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
 import { TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
 import { ParamAttributes as PA } from './method-metadata.js';
@@ -9,7 +9,7 @@ import { FakeGame, PARAM_ARRAY_CTOR, type FakeMethod } from './testing/fake-game
 import { constantBytes, methodSig, sig } from './testing/sig-builder.js';
 import { TypeCatalog, type TypeCatalogOptions } from './type-catalog.js';
 
-const STATIC = 0x16;
+const STATIC = MethodAttributes.Public | MethodAttributes.Static;
 
 /** mscorlib with List<T>.Add and its List<int> instance; Game.Probe with every parameter form. */
 function makeGame() {
@@ -132,7 +132,7 @@ async function attach(g: FakeGame, minor = 54, options: TypeCatalogOptions = {})
   return {
     catalog,
     methodId,
-    blobs: () => a.count('ASSEMBLY', 8),
+    blobs: () => a.count('ASSEMBLY.GET_METADATA_BLOB'),
     sent: () => c.stats.commandsSent,
   };
 }

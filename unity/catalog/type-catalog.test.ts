@@ -1,16 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  FieldAttributes,
+  MethodAttributes,
+  type CommandName,
+  type SdbConnection,
+} from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
-import { TypeInfoFlags as F, type CommandSet } from '../../sdb-protocol/vocabulary.js';
+import { ErrorCode, TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
 import { TypeCatalog, type TypeCatalogOptions } from './type-catalog.js';
 import { FakeGame } from './testing/fake-game.js';
 
-const STATIC = 0x10;
-const LITERAL = 0x40;
-const VIRTUAL = 0x40;
-const SPECIAL = 0x800;
-const PUBLIC = 0x6;
+const { Static: STATIC, Virtual: VIRTUAL, SpecialName: SPECIAL, Public: PUBLIC } = MethodAttributes;
+const { Literal: LITERAL } = FieldAttributes;
 
 /** mscorlib, Assembly-CSharp, UnityEngine.CoreModule, and a dynamic assembly. */
 function makeGame() {
@@ -94,12 +96,12 @@ async function attach(
   g: FakeGame,
   minor = 54,
   options: TypeCatalogOptions = {},
-): Promise<{ catalog: TypeCatalog; sent: (set: keyof typeof CommandSet, cmd: number) => number }> {
+): Promise<{ catalog: TypeCatalog; sent: (name: CommandName) => number }> {
   agent = FakeAgent.inMemory({ minor });
   g.install(agent);
   conn = await agent.connect();
   const a = agent;
-  return { catalog: new TypeCatalog(conn, options), sent: (set, cmd) => a.count(set, cmd) };
+  return { catalog: new TypeCatalog(conn, options), sent: (name) => a.count(name) };
 }
 
 describe('assemblies', () => {
@@ -120,8 +122,8 @@ describe('assemblies', () => {
       name: 'Late',
       fullName: 'Late, Version=1.0.0.0',
     });
-    expect(sent('APPDOMAIN', 3)).toBe(2);
-    expect(sent('ASSEMBLY', 6)).toBe(5);
+    expect(sent('APPDOMAIN.GET_ASSEMBLIES')).toBe(2);
+    expect(sent('ASSEMBLY.GET_NAME')).toBe(5);
   });
 });
 
@@ -162,11 +164,11 @@ describe('findTypes', () => {
     expect(page.truncated).toBe(true);
     expect(page.matches.map((m) => m.fullName)).toEqual(['Game.Color', 'Game.DerivedProbe']);
     expect(page.matches.every((m) => m.typeId !== undefined)).toBe(true);
-    expect(sent('ASSEMBLY', 11)).toBe(2);
+    expect(sent('ASSEMBLY.GET_TYPE_FROM_TOKEN')).toBe(2);
     const before = conn!.stats.commandsSent;
     await catalog.findTypes('Game.*', { limit: 2 });
     expect(conn!.stats.commandsSent - before).toBe(1); // GET_ASSEMBLIES only
-    expect(sent('ASSEMBLY', 8)).toBe(4); // one metadata blob per assembly, ever
+    expect(sent('ASSEMBLY.GET_METADATA_BLOB')).toBe(4); // one metadata blob per assembly, ever
     expect(catalog.stats.listedBy['metadata-blob']).toBe(3);
     const images = w.g.assemblies.slice(0, 3).map((a) => w.g.image(a).length);
     expect(catalog.stats.metadataBlobBytes).toBe(images.reduce((x, y) => x + y));
@@ -217,7 +219,7 @@ describe('findTypes', () => {
       { fullName: 'Dyn.Thing', assembly: 'Dyn', match: 'exact', kind: undefined },
     ]);
     expect(found.matches[0]!.typeId).toBe(w.g.assemblies[3]!.types[0]!.id);
-    expect(sent('VM', 12)).toBe(1);
+    expect(sent('VM.GET_TYPES')).toBe(1);
   });
 
   it('rejects a bad limit or regex as INVALID_ARGUMENT', async () => {
@@ -279,9 +281,9 @@ describe('older agents (2.45, no metadata blob)', () => {
     expect(colors.unlisted).toEqual([]);
     expect(asked.sort()).toEqual([w.engine.id, w.dyn.id]);
     expect(catalog.stats.listedBy).toEqual({ 'metadata-blob': 0, file: 2, fallback: 2 });
-    expect(sent('ASSEMBLY', 8)).toBe(0);
-    expect(sent('ASSEMBLY', 11)).toBe(0);
-    expect(sent('ASSEMBLY', 5)).toBe(2);
+    expect(sent('ASSEMBLY.GET_METADATA_BLOB')).toBe(0);
+    expect(sent('ASSEMBLY.GET_TYPE_FROM_TOKEN')).toBe(0);
+    expect(sent('ASSEMBLY.GET_TYPE')).toBe(2);
   });
 });
 
@@ -292,12 +294,12 @@ describe('agents that declare 2.47+ without every 2.47 command', () => {
     const { catalog, sent } = await attach(w.g, 54, {
       readFile: (p) => Promise.resolve(files.get(p)),
     });
-    agent!.on('ASSEMBLY', 8, () => ({ error: 100 }));
-    agent!.on('ASSEMBLY', 11, () => ({ error: 100 }));
+    agent!.on('ASSEMBLY.GET_METADATA_BLOB', () => ({ error: ErrorCode.NOT_IMPLEMENTED }));
+    agent!.on('ASSEMBLY.GET_TYPE_FROM_TOKEN', () => ({ error: ErrorCode.NOT_IMPLEMENTED }));
     const found = await catalog.findTypes('Game.Probe');
     expect(found.matches[0]?.typeId).toBe(w.probe.id);
     expect(catalog.stats.listedBy).toMatchObject({ 'metadata-blob': 0, file: 3 });
-    expect([sent('ASSEMBLY', 11), sent('ASSEMBLY', 5)]).toEqual([1, 1]);
+    expect([sent('ASSEMBLY.GET_TYPE_FROM_TOKEN'), sent('ASSEMBLY.GET_TYPE')]).toEqual([1, 1]);
   });
 });
 
@@ -312,8 +314,8 @@ describe('preferLocalFiles', () => {
     const found = await catalog.findTypes('Game.Probe');
     expect(found.matches[0]?.typeId).toBe(w.probe.id);
     expect(catalog.stats.listedBy).toEqual({ 'metadata-blob': 0, file: 3, fallback: 0 });
-    expect(sent('ASSEMBLY', 8)).toBe(1); // only for the dynamic assembly, which has no file
-    expect(sent('ASSEMBLY', 11)).toBe(1); // ids still by token
+    expect(sent('ASSEMBLY.GET_METADATA_BLOB')).toBe(1); // only for the dynamic assembly, which has no file
+    expect(sent('ASSEMBLY.GET_TYPE_FROM_TOKEN')).toBe(1); // ids still by token
     expect(found.unlisted[0]?.reasons).toEqual([
       'file: the assembly has no location (loaded from memory)',
       expect.stringMatching(/^metadata blob: .*NOT_IMPLEMENTED/),

@@ -4,7 +4,12 @@
 // reuses one); assemblies are listed fresh on every search. One catalogue serves one
 // SdbConnection: the ids it caches mean nothing on another connection.
 
-import { TypeInfoFlags, type SdbConnection, type TypeInfo } from '../../sdb-protocol/index.js';
+import {
+  TypeAttributes,
+  TypeInfoFlags,
+  type SdbConnection,
+  type TypeInfo,
+} from '../../sdb-protocol/index.js';
 import { Errors, fromSdbError, UnityError } from '../errors.js';
 import { defaultReadFile } from './assembly-types.js';
 import type {
@@ -283,7 +288,7 @@ function ambiguous(name: string, hits: readonly Hit[]): UnityError {
 export function kindOf(info: TypeInfo, baseNames: readonly string[]): TypeKind {
   if (info.flags & TypeInfoFlags.POINTER) return 'pointer';
   if (info.rank > 0) return 'array';
-  if (info.attributes & 0x20) return 'interface';
+  if (info.attributes & TypeAttributes.Interface) return 'interface';
   if (info.flags & TypeInfoFlags.ENUM || baseNames[0] === 'System.Enum') return 'enum';
   // the value-type bit is missing on generic struct instances: the base chain tells
   if (info.flags & (TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.PRIMITIVE)) return 'struct';

@@ -1,11 +1,12 @@
 // The breakpoints of one connection and the agent requests each is made of: their ids, the
 // request → breakpoint index events are decided by, what each line breakpoint was asked for
 // (pending ones are resolved again on load), and the EVENT_REQUEST.SET / CLEAR that arm and
-// disarm them. unity/debug/debugger.ts decides what their events mean.
+// disarm them. unity/debug/event-decisions.ts decides what their events mean.
 
 import {
   EventKind,
   SuspendPolicy,
+  type EventKindValue,
   type Modifier,
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
@@ -59,7 +60,7 @@ export class BreakpointTable {
     this.breakpoints.set(bp.id, bp);
   }
 
-  register(bp: Breakpoint, kind: number, requestId: number): void {
+  register(bp: Breakpoint, kind: EventKindValue, requestId: number): void {
     bp.requests.push({ kind, requestId });
     this.byRequest.set(requestId, bp);
     this.breakpoints.set(bp.id, bp);
@@ -110,11 +111,11 @@ export class BreakpointTable {
   }
 
   /** Clears a breakpoint's requests of one kind (it stays listed); a refusal is logged. */
-  async clearRequest(conn: SdbConnection, bp: Breakpoint, kind: number): Promise<void> {
+  async clearRequest(conn: SdbConnection, bp: Breakpoint, kind: EventKindValue): Promise<void> {
     for (const r of bp.requests.filter((x) => x.kind === kind)) {
       this.byRequest.delete(r.requestId);
       await conn
-        .send('EVENT_REQUEST.CLEAR', { eventKind: kind as 10, requestId: r.requestId })
+        .send('EVENT_REQUEST.CLEAR', { eventKind: kind, requestId: r.requestId })
         .catch((e: unknown) => this.log(`debug: clearing a request: ${messageOf(e)}`));
     }
     bp.requests = bp.requests.filter((x) => x.kind !== kind);
@@ -127,7 +128,7 @@ export class BreakpointTable {
     for (const r of bp.requests) {
       this.byRequest.delete(r.requestId);
       if (this.isLive(conn))
-        await conn.send('EVENT_REQUEST.CLEAR', { eventKind: r.kind as 10, requestId: r.requestId });
+        await conn.send('EVENT_REQUEST.CLEAR', { eventKind: r.kind, requestId: r.requestId });
     }
   }
 

@@ -1,6 +1,8 @@
 // What the debugger deals in: code locations, breakpoints and what they were asked for, stops
 // (the pauses they make), steps, and the status a caller reads. Data only.
 
+import type { EventKindValue } from '../../sdb-protocol/index.js';
+
 export interface CodeLocation {
   method: string;
   methodId: number;
@@ -51,7 +53,7 @@ export interface Breakpoint {
   pending?: { waitingFor: string; suggestions?: string[] };
   /** Its type loaded but the location could not be bound there (why). */
   bindError?: string;
-  requests: { kind: number; requestId: number }[];
+  requests: { kind: EventKindValue; requestId: number }[];
 }
 
 export type StopReason = 'breakpoint' | 'step' | 'exception';

@@ -4,7 +4,12 @@
 
 import { describe, expect, it, vi } from 'vitest';
 
-import type { EventSet, SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  EventKind,
+  SuspendPolicy,
+  type EventSet,
+  type SdbConnection,
+} from '../../sdb-protocol/index.js';
 import { GameConnection } from '../session/game-connection.js';
 import type { GameSession, SessionExtension } from '../session/session.js';
 import { Debugger } from './debugger.js';
@@ -69,13 +74,13 @@ function fakes(failing: readonly string[] = []) {
   const dbg = new Debugger(session, (m) => logged.push(m));
   const hit = (requestId: number, threadId = 99): void =>
     listener!({
-      suspendPolicy: 2,
+      suspendPolicy: SuspendPolicy.ALL,
       events: [{ kind: 'BREAKPOINT', requestId, threadId, methodId: 5, ilOffset: 0 }],
     });
   const resumes = (): number => sent.filter((s) => s.name === 'VM.RESUME').length;
   const hitAll = (requestIds: number[], threadId = 99): void =>
     listener!({
-      suspendPolicy: 2,
+      suspendPolicy: SuspendPolicy.ALL,
       events: requestIds.map((requestId) => ({
         kind: 'BREAKPOINT' as const,
         requestId,
@@ -88,7 +93,7 @@ function fakes(failing: readonly string[] = []) {
 }
 
 function isStep(p: unknown): boolean {
-  return (p as { eventKind: number }).eventKind === 11;
+  return (p as { eventKind: number }).eventKind === EventKind.STEP;
 }
 
 describe('the debugger', () => {

@@ -4,6 +4,7 @@
 // of a struct method's `this`, writes the frame and reads it back (frame-scope.ts); fields of a
 // class's `this` and statics are assigned by the evaluator as in `eval`.
 
+import { FrameFlags } from '../../sdb-protocol/index.js';
 import type { EvaluateResult } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
@@ -30,14 +31,14 @@ export async function evaluateInFrame(
   if (frameIndex === undefined)
     frameIndex = Math.max(
       0,
-      frames.findIndex((f) => (f.flags & 2) === 0),
+      frames.findIndex((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0),
     );
   const frame = frames[frameIndex];
   if (!frame)
     throw Errors.invalidArgument(
       `frame ${frameIndex} does not exist (the stack has ${frames.length})`,
     );
-  if ((frame.flags & 2) !== 0)
+  if ((frame.flags & FrameFlags.NATIVE_TRANSITION) !== 0)
     throw Errors.invalidArgument(`frame ${frameIndex} is native code: it has no variables`);
   const [slots, { declaringTypeId }] = await Promise.all([
     frameSlots(cache, threadId, frame),

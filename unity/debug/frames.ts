@@ -3,7 +3,12 @@
 // Frame ids are valid only while the thread stays stopped: read them again after every resume,
 // step or invoke (STACK_FRAME answers INVALID_FRAMEID otherwise).
 
-import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
+import {
+  FrameFlags,
+  MethodAttributes,
+  type SdbConnection,
+  type Value,
+} from '../../sdb-protocol/index.js';
 import { csharpName, formatValue } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
 import { fromWire, handleOf } from '../runtime/convert.js';
@@ -13,8 +18,6 @@ import { messageOf } from '../errors.js';
 import { pointAt, type LocationCache } from './locations.js';
 
 /** Frame flag: a managed-to-native wrapper (its locals cannot be read). */
-const NATIVE_TRANSITION = 2;
-const METHOD_STATIC = 0x10;
 
 export interface FrameVariable {
   name: string;
@@ -71,7 +74,7 @@ export async function frameSlots(
     .map((l, i) => ({ ...l, position: i }))
     .filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
   const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
-  const isStatic = (info.attributes & METHOD_STATIC) !== 0;
+  const isStatic = (info.attributes & MethodAttributes.Static) !== 0;
   const ref = { threadId, frameId: frame.frameId };
   // one GET_VALUES for all variables, and GET_THIS beside it (pipelined)
   const [values, self] = await Promise.all([
@@ -124,7 +127,7 @@ export async function readStack(
     raw.slice(0, maxFrames).map(async (f, index): Promise<FrameView> => {
       const { typeName, name } = await cache.methodName(f.methodId);
       const view: FrameView = { index, method: `${typeName}.${name}`, ilOffset: f.ilOffset };
-      const native = (f.flags & NATIVE_TRANSITION) !== 0;
+      const native = (f.flags & FrameFlags.NATIVE_TRANSITION) !== 0;
       if (native) view.native = true;
       else {
         const at = pointAt(await cache.points(f.methodId).catch(() => []), f.ilOffset);

@@ -4,7 +4,7 @@
 // its level; the stop next in line then becomes the pause.
 
 import type { SdbConnection } from '../../sdb-protocol/index.js';
-import { fromSdbError } from '../errors.js';
+import { Errors, fromSdbError } from '../errors.js';
 import type { Stop } from './debug-types.js';
 
 export type PendingStop = Omit<Stop, 'seq'>;
@@ -28,6 +28,14 @@ export class Pauses {
   /** The stops in line behind the pause, oldest first. */
   inLine(): PendingStop[] {
     return [...this.queued];
+  }
+
+  /** The pause `caller` may act on: the current one, theirs unless forced. */
+  owned(caller: string, force: boolean, what: string): Stop {
+    const p = this.pause;
+    if (!p) throw Errors.notPaused(what);
+    if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
+    return p;
   }
 
   /** A new stop: the pause, or in line behind the current one (it keeps its level and place). */

@@ -1,6 +1,6 @@
 // Where a breakpoint goes: a method's line or IL offset, or a source line through the methods the
 // game has compiled; and, when the code is not in the game yet, what a pending breakpoint waits
-// for (unity/debug/debugger.ts binds it when that code loads).
+// for (unity/debug/event-decisions.ts binds it when that code loads).
 
 import { Errors, UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';

@@ -1,10 +1,11 @@
 // The requests a step is made of, on Mono 6.8: a STEP request from a source line; from anywhere
 // else (native code, code without line information) a METHOD_ENTRY request for game code, then a
-// breakpoint on the entered method's first line. unity/debug/debugger.ts arms and clears them
+// breakpoint on the entered method's first line. unity/debug/stepping.ts arms and clears them
 // and decides what their events mean; docs/solutions/breakpoint-pauses.md says why each exists.
 
 import {
   EventKind,
+  FrameFlags,
   StepDepth,
   StepFilter,
   StepSize,
@@ -51,7 +52,7 @@ export async function onSourceLine(
   threadId: number,
 ): Promise<boolean> {
   const [top] = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
-  if (!top || (top.flags & 2) !== 0) return false;
+  if (!top || (top.flags & FrameFlags.NATIVE_TRANSITION) !== 0) return false;
   const at = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
   return at !== undefined && isSourceLine(at.line);
 }

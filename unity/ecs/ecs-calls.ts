@@ -3,7 +3,13 @@
 // method ids, generic instantiations, ComponentType values, each world's EntityManager) cached
 // per connection, so a warm call spends its invokes on the work itself. The base of EcsAccess.
 
-import { readString, Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
+import {
+  FieldAttributes,
+  readString,
+  Values,
+  type SdbConnection,
+  type Value,
+} from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
 import { GAME_METADATA } from '../runtime/game-metadata.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
@@ -71,7 +77,7 @@ export abstract class EcsCalls implements CodecTypes {
     if (!p) {
       p = (async () => {
         const fields = await this.conn.send('TYPE.GET_FIELDS', { typeId });
-        const literals = fields.filter((f) => (f.attributes & 0x40) !== 0); // Literal
+        const literals = fields.filter((f) => (f.attributes & FieldAttributes.Literal) !== 0);
         const values = literals.length
           ? await this.conn.send('TYPE.GET_VALUES', {
               typeId,

@@ -22,11 +22,11 @@ afterEach(async () => {
 /** Answers attaching (one thread, its identity) and type lookups: only System types exist. */
 function gameAgent(): FakeAgent {
   const a = FakeAgent.inMemory();
-  a.on('VM', 2, () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
-  a.on('THREAD', 6, () => ({ body: new PacketWriter().i64(4242).body() }));
-  a.on('THREAD', 5, () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  a.on('VM.ALL_THREADS', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
+  a.on('THREAD.GET_TID', () => ({ body: new PacketWriter().i64(4242).body() }));
+  a.on('THREAD.GET_ID', () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
   const names: string[] = [];
-  a.on('VM', 12, (req) => {
+  a.on('VM.GET_TYPES', (req) => {
     const name = new PacketReader(req.body).string();
     if (!name.startsWith('System.')) return { body: new PacketWriter().i32(0).body() };
     if (!names.includes(name)) names.push(name);
@@ -37,7 +37,7 @@ function gameAgent(): FakeAgent {
         .body(),
     };
   });
-  a.on('TYPE', 1, (req) => {
+  a.on('TYPE.GET_INFO', (req) => {
     const full = names[new PacketReader(req.body).i32() - 1] ?? '?';
     const name = full.slice('System.'.length);
     const w = new PacketWriter().string('System').string(name).string(full);

@@ -7,7 +7,9 @@ import type { Values } from '../../sdb-protocol/index.js';
 import {
   BindingFlags,
   FieldAttributes,
+  MethodAttributes,
   SdbAgentError,
+  TypeAttributes,
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
 import type {
@@ -133,8 +135,8 @@ export class GameMetadata implements MetadataProvider, TypeNames {
               ? handleOf(info.genericDefinitionId)
               : undefined,
           typeArguments: info.typeArgIds.map(handleOf),
-          isAbstract: (info.attributes & 0x80) !== 0,
-          isSealed: (info.attributes & 0x100) !== 0,
+          isAbstract: (info.attributes & TypeAttributes.Abstract) !== 0,
+          isSealed: (info.attributes & TypeAttributes.Sealed) !== 0,
         };
         if (d.genericDefinition)
           this.constructed.set(genericKey(d.genericDefinition, d.typeArguments), type);
@@ -168,7 +170,7 @@ export class GameMetadata implements MetadataProvider, TypeNames {
           isStatic: (f.attributes & FieldAttributes.Static) !== 0,
           constant: undefined,
           isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-          isPublic: (f.attributes & 7) === 6,
+          isPublic: (f.attributes & FieldAttributes.FieldAccessMask) === FieldAttributes.Public,
         })),
       );
       this.fieldLists.set(type.key, p);
@@ -203,7 +205,7 @@ export class GameMetadata implements MetadataProvider, TypeNames {
           isStatic: (f.attributes & FieldAttributes.Static) !== 0,
           constant: li >= 0 ? await fromWire(constants[li]!, this) : undefined,
           isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-          isPublic: (f.attributes & 7) === 6,
+          isPublic: (f.attributes & FieldAttributes.FieldAccessMask) === FieldAttributes.Public,
         };
       }),
     );
@@ -271,11 +273,11 @@ export class GameMetadata implements MetadataProvider, TypeNames {
       handle: methodId,
       name,
       declaringType: handleOf(declaring),
-      isStatic: (info.attributes & 0x10) !== 0,
-      isVirtual: (info.attributes & 0x40) !== 0,
-      isAbstract: (info.attributes & 0x400) !== 0,
+      isStatic: (info.attributes & MethodAttributes.Static) !== 0,
+      isVirtual: (info.attributes & MethodAttributes.Virtual) !== 0,
+      isAbstract: (info.attributes & MethodAttributes.Abstract) !== 0,
       isConstructor: name === '.ctor',
-      isPublic: (info.attributes & 7) === 6,
+      isPublic: (info.attributes & MethodAttributes.MemberAccessMask) === MethodAttributes.Public,
       parameters,
       returnType: returnName === 'System.Void' ? undefined : handleOf(params.returnTypeId),
       genericArity: info.isGenericDefinition ? info.typeArgIds.length : 0,

@@ -12,7 +12,7 @@ import type { SdbConnection } from '../../sdb-protocol/index.js';
 import { TypeCatalog } from '../catalog/index.js';
 import { MainThreadInvoker, findMainThread } from '../invoker.js';
 import { typeNamesByInvoke } from '../type-names-by-invoke.js';
-import type { PlayerEndpoint } from './session.js';
+import type { PlayerEndpoint } from './target.js';
 
 /** A kind of per-connection state a layer keeps on the GameConnection (see `part`). */
 export interface ConnectionPart<T> {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import { FieldAttributes, ValueTag } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import { GameSession, type PlayerResolver } from './session.js';
 
@@ -17,14 +18,20 @@ afterEach(async () => {
 /** A fake agent that answers what attaching asks (threads, identity) and static reads. */
 function gameAgent(): FakeAgent {
   const a = FakeAgent.inMemory();
-  a.on('VM', 2, () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
-  a.on('THREAD', 6, () => ({ body: new PacketWriter().i64(4242).body() }));
-  a.on('THREAD', 5, () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
-  a.on('VM', 12, () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // GET_TYPES → type 7
-  a.on('TYPE', 3, () => ({
-    body: new PacketWriter().i32(1).i32(9).string('SInt').i32(7).i32(0x16).body(),
+  a.on('VM.ALL_THREADS', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
+  a.on('THREAD.GET_TID', () => ({ body: new PacketWriter().i64(4242).body() }));
+  a.on('THREAD.GET_ID', () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  a.on('VM.GET_TYPES', () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // type 7
+  a.on('TYPE.GET_FIELDS', () => ({
+    body: new PacketWriter()
+      .i32(1)
+      .i32(9)
+      .string('SInt')
+      .i32(7)
+      .i32(FieldAttributes.Static | FieldAttributes.Public)
+      .body(),
   }));
-  a.on('TYPE', 4, () => ({ body: new PacketWriter().u8(8).i32(5).body() }));
+  a.on('TYPE.GET_VALUES', () => ({ body: new PacketWriter().u8(ValueTag.I4).i32(5).body() }));
   return a;
 }
 
@@ -49,7 +56,7 @@ describe('GameSession against a scripted agent', () => {
     session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
     let drops = 1;
-    agent.on('VM', 3, (_req, a) => {
+    agent.on('VM.SUSPEND', (_req, a) => {
       if (drops-- > 0) {
         a.dropConnection();
         return 'none';
@@ -65,7 +72,7 @@ describe('GameSession against a scripted agent', () => {
     agent = gameAgent();
     session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
-    agent.on('VM', 3, (_req, a) => {
+    agent.on('VM.SUSPEND', (_req, a) => {
       a.dropConnection();
       return 'none';
     });
@@ -77,13 +84,13 @@ describe('GameSession against a scripted agent', () => {
     agent = gameAgent();
     session = sessionOn(agent);
     await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
-    agent.on('TYPE', 4, (_req, a) => {
+    agent.on('TYPE.GET_VALUES', (_req, a) => {
       a.dropConnection();
       return 'none';
     });
     await expect(readSInt(session)).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
     expect(session.connects).toBe(1);
-    agent.on('TYPE', 7, (_req, a) => {
+    agent.on('TYPE.SET_VALUES', (_req, a) => {
       a.dropConnection();
       return 'none';
     });

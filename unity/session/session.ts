@@ -2,85 +2,39 @@
 // the game, keeps that connection for every later call, and gives each operation a counted
 // suspend window that is always closed. Holds (suspend/resume across calls) belong to the caller
 // that took them. See docs/solutions/session-promises.md for the reasoning behind each rule.
+// Its parts: which game and who it is, target.ts; an operation and its window, operation.ts;
+// what an operation costs, cost.ts; the holds, holds.ts; what is layered on the session,
+// extensions.ts; the attached game, game-connection.ts.
 
-import { SdbConnection, type ConnectOptions, type Value } from '../../sdb-protocol/index.js';
-import { Errors, UnityError, fromSdbError, messageOf } from '../errors.js';
-import type { InvokeOptions, InvokeOutcome } from '../invoker.js';
-import type { TypeCatalog } from '../catalog/index.js';
+import { SdbConnection, type ConnectOptions } from '../../sdb-protocol/index.js';
+import { Errors, fromSdbError, messageOf } from '../errors.js';
+import { simpleCost, zeroCost } from './cost.js';
+import { Extensions, type SessionExtension } from './extensions.js';
 import { GameConnection } from './game-connection.js';
 import { HoldTable } from './holds.js';
+import {
+  isDrop,
+  runInWindow,
+  runWithoutWindow,
+  type OperationContext,
+  type OperationHost,
+  type OperationResult,
+  type RunOptions,
+} from './operation.js';
 import { RwLock } from './rw-lock.js';
+import {
+  checkTarget,
+  gameIdentity,
+  resolveTarget,
+  type PlayerEndpoint,
+  type PlayerResolver,
+  type Target,
+} from './target.js';
 
-/** A game found by discovery, resolved to an endpoint. */
-export interface PlayerEndpoint {
-  key: string;
-  label: string;
-  host: string;
-  port: number;
-  /** The beacon's per-run id, when the player came from discovery. */
-  guid?: number;
-  projectName?: string;
-}
-
-/** What the session asks of discovery (unity/discovery implements it). */
-export interface PlayerResolver {
-  /** No selector: the one visible debuggable player; throws NO_PLAYER / AMBIGUOUS_PLAYER. */
-  select(selector?: string): PlayerEndpoint;
-  /** The same game after a restart (new run id, maybe a new port), if it is visible. */
-  reselect?(previous: PlayerEndpoint): PlayerEndpoint | undefined;
-}
-
-export type Target =
-  | { kind: 'auto' }
-  | { kind: 'player'; selector: string }
-  | { kind: 'endpoint'; host: string; port: number };
-
-export interface OperationCost {
-  wireCommands: number;
-  invokes: number;
-  /** How long the game was held by this operation's window (ms). */
-  freezeMs: number;
-  wallMs: number;
-}
-
-export interface OperationResult<T> {
-  value: T;
-  cost: OperationCost;
-}
-
-export interface RunOptions {
-  /** Run alone: no other operation starts until this one ends. */
-  exclusive?: boolean;
-  /** The operation changes the game: refused if the game was replaced since it was chosen. */
-  writes?: boolean;
-  /** Bound on waiting for other operations (default 30 s). */
-  lockWaitMs?: number;
-  /**
-   * false: run without suspending the game, for reads that need no consistent snapshot (status
-   * counters, cursors). Invokes and writes need a window and are refused.
-   */
-  window?: boolean;
-}
-
-/** What an operation may use while its window is open. */
-export interface OperationContext {
-  /** The attached game: what lives as long as this connection (see GameConnection.part). */
-  readonly connection: GameConnection;
-  /** connection.conn */
-  readonly conn: SdbConnection;
-  /** The game's main thread (found on first use, once per connection). */
-  mainThread(): Promise<number>;
-  /** Types and members of the game, cached per connection (connection.catalog). */
-  readonly catalog: TypeCatalog;
-  invoke(
-    methodId: number,
-    thisArg: Value,
-    args: readonly Value[],
-    options?: InvokeOptions,
-  ): Promise<InvokeOutcome>;
-  /** Call before sending anything that changes the game (SET_VALUES, an invoke that writes). */
-  markWrite(): void;
-}
+export { sumCosts, type OperationCost } from './cost.js';
+export type { SessionExtension } from './extensions.js';
+export type { OperationContext, OperationResult, RunOptions } from './operation.js';
+export type { PlayerEndpoint, PlayerResolver, Target } from './target.js';
 
 export interface SessionOptions {
   /** Where the session points before any attach (default: auto, the one visible player). */
@@ -117,31 +71,6 @@ export interface SessionStatus {
   lastDrop?: string;
 }
 
-/**
- * Something layered on the session that leaves state in the game beyond a window: breakpoints,
- * step requests, and pauses the game entered by itself at an event (unity/debug). The session
- * calls these hooks so that detach, shutdown, drops and departing callers undo that state too.
- * Event pauses need no hook for the resume: the connection counts an ALL-policy event set as a
- * suspend level it holds, and close() resumes every level it holds.
- */
-export interface SessionExtension {
-  /**
-   * Detach/shutdown is about to close `conn`: queue (never await: detach waits on nothing) the
-   * commands that remove the extension's requests. They leave before close()'s RESUMEs and
-   * DISPOSE, and the agent runs commands in order.
-   */
-  beforeClose?(conn: SdbConnection): void;
-  /** `conn` is gone (closed, dropped, replaced): forget what lived on it. */
-  connectionEnded?(conn: SdbConnection): void;
-  /** A caller went away: release what it owned (its pause, its breakpoints). */
-  callerGone?(caller: string): Promise<void>;
-  /**
-   * True when invokes must leave the other threads suspended: a thread other than the main one
-   * is stopped at an event the extension keeps, and must not run on during the call.
-   */
-  keepThreadsStopped?(mainThreadId: number): boolean;
-}
-
 export class GameSession {
   /** Connections opened so far (one per process run against one game, unless it drops). */
   connects = 0;
@@ -161,17 +90,24 @@ export class GameSession {
   private closed = false;
   /** Diagnostics (stderr in the server): what a caller's result also says, e.g. a fallback taken. */
   readonly log: (message: string) => void;
-  private readonly extensions = new Set<SessionExtension>();
+  private readonly extensions: Extensions;
+  /** What running an operation asks of this session. */
+  private readonly host: OperationHost;
 
   constructor(private readonly opts: SessionOptions = {}) {
     this.log = opts.log ?? (() => undefined);
+    this.extensions = new Extensions(this.log);
+    this.host = {
+      replaced: () => this.replaced,
+      noteDrop: (a, reason) => this.noteDrop(a, reason),
+      log: this.log,
+    };
     if (opts.target) this.target = opts.target;
   }
 
   /** Registers an extension (see SessionExtension); returns the unregister function. */
   extend(extension: SessionExtension): () => void {
-    this.extensions.add(extension);
-    return () => this.extensions.delete(extension);
+    return this.extensions.add(extension);
   }
 
   /**
@@ -231,12 +167,7 @@ export class GameSession {
    */
   async attach(target: Target, caller = 'attach'): Promise<SessionStatus> {
     this.throwIfClosed();
-    if (
-      target.kind === 'endpoint' &&
-      (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
-    ) {
-      throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
-    }
+    checkTarget(target);
     const previous = this.attachment;
     this.target = target;
     this.lastPlayer = undefined;
@@ -263,15 +194,7 @@ export class GameSession {
   /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
   private async closeWithExtensions(a: GameConnection): Promise<void> {
     const conn = a.conn;
-    if (!conn.isClosed) {
-      for (const x of this.extensions) {
-        try {
-          x.beforeClose?.(conn);
-        } catch (e) {
-          this.log(`session: extension clean-up: ${messageOf(e)}`);
-        }
-      }
-    }
+    if (!conn.isClosed) this.extensions.beforeClose(conn);
     await conn.close();
     this.connectionEnded(a);
   }
@@ -279,13 +202,7 @@ export class GameSession {
   /** Extensions forget the connection, then everything it owned is dropped. */
   private connectionEnded(a: GameConnection): void {
     if (a.ended) return;
-    for (const x of this.extensions) {
-      try {
-        x.connectionEnded?.(a.conn);
-      } catch (e) {
-        this.log(`session: extension: ${messageOf(e)}`);
-      }
-    }
+    this.extensions.connectionEnded(a.conn);
     a.end();
   }
 
@@ -316,7 +233,7 @@ export class GameSession {
       if (options.window === false) {
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-        return await this.withoutWindow(a, label, op, started);
+        return await runWithoutWindow(this.host, a, label, op, started);
       }
       try {
         await a.conn.send('VM.SUSPEND');
@@ -333,113 +250,11 @@ export class GameSession {
           throw fromSdbError(e2, a.endpoint);
         }
       }
-      return await this.inWindow(a, label, op, options, started);
+      return await runInWindow(this.host, a, label, op, options, started);
     } finally {
       this.running.delete(opId);
       release();
     }
-  }
-
-  private async inWindow<T>(
-    a: GameConnection,
-    label: string,
-    op: (ctx: OperationContext) => Promise<T>,
-    options: RunOptions,
-    started: number,
-  ): Promise<OperationResult<T>> {
-    const windowOpened = performance.now();
-    const commandsBefore = a.conn.stats.commandsSent - 1; // the SUSPEND
-    let invokes = 0;
-    let wrote = false;
-    const checkWrite = (): void => {
-      if (this.replaced) throw Errors.gameReplaced(this.replaced.expected, this.replaced.found);
-      wrote = true;
-    };
-    try {
-      if (options.writes) checkWrite();
-      const ctx: OperationContext = {
-        connection: a,
-        conn: a.conn,
-        catalog: a.catalog,
-        mainThread: async () => (await a.invoker()).threadId,
-        invoke: async (methodId, thisArg, args, o) => {
-          const invoker = await a.invoker();
-          invokes++;
-          wrote = true; // an invoke may change anything
-          return invoker.invoke(methodId, thisArg, args, o);
-        },
-        markWrite: checkWrite,
-      };
-      const value = await op(ctx);
-      return {
-        value,
-        cost: this.cost(a, commandsBefore, invokes, windowOpened, started),
-      };
-    } catch (e) {
-      if (a.conn.isClosed || isDrop(e)) {
-        this.noteDrop(a, e);
-        throw wrote
-          ? Errors.mayHaveApplied(label, a.endpoint, e)
-          : Errors.connectionLost(a.endpoint, e);
-      }
-      throw fromSdbError(e, a.endpoint);
-    } finally {
-      // The RESUME is on the wire before we return, and the agent runs commands in order, so
-      // nothing can overtake it; its reply is not waited for (one round trip less per
-      // operation). A failure is logged, as it would be if we waited.
-      if (!a.conn.isClosed) {
-        a.conn
-          .send('VM.RESUME')
-          .catch((e: unknown) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
-      }
-    }
-  }
-
-  private async withoutWindow<T>(
-    a: GameConnection,
-    label: string,
-    op: (ctx: OperationContext) => Promise<T>,
-    started: number,
-  ): Promise<OperationResult<T>> {
-    const before = a.conn.stats.commandsSent;
-    const refuse = (): never => {
-      throw Errors.invalidArgument(
-        `${label} runs without a suspend window: it cannot invoke or write`,
-      );
-    };
-    try {
-      const value = await op({
-        connection: a,
-        conn: a.conn,
-        catalog: a.catalog,
-        mainThread: refuse,
-        invoke: refuse,
-        markWrite: refuse,
-      });
-      return { value, cost: simpleCost(a, before, started) };
-    } catch (e) {
-      if (a.conn.isClosed || isDrop(e)) {
-        this.noteDrop(a, e);
-        throw Errors.connectionLost(a.endpoint, e);
-      }
-      throw fromSdbError(e, a.endpoint);
-    }
-  }
-
-  private cost(
-    a: GameConnection,
-    commandsBefore: number,
-    invokes: number,
-    windowOpened: number,
-    started: number,
-  ): OperationCost {
-    const now = performance.now();
-    return {
-      wireCommands: a.conn.stats.commandsSent - commandsBefore + 1, // the RESUME to come
-      invokes,
-      freezeMs: round(now - windowOpened),
-      wallMs: round(now - started),
-    };
   }
 
   /** Takes a hold for `caller`: the game stays suspended across calls until released. */
@@ -483,8 +298,7 @@ export class GameSession {
 
   /** A caller went away (its MCP session closed): its holds are released. */
   async callerGone(caller: string): Promise<void> {
-    for (const x of this.extensions)
-      await x.callerGone?.(caller).catch((e: unknown) => this.log(messageOf(e)));
+    await this.extensions.callerGone(caller);
     const n = this.holds.count(caller);
     for (let i = 0; i < n; i++)
       await this.release(caller).catch((e: unknown) => this.log(messageOf(e)));
@@ -506,7 +320,12 @@ export class GameSession {
   private async connectNow(caller: string): Promise<GameConnection> {
     this.attachment = undefined;
     if (this.target.kind !== 'endpoint') await this.opts.beforeSelect?.();
-    const { host, port, player } = this.resolve(this.lastPlayer);
+    const { host, port, player } = resolveTarget(
+      this.target,
+      this.opts.players,
+      this.opts.discoveryProblem,
+      this.lastPlayer,
+    );
     const endpoint = `${host}:${port}`;
     let conn: SdbConnection;
     try {
@@ -538,7 +357,7 @@ export class GameSession {
         ? { invokeTimeoutMs: this.opts.invokeTimeoutMs }
         : {}),
       log: this.log,
-      singleThreaded: (main) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main)),
+      singleThreaded: (main) => this.extensions.keepThreadsStopped(main),
     });
     this.lastPlayer = player;
     conn.onClose((reason) => {
@@ -551,31 +370,6 @@ export class GameSession {
     }
     this.attachment = a;
     return a;
-  }
-
-  private resolve(previous: PlayerEndpoint | undefined): {
-    host: string;
-    port: number;
-    player?: PlayerEndpoint;
-  } {
-    const t = this.target;
-    if (t.kind === 'endpoint') return { host: t.host, port: t.port };
-    const players = this.opts.players;
-    if (!players) {
-      throw Errors.noPlayer(
-        `no endpoint was given and discovery is unavailable${this.opts.discoveryProblem ? ` (${this.opts.discoveryProblem})` : ''}`,
-      );
-    }
-    let player: PlayerEndpoint | undefined;
-    try {
-      player = players.select(t.kind === 'player' ? t.selector : undefined);
-    } catch (e) {
-      if (!previous) throw e;
-      // the chosen game restarted under a new run id: find it again by what identifies it;
-      // or it is paused (a suspended game stops announcing): try where it was
-      player = players.reselect?.(previous) ?? previous;
-    }
-    return { host: player.host, port: player.port, player };
   }
 
   private noteDrop(a: GameConnection, reason: unknown): void {
@@ -596,61 +390,4 @@ export class GameSession {
   private throwIfClosed(): void {
     if (this.closed) throw Errors.shuttingDown();
   }
-}
-
-/**
- * Who the game is: the OS id and object address of the thread that started the runtime (the
- * main thread's OS id is the process id on Linux), and the beacon's run id when known. A game
- * restarted at the same endpoint has a different identity.
- */
-async function gameIdentity(
-  conn: SdbConnection,
-  player: PlayerEndpoint | undefined,
-): Promise<string> {
-  const threads = await conn.send('VM.ALL_THREADS');
-  const start = conn.vmStart?.threadId;
-  const thread = start !== undefined && threads.includes(start) ? start : threads[0];
-  if (thread === undefined)
-    throw new UnityError('ATTACH_FAILED', 'the game reports no managed threads');
-  const [tid, address] = await Promise.all([
-    conn.send('THREAD.GET_TID', { threadId: thread }),
-    conn.send('THREAD.GET_ID', { threadId: thread }),
-  ]);
-  const run = player?.guid !== undefined ? ` run ${player.guid}` : '';
-  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
-}
-
-function isDrop(e: unknown): boolean {
-  const code = (e as { code?: string } | undefined)?.code;
-  return code === 'CONNECTION_CLOSED' || code === 'HANDSHAKE_FAILED' || code === 'CONNECTION_LOST';
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
-}
-
-function simpleCost(a: GameConnection, before: number, started: number): OperationCost {
-  const ms = round(performance.now() - started);
-  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
-}
-
-function zeroCost(started: number): OperationCost {
-  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
-}
-
-/**
- * The cost of several operations run one after another for one tool call: commands, invokes and
- * freeze add up; wall time is the caller's own measure from `startedAt` (performance.now()) when
- * given, else the sum.
- */
-export function sumCosts(costs: readonly OperationCost[], startedAt?: number): OperationCost {
-  const total: OperationCost = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
-  for (const c of costs) {
-    total.wireCommands += c.wireCommands;
-    total.invokes += c.invokes;
-    total.freezeMs = round(total.freezeMs + c.freezeMs);
-    total.wallMs = round(total.wallMs + c.wallMs);
-  }
-  if (startedAt !== undefined) total.wallMs = round(performance.now() - startedAt);
-  return total;
 }

@@ -5,7 +5,7 @@
 import { PacketReader } from '../../../sdb-protocol/buffer-reader.js';
 import { PacketWriter } from '../../../sdb-protocol/buffer-writer.js';
 import type { FakeAgent, FakeReply } from '../../../sdb-protocol/testing/fake-agent.js';
-import { ErrorCode } from '../../../sdb-protocol/vocabulary.js';
+import { ErrorCode, FieldAttributes, MethodAttributes } from '../../../sdb-protocol/vocabulary.js';
 import { installMembers } from './fake-members.js';
 import {
   buildImage,
@@ -15,6 +15,7 @@ import {
   type SynthTypeDef,
   type SynthTypeRef,
 } from './pe-builder.js';
+import { CallingConvention } from '../signature-blob.js';
 
 /** The attribute constructor of `params` in every fake image (a Param's `attributes`). */
 export const PARAM_ARRAY_CTOR = { memberRef: 1 } as const;
@@ -140,7 +141,7 @@ export class FakeGame {
       id: this.nextId++,
       name,
       owner,
-      attributes: opts.attributes ?? 0x6,
+      attributes: opts.attributes ?? MethodAttributes.Public,
       returnType,
       params,
       genericParamCount: opts.genericParamCount ?? 0,
@@ -152,7 +153,12 @@ export class FakeGame {
     return m;
   }
 
-  field(owner: FakeType, name: string, type: FakeType, attributes = 0x6): void {
+  field(
+    owner: FakeType,
+    name: string,
+    type: FakeType,
+    attributes: number = FieldAttributes.Public,
+  ): void {
     owner.fields.push({ id: this.nextId++, name, type, attributes });
   }
 
@@ -215,41 +221,47 @@ export class FakeGame {
       this.assemblies[reader(body).i32() - 1];
     const none = { error: ErrorCode.INVALID_ARGUMENT };
 
-    agent.on('APPDOMAIN', 1, () => ok(new PacketWriter().i32(1)));
-    agent.on('APPDOMAIN', 3, () => {
+    agent.on('APPDOMAIN.GET_ROOT_DOMAIN', () => ok(new PacketWriter().i32(1)));
+    agent.on('APPDOMAIN.GET_ASSEMBLIES', () => {
       const w = new PacketWriter().i32(this.loaded.length);
       for (const a of this.loaded) w.i32(a.id);
       return ok(w);
     });
-    agent.on('ASSEMBLY', 6, (p) => ok(new PacketWriter().string(assemblyOf(p.body)!.fullName)));
-    agent.on('ASSEMBLY', 1, (p) => ok(new PacketWriter().string(assemblyOf(p.body)!.location)));
-    agent.on('ASSEMBLY', 3, (p) => ok(new PacketWriter().i32(assemblyOf(p.body)!.id + 100)));
-    agent.on('MODULE', 1, (p) => {
+    agent.on('ASSEMBLY.GET_NAME', (p) =>
+      ok(new PacketWriter().string(assemblyOf(p.body)!.fullName)),
+    );
+    agent.on('ASSEMBLY.GET_LOCATION', (p) =>
+      ok(new PacketWriter().string(assemblyOf(p.body)!.location)),
+    );
+    agent.on('ASSEMBLY.GET_MANIFEST_MODULE', (p) =>
+      ok(new PacketWriter().i32(assemblyOf(p.body)!.id + 100)),
+    );
+    agent.on('MODULE.GET_INFO', (p) => {
       const a = this.assemblies[reader(p.body).i32() - 101]!;
       const guid = readGuidText(a.mvid);
       const w = new PacketWriter().string('m').string('m').string(a.location).string(guid);
       return ok(w.i32(a.id).string(''));
     });
-    agent.on('ASSEMBLY', 8, (p) => {
+    agent.on('ASSEMBLY.GET_METADATA_BLOB', (p) => {
       const a = assemblyOf(p.body)!;
       if (a.blob === 'dynamic') return { error: ErrorCode.NOT_IMPLEMENTED };
       const image = this.image(a);
       return ok(new PacketWriter().i32(image.length).bytes(image));
     });
-    agent.on('ASSEMBLY', 11, (p) => {
+    agent.on('ASSEMBLY.GET_TYPE_FROM_TOKEN', (p) => {
       const r = reader(p.body);
       const a = this.assemblies[r.i32() - 1]!;
       const token = r.i32();
       const t = a.types.find((x) => x.token === token);
       return t ? ok(new PacketWriter().i32(t.id)) : none;
     });
-    agent.on('ASSEMBLY', 5, (p) => {
+    agent.on('ASSEMBLY.GET_TYPE', (p) => {
       const r = reader(p.body);
       const a = this.assemblies[r.i32() - 1]!;
       const name = r.string();
       return ok(new PacketWriter().i32(a.types.find((t) => t.fullName === name)?.id ?? 0));
     });
-    agent.on('VM', 12, (p) => {
+    agent.on('VM.GET_TYPES', (p) => {
       const name = reader(p.body).string();
       const found = [...this.types.values()].filter((t) => t.fullName === name);
       const w = new PacketWriter().i32(found.length);
@@ -271,7 +283,8 @@ function synthMethod(m: FakeMethod): SynthMethod {
     m.metadata?.params ?? m.params.map((p, i): SynthParam => ({ name: p.name, sequence: i + 1 }));
   // by default every parameter an object: enough for a catalogue that only reads Param rows
   const signature = m.metadata?.signature ?? [
-    (m.attributes & 0x10 ? 0 : 0x20) | (m.genericParamCount ? 0x10 : 0),
+    (m.attributes & MethodAttributes.Static ? 0 : CallingConvention.HasThis) |
+      (m.genericParamCount ? CallingConvention.Generic : 0),
     ...(m.genericParamCount ? [m.genericParamCount] : []),
     m.params.length,
     0x1c,

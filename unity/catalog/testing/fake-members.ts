@@ -12,7 +12,7 @@ export function installMembers(game: FakeGame, agent: FakeAgent): void {
   const reader = (b: Buffer): PacketReader => new PacketReader(b);
   const type = (b: Buffer): FakeType => game.types.get(reader(b).i32())!;
   const method = (b: Buffer): FakeMethod => game.methods.get(reader(b).i32())!;
-  agent.on('TYPE', 1, (p) => {
+  agent.on('TYPE.GET_INFO', (p) => {
     const t = type(p.body);
     const w = new PacketWriter().string(t.namespace).string(t.name).string(t.fullName);
     w.i32(t.assembly.id)
@@ -25,27 +25,27 @@ export function installMembers(game: FakeGame, agent: FakeAgent): void {
     for (const a of t.typeArgs) w.i32(a.id);
     return ok(w);
   });
-  agent.on('TYPE', 3, (p) => {
+  agent.on('TYPE.GET_FIELDS', (p) => {
     const t = type(p.body);
     const w = new PacketWriter().i32(t.fields.length);
     for (const f of t.fields) w.i32(f.id).string(f.name).i32(f.type.id).i32(f.attributes);
     return ok(w);
   });
-  agent.on('TYPE', 9, (p) => {
+  agent.on('TYPE.GET_PROPERTIES', (p) => {
     const t = type(p.body);
     const w = new PacketWriter().i32(t.properties.length);
     for (const x of t.properties) w.i32(x.id).string(x.name).i32(x.getter).i32(x.setter).i32(0);
     return ok(w);
   });
-  agent.on('TYPE', 2, (p) => {
+  agent.on('TYPE.GET_METHODS', (p) => {
     const t = type(p.body);
     const w = new PacketWriter().i32(t.methods.length);
     for (const m of t.methods) w.i32(m);
     return ok(w);
   });
-  agent.on('METHOD', 1, (p) => ok(new PacketWriter().string(method(p.body).name)));
-  agent.on('METHOD', 2, (p) => ok(new PacketWriter().i32(method(p.body).owner.id)));
-  agent.on('METHOD', 6, (p) => {
+  agent.on('METHOD.GET_NAME', (p) => ok(new PacketWriter().string(method(p.body).name)));
+  agent.on('METHOD.GET_DECLARING_TYPE', (p) => ok(new PacketWriter().i32(method(p.body).owner.id)));
+  agent.on('METHOD.GET_INFO', (p) => {
     const m = method(p.body);
     const w = new PacketWriter().i32(m.attributes).i32(0).i32(game.tokenOf(m));
     return ok(
@@ -55,7 +55,7 @@ export function installMembers(game: FakeGame, agent: FakeAgent): void {
         .i32(0),
     );
   });
-  agent.on('METHOD', 4, (p) => {
+  agent.on('METHOD.GET_PARAM_INFO', (p) => {
     const m = method(p.body);
     if (game.brokenMethods.has(m.id)) return { error: ErrorCode.LOADER_ERROR };
     const w = new PacketWriter().i32(0).i32(m.params.length).i32(m.genericParamCount);

@@ -1,0 +1,236 @@
+// What an event set of our requests means, for the Debugger of one GameSession: a stop reported
+// to callers (the pause, owned by whoever set the breakpoint or stepped), a stop kept in line
+// behind the current pause (another thread stopped meanwhile), or a level to give back at once
+// (a condition that is false, a hit before the hit count, an event of a request we have just
+// cleared, a hit during an evaluation that needs every thread running). A TYPE_LOAD binds the
+// pending breakpoints waiting for it. Event sets are handed here one at a time, in arrival order.
+
+import {
+  EventKind,
+  FrameFlags,
+  SuspendPolicy,
+  type EventSet,
+  type SdbConnection,
+  type SdbEvent,
+} from '../../sdb-protocol/index.js';
+import { UnityError, messageOf } from '../errors.js';
+import type { TypeCatalog } from '../catalog/index.js';
+import type { GameSession, OperationContext } from '../session/session.js';
+import type { BreakpointTable } from './breakpoint-table.js';
+import type { Breakpoint, CodeLocation } from './debug-types.js';
+import { evaluateInFrame } from './frame-eval.js';
+import { pointAt, type LocationCache } from './locations.js';
+import type { Pauses, PendingStop } from './pauses.js';
+import { resolveBreakpoint } from './resolve.js';
+import type { Stepper } from './stepping.js';
+
+export interface EventDecisionDeps {
+  session: GameSession;
+  table: BreakpointTable;
+  pauses: Pauses;
+  stepper: Stepper;
+  log: (m: string) => void;
+  /** The connection the debugger is bound to, if any. */
+  bound(): SdbConnection | undefined;
+  /** The location cache of the bound connection, if any. */
+  cache(): LocationCache | undefined;
+  /** The type catalogue of the bound connection, once an operation has bound it. */
+  catalog(): TypeCatalog | undefined;
+  /** Binds the debugger to the operation's connection; its location cache. */
+  locations(ctx: OperationContext): LocationCache;
+}
+
+export class EventDecisions {
+  private decidingThread: number | undefined;
+
+  constructor(private readonly d: EventDecisionDeps) {}
+
+  /** The thread of the event being decided (its condition may invoke). */
+  get deciding(): number | undefined {
+    return this.decidingThread;
+  }
+
+  /** `duringCall`: an invoke that lets every thread run was on the wire when the set arrived. */
+  async onEventSet(conn: SdbConnection, set: EventSet, duringCall: boolean): Promise<void> {
+    const { table, pauses, log } = this.d;
+    if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
+    for (const load of set.events.filter((e) => e.kind === 'TYPE_LOAD'))
+      if (conn === this.d.bound())
+        await this.bindOnLoad(conn, load).catch((e: unknown) =>
+          log(`debug: binding on a type load: ${messageOf(e)}`),
+        );
+    // One event set carries every request that matched at that point (several breakpoints at
+    // one location come as one set, one event each): each is decided, so each counts its hit,
+    // and the first that stops makes the stop.
+    const evs = set.events.filter(
+      (e) =>
+        e.kind === 'BREAKPOINT' ||
+        e.kind === 'STEP' ||
+        e.kind === 'METHOD_ENTRY' ||
+        e.kind === 'EXCEPTION',
+    );
+    const ev = evs[0];
+    // A stop during an evaluation that resumed every thread would suspend that evaluation with
+    // the game until the stop ends: the level goes back undecided (the hit is counted as
+    // passed). A condition could not be evaluated then anyway: the invoker is busy.
+    if (ev && duringCall && conn === this.d.bound()) {
+      for (const e of evs) {
+        const bp = table.ofRequest(e.requestId);
+        if (bp) bp.passed = (bp.passed ?? 0) + 1;
+      }
+      log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
+    }
+    const candidate = ev !== undefined && conn === this.d.bound() && !duringCall;
+    // Where the thread stopped, asked at once (pipelined with the decision): most stops are
+    // reported, and this read is what debug_wait waits for.
+    const located = candidate
+      ? this.topLocation(conn, ev.threadId).catch((e: unknown) => {
+          log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+    let stop: PendingStop | undefined;
+    if (candidate) {
+      this.decidingThread = ev.threadId;
+      try {
+        for (const e of evs) {
+          try {
+            const s = await this.decide(conn, e);
+            stop ??= s;
+          } catch (err) {
+            log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+          }
+        }
+      } finally {
+        this.decidingThread = undefined;
+      }
+    }
+    if (!stop) {
+      await located;
+      await conn
+        .send('VM.RESUME')
+        .catch((e: unknown) => log(`debug: resuming a skipped event: ${messageOf(e)}`));
+      return;
+    }
+    const [loc] = await Promise.all([located, this.d.stepper.clear(conn)]); // any stop ends a step
+    if (loc) stop.location = loc;
+    // Another thread stopped while we are paused: it keeps its level (and its place) and
+    // becomes the pause when the current one ends.
+    pauses.add(stop);
+  }
+
+  /**
+   * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
+   * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
+   * come while an evaluation holds the session (its call compiled the type).
+   */
+  private async bindOnLoad(conn: SdbConnection, ev: SdbEvent): Promise<void> {
+    const { table, log } = this.d;
+    const bp = table.ofRequest(ev.requestId);
+    const spec = bp && table.specOf(bp.id);
+    const cache = this.d.cache();
+    const catalog = this.d.catalog();
+    if (!bp?.pending || !spec || !cache || !catalog) return;
+    let locations: CodeLocation[];
+    try {
+      locations = await resolveBreakpoint({ conn, catalog }, cache, spec);
+    } catch (e) {
+      // another type of the same file: keep waiting for the one with the line
+      if (spec.file !== undefined && e instanceof UnityError && e.code === 'NO_LOCATION') return;
+      bp.bindError = messageOf(e);
+      delete bp.pending;
+      await table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+      log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+      return;
+    }
+    bp.locations = locations;
+    delete bp.pending;
+    // the type has loaded: its load request has done its work whatever follows
+    await table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+    try {
+      await table.armLines(conn, bp);
+      log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(', ')}`);
+    } catch (e) {
+      bp.bindError = messageOf(e);
+      bp.locations = [];
+      table.list(bp); // armLines' failure path forgets it; it stays listed
+      log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+    }
+  }
+
+  private async decide(conn: SdbConnection, ev: SdbEvent): Promise<PendingStop | undefined> {
+    if (this.d.stepper.owns(ev)) return this.d.stepper.decide(conn, ev);
+    if (ev.kind !== 'BREAKPOINT' && ev.kind !== 'EXCEPTION') return undefined;
+    const bp = this.d.table.ofRequest(ev.requestId);
+    if (!bp) return undefined; // cleared while the event was on its way
+    if (ev.kind === 'EXCEPTION') {
+      const typeId = await conn.send('OBJECT_REF.GET_TYPE', { objectId: ev.exceptionId });
+      const type = (await conn.send('TYPE.GET_INFO', { typeId })).fullName;
+      bp.hits++;
+      return {
+        reason: 'exception',
+        owner: bp.owner,
+        threadId: ev.threadId,
+        breakpointId: bp.id,
+        exception: { type, objectId: ev.exceptionId },
+      };
+    }
+    const base = {
+      reason: 'breakpoint' as const,
+      owner: bp.owner,
+      threadId: ev.threadId,
+      breakpointId: bp.id,
+    };
+    if (bp.condition === undefined) {
+      bp.hits++;
+      if (bp.hitCount !== undefined) {
+        bp.hits = bp.hitCount; // the agent reported the n-th hit only
+        bp.spent = true;
+      }
+      return base;
+    }
+    let verdict: boolean | string;
+    try {
+      verdict = await this.condition(bp, ev.threadId);
+    } catch (e) {
+      verdict = messageOf(e);
+    }
+    if (verdict === false) return undefined;
+    if (typeof verdict === 'string') return { ...base, conditionError: verdict };
+    bp.hits++;
+    if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
+    if (bp.hitCount !== undefined) bp.spent = true;
+    return base;
+  }
+
+  /** true/false, or why it could not be decided. */
+  private async condition(bp: Breakpoint, threadId: number): Promise<boolean | string> {
+    const r = await this.d.session.run('breakpoint condition', bp.owner, (ctx) =>
+      evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition!),
+    );
+    const v = r.value;
+    if (v.kind === 'value' && v.value.kind === 'bool') return v.value.value;
+    if (v.kind === 'exception') return `the condition threw ${v.type}: ${v.message}`;
+    return `the condition is not a bool (${v.kind === 'value' ? v.type : 'void'})`;
+  }
+
+  /** Where the thread stopped: its top managed frame. */
+  private async topLocation(
+    conn: SdbConnection,
+    threadId: number,
+  ): Promise<CodeLocation | undefined> {
+    const frames = await conn.send('THREAD.GET_FRAME_INFO', { threadId });
+    const top = frames.find((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0);
+    const cache = this.d.cache();
+    if (!top || !cache) return undefined;
+    const { typeName, name } = await cache.methodName(top.methodId);
+    const at = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
+    return {
+      method: `${typeName}.${name}`,
+      methodId: top.methodId,
+      ilOffset: top.ilOffset,
+      ...(at ? { line: at.line } : {}),
+      ...(at?.file ? { file: at.file } : {}),
+    };
+  }
+}
