@@ -7296,7 +7296,7 @@ var init_he = __esm({
   "node_modules/zod/v4/locales/he.js"() {
     init_util();
     error20 = () => {
-      const TypeNames = {
+      const TypeNames2 = {
         string: { label: "מחרוזת", gender: "f" },
         number: { label: "מספר", gender: "m" },
         boolean: { label: "ערך בוליאני", gender: "m" },
@@ -7324,12 +7324,12 @@ var init_he = __esm({
         number: { unit: "", shortLabel: "קטן", longLabel: "גדול" }
         // no unit
       };
-      const typeEntry = (t) => t ? TypeNames[t] : void 0;
+      const typeEntry = (t) => t ? TypeNames2[t] : void 0;
       const typeLabel = (t) => {
         const e = typeEntry(t);
         if (e)
           return e.label;
-        return t ?? TypeNames.unknown.label;
+        return t ?? TypeNames2.unknown.label;
       };
       const withDefinite = (t) => `ה${typeLabel(t)}`;
       const verbFor = (t) => {
@@ -7390,7 +7390,7 @@ var init_he = __esm({
             const expectedKey = issue2.expected;
             const expected = TypeDictionary[expectedKey ?? ""] ?? typeLabel(expectedKey);
             const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? TypeNames[receivedType]?.label ?? receivedType;
+            const received = TypeDictionary[receivedType] ?? TypeNames2[receivedType]?.label ?? receivedType;
             if (/^[A-Z]/.test(issue2.expected)) {
               return `קלט לא תקין: צריך להיות instanceof ${issue2.expected}, התקבל ${received}`;
             }
@@ -37241,9 +37241,21 @@ async function csharpName(metadata, type) {
     const def = await metadata.describe(d.genericDefinition);
     const args2 = await Promise.all(d.typeArguments.map((a) => csharpName(metadata, a)));
     if (def.fullName === "System.Nullable`1" && args2.length === 1) return `${args2[0]}?`;
-    return `${plain(def.fullName)}<${args2.join(", ")}>`;
+    return withArguments(def.fullName, args2);
   }
   return plain(d.fullName);
+}
+function withArguments(reflectionName, args2) {
+  let next = 0;
+  const levels = reflectionName.split("+").map((level) => {
+    const m = /^(.*)`(\d+)$/.exec(level);
+    if (!m) return level;
+    const taken = args2.slice(next, next + Number(m[2]));
+    next += taken.length;
+    return `${m[1]}<${taken.join(", ")}>`;
+  });
+  if (next < args2.length) levels[levels.length - 1] += `<${args2.slice(next).join(", ")}>`;
+  return levels.join(".");
 }
 function plain(reflectionName) {
   return reflectionName.replace(/`\d+/g, "").replace(/\+/g, ".");
@@ -38688,6 +38700,18 @@ var init_diagnostics = __esm({
         `the operand of ${what} must be a variable, field, property or indexer`
       ),
       invalidDeclaration: (s, why) => make("invalid-declaration", s, why),
+      varWithoutInitializer: (s) => ({
+        ...make("invalid-declaration", s, "var needs an initializer: var x = ...;"),
+        csCode: "CS0818"
+      }),
+      conditionalAssignmentTarget: (s, what) => ({
+        ...make(
+          "invalid-assignment-target",
+          s,
+          `the operand of ${what} cannot contain a null-conditional access (?. or ?[]): test for null first`
+        ),
+        csCode: "CS9030"
+      }),
       invalidArrayCreation: (s, why) => make("invalid-array-creation", s, why),
       mixedInitializer: (s) => make(
         "invalid-initializer",
@@ -41013,7 +41037,15 @@ function foldNegativeLiteral(operand, start) {
   return null;
 }
 function checkAssignable(p, e, what) {
-  if (!isAssignable(e)) p.error(Diagnostics.invalidAssignmentTarget(e.span, what));
+  if (isAssignable(e)) return;
+  p.error(
+    isConditionalVariable(e) ? Diagnostics.conditionalAssignmentTarget(e.span, what) : Diagnostics.invalidAssignmentTarget(e.span, what)
+  );
+}
+function isConditionalVariable(e) {
+  if (e.kind === "Parenthesized") return isConditionalVariable(e.expression);
+  if (e.kind !== "MemberAccess" && e.kind !== "ElementAccess") return false;
+  return e.conditional || inConditionalChain(e.target);
 }
 function isAssignable(e) {
   if (e.kind === "Name") return e.typeArgs.length === 0;
@@ -41277,7 +41309,7 @@ function parseDeclaration(p, type, start) {
       span
     });
     if (type === "var" && initializer4 === null) {
-      p.error(Diagnostics.invalidDeclaration(span, "var needs an initializer: var x = ...;"));
+      p.error(Diagnostics.varWithoutInitializer(span));
     }
   } while (p.eatPunct(","));
   if (type === "var" && declarators.length > 1) {
@@ -41684,7 +41716,7 @@ var init_array_creation = __esm({
             );
           return this.implicitArray(e.initializer, e.ranks[0] ?? 1, e.span);
         }
-        const base = await this.it.lookup.type(e.elementType);
+        const base = await this.it.types.type(e.elementType);
         const [outer = 1, ...inner] = e.ranks;
         let element = base;
         for (const r of [...inner].reverse()) element = await this.it.md.arrayOf(element, r);
@@ -42425,7 +42457,7 @@ var init_assignment = __esm({
         return this.it.facts;
       }
       async assignment(e) {
-        const target = await this.it.target(e.target);
+        const target = await this.it.variables.target(e.target);
         const type = target.type;
         if (e.operator === "=") {
           const v = await this.it.conversions.implicitly(
@@ -42433,7 +42465,7 @@ var init_assignment = __esm({
             type,
             "the assigned value"
           );
-          await this.it.store(target, v.value);
+          await this.it.variables.store(target, v.value);
           return { type, value: v.value };
         }
         if (e.operator === "??=") {
@@ -42445,7 +42477,7 @@ var init_assignment = __esm({
             );
           }
           const resultType = await this.f.nullableUnderlying(type) ?? type;
-          const current2 = await this.it.readTarget(target);
+          const current2 = await this.it.variables.readTarget(target);
           if (!this.it.dry && current2.kind !== "null") {
             await this.it.inDry(() => this.it.expr(e.value));
             return { type: resultType, value: current2 };
@@ -42455,7 +42487,7 @@ var init_assignment = __esm({
             resultType,
             "the assigned value"
           );
-          await this.it.store(target, v.value);
+          await this.it.variables.store(target, v.value);
           return { type: resultType, value: v.value };
         }
         const op = e.operator.slice(0, -1);
@@ -42491,11 +42523,11 @@ var init_assignment = __esm({
             this.it.checked
           );
         }
-        await this.it.store(target, stored.value);
+        await this.it.variables.store(target, stored.value);
         return { type, value: stored.value };
       }
       async readForCompound(target) {
-        return this.it.readTarget(target);
+        return this.it.variables.readTarget(target);
       }
       /** `x <<= n` / `x >>= n`: the count is an int whatever x is. */
       async shiftCount(op, rhs) {
@@ -43211,7 +43243,7 @@ var init_string_operators = __esm({
             span
           );
         for (const x of [l, r])
-          if (x.type !== "null" && await this.it.lookup.isVoid(x.type))
+          if (x.type !== "null" && await this.it.types.isVoid(x.type))
             throw await this.it.binaryOperators.noOperator("+", l.type, r.type, span);
         if (this.it.dry) return { type, value: VOID };
         const text = await this.it.interpolation.textOf(l) + await this.it.interpolation.textOf(r);
@@ -43499,7 +43531,7 @@ var init_binary_operators = __esm({
           () => this.applyBinaryOp(op, { type: lt, value: VOID }, { type: rt, value: VOID }, span)
         );
         const comparison = COMPARISONS.has(op);
-        const type = comparison ? probe.type : await this.it.lookup.nullableOf(probe.type);
+        const type = comparison ? probe.type : await this.it.types.nullableOf(probe.type);
         if (this.it.dry) return { type, value: VOID };
         const lnull = l.value.kind === "null";
         const rnull = r.value.kind === "null";
@@ -43540,6 +43572,89 @@ var init_runtime = __esm({
       gameMessage;
       stackTrace;
       name = "GameExceptionError";
+    };
+  }
+});
+
+// eval/interpret/better-member.ts
+var BetterMember;
+var init_better_member = __esm({
+  "eval/interpret/better-member.ts"() {
+    "use strict";
+    init_values();
+    init_primitives();
+    BetterMember = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      /** §12.6.4.3: the candidate better than every other, if one is. */
+      async best(cs, args2) {
+        if (cs.length === 1) return cs[0];
+        for (const c of cs) {
+          let wins = true;
+          for (const d of cs) {
+            if (d === c) continue;
+            if (!await this.better(c, d, args2)) {
+              wins = false;
+              break;
+            }
+          }
+          if (wins) return c;
+        }
+        return void 0;
+      }
+      async better(p, q, args2) {
+        let anyBetter = false;
+        let allSame = true;
+        for (let i = 0; i < args2.length; i++) {
+          const tp = p.targets[i];
+          const tq = q.targets[i];
+          if (!this.f.same(tp, tq)) allSame = false;
+          const cmp = await this.compareConversion(args2[i].op, tp, tq);
+          if (cmp < 0) return false;
+          if (cmp > 0) anyBetter = true;
+        }
+        if (anyBetter) return true;
+        if (!allSame) return false;
+        if (!p.generic && q.generic) return true;
+        if (!p.expanded && q.expanded) return true;
+        if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
+          return true;
+        if (!p.usesDefaults && q.usesDefaults) return true;
+        return false;
+      }
+      /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
+      async compareConversion(e, t1, t2) {
+        if (this.f.same(t1, t2)) return 0;
+        if (e.type !== "null") {
+          if (this.f.same(e.type, t1)) return 1;
+          if (this.f.same(e.type, t2)) return -1;
+        }
+        if (await this.betterTarget(t1, t2)) return 1;
+        if (await this.betterTarget(t2, t1)) return -1;
+        return 0;
+      }
+      /** §12.6.4.6 better conversion target. */
+      async betterTarget(t1, t2) {
+        const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
+        const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
+        if (c12 && !c21) return true;
+        const [k1, k2] = [
+          primitiveKindOfName(await this.f.fullName(t1)),
+          primitiveKindOfName(await this.f.fullName(t2))
+        ];
+        const signed = {
+          sbyte: ["byte", "ushort", "uint", "ulong"],
+          short: ["ushort", "uint", "ulong"],
+          int: ["uint", "ulong"],
+          long: ["ulong"]
+        };
+        return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
+      }
     };
   }
 });
@@ -43617,21 +43732,116 @@ var init_constraints = __esm({
   }
 });
 
+// eval/interpret/type-inference.ts
+var TypeInference;
+var init_type_inference = __esm({
+  "eval/interpret/type-inference.ts"() {
+    "use strict";
+    init_values();
+    TypeInference = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get f() {
+        return this.it.facts;
+      }
+      /** Method type arguments from the argument types (§12.6.3, without lambdas). */
+      async infer(m, args2) {
+        const tparams = m.genericParameterTypes ?? [];
+        if (tparams.length !== m.genericArity) return void 0;
+        const bounds = tparams.map(() => []);
+        const index = new Map(tparams.map((t, i) => [t.key, i]));
+        const params = m.parameters;
+        for (let i = 0; i < args2.length; i++) {
+          const a = args2[i];
+          const j = a.name ? params.findIndex((p2) => p2.name === a.name) : Math.min(i, params.length - 1);
+          if (j < 0) return void 0;
+          const p = params[j];
+          if (a.op.type === "null" || a.outVar) continue;
+          let pt = p.type;
+          if (p.isParams && i >= params.length - 1) {
+            const pd = await this.f.describe(pt);
+            const ad = await this.f.describe(a.op.type);
+            if (pd.elementType && !(ad.kind === "array" && ad.rank === pd.rank)) pt = pd.elementType;
+          }
+          await this.unify(pt, a.op.type, index, bounds, 0);
+        }
+        const out = [];
+        for (const b of bounds) {
+          const fixed = await this.fix(b);
+          if (!fixed) return void 0;
+          out.push(fixed);
+        }
+        return out;
+      }
+      async unify(p, a, index, bounds, depth) {
+        if (depth > 8) return;
+        const i = index.get(p.key);
+        if (i !== void 0) {
+          bounds[i].push(a);
+          return;
+        }
+        const pd = await this.f.describe(p);
+        if (pd.kind === "array" && pd.elementType) {
+          const ad = await this.f.describe(a);
+          if (ad.kind === "array" && ad.rank === pd.rank && ad.elementType)
+            await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
+          return;
+        }
+        if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
+        const candidates = [
+          ...(await this.f.chain(a)).map((d) => d.handle),
+          ...await this.it.md.interfaces(a)
+        ];
+        for (const c of candidates) {
+          const cd = await this.f.describe(c);
+          if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
+            for (let k = 0; k < pd.typeArguments.length; k++) {
+              const pa = pd.typeArguments[k];
+              const ca = cd.typeArguments[k];
+              if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
+            }
+            return;
+          }
+        }
+      }
+      /** Fixing (§12.6.3.12): the bound every other bound converts to. */
+      async fix(bounds) {
+        const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
+        if (unique.length <= 1) return unique[0];
+        const fits = [];
+        for (const x of unique) {
+          let all = true;
+          for (const y of unique)
+            if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all = false;
+          if (all) fits.push(x);
+        }
+        return fits.length === 1 ? fits[0] : void 0;
+      }
+    };
+  }
+});
+
 // eval/interpret/overloads.ts
 var Overloads;
 var init_overloads = __esm({
   "eval/interpret/overloads.ts"() {
     "use strict";
     init_runtime();
-    init_values();
+    init_better_member();
     init_constraints();
     init_errors4();
-    init_primitives();
+    init_type_inference();
     Overloads = class {
       constructor(it) {
         this.it = it;
+        this.inference = new TypeInference(it);
+        this.betterMember = new BetterMember(it);
       }
       it;
+      inference;
+      betterMember;
       get f() {
         return this.it.facts;
       }
@@ -43663,7 +43873,7 @@ var init_overloads = __esm({
         if (applicable.length === 0)
           throw await this.noneApplicable(methods, args2, typeArgs2, what, span);
         const narrowed = await this.mostDerived(applicable);
-        const best = await this.best(narrowed, args2);
+        const best = await this.betterMember.best(narrowed, args2);
         if (!best) {
           const names3 = await Promise.all(narrowed.slice(0, 2).map((c) => this.signature(c.method)));
           throw new CompileError(
@@ -43771,7 +43981,7 @@ var init_overloads = __esm({
           if (!made) return [];
           m = made;
         } else if (m.genericArity > 0) {
-          const inferred = await this.infer(m, args2);
+          const inferred = await this.inference.infer(m, args2);
           if (!inferred) return [];
           if (await violates(inferred)) return [];
           const made = await instantiate(inferred);
@@ -43867,144 +44077,6 @@ var init_overloads = __esm({
           if (!hidden) out.push(c);
         }
         return out;
-      }
-      /** §12.6.4.3: the candidate better than every other, if one is. */
-      async best(cs, args2) {
-        if (cs.length === 1) return cs[0];
-        for (const c of cs) {
-          let wins = true;
-          for (const d of cs) {
-            if (d === c) continue;
-            if (!await this.better(c, d, args2)) {
-              wins = false;
-              break;
-            }
-          }
-          if (wins) return c;
-        }
-        return void 0;
-      }
-      async better(p, q, args2) {
-        let anyBetter = false;
-        let allSame = true;
-        for (let i = 0; i < args2.length; i++) {
-          const tp = p.targets[i];
-          const tq = q.targets[i];
-          if (!this.f.same(tp, tq)) allSame = false;
-          const cmp = await this.compareConversion(args2[i].op, tp, tq);
-          if (cmp < 0) return false;
-          if (cmp > 0) anyBetter = true;
-        }
-        if (anyBetter) return true;
-        if (!allSame) return false;
-        if (!p.generic && q.generic) return true;
-        if (!p.expanded && q.expanded) return true;
-        if (p.expanded && q.expanded && p.method.parameters.length > q.method.parameters.length)
-          return true;
-        if (!p.usesDefaults && q.usesDefaults) return true;
-        return false;
-      }
-      /** §12.6.4.4 better conversion from expression: 1 when to t1 is better, -1 when to t2. */
-      async compareConversion(e, t1, t2) {
-        if (this.f.same(t1, t2)) return 0;
-        if (e.type !== "null") {
-          if (this.f.same(e.type, t1)) return 1;
-          if (this.f.same(e.type, t2)) return -1;
-        }
-        if (await this.betterTarget(t1, t2)) return 1;
-        if (await this.betterTarget(t2, t1)) return -1;
-        return 0;
-      }
-      /** §12.6.4.6 better conversion target. */
-      async betterTarget(t1, t2) {
-        const c12 = await this.it.conversions.implicit({ type: t1, value: VOID }, t2);
-        const c21 = await this.it.conversions.implicit({ type: t2, value: VOID }, t1);
-        if (c12 && !c21) return true;
-        const [k1, k2] = [
-          primitiveKindOfName(await this.f.fullName(t1)),
-          primitiveKindOfName(await this.f.fullName(t2))
-        ];
-        const signed = {
-          sbyte: ["byte", "ushort", "uint", "ulong"],
-          short: ["ushort", "uint", "ulong"],
-          int: ["uint", "ulong"],
-          long: ["ulong"]
-        };
-        return !!k1 && !!k2 && (signed[k1]?.includes(k2) ?? false);
-      }
-      // ---------------------------------------------------------------- type inference
-      /** Method type arguments from the argument types (§12.6.3, without lambdas). */
-      async infer(m, args2) {
-        const tparams = m.genericParameterTypes ?? [];
-        if (tparams.length !== m.genericArity) return void 0;
-        const bounds = tparams.map(() => []);
-        const index = new Map(tparams.map((t, i) => [t.key, i]));
-        const params = m.parameters;
-        for (let i = 0; i < args2.length; i++) {
-          const a = args2[i];
-          const j = a.name ? params.findIndex((p2) => p2.name === a.name) : Math.min(i, params.length - 1);
-          if (j < 0) return void 0;
-          const p = params[j];
-          if (a.op.type === "null" || a.outVar) continue;
-          let pt = p.type;
-          if (p.isParams && i >= params.length - 1) {
-            const pd = await this.f.describe(pt);
-            const ad = await this.f.describe(a.op.type);
-            if (pd.elementType && !(ad.kind === "array" && ad.rank === pd.rank)) pt = pd.elementType;
-          }
-          await this.unify(pt, a.op.type, index, bounds, 0);
-        }
-        const out = [];
-        for (const b of bounds) {
-          const fixed = await this.fix(b);
-          if (!fixed) return void 0;
-          out.push(fixed);
-        }
-        return out;
-      }
-      async unify(p, a, index, bounds, depth) {
-        if (depth > 8) return;
-        const i = index.get(p.key);
-        if (i !== void 0) {
-          bounds[i].push(a);
-          return;
-        }
-        const pd = await this.f.describe(p);
-        if (pd.kind === "array" && pd.elementType) {
-          const ad = await this.f.describe(a);
-          if (ad.kind === "array" && ad.rank === pd.rank && ad.elementType)
-            await this.unify(pd.elementType, ad.elementType, index, bounds, depth + 1);
-          return;
-        }
-        if (!pd.genericDefinition || pd.typeArguments.length === 0) return;
-        const candidates = [
-          ...(await this.f.chain(a)).map((d) => d.handle),
-          ...await this.it.md.interfaces(a)
-        ];
-        for (const c of candidates) {
-          const cd = await this.f.describe(c);
-          if (cd.genericDefinition && this.f.same(cd.genericDefinition, pd.genericDefinition)) {
-            for (let k = 0; k < pd.typeArguments.length; k++) {
-              const pa = pd.typeArguments[k];
-              const ca = cd.typeArguments[k];
-              if (pa && ca) await this.unify(pa, ca, index, bounds, depth + 1);
-            }
-            return;
-          }
-        }
-      }
-      /** Fixing (§12.6.3.12): the bound every other bound converts to. */
-      async fix(bounds) {
-        const unique = bounds.filter((b, i) => bounds.findIndex((c) => c.key === b.key) === i);
-        if (unique.length <= 1) return unique[0];
-        const fits = [];
-        for (const x of unique) {
-          let all = true;
-          for (const y of unique)
-            if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all = false;
-          if (all) fits.push(x);
-        }
-        return fits.length === 1 ? fits[0] : void 0;
       }
     };
   }
@@ -44113,9 +44185,9 @@ var init_calls = __esm({
           const name2 = a.name?.name;
           if (a.value.kind === "OutDeclaration") {
             const d = a.value;
-            const type = d.type === "var" ? void 0 : await this.it.lookup.type(d.type);
+            const type = d.type === "var" ? void 0 : await this.it.types.type(d.type);
             const discard = d.name.name === "_" && !this.it.locals.has("_");
-            if (!discard) this.it.declareLocal(d.name.name, type ?? "null", d.name.span);
+            if (!discard) this.it.variables.declareLocal(d.name.name, type ?? "null", d.name.span);
             const op = discard ? { type: type ?? "null", value: VOID } : { type: type ?? "null", value: VOID, place: { k: "local", name: d.name.name } };
             out.push({ op, name: name2, modifier: "out", outVar: type === void 0, span: a.span });
             continue;
@@ -44131,14 +44203,14 @@ var init_calls = __esm({
               });
               continue;
             }
-            const t = await this.it.target(a.value, a.modifier === "out" ? "write" : "read");
+            const t = await this.it.variables.target(a.value, a.modifier === "out" ? "write" : "read");
             if (!t.place)
               throw new CompileError(
                 "CS0206",
                 "a property or indexer may not be passed as an out or ref parameter",
                 a.span
               );
-            const op = a.modifier === "ref" ? { ...t, value: await this.it.readTarget(t) } : t;
+            const op = a.modifier === "ref" ? { ...t, value: await this.it.variables.readTarget(t) } : t;
             out.push({ op, name: name2, modifier: a.modifier, outVar: false, span: a.span });
             continue;
           }
@@ -44168,7 +44240,7 @@ var init_calls = __esm({
         if (this.it.dry) {
           for (const a of args2)
             if (a.modifier === "out" && a.op.place?.k === "local")
-              this.it.assignLocal(a.op.place.name, VOID);
+              this.it.variables.assignLocal(a.op.place.name, VOID);
           return { type: returnType, value: VOID };
         }
         const refs = m.parameters.some((p) => p.refKind === "ref" || p.refKind === "out");
@@ -44178,7 +44250,7 @@ var init_calls = __esm({
             const a = args2[i];
             if (a.modifier !== "ref" && a.modifier !== "out") continue;
             const out = r.outArgs[c.map[i]];
-            if (out && a.op.place) await this.it.write(a.op.place, out);
+            if (out && a.op.place) await this.it.variables.write(a.op.place, out);
           }
         }
         return { type: returnType, value: r.result };
@@ -44194,7 +44266,7 @@ var init_calls = __esm({
           const j = c.map[i];
           const conversion = c.conversions[i];
           let v;
-          if (a.modifier === "out") v = (await this.it.defaultValue(params[j].type)).value;
+          if (a.modifier === "out") v = (await this.it.defaults.defaultValue(params[j].type)).value;
           else if (conversion)
             v = (await this.it.conversions.apply(conversion, a.op, c.targets[i], this.it.checked)).value;
           else v = a.op.value;
@@ -44214,7 +44286,7 @@ var init_calls = __esm({
         return values;
       }
       async defaultArgument(type, given) {
-        if (!given) return (await this.it.defaultValue(type)).value;
+        if (!given) return (await this.it.defaults.defaultValue(type)).value;
         if (given.kind === "null") return given;
         if (given.kind === "number" && await this.f.isEnum(type)) {
           const u = await this.f.enumUnderlying(type);
@@ -44232,7 +44304,7 @@ var init_calls = __esm({
           const t = await this.f.nullableUnderlying(o.type) ?? o.type;
           if (seen.has(t.key)) continue;
           seen.add(t.key);
-          for (const level of await this.it.lookup.searchOrder(t)) {
+          for (const level of await this.it.members.searchOrder(t)) {
             for (const m of (await this.it.md.members(level, name2)).methods)
               if (m.isStatic) methods.push(m);
           }
@@ -44337,10 +44409,10 @@ var init_conditional_operators = __esm({
   }
 });
 
-// eval/interpret/conversions.ts
-var Conversions;
-var init_conversions2 = __esm({
-  "eval/interpret/conversions.ts"() {
+// eval/interpret/conversion-application.ts
+var ConversionApplication;
+var init_conversion_application = __esm({
+  "eval/interpret/conversion-application.ts"() {
     "use strict";
     init_conversions();
     init_constant_folding();
@@ -44348,114 +44420,13 @@ var init_conversions2 = __esm({
     init_values();
     init_errors4();
     init_primitives();
-    Conversions = class {
+    ConversionApplication = class {
       constructor(it) {
         this.it = it;
       }
       it;
       get f() {
         return this.it.facts;
-      }
-      /** An implicit conversion from the operand to `to` (§11.2), or undefined. */
-      async implicit(from, to, allowUser = true) {
-        const t = from.type;
-        if (t === "null") {
-          if (await this.f.isReferenceType(to) || await this.f.nullableUnderlying(to))
-            return { k: "null" };
-          return void 0;
-        }
-        if (this.f.same(t, to)) return { k: "identity" };
-        const [pf, pt] = await Promise.all([this.f.primitive(t), this.f.primitive(to)]);
-        if (pf && pt) {
-          const constant = from.constant?.kind === "number" ? from.constant.c.value : void 0;
-          return isImplicitlyConvertible(constant ? { kind: pf, constant } : { kind: pf }, pt) ? { k: "numeric" } : void 0;
-        }
-        if (pf && await this.f.isEnum(to)) {
-          const c = from.constant?.kind === "number" ? from.constant.c.value : void 0;
-          if (c && c.kind !== "bool" && c.kind !== "decimal" && isIntegralKind(c.kind) && Number(c.value) === 0) {
-            return { k: "enum" };
-          }
-        }
-        const underlying = await this.f.nullableUnderlying(to);
-        if (underlying) {
-          const source = await this.f.nullableUnderlying(t);
-          if (source) {
-            const inner2 = await this.implicit({ type: source, value: NULL }, underlying, false);
-            return inner2 ? { k: "lifted", inner: inner2, underlying } : void 0;
-          }
-          const inner = await this.implicit(from, underlying, allowUser);
-          if (inner) return { k: "wrap", inner, underlying };
-        }
-        if (await this.f.assignable(to, t)) {
-          return await this.f.isValueType(t) && !await this.f.isValueType(to) ? { k: "boxing" } : { k: "reference" };
-        }
-        return allowUser ? this.userDefined(from, to, "op_Implicit") : void 0;
-      }
-      /** A conversion a cast may apply (§11.3): the implicit ones and the explicit ones. */
-      async explicit(from, to, allowUser = true) {
-        const imp = await this.implicit(from, to, allowUser);
-        if (imp) return imp;
-        const t = from.type;
-        if (t === "null") return void 0;
-        const [pf, pt] = await Promise.all([this.f.primitive(t), this.f.primitive(to)]);
-        const [ef, et] = await Promise.all([this.f.isEnum(t), this.f.isEnum(to)]);
-        const kf = pf ?? (ef ? await this.f.enumUnderlying(t) : void 0);
-        const kt = pt ?? (et ? await this.f.enumUnderlying(to) : void 0);
-        if (kf && kt && kf !== "bool" && kt !== "bool" && (ef || et || hasExplicitConversion(kf, kt))) {
-          return ef || et ? { k: "enum" } : { k: "numeric" };
-        }
-        const [vf, vt] = await Promise.all([this.f.isValueType(t), this.f.isValueType(to)]);
-        if (!vf && vt && await this.f.assignable(t, to)) return { k: "unboxing" };
-        if (!vf && !vt && await this.f.assignable(t, to)) return { k: "downcast" };
-        if (!vf && !vt && ((await this.f.describe(to)).kind === "interface" || (await this.f.describe(t)).kind === "interface")) {
-          return { k: "downcast" };
-        }
-        const src = await this.f.nullableUnderlying(t);
-        const dst = await this.f.nullableUnderlying(to);
-        if (src && !dst) {
-          const inner = await this.explicit({ type: src, value: NULL }, to, allowUser);
-          if (inner) return { k: "unwrap", inner };
-        }
-        if (dst) {
-          const inner = await this.explicit(src ? { type: src, value: NULL } : from, dst, allowUser);
-          if (inner)
-            return src ? { k: "lifted", inner, underlying: dst } : { k: "wrap", inner, underlying: dst };
-        }
-        return allowUser ? this.userDefined(from, to, "op_Explicit") : void 0;
-      }
-      /** User-defined conversion operators declared on the source or the target type (§11.5). */
-      async userDefined(from, to, name2) {
-        if (from.type === "null") return void 0;
-        const found = [];
-        for (const owner of [from.type, to]) {
-          if ((await this.f.describe(owner)).kind === "interface") continue;
-          const md = this.it.rt.metadata;
-          const methods = name2 === "op_Implicit" ? (await md.members(owner, "op_Implicit")).methods : [
-            ...(await md.members(owner, "op_Explicit")).methods,
-            ...(await md.members(owner, "op_Implicit")).methods
-          ];
-          for (const m of methods) {
-            const param = m.parameters[0];
-            if (!param || !m.returnType || m.parameters.length !== 1) continue;
-            const result = { type: m.returnType, value: NULL };
-            const before = name2 === "op_Implicit" ? await this.implicit(from, param.type, false) : await this.standardExplicit(from, param.type);
-            if (!before) continue;
-            const after = name2 === "op_Implicit" ? await this.implicit(result, to, false) : await this.standardExplicit(result, to);
-            if (!after) continue;
-            found.push({ k: "user", method: m, before, after });
-          }
-        }
-        const exact = found.filter(
-          (c) => c.k === "user" && c.before.k === "identity" && c.after.k === "identity"
-        );
-        return exact[0] ?? found[0];
-      }
-      /** A standard conversion a cast may apply: implicit or explicit, no user-defined one. */
-      async standardExplicit(from, to) {
-        const imp = await this.implicit(from, to, false);
-        if (imp) return imp;
-        const c = await this.explicit(from, to, false);
-        return c && c.k !== "user" ? c : void 0;
       }
       /** Applies a conversion to a value (nothing in the game is touched in type-only mode). */
       async apply(c, from, to, checked) {
@@ -44565,6 +44536,135 @@ var init_conversions2 = __esm({
         const p = await this.f.primitive(t);
         return p && p !== "bool" && isIntegralKind(p) ? p : void 0;
       }
+    };
+  }
+});
+
+// eval/interpret/conversions.ts
+var Conversions;
+var init_conversions2 = __esm({
+  "eval/interpret/conversions.ts"() {
+    "use strict";
+    init_conversions();
+    init_numeric_types();
+    init_values();
+    init_conversion_application();
+    init_errors4();
+    Conversions = class {
+      constructor(it) {
+        this.it = it;
+        this.application = new ConversionApplication(it);
+      }
+      it;
+      application;
+      get f() {
+        return this.it.facts;
+      }
+      /** An implicit conversion from the operand to `to` (§11.2), or undefined. */
+      async implicit(from, to, allowUser = true) {
+        const t = from.type;
+        if (t === "null") {
+          if (await this.f.isReferenceType(to) || await this.f.nullableUnderlying(to))
+            return { k: "null" };
+          return void 0;
+        }
+        if (this.f.same(t, to)) return { k: "identity" };
+        const [pf, pt] = await Promise.all([this.f.primitive(t), this.f.primitive(to)]);
+        if (pf && pt) {
+          const constant = from.constant?.kind === "number" ? from.constant.c.value : void 0;
+          return isImplicitlyConvertible(constant ? { kind: pf, constant } : { kind: pf }, pt) ? { k: "numeric" } : void 0;
+        }
+        if (pf && await this.f.isEnum(to)) {
+          const c = from.constant?.kind === "number" ? from.constant.c.value : void 0;
+          if (c && c.kind !== "bool" && c.kind !== "decimal" && isIntegralKind(c.kind) && Number(c.value) === 0) {
+            return { k: "enum" };
+          }
+        }
+        const underlying = await this.f.nullableUnderlying(to);
+        if (underlying) {
+          const source = await this.f.nullableUnderlying(t);
+          if (source) {
+            const inner2 = await this.implicit({ type: source, value: NULL }, underlying, false);
+            return inner2 ? { k: "lifted", inner: inner2, underlying } : void 0;
+          }
+          const inner = await this.implicit(from, underlying, allowUser);
+          if (inner) return { k: "wrap", inner, underlying };
+        }
+        if (await this.f.assignable(to, t)) {
+          return await this.f.isValueType(t) && !await this.f.isValueType(to) ? { k: "boxing" } : { k: "reference" };
+        }
+        return allowUser ? this.userDefined(from, to, "op_Implicit") : void 0;
+      }
+      /** A conversion a cast may apply (§11.3): the implicit ones and the explicit ones. */
+      async explicit(from, to, allowUser = true) {
+        const imp = await this.implicit(from, to, allowUser);
+        if (imp) return imp;
+        const t = from.type;
+        if (t === "null") return void 0;
+        const [pf, pt] = await Promise.all([this.f.primitive(t), this.f.primitive(to)]);
+        const [ef, et] = await Promise.all([this.f.isEnum(t), this.f.isEnum(to)]);
+        const kf = pf ?? (ef ? await this.f.enumUnderlying(t) : void 0);
+        const kt = pt ?? (et ? await this.f.enumUnderlying(to) : void 0);
+        if (kf && kt && kf !== "bool" && kt !== "bool" && (ef || et || hasExplicitConversion(kf, kt))) {
+          return ef || et ? { k: "enum" } : { k: "numeric" };
+        }
+        const [vf, vt] = await Promise.all([this.f.isValueType(t), this.f.isValueType(to)]);
+        if (!vf && vt && await this.f.assignable(t, to)) return { k: "unboxing" };
+        if (!vf && !vt && await this.f.assignable(t, to)) return { k: "downcast" };
+        if (!vf && !vt && ((await this.f.describe(to)).kind === "interface" || (await this.f.describe(t)).kind === "interface")) {
+          return { k: "downcast" };
+        }
+        const src = await this.f.nullableUnderlying(t);
+        const dst = await this.f.nullableUnderlying(to);
+        if (src && !dst) {
+          const inner = await this.explicit({ type: src, value: NULL }, to, allowUser);
+          if (inner) return { k: "unwrap", inner };
+        }
+        if (dst) {
+          const inner = await this.explicit(src ? { type: src, value: NULL } : from, dst, allowUser);
+          if (inner)
+            return src ? { k: "lifted", inner, underlying: dst } : { k: "wrap", inner, underlying: dst };
+        }
+        return allowUser ? this.userDefined(from, to, "op_Explicit") : void 0;
+      }
+      /** User-defined conversion operators declared on the source or the target type (§11.5). */
+      async userDefined(from, to, name2) {
+        if (from.type === "null") return void 0;
+        const found = [];
+        for (const owner of [from.type, to]) {
+          if ((await this.f.describe(owner)).kind === "interface") continue;
+          const md = this.it.rt.metadata;
+          const methods = name2 === "op_Implicit" ? (await md.members(owner, "op_Implicit")).methods : [
+            ...(await md.members(owner, "op_Explicit")).methods,
+            ...(await md.members(owner, "op_Implicit")).methods
+          ];
+          for (const m of methods) {
+            const param = m.parameters[0];
+            if (!param || !m.returnType || m.parameters.length !== 1) continue;
+            const result = { type: m.returnType, value: NULL };
+            const before = name2 === "op_Implicit" ? await this.implicit(from, param.type, false) : await this.standardExplicit(from, param.type);
+            if (!before) continue;
+            const after = name2 === "op_Implicit" ? await this.implicit(result, to, false) : await this.standardExplicit(result, to);
+            if (!after) continue;
+            found.push({ k: "user", method: m, before, after });
+          }
+        }
+        const exact = found.filter(
+          (c) => c.k === "user" && c.before.k === "identity" && c.after.k === "identity"
+        );
+        return exact[0] ?? found[0];
+      }
+      /** A standard conversion a cast may apply: implicit or explicit, no user-defined one. */
+      async standardExplicit(from, to) {
+        const imp = await this.implicit(from, to, false);
+        if (imp) return imp;
+        const c = await this.explicit(from, to, false);
+        return c && c.k !== "user" ? c : void 0;
+      }
+      /** Applies a conversion to a value (nothing in the game is touched in type-only mode). */
+      apply(c, from, to, checked) {
+        return this.application.apply(c, from, to, checked);
+      }
       /** Converts implicitly, or refuses as the compiler would (CS0029 / CS0266 / CS0031). */
       async implicitly(from, to, what = "the value") {
         const c = await this.implicit(from, to);
@@ -44579,6 +44679,43 @@ var init_conversions2 = __esm({
           );
         }
         return this.apply(c, from, to, this.it.checked);
+      }
+    };
+  }
+});
+
+// eval/interpret/default-values.ts
+var Defaults;
+var init_default_values = __esm({
+  "eval/interpret/default-values.ts"() {
+    "use strict";
+    init_values();
+    Defaults = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      /** default(T): zero for primitives and enums, null for references, a zeroed struct. */
+      async defaultValue(type) {
+        const p = await this.it.facts.primitive(type);
+        if (p) return this.it.literals.constantOperand(type, this.it.literals.zero(p));
+        if (await this.it.facts.isEnum(type)) {
+          const u = await this.it.facts.enumUnderlying(type);
+          return {
+            type,
+            value: { kind: "enum", type, underlying: u, value: u === "long" || u === "ulong" ? 0n : 0 }
+          };
+        }
+        if (await this.it.facts.nullableUnderlying(type) || !await this.it.facts.isValueType(type)) {
+          return await this.it.facts.isString(type) ? { type, value: NULL, constant: { kind: "null" } } : { type, value: NULL };
+        }
+        return { type, value: await this.zeroStruct(type) };
+      }
+      async zeroStruct(type) {
+        const fields = (await this.it.md.allFields(type)).filter((f) => !f.isStatic);
+        const values = [];
+        for (const f of fields) values.push((await this.defaultValue(f.type)).value);
+        return { kind: "struct", type, fields: values };
       }
     };
   }
@@ -44614,12 +44751,12 @@ var init_element_access = __esm({
             "cannot apply indexing to an expression of type '<null>'",
             e.span
           );
-        if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
+        if (e.conditional) op = await this.it.nullConditional.receiver(op, e.span);
         const type = op.type;
         const d = await this.f.describe(type);
         if (d.kind === "array" && d.elementType)
           return this.arrayElement(op, d.elementType, d.rank, e, mode);
-        const indexers = await this.it.lookup.indexers(type);
+        const indexers = await this.it.members.indexers(type);
         if (indexers.length === 0)
           throw new CompileError(
             "CS0021",
@@ -44641,7 +44778,7 @@ var init_element_access = __esm({
         );
         const property = signatures.get(c.method);
         const values = await this.it.calls.argumentValues(c, args2);
-        return this.it.lookup.propertyOperand(op, property, values, mode, e.span);
+        return this.it.memberOperands.propertyOperand(op, property, values, mode, e.span);
       }
       async arrayElement(op, element, rank2, e, mode) {
         if (e.arguments.length !== rank2)
@@ -44677,7 +44814,11 @@ var init_element_access = __esm({
           linear = linear * n + i;
         }
         const place = { k: "element", array: array2, index: Number(linear) };
-        return { type: element, value: mode === "read" ? await this.it.read(place) : VOID, place };
+        return {
+          type: element,
+          value: mode === "read" ? await this.it.variables.read(place) : VOID,
+          place
+        };
       }
       /** An array index or size: int, uint, long or ulong after an implicit conversion (§12.8.12.2). */
       async index(x, span) {
@@ -44693,6 +44834,279 @@ var init_element_access = __esm({
           `cannot implicitly convert type '${await this.f.name(x.type)}' to 'int'`,
           span
         );
+      }
+    };
+  }
+});
+
+// eval/interpret/member-access.ts
+function needsInstance(type, name2, span) {
+  return new CompileError(
+    "CS0120",
+    `an object reference is required to access the non-static member '${name2}' (of ${type.key})`,
+    span
+  );
+}
+function staticThroughInstance(name2, span) {
+  return new CompileError(
+    "CS0176",
+    `static member '${name2}' cannot be accessed with an instance reference; qualify it with a type name`,
+    span
+  );
+}
+var MemberAccesses;
+var init_member_access = __esm({
+  "eval/interpret/member-access.ts"() {
+    "use strict";
+    init_errors4();
+    MemberAccesses = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get md() {
+        return this.it.md;
+      }
+      async memberAccess(e, mode = "read") {
+        const target = await this.it.resolveInChain(e.target);
+        const name2 = e.name.name;
+        switch (target.k) {
+          case "namespace": {
+            const t = await this.it.types.typeIn(target.name, name2, e.typeArgs, e.span);
+            if (t) return { k: "type", type: t };
+            const full = `${target.name}.${name2}`;
+            if (e.typeArgs.length === 0 && await this.md.hasNamespace(full))
+              return { k: "namespace", name: full };
+            throw new CompileError(
+              "CS0234",
+              `the type or namespace name '${name2}' does not exist in the namespace '${target.name}'`,
+              e.name.span
+            );
+          }
+          case "methods":
+            throw new CompileError(
+              "CS0119",
+              `'${target.name}' is a method, which is not valid in the given context`,
+              e.target.span
+            );
+          case "type":
+            return this.staticMember(target.type, e, mode);
+          case "value": {
+            let op = target.op;
+            if (op.type === "null")
+              throw new CompileError(
+                "CS0023",
+                `the '.' operator cannot be applied to operand of type '<null>'`,
+                e.span
+              );
+            if (await this.it.types.isVoid(op.type))
+              throw new CompileError(
+                "CS0023",
+                "the '.' operator cannot be applied to operand of type 'void'",
+                e.span
+              );
+            if (e.conditional) op = await this.it.nullConditional.receiver(op, e.span);
+            return this.instanceMember(op, e, mode);
+          }
+        }
+      }
+      /** `T.name`: a static member, a constant, a nested type. */
+      async staticMember(type, e, mode) {
+        const name2 = e.name.name;
+        const m = await this.it.members.member(type, name2, e.typeArgs.length);
+        if (!m) throw await this.missing(type, name2, e.name.span, "CS0117");
+        switch (m.k) {
+          case "type":
+            return { k: "type", type: await this.it.types.construct(m.type, e.typeArgs, e.span, {}) };
+          case "methods": {
+            const typeArgs2 = await this.it.types.typeArgs(e.typeArgs);
+            return { k: "methods", name: name2, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
+          }
+          case "field":
+            if (!m.field.isStatic && !m.field.constant) throw needsInstance(type, name2, e.span);
+            return {
+              k: "value",
+              op: await this.it.memberOperands.fieldOperand(void 0, m.field, mode, e.span)
+            };
+          case "property":
+            if (!m.property.isStatic) throw needsInstance(type, name2, e.span);
+            return {
+              k: "value",
+              op: await this.it.memberOperands.propertyOperand(void 0, m.property, [], mode, e.span)
+            };
+        }
+      }
+      /** `x.name` on a value. */
+      async instanceMember(op, e, mode) {
+        const name2 = e.name.name;
+        const type = op.type;
+        const m = await this.it.members.member(type, name2, e.typeArgs.length);
+        if (!m) throw await this.missing(type, name2, e.name.span);
+        switch (m.k) {
+          case "type":
+            throw new CompileError(
+              "CS0572",
+              `'${name2}': cannot reference a type through an expression; use the type name`,
+              e.name.span
+            );
+          case "methods": {
+            const typeArgs2 = await this.it.types.typeArgs(e.typeArgs);
+            return { k: "methods", name: name2, methods: m.methods, receiver: op, typeArgs: typeArgs2 };
+          }
+          case "field":
+            if (m.field.isStatic || m.field.constant) throw staticThroughInstance(name2, e.span);
+            return {
+              k: "value",
+              op: await this.it.memberOperands.fieldOperand(op, m.field, mode, e.span)
+            };
+          case "property":
+            if (m.property.isStatic) throw staticThroughInstance(name2, e.span);
+            return {
+              k: "value",
+              op: await this.it.memberOperands.propertyOperand(op, m.property, [], mode, e.span)
+            };
+        }
+      }
+      async missing(type, name2, span, code = "CS1061") {
+        const near = await this.md.closestMemberNames?.(type, name2).catch(() => []) ?? [];
+        const hint = near.length ? ` (closest: ${near.slice(0, 3).map((n) => `'${n}'`).join(", ")})` : code === "CS1061" ? " (extension methods are not searched: call one as a static method, e.g. Enumerable.Sum(xs))" : "";
+        return new CompileError(
+          code,
+          `'${await this.it.facts.name(type)}' does not contain a definition for '${name2}'${hint}`,
+          span,
+          near.slice(0, 3)
+        );
+      }
+    };
+  }
+});
+
+// eval/interpret/enclosing-scope.ts
+var EnclosingScope;
+var init_enclosing_scope = __esm({
+  "eval/interpret/enclosing-scope.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    init_member_access();
+    EnclosingScope = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      /** The enclosing type, then the types it is nested in (innermost first). */
+      enclosing;
+      get md() {
+        return this.it.md;
+      }
+      get scope() {
+        return this.it.options.scope;
+      }
+      /** `this`: the scope's receiver; CS0026 where there is none (a static method, plain eval). */
+      async thisAccess(e, mode = "read") {
+        const self = this.scope?.self;
+        if (!self)
+          throw new CompileError(
+            "CS0026",
+            this.scope ? "keyword 'this' is not valid in a static method" : "'this' is not available here: it exists only in a frame of an instance method",
+            e.span
+          );
+        if (mode === "write" && !self.write)
+          throw new CompileError("CS1604", "cannot assign to 'this' because it is read-only", e.span);
+        return { k: "value", op: await this.variableOperand("this", self, mode) };
+      }
+      /** A scope variable as an operand: a variable (a place) when the host can write it. */
+      async variableOperand(name2, variable, mode) {
+        const value = this.it.dry || mode === "write" ? VOID : await variable.read();
+        return variable.write ? { type: variable.type, value, place: { k: "scope", name: name2, variable } } : { type: variable.type, value };
+      }
+      /**
+       * A simple name as the method's body sees it (§12.8.4): a member of the enclosing type (or of
+       * a base), then of each type it is nested in. Instance members need `this` (CS0120 in a
+       * static method; the members of an outer type are never reached through it).
+       */
+      async member(e, mode) {
+        const types = await this.types();
+        for (const [depth, type] of types.entries()) {
+          const m = await this.it.members.member(type, e.name, e.typeArgs.length);
+          if (!m) continue;
+          const self = depth === 0 ? this.scope?.self : void 0;
+          const receiver = async () => self ? this.variableOperand("this", self, "read") : Promise.reject(needsInstance(type, e.name, e.span));
+          switch (m.k) {
+            case "type":
+              return { k: "type", type: await this.it.types.construct(m.type, e.typeArgs, e.span, {}) };
+            case "methods": {
+              const typeArgs2 = await this.it.types.typeArgs(e.typeArgs);
+              return self ? {
+                k: "methods",
+                name: e.name,
+                methods: m.methods,
+                receiver: await receiver(),
+                implicitThis: true,
+                typeArgs: typeArgs2
+              } : { k: "methods", name: e.name, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
+            }
+            case "field":
+              if (m.field.isStatic || m.field.constant)
+                return {
+                  k: "value",
+                  op: await this.it.memberOperands.fieldOperand(void 0, m.field, mode, e.span)
+                };
+              return {
+                k: "value",
+                op: await this.it.memberOperands.fieldOperand(await receiver(), m.field, mode, e.span)
+              };
+            case "property":
+              if (m.property.isStatic)
+                return {
+                  k: "value",
+                  op: await this.it.memberOperands.propertyOperand(
+                    void 0,
+                    m.property,
+                    [],
+                    mode,
+                    e.span
+                  )
+                };
+              return {
+                k: "value",
+                op: await this.it.memberOperands.propertyOperand(
+                  await receiver(),
+                  m.property,
+                  [],
+                  mode,
+                  e.span
+                )
+              };
+          }
+        }
+        return void 0;
+      }
+      /** The enclosing type and the types it is nested in, innermost first. */
+      types() {
+        const scope = this.scope;
+        if (!scope) return Promise.resolve([]);
+        return this.enclosing ??= (async () => {
+          const out = [scope.enclosingType];
+          for (; ; ) {
+            const { fullName } = await this.md.describe(out.at(-1));
+            const cut = fullName.lastIndexOf("+");
+            if (cut < 0 || fullName.includes("[")) return out;
+            const outer = await this.md.findType(fullName.slice(0, cut));
+            if (!outer) return out;
+            out.push(outer);
+          }
+        })();
+      }
+      /** The namespace of the enclosing type and the namespaces around it, innermost first. */
+      async namespaces() {
+        const types = await this.types();
+        const outermost = types.at(-1);
+        if (!outermost) return [];
+        const ns = (await this.md.describe(outermost)).namespace;
+        const out = [];
+        for (let n = ns; n; n = n.includes(".") ? n.slice(0, n.lastIndexOf(".")) : "") out.push(n);
+        return out;
       }
     };
   }
@@ -44723,7 +45137,7 @@ var init_interpolation = __esm({
         for (const p of e.parts) {
           if (p.kind !== "Interpolation") continue;
           const op = await this.it.expr(p.expression);
-          if (op.type !== "null" && await this.it.lookup.isVoid(op.type))
+          if (op.type !== "null" && await this.it.types.isVoid(op.type))
             throw new CompileError(
               "CS0029",
               "cannot convert type 'void' to 'object'",
@@ -44805,7 +45219,7 @@ var init_interpolation = __esm({
       /** x.ToString() in the game (virtual: the run-time type's override). */
       async toStringOf(op) {
         const type = op.type === "null" ? await this.it.wk.keyword("object") : op.type;
-        const found = await this.it.lookup.member(type, "ToString");
+        const found = await this.it.members.member(type, "ToString");
         const m = found?.k === "methods" ? found.methods.find((x) => x.parameters.length === 0 && !x.isStatic) : void 0;
         if (!m) throw new Error(`no ToString() on ${await this.f.name(type)}`);
         return (await this.it.invoker.invokeOn(m, op, [], false)).result;
@@ -44852,7 +45266,7 @@ var init_invoke = __esm({
           throw Messages.nullReference();
         const valueReceiver = rv.kind !== "object" && rv.kind !== "string";
         const declaredOnValueType = await this.f.isValueType(m.declaringType);
-        const writeBack = valueReceiver && declaredOnValueType && rv.kind === "struct" && !!receiver.place && !this.it.isReadOnlyPlace(receiver.place);
+        const writeBack = valueReceiver && declaredOnValueType && rv.kind === "struct" && !!receiver.place && !this.it.variables.isReadOnlyPlace(receiver.place);
         let box = false;
         if (rv.kind === "object" && (await this.f.describe(m.declaringType)).kind === "interface") {
           box = await this.f.isValueType(await this.game.typeOf(rv));
@@ -44865,7 +45279,7 @@ var init_invoke = __esm({
           ...set2
         });
         if (writeBack && r.outThis && !sameStruct(r.outThis, rv))
-          await this.it.write(receiver.place, r.outThis);
+          await this.it.variables.write(receiver.place, r.outThis);
         if (box && r.outThis?.kind === "struct") await this.game.rebox(rv, r.outThis);
         return r;
       }
@@ -44895,458 +45309,18 @@ var init_invoke = __esm({
   }
 });
 
-// eval/interpret/lookup.ts
-function constantValueOf(v) {
-  if (v.kind === "null") return { kind: "null" };
-  if (v.kind === "string" && v.text !== void 0) return { kind: "string", value: v.text };
-  if (v.kind === "enum") {
-    const big2 = v.underlying === "long" || v.underlying === "ulong";
-    return {
-      kind: "number",
-      c: constantOf({
-        kind: v.underlying,
-        value: big2 ? BigInt(v.value) : Number(v.value)
-      })
-    };
-  }
-  const p = toPrimitive(v);
-  return p ? { kind: "number", c: constantOf(p) } : void 0;
-}
-var DECIMAL_CONSTANTS, Lookup;
-var init_lookup = __esm({
-  "eval/interpret/lookup.ts"() {
+// eval/interpret/member-lookup.ts
+var MemberLookup;
+var init_member_lookup = __esm({
+  "eval/interpret/member-lookup.ts"() {
     "use strict";
-    init_values();
-    init_constant_folding();
-    init_errors4();
-    init_primitives();
-    init_numeric_types();
-    init_decimal();
-    DECIMAL_CONSTANTS = {
-      Zero: DECIMAL_ZERO,
-      One: DECIMAL_ONE,
-      MinusOne: makeDecimal(true, 0, 1n),
-      MaxValue: DECIMAL_MAX_VALUE,
-      MinValue: DECIMAL_MIN_VALUE
-    };
-    Lookup = class {
+    MemberLookup = class {
       constructor(it) {
         this.it = it;
       }
       it;
-      /** The enclosing type, then the types it is nested in (innermost first). */
-      enclosing;
       get md() {
         return this.it.md;
-      }
-      get scope() {
-        return this.it.options.scope;
-      }
-      // ---------------------------------------------------------------- simple names
-      async simpleName(e, mode = "read") {
-        if (e.alias) {
-          if (e.alias.name !== "global")
-            throw new CompileError("CS0432", `alias '${e.alias.name}' not found`, e.alias.span);
-          const t2 = await this.typeIn("", e.name, e.typeArgs, e.span);
-          if (t2) return { k: "type", type: t2 };
-          if (await this.md.hasNamespace(e.name)) return { k: "namespace", name: e.name };
-          throw new CompileError(
-            "CS0400",
-            `the type or namespace name '${e.name}' could not be found in the global namespace`,
-            e.span
-          );
-        }
-        if (e.typeArgs.length === 0) {
-          const local = this.it.localOperand(e.name, e.span, mode);
-          if (local) return { k: "value", op: local };
-          const variable = this.scope?.variables.get(e.name);
-          if (variable) return { k: "value", op: await this.scopeOperand(e.name, variable, mode) };
-        }
-        if (this.scope) {
-          const member2 = await this.enclosingMember(e, mode);
-          if (member2) return member2;
-        }
-        if (e.typeArgs.length === 0) {
-          const builtin = this.it.options.builtins?.get(e.name);
-          if (builtin) {
-            if (mode === "write")
-              throw new CompileError("CS0131", `'${e.name}' cannot be assigned`, e.span);
-            return {
-              k: "value",
-              op: { type: builtin.type, value: this.it.dry ? VOID : await builtin.value() }
-            };
-          }
-        }
-        const t = await this.typeBySimpleName(e.name, e.typeArgs, e.span);
-        if (t) return { k: "type", type: t };
-        if (e.typeArgs.length === 0 && await this.md.hasNamespace(e.name))
-          return { k: "namespace", name: e.name };
-        const locals = [...this.it.locals.keys(), ...this.scope?.variables.keys() ?? []];
-        const near = locals.filter((n) => n.toLowerCase() === e.name.toLowerCase());
-        throw new CompileError(
-          "CS0103",
-          `the name '${e.name}' does not exist in the current context${near.length ? ` (did you mean '${near[0]}'?)` : ""}`,
-          e.span,
-          near.slice(0, 1)
-        );
-      }
-      /** `this`: the scope's receiver; CS0026 where there is none (a static method, plain eval). */
-      async thisAccess(e, mode = "read") {
-        const self = this.scope?.self;
-        if (!self)
-          throw new CompileError(
-            "CS0026",
-            this.scope ? "keyword 'this' is not valid in a static method" : "'this' is not available here: it exists only in a frame of an instance method",
-            e.span
-          );
-        if (mode === "write" && !self.write)
-          throw new CompileError("CS1604", "cannot assign to 'this' because it is read-only", e.span);
-        return { k: "value", op: await this.scopeOperand("this", self, mode) };
-      }
-      /** A scope variable as an operand: a variable (a place) when the host can write it. */
-      async scopeOperand(name2, variable, mode) {
-        const value = this.it.dry || mode === "write" ? VOID : await variable.read();
-        return variable.write ? { type: variable.type, value, place: { k: "scope", name: name2, variable } } : { type: variable.type, value };
-      }
-      /**
-       * A simple name as the method's body sees it (§12.8.4): a member of the enclosing type (or of
-       * a base), then of each type it is nested in. Instance members need `this` (CS0120 in a
-       * static method; the members of an outer type are never reached through it).
-       */
-      async enclosingMember(e, mode) {
-        const types = await this.enclosingTypes();
-        for (const [depth, type] of types.entries()) {
-          const m = await this.member(type, e.name, e.typeArgs.length);
-          if (!m) continue;
-          const self = depth === 0 ? this.scope?.self : void 0;
-          const receiver = async () => self ? this.scopeOperand("this", self, "read") : Promise.reject(this.needsInstance(type, e.name, e.span));
-          switch (m.k) {
-            case "type":
-              return { k: "type", type: await this.construct(m.type, e.typeArgs, e.span, {}) };
-            case "methods": {
-              const typeArgs2 = await this.typeArgs(e.typeArgs);
-              return self ? {
-                k: "methods",
-                name: e.name,
-                methods: m.methods,
-                receiver: await receiver(),
-                implicitThis: true,
-                typeArgs: typeArgs2
-              } : { k: "methods", name: e.name, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
-            }
-            case "field":
-              if (m.field.isStatic || m.field.constant)
-                return { k: "value", op: await this.fieldOperand(void 0, m.field, mode, e.span) };
-              return {
-                k: "value",
-                op: await this.fieldOperand(await receiver(), m.field, mode, e.span)
-              };
-            case "property":
-              if (m.property.isStatic)
-                return {
-                  k: "value",
-                  op: await this.propertyOperand(void 0, m.property, [], mode, e.span)
-                };
-              return {
-                k: "value",
-                op: await this.propertyOperand(await receiver(), m.property, [], mode, e.span)
-              };
-          }
-        }
-        return void 0;
-      }
-      /** The enclosing type and the types it is nested in, innermost first. */
-      enclosingTypes() {
-        const scope = this.scope;
-        if (!scope) return Promise.resolve([]);
-        return this.enclosing ??= (async () => {
-          const out = [scope.enclosingType];
-          for (; ; ) {
-            const { fullName } = await this.md.describe(out.at(-1));
-            const cut = fullName.lastIndexOf("+");
-            if (cut < 0 || fullName.includes("[")) return out;
-            const outer = await this.md.findType(fullName.slice(0, cut));
-            if (!outer) return out;
-            out.push(outer);
-          }
-        })();
-      }
-      /** The namespace of the enclosing type and the namespaces around it, innermost first. */
-      async enclosingNamespaces() {
-        const types = await this.enclosingTypes();
-        const outermost = types.at(-1);
-        if (!outermost) return [];
-        const ns = (await this.md.describe(outermost)).namespace;
-        const out = [];
-        for (let n = ns; n; n = n.includes(".") ? n.slice(0, n.lastIndexOf(".")) : "") out.push(n);
-        return out;
-      }
-      /** A type named in a namespace (`''` is the global one), constructed with its arguments. */
-      async typeIn(ns, name2, typeArgs2, span, options = {}) {
-        const arity = typeArgs2.length;
-        const def = await this.md.findType(`${ns ? `${ns}.` : ""}${name2}${arity ? `\`${arity}` : ""}`);
-        return def && this.construct(def, typeArgs2, span, options);
-      }
-      async construct(def, typeArgs2, span, options) {
-        if (typeArgs2.length === 0) return def;
-        if (typeArgs2.every((a) => a.kind === "OmittedTypeArgument")) {
-          if (!options.allowUnbound)
-            throw new CompileError("CS7003", "an unbound generic name is only valid in typeof", span);
-          return def;
-        }
-        if (typeArgs2.some((a) => a.kind === "OmittedTypeArgument"))
-          throw new CompileError("CS1031", "a type argument is missing", span);
-        const args2 = [];
-        for (const a of typeArgs2) args2.push(await this.type(a));
-        return this.md.constructGeneric(def, args2);
-      }
-      /**
-       * A type by simple name: the global namespace, then the `using` namespaces (two hits are
-       * ambiguous, CS0104), then — when enabled — any namespace where the name is unique.
-       */
-      async typeBySimpleName(name2, typeArgs2, span, options = {}) {
-        const arity = typeArgs2.length;
-        for (const type of await this.enclosingTypes()) {
-          const nested = await this.nestedType(type, name2, arity);
-          if (nested) return this.construct(nested, typeArgs2, span, options);
-        }
-        for (const ns of await this.enclosingNamespaces()) {
-          const t = await this.typeIn(ns, name2, typeArgs2, span, options);
-          if (t) return t;
-        }
-        const global = await this.typeIn("", name2, typeArgs2, span, options);
-        if (global) return global;
-        if (arity === 0 && await this.md.hasNamespace(name2)) return void 0;
-        const reflection = `${name2}${arity ? `\`${arity}` : ""}`;
-        const found = /* @__PURE__ */ new Map();
-        for (const ns of this.it.options.usings) {
-          const def = await this.md.findType(`${ns}.${reflection}`);
-          if (def) found.set(def.key, { ns, def });
-        }
-        if (found.size > 1) {
-          const names2 = [...found.values()].map((f) => `${f.ns}.${name2}`);
-          throw new CompileError(
-            "CS0104",
-            `'${name2}' is an ambiguous reference between ${names2.map((n) => `'${n}'`).join(" and ")}`,
-            span
-          );
-        }
-        const only = [...found.values()][0];
-        if (only) return this.construct(only.def, typeArgs2, span, options);
-        if (this.it.options.anyNamespace) {
-          const all = await this.md.typesNamed(reflection);
-          if (all.length === 1) return this.construct(all[0], typeArgs2, span, options);
-          if (all.length > 1) {
-            const names2 = await Promise.all(all.slice(0, 5).map((t) => this.it.facts.fullName(t)));
-            throw new CompileError(
-              "CS0104",
-              `'${name2}' is ambiguous: ${names2.join(", ")}${all.length > 5 ? ", ..." : ""}; qualify it with its namespace`,
-              span
-            );
-          }
-        }
-        return void 0;
-      }
-      // ---------------------------------------------------------------- type names
-      async type(node2, options = {}) {
-        switch (node2.kind) {
-          case "PredefinedType":
-            if (node2.name === "void" && !options.allowVoid)
-              throw new CompileError("CS1547", "'void' cannot be used here", node2.span);
-            return this.it.wk.keyword(node2.name);
-          case "ArrayType": {
-            let t = await this.type(node2.elementType);
-            for (const rank2 of [...node2.ranks].reverse()) t = await this.md.arrayOf(t, rank2);
-            return t;
-          }
-          case "NullableType": {
-            const u = await this.type(node2.underlying);
-            return await this.it.facts.isValueType(u) && !await this.it.facts.nullableUnderlying(u) ? this.nullableOf(u) : u;
-          }
-          case "OmittedTypeArgument":
-            throw new CompileError("CS1031", "a type is expected here", node2.span);
-          case "NamedType":
-            return this.namedType(node2, options);
-        }
-      }
-      async nullableOf(t) {
-        return this.md.constructGeneric(await this.it.wk.named("System.Nullable`1"), [t]);
-      }
-      async namedType(node2, options) {
-        const [first, ...rest] = node2.parts;
-        if (!first) throw new CompileError("CS1001", "a type name is expected", node2.span);
-        let ns;
-        let type;
-        if (node2.alias) {
-          if (node2.alias.name !== "global")
-            throw new CompileError("CS0432", `alias '${node2.alias.name}' not found`, node2.alias.span);
-          type = await this.typeIn("", first.name.name, first.typeArgs, first.span, options);
-        } else {
-          type = await this.typeBySimpleName(first.name.name, first.typeArgs, first.span, options);
-        }
-        if (!type) {
-          if (first.typeArgs.length || !await this.md.hasNamespace(first.name.name)) {
-            throw new CompileError(
-              "CS0246",
-              `the type or namespace name '${first.name.name}' could not be found (a using directive or an assembly reference may be missing)`,
-              first.span
-            );
-          }
-          ns = first.name.name;
-        }
-        for (const part of rest) {
-          if (type) {
-            const nested = await this.nestedType(type, part.name.name, part.typeArgs.length);
-            if (!nested)
-              throw new CompileError(
-                "CS0426",
-                `the type name '${part.name.name}' does not exist in the type '${await this.it.facts.name(type)}'`,
-                part.span
-              );
-            type = await this.construct(nested, part.typeArgs, part.span, options);
-            continue;
-          }
-          const t = await this.typeIn(ns, part.name.name, part.typeArgs, part.span, options);
-          if (t) {
-            type = t;
-            continue;
-          }
-          const next = `${ns}.${part.name.name}`;
-          if (part.typeArgs.length || !await this.md.hasNamespace(next)) {
-            throw new CompileError(
-              "CS0234",
-              `the type or namespace name '${part.name.name}' does not exist in the namespace '${ns}'`,
-              part.span
-            );
-          }
-          ns = next;
-        }
-        if (!type)
-          throw new CompileError("CS0118", `'${ns}' is a namespace but is used like a type`, node2.span);
-        return type;
-      }
-      /** A nested type of a type or of one of its bases. */
-      async nestedType(type, name2, arity) {
-        const reflection = arity ? `${name2}\`${arity}` : name2;
-        for (const d of await this.it.facts.chain(type)) {
-          const hit = (await this.md.members(d.handle, reflection)).nestedTypes[0];
-          if (hit) return hit;
-        }
-        return void 0;
-      }
-      // ---------------------------------------------------------------- member access
-      async memberAccess(e, mode = "read") {
-        const target = await this.it.resolveInChain(e.target);
-        const name2 = e.name.name;
-        switch (target.k) {
-          case "namespace": {
-            const t = await this.typeIn(target.name, name2, e.typeArgs, e.span);
-            if (t) return { k: "type", type: t };
-            const full = `${target.name}.${name2}`;
-            if (e.typeArgs.length === 0 && await this.md.hasNamespace(full))
-              return { k: "namespace", name: full };
-            throw new CompileError(
-              "CS0234",
-              `the type or namespace name '${name2}' does not exist in the namespace '${target.name}'`,
-              e.name.span
-            );
-          }
-          case "methods":
-            throw new CompileError(
-              "CS0119",
-              `'${target.name}' is a method, which is not valid in the given context`,
-              e.target.span
-            );
-          case "type":
-            return this.staticMember(target.type, e, mode);
-          case "value": {
-            let op = target.op;
-            if (op.type === "null")
-              throw new CompileError(
-                "CS0023",
-                `the '.' operator cannot be applied to operand of type '<null>'`,
-                e.span
-              );
-            if (await this.isVoid(op.type))
-              throw new CompileError(
-                "CS0023",
-                "the '.' operator cannot be applied to operand of type 'void'",
-                e.span
-              );
-            if (e.conditional) op = await this.it.conditionalReceiver(op, e.span);
-            return this.instanceMember(op, e, mode);
-          }
-        }
-      }
-      async isVoid(t) {
-        return t !== "null" && this.it.facts.same(t, await this.it.wk.keyword("void"));
-      }
-      /** `T.name`: a static member, a constant, a nested type. */
-      async staticMember(type, e, mode) {
-        const name2 = e.name.name;
-        const m = await this.member(type, name2, e.typeArgs.length);
-        if (!m) throw await this.missing(type, name2, e.name.span, "CS0117");
-        switch (m.k) {
-          case "type":
-            return { k: "type", type: await this.construct(m.type, e.typeArgs, e.span, {}) };
-          case "methods": {
-            const typeArgs2 = await this.typeArgs(e.typeArgs);
-            return { k: "methods", name: name2, methods: m.methods, receiver: void 0, typeArgs: typeArgs2 };
-          }
-          case "field":
-            if (!m.field.isStatic && !m.field.constant) throw this.needsInstance(type, name2, e.span);
-            return { k: "value", op: await this.fieldOperand(void 0, m.field, mode, e.span) };
-          case "property":
-            if (!m.property.isStatic) throw this.needsInstance(type, name2, e.span);
-            return {
-              k: "value",
-              op: await this.propertyOperand(void 0, m.property, [], mode, e.span)
-            };
-        }
-      }
-      needsInstance(type, name2, span) {
-        return new CompileError(
-          "CS0120",
-          `an object reference is required to access the non-static member '${name2}' (of ${type.key})`,
-          span
-        );
-      }
-      /** `x.name` on a value. */
-      async instanceMember(op, e, mode) {
-        const name2 = e.name.name;
-        const type = op.type;
-        const m = await this.member(type, name2, e.typeArgs.length);
-        if (!m) throw await this.missing(type, name2, e.name.span);
-        switch (m.k) {
-          case "type":
-            throw new CompileError(
-              "CS0572",
-              `'${name2}': cannot reference a type through an expression; use the type name`,
-              e.name.span
-            );
-          case "methods": {
-            const typeArgs2 = await this.typeArgs(e.typeArgs);
-            return { k: "methods", name: name2, methods: m.methods, receiver: op, typeArgs: typeArgs2 };
-          }
-          case "field":
-            if (m.field.isStatic || m.field.constant) throw this.staticThroughInstance(name2, e.span);
-            return { k: "value", op: await this.fieldOperand(op, m.field, mode, e.span) };
-          case "property":
-            if (m.property.isStatic) throw this.staticThroughInstance(name2, e.span);
-            return { k: "value", op: await this.propertyOperand(op, m.property, [], mode, e.span) };
-        }
-      }
-      staticThroughInstance(name2, span) {
-        return new CompileError(
-          "CS0176",
-          `static member '${name2}' cannot be accessed with an instance reference; qualify it with a type name`,
-          span
-        );
-      }
-      async typeArgs(nodes) {
-        const out = [];
-        for (const n of nodes) out.push(await this.type(n));
-        return out;
       }
       /**
        * Member lookup (§12.5): the nearest type in the base chain that declares the name decides
@@ -45376,7 +45350,11 @@ var init_lookup = __esm({
             }
             return { k: "methods", methods };
           }
-          const nested = (await this.md.members(levels[i], arity ? `${name2}\`${arity}` : name2)).nestedTypes[0];
+          const nested = await this.it.facts.nested(
+            levels[i],
+            arity ? `${name2}\`${arity}` : name2,
+            arity
+          );
           if (nested) return { k: "type", type: nested };
         }
         return void 0;
@@ -45399,17 +45377,52 @@ var init_lookup = __esm({
         if (d.kind !== "interface") return (await this.it.facts.chain(type)).map((c) => c.handle);
         return [type, ...await this.md.interfaces(type), await this.it.wk.keyword("object")];
       }
-      async missing(type, name2, span, code = "CS1061") {
-        const near = await this.md.closestMemberNames?.(type, name2).catch(() => []) ?? [];
-        const hint = near.length ? ` (closest: ${near.slice(0, 3).map((n) => `'${n}'`).join(", ")})` : code === "CS1061" ? " (extension methods are not searched: call one as a static method, e.g. Enumerable.Sum(xs))" : "";
-        return new CompileError(
-          code,
-          `'${await this.it.facts.name(type)}' does not contain a definition for '${name2}'${hint}`,
-          span,
-          near.slice(0, 3)
-        );
+    };
+  }
+});
+
+// eval/interpret/member-operands.ts
+function constantValueOf(v) {
+  if (v.kind === "null") return { kind: "null" };
+  if (v.kind === "string" && v.text !== void 0) return { kind: "string", value: v.text };
+  if (v.kind === "enum") {
+    const big2 = v.underlying === "long" || v.underlying === "ulong";
+    return {
+      kind: "number",
+      c: constantOf({
+        kind: v.underlying,
+        value: big2 ? BigInt(v.value) : Number(v.value)
+      })
+    };
+  }
+  const p = toPrimitive(v);
+  return p ? { kind: "number", c: constantOf(p) } : void 0;
+}
+var DECIMAL_CONSTANTS, MemberOperands;
+var init_member_operands = __esm({
+  "eval/interpret/member-operands.ts"() {
+    "use strict";
+    init_values();
+    init_constant_folding();
+    init_errors4();
+    init_primitives();
+    init_numeric_types();
+    init_decimal();
+    DECIMAL_CONSTANTS = {
+      Zero: DECIMAL_ZERO,
+      One: DECIMAL_ONE,
+      MinusOne: makeDecimal(true, 0, 1n),
+      MaxValue: DECIMAL_MAX_VALUE,
+      MinValue: DECIMAL_MIN_VALUE
+    };
+    MemberOperands = class {
+      constructor(it) {
+        this.it = it;
       }
-      // ---------------------------------------------------------------- fields and properties
+      it;
+      get md() {
+        return this.it.md;
+      }
       /** A field as an operand: a constant, a static, a class instance's or a struct copy's field. */
       async fieldOperand(receiver, field, mode, span) {
         if (field.constant) {
@@ -45426,7 +45439,11 @@ var init_lookup = __esm({
             return decimalConstant;
           }
           const place2 = { k: "static", field };
-          return { type: field.type, value: mode === "read" ? await this.it.read(place2) : VOID, place: place2 };
+          return {
+            type: field.type,
+            value: mode === "read" ? await this.it.variables.read(place2) : VOID,
+            place: place2
+          };
         }
         const rv = receiver.value;
         if (await this.it.facts.isValueType(receiver.type)) {
@@ -45448,7 +45465,11 @@ var init_lookup = __esm({
         }
         if (!this.it.dry && rv.kind === "null") throw Messages.nullReference();
         const place = { k: "field", target: rv, field };
-        return { type: field.type, value: mode === "read" ? await this.it.read(place) : VOID, place };
+        return {
+          type: field.type,
+          value: mode === "read" ? await this.it.variables.read(place) : VOID,
+          place
+        };
       }
       /**
        * decimal.Zero, One, MinusOne, MaxValue, MinValue: `const decimal` in C#, but stored as
@@ -45504,6 +45525,84 @@ var init_lookup = __esm({
   }
 });
 
+// eval/interpret/null-conditional.ts
+function isChainNode(e) {
+  return CHAIN_KINDS.has(e.kind) && (e.kind !== "Postfix" || e.operator === "!");
+}
+function hasConditional(e) {
+  for (let n = e; isChainNode(n); ) {
+    if ((n.kind === "MemberAccess" || n.kind === "ElementAccess") && n.conditional) return true;
+    n = n.kind === "Postfix" ? n.operand : n.target;
+  }
+  return false;
+}
+var NullConditional, CHAIN_KINDS;
+var init_null_conditional = __esm({
+  "eval/interpret/null-conditional.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    NullConditional = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      /** Null-conditional accesses whose null receiver made the rest of their chain dry. */
+      shortCircuits = 0;
+      /**
+       * Any expression (the visitor's entry). A postfix chain holding `?.` or `?[` ends here: when
+       * its receiver was null the rest of the chain was bound without running (dry), and the whole
+       * chain is null (§12.8.8).
+       */
+      async resolve(e) {
+        if (!isChainNode(e) || !hasConditional(e)) return this.it.resolveNode(e);
+        const mark = this.shortCircuits;
+        let r;
+        let shorted = false;
+        try {
+          r = await this.it.resolveNode(e);
+        } finally {
+          if (this.shortCircuits > mark) {
+            shorted = true;
+            this.it.dry -= this.shortCircuits - mark;
+            this.shortCircuits = mark;
+          }
+        }
+        if (r.k !== "value") return r;
+        const t = r.op.type;
+        if (t === "null") return r;
+        if (await this.it.types.isVoid(t)) return { k: "value", op: { type: t, value: VOID } };
+        let type = t;
+        if (await this.it.facts.isValueType(t) && !await this.it.facts.nullableUnderlying(t))
+          type = await this.it.types.nullableOf(t);
+        return { k: "value", op: { type, value: shorted ? NULL : r.op.value } };
+      }
+      /** The target of a member access, invocation or element access: part of the same chain. */
+      inChain(e) {
+        return isChainNode(e) ? this.it.resolveNode(e) : this.resolve(e);
+      }
+      /** `x?.` / `x?[`: a null x makes the rest of the chain type-only (see resolve). */
+      async receiver(op, span) {
+        const t = op.type;
+        if (await this.it.facts.isValueType(t) && !await this.it.facts.nullableUnderlying(t)) {
+          throw new CompileError(
+            "CS0023",
+            `the '?' operator cannot be applied to operand of type '${await this.it.facts.name(t)}'`,
+            span
+          );
+        }
+        const underlying = await this.it.facts.nullableUnderlying(t);
+        if (!this.it.dry && op.value.kind === "null") {
+          this.it.dry++;
+          this.shortCircuits++;
+        }
+        return { type: underlying ?? t, value: op.value };
+      }
+    };
+    CHAIN_KINDS = /* @__PURE__ */ new Set(["MemberAccess", "Invocation", "ElementAccess", "Postfix"]);
+  }
+});
+
 // eval/interpret/object-creation.ts
 function holderName(holder) {
   if (holder.place?.k !== "local")
@@ -45530,7 +45629,7 @@ var init_object_creation = __esm({
         return this.it.rt.game;
       }
       async objectCreation(e) {
-        const type = await this.it.lookup.type(e.type);
+        const type = await this.it.types.type(e.type);
         const d = await this.f.describe(type);
         if (d.kind === "interface" || d.isAbstract) {
           throw new CompileError(
@@ -45545,7 +45644,7 @@ var init_object_creation = __esm({
         const valueType = await this.f.isValueType(type);
         const argNodes = e.arguments ?? [];
         if (valueType && argNodes.length === 0) {
-          value = (await this.it.defaultValue(type)).value;
+          value = (await this.it.defaults.defaultValue(type)).value;
         } else {
           const ctors = (await this.it.md.members(type, ".ctor")).methods.filter((m) => !m.isStatic);
           if (ctors.length === 0)
@@ -45566,7 +45665,7 @@ var init_object_creation = __esm({
           if (this.it.dry) {
             value = VOID;
           } else if (valueType) {
-            const zero = (await this.it.defaultValue(type)).value;
+            const zero = (await this.it.defaults.defaultValue(type)).value;
             const r = await this.game.invoke(c.method, zero, values, {
               virtual: false,
               outThis: true,
@@ -45597,7 +45696,7 @@ var init_object_creation = __esm({
         }
       }
       async current(op) {
-        return op.place ? { ...op, value: await this.it.read(op.place) } : op;
+        return op.place ? { ...op, value: await this.it.variables.read(op.place) } : op;
       }
       async applyInitializer(holder, init) {
         const type = holder.type;
@@ -45612,7 +45711,7 @@ var init_object_creation = __esm({
           }
           for (const el of init.elements) {
             const exprs = el.kind === "ElementInitializer" ? el.arguments : [el];
-            const add = await this.it.lookup.member(type, "Add");
+            const add = await this.it.members.member(type, "Add");
             if (add?.k !== "methods")
               throw new CompileError(
                 "CS1061",
@@ -45664,13 +45763,18 @@ var init_object_creation = __esm({
                 mi.target.span
               );
             seen.add(name2);
-            const m = await this.it.lookup.member(type, name2);
+            const m = await this.it.members.member(type, name2);
             const nested = mi.value.kind === "ObjectInitializer" || mi.value.kind === "CollectionInitializer";
             const mode = nested ? "read" : "write";
             if (m?.k === "field" && !m.field.isStatic)
-              target = await this.it.lookup.fieldOperand(receiver, m.field, mode, mi.target.span);
+              target = await this.it.memberOperands.fieldOperand(
+                receiver,
+                m.field,
+                mode,
+                mi.target.span
+              );
             else if (m?.k === "property" && !m.property.isStatic)
-              target = await this.it.lookup.propertyOperand(
+              target = await this.it.memberOperands.propertyOperand(
                 receiver,
                 m.property,
                 [],
@@ -45693,8 +45797,193 @@ var init_object_creation = __esm({
             target.type,
             "the initializer"
           );
-          await this.it.store(target, v.value);
+          await this.it.variables.store(target, v.value);
         }
+      }
+    };
+  }
+});
+
+// eval/interpret/simple-names.ts
+var SimpleNames;
+var init_simple_names = __esm({
+  "eval/interpret/simple-names.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    SimpleNames = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get md() {
+        return this.it.md;
+      }
+      get scope() {
+        return this.it.options.scope;
+      }
+      async simpleName(e, mode = "read") {
+        if (e.alias) {
+          if (e.alias.name !== "global")
+            throw new CompileError("CS0432", `alias '${e.alias.name}' not found`, e.alias.span);
+          const t2 = await this.it.types.typeIn("", e.name, e.typeArgs, e.span);
+          if (t2) return { k: "type", type: t2 };
+          if (await this.md.hasNamespace(e.name)) return { k: "namespace", name: e.name };
+          throw new CompileError(
+            "CS0400",
+            `the type or namespace name '${e.name}' could not be found in the global namespace`,
+            e.span
+          );
+        }
+        if (e.typeArgs.length === 0) {
+          const local = this.it.variables.localOperand(e.name, e.span, mode);
+          if (local) return { k: "value", op: local };
+          const variable = this.scope?.variables.get(e.name);
+          if (variable)
+            return {
+              k: "value",
+              op: await this.it.enclosing.variableOperand(e.name, variable, mode)
+            };
+        }
+        if (this.scope) {
+          const member2 = await this.it.enclosing.member(e, mode);
+          if (member2) return member2;
+        }
+        if (e.typeArgs.length === 0) {
+          const builtin = this.it.options.builtins?.get(e.name);
+          if (builtin) {
+            if (mode === "write")
+              throw new CompileError("CS0131", `'${e.name}' cannot be assigned`, e.span);
+            return {
+              k: "value",
+              op: { type: builtin.type, value: this.it.dry ? VOID : await builtin.value() }
+            };
+          }
+        }
+        const t = await this.it.types.typeBySimpleName(e.name, e.typeArgs, e.span);
+        if (t) return { k: "type", type: t };
+        if (e.typeArgs.length === 0 && await this.md.hasNamespace(e.name))
+          return { k: "namespace", name: e.name };
+        const locals = [...this.it.locals.keys(), ...this.scope?.variables.keys() ?? []];
+        const near = locals.filter((n) => n.toLowerCase() === e.name.toLowerCase());
+        throw new CompileError(
+          "CS0103",
+          `the name '${e.name}' does not exist in the current context${near.length ? ` (did you mean '${near[0]}'?)` : ""}`,
+          e.span,
+          near.slice(0, 1)
+        );
+      }
+    };
+  }
+});
+
+// eval/interpret/statements.ts
+var Statements;
+var init_statements = __esm({
+  "eval/interpret/statements.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    Statements = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      /** Runs a program; its value is the last statement's (a declaration's is its variable's). */
+      async run(program) {
+        let last = { type: await this.it.wk.keyword("void"), value: VOID };
+        const n = program.statements.length;
+        for (const [i, s] of program.statements.entries()) {
+          if (s.kind === "LocalDeclaration") {
+            last = await this.declare(s);
+            const name2 = s.declarators.at(-1)?.name.name;
+            if (i === n - 1 && name2 && !this.it.locals.get(name2)?.assigned) {
+              throw new CompileError("CS0165", `use of unassigned local variable '${name2}'`, s.span);
+            }
+          } else
+            last = i === n - 1 ? await this.it.expr(s.expression) : await this.statement(s.expression);
+        }
+        return last;
+      }
+      /**
+       * A statement before the last: C# allows only calls, assignments, ++/--, and object creation
+       * (CS0201). The last one is the program's value, so any expression may end a program.
+       */
+      async statement(e) {
+        let inner = e;
+        while (inner.kind === "Parenthesized") inner = inner.expression;
+        const allowed = inner === e && (e.kind === "Invocation" || e.kind === "Assignment" || e.kind === "ObjectCreation" || e.kind === "Unary" && (e.operator === "++" || e.operator === "--") || e.kind === "Postfix" && e.operator !== "!");
+        if (!allowed)
+          throw new CompileError(
+            "CS0201",
+            "only assignment, call, increment, decrement and new object expressions can be used as a statement",
+            e.span
+          );
+        return this.it.expr(e);
+      }
+      async declare(d) {
+        let last;
+        for (const v of d.declarators) {
+          const name2 = v.name.name;
+          if (this.it.locals.has(name2))
+            throw new CompileError(
+              "CS0128",
+              `a local variable named '${name2}' is already defined`,
+              v.name.span
+            );
+          if (this.it.options.scope?.variables.has(name2))
+            throw new CompileError(
+              "CS0136",
+              `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
+              v.name.span
+            );
+          if (d.type === "var") {
+            if (!v.initializer)
+              throw new CompileError(
+                "CS0818",
+                `an implicitly typed local needs an initializer ('${name2}')`,
+                v.span
+              );
+            if (v.initializer.kind === "ArrayInitializer")
+              throw new CompileError(
+                "CS0820",
+                "cannot initialize an implicitly typed local with an array initializer",
+                v.span
+              );
+            const init = await this.it.expr(v.initializer);
+            if (init.type === "null")
+              throw new CompileError(
+                "CS0815",
+                `cannot assign <null> to an implicitly typed local ('${name2}')`,
+                v.span
+              );
+            if (init.type.key === (await this.it.wk.keyword("void")).key)
+              throw new CompileError(
+                "CS0815",
+                `cannot assign void to an implicitly typed local ('${name2}')`,
+                v.span
+              );
+            this.it.locals.set(name2, { type: init.type, value: init.value, assigned: true });
+            last = { type: init.type, value: init.value, place: { k: "local", name: name2 } };
+            continue;
+          }
+          const type = await this.it.types.type(d.type);
+          let value = NULL;
+          let assigned = false;
+          if (v.initializer) {
+            const init = v.initializer.kind === "ArrayInitializer" ? await this.it.arrays.arrayFromInitializer(type, v.initializer) : await this.it.conversions.implicitly(
+              await this.it.expr(v.initializer),
+              type,
+              `the initializer of '${name2}'`
+            );
+            value = init.value;
+            assigned = true;
+          }
+          this.it.locals.set(name2, { type, value, assigned });
+          last = { type, value, place: { k: "local", name: name2 } };
+        }
+        if (!last) throw new CompileError("CS1001", "a declaration needs a variable", d.span);
+        return last;
       }
     };
   }
@@ -45766,9 +46055,261 @@ var init_type_facts = __esm({
         }
         return out;
       }
+      /**
+       * The type nested in `t` by its reflection name (`Inner`, `Inner\`1`). A closed generic has no
+       * nested types of its own in the metadata: C#'s `List<int>.Enumerator` is the definition's
+       * nested type (`List\`1+Enumerator`, generic over the outer's parameters) closed over `t`'s
+       * arguments.
+       */
+      async nested(t, reflection, ownArity) {
+        const direct = (await this.md.members(t, reflection)).nestedTypes[0];
+        if (direct || ownArity > 0) return direct;
+        const d = await this.md.describe(t);
+        if (!d.genericDefinition || d.typeArguments.length === 0) return void 0;
+        const open3 = (await this.md.members(d.genericDefinition, reflection)).nestedTypes[0];
+        return open3 ? this.md.constructGeneric(open3, d.typeArguments) : void 0;
+      }
       /** A reference/boxing/identity conversion from `from` to `to`. */
       async assignable(to, from) {
         return this.same(to, from) || this.md.isAssignable(to, from);
+      }
+    };
+  }
+});
+
+// eval/interpret/type-names.ts
+var TypeNames;
+var init_type_names2 = __esm({
+  "eval/interpret/type-names.ts"() {
+    "use strict";
+    init_errors4();
+    TypeNames = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      get md() {
+        return this.it.md;
+      }
+      async type(node2, options = {}) {
+        switch (node2.kind) {
+          case "PredefinedType":
+            if (node2.name === "void" && !options.allowVoid)
+              throw new CompileError("CS1547", "'void' cannot be used here", node2.span);
+            return this.it.wk.keyword(node2.name);
+          case "ArrayType": {
+            let t = await this.type(node2.elementType);
+            for (const rank2 of [...node2.ranks].reverse()) t = await this.md.arrayOf(t, rank2);
+            return t;
+          }
+          case "NullableType": {
+            const u = await this.type(node2.underlying);
+            return await this.it.facts.isValueType(u) && !await this.it.facts.nullableUnderlying(u) ? this.nullableOf(u) : u;
+          }
+          case "OmittedTypeArgument":
+            throw new CompileError("CS1031", "a type is expected here", node2.span);
+          case "NamedType":
+            return this.namedType(node2, options);
+        }
+      }
+      async nullableOf(t) {
+        return this.md.constructGeneric(await this.it.wk.named("System.Nullable`1"), [t]);
+      }
+      async isVoid(t) {
+        return t !== "null" && this.it.facts.same(t, await this.it.wk.keyword("void"));
+      }
+      async typeArgs(nodes) {
+        const out = [];
+        for (const n of nodes) out.push(await this.type(n));
+        return out;
+      }
+      /** A type named in a namespace (`''` is the global one), constructed with its arguments. */
+      async typeIn(ns, name2, typeArgs2, span, options = {}) {
+        const arity = typeArgs2.length;
+        const def = await this.md.findType(`${ns ? `${ns}.` : ""}${name2}${arity ? `\`${arity}` : ""}`);
+        return def && this.construct(def, typeArgs2, span, options);
+      }
+      async construct(def, typeArgs2, span, options) {
+        if (typeArgs2.length === 0) return def;
+        if (typeArgs2.every((a) => a.kind === "OmittedTypeArgument")) {
+          if (!options.allowUnbound)
+            throw new CompileError("CS7003", "an unbound generic name is only valid in typeof", span);
+          return def;
+        }
+        if (typeArgs2.some((a) => a.kind === "OmittedTypeArgument"))
+          throw new CompileError("CS1031", "a type argument is missing", span);
+        const args2 = [];
+        for (const a of typeArgs2) args2.push(await this.type(a));
+        return this.md.constructGeneric(def, args2);
+      }
+      /**
+       * A type by simple name: the global namespace, then the `using` namespaces (two hits are
+       * ambiguous, CS0104), then — when enabled — any namespace where the name is unique.
+       */
+      async typeBySimpleName(name2, typeArgs2, span, options = {}) {
+        const arity = typeArgs2.length;
+        for (const type of await this.it.enclosing.types()) {
+          const nested = await this.nestedType(type, name2, arity);
+          if (nested) return this.construct(nested, typeArgs2, span, options);
+        }
+        for (const ns of await this.it.enclosing.namespaces()) {
+          const t = await this.typeIn(ns, name2, typeArgs2, span, options);
+          if (t) return t;
+        }
+        const global = await this.typeIn("", name2, typeArgs2, span, options);
+        if (global) return global;
+        if (arity === 0 && await this.md.hasNamespace(name2)) return void 0;
+        const reflection = `${name2}${arity ? `\`${arity}` : ""}`;
+        const found = /* @__PURE__ */ new Map();
+        for (const ns of this.it.options.usings) {
+          const def = await this.md.findType(`${ns}.${reflection}`);
+          if (def) found.set(def.key, { ns, def });
+        }
+        if (found.size > 1) {
+          const names2 = [...found.values()].map((f) => `${f.ns}.${name2}`);
+          throw new CompileError(
+            "CS0104",
+            `'${name2}' is an ambiguous reference between ${names2.map((n) => `'${n}'`).join(" and ")}`,
+            span
+          );
+        }
+        const only = [...found.values()][0];
+        if (only) return this.construct(only.def, typeArgs2, span, options);
+        if (this.it.options.anyNamespace) {
+          const all = await this.md.typesNamed(reflection);
+          if (all.length === 1) return this.construct(all[0], typeArgs2, span, options);
+          if (all.length > 1) {
+            const names2 = await Promise.all(all.slice(0, 5).map((t) => this.it.facts.fullName(t)));
+            throw new CompileError(
+              "CS0104",
+              `'${name2}' is ambiguous: ${names2.join(", ")}${all.length > 5 ? ", ..." : ""}; qualify it with its namespace`,
+              span
+            );
+          }
+        }
+        return void 0;
+      }
+      async namedType(node2, options) {
+        const [first, ...rest] = node2.parts;
+        if (!first) throw new CompileError("CS1001", "a type name is expected", node2.span);
+        let ns;
+        let type;
+        if (node2.alias) {
+          if (node2.alias.name !== "global")
+            throw new CompileError("CS0432", `alias '${node2.alias.name}' not found`, node2.alias.span);
+          type = await this.typeIn("", first.name.name, first.typeArgs, first.span, options);
+        } else {
+          type = await this.typeBySimpleName(first.name.name, first.typeArgs, first.span, options);
+        }
+        if (!type) {
+          if (first.typeArgs.length || !await this.md.hasNamespace(first.name.name)) {
+            throw new CompileError(
+              "CS0246",
+              `the type or namespace name '${first.name.name}' could not be found (a using directive or an assembly reference may be missing)`,
+              first.span
+            );
+          }
+          ns = first.name.name;
+        }
+        for (const part of rest) {
+          if (type) {
+            const nested = await this.nestedType(type, part.name.name, part.typeArgs.length);
+            if (!nested)
+              throw new CompileError(
+                "CS0426",
+                `the type name '${part.name.name}' does not exist in the type '${await this.it.facts.name(type)}'`,
+                part.span
+              );
+            type = await this.construct(nested, part.typeArgs, part.span, options);
+            continue;
+          }
+          const t = await this.typeIn(ns, part.name.name, part.typeArgs, part.span, options);
+          if (t) {
+            type = t;
+            continue;
+          }
+          const next = `${ns}.${part.name.name}`;
+          if (part.typeArgs.length || !await this.md.hasNamespace(next)) {
+            throw new CompileError(
+              "CS0234",
+              `the type or namespace name '${part.name.name}' does not exist in the namespace '${ns}'`,
+              part.span
+            );
+          }
+          ns = next;
+        }
+        if (!type)
+          throw new CompileError("CS0118", `'${ns}' is a namespace but is used like a type`, node2.span);
+        return type;
+      }
+      /** A nested type of a type or of one of its bases. */
+      async nestedType(type, name2, arity) {
+        const reflection = arity ? `${name2}\`${arity}` : name2;
+        for (const d of await this.it.facts.chain(type)) {
+          const hit = await this.it.facts.nested(d.handle, reflection, arity);
+          if (hit) return hit;
+        }
+        return void 0;
+      }
+    };
+  }
+});
+
+// eval/interpret/type-operators.ts
+var TypeOperators;
+var init_type_operators = __esm({
+  "eval/interpret/type-operators.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    TypeOperators = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      async cast(e) {
+        const to = await this.it.types.type(e.type);
+        const from = await this.it.expr(e.operand);
+        const c = await this.it.conversions.explicit(from, to);
+        if (!c) {
+          if (from.type === "null") {
+            throw new CompileError(
+              "CS0037",
+              `cannot convert null to '${await this.it.facts.name(to)}' because it is a non-nullable value type`,
+              e.span
+            );
+          }
+          throw new CompileError(
+            "CS0030",
+            `cannot convert type '${await this.it.facts.name(from.type)}' to '${await this.it.facts.name(to)}'`,
+            e.span
+          );
+        }
+        return this.it.conversions.apply(c, from, to, this.it.checked);
+      }
+      async typeOf(e) {
+        const type = await this.it.types.type(e.type, { allowVoid: true, allowUnbound: true });
+        const systemType = await this.it.wk.named("System.Type");
+        if (this.it.dry) return { type: systemType, value: VOID };
+        return { type: systemType, value: await this.it.rt.game.typeObject(type) };
+      }
+      async defaultOf(e) {
+        if (!e.type)
+          throw new UnsupportedError("the default literal needs a type here: write default(T)", e.span);
+        const type = await this.it.types.type(e.type);
+        return this.it.defaults.defaultValue(type);
+      }
+      async nameOf(e) {
+        const a = e.argument;
+        const name2 = a.kind === "Name" ? a.name : a.kind === "MemberAccess" ? a.name.name : void 0;
+        if (!name2) throw new CompileError("CS8081", "nameof needs a simple or member name", e.span);
+        await this.it.inDry(() => this.it.resolve(a));
+        const type = await this.it.wk.keyword("string");
+        return {
+          type,
+          value: { kind: "string", text: name2 },
+          constant: { kind: "string", value: name2 }
+        };
       }
     };
   }
@@ -45817,7 +46358,7 @@ var init_type_tests = __esm({
       /** The type of an `is` pattern, or a constant when it names one (`x is Color.Red`). */
       async patternType(node2) {
         try {
-          return { k: "type", type: await this.it.lookup.type(node2) };
+          return { k: "type", type: await this.it.types.type(node2) };
         } catch (err) {
           if (!(err instanceof CompileError) || node2.kind !== "NamedType" || node2.parts.length < 2 || node2.alias)
             throw err;
@@ -45891,7 +46432,7 @@ var init_type_tests = __esm({
       }
       async as(e) {
         const x = await this.it.expr(e.operand);
-        const t = await this.it.lookup.type(e.type);
+        const t = await this.it.types.type(e.type);
         if (await this.f.isValueType(t) && !await this.f.nullableUnderlying(t)) {
           throw new CompileError(
             "CS0077",
@@ -46007,7 +46548,7 @@ var init_unary_operators = __esm({
           const inner = await this.it.inDry(
             () => this.applyUnaryOp(op, { type: lifted, value: VOID }, span)
           );
-          const type = await this.it.lookup.nullableOf(inner.type);
+          const type = await this.it.types.nullableOf(inner.type);
           if (this.it.dry) return { type, value: VOID };
           if (x.value.kind === "null") return { type, value: NULL };
           return {
@@ -46025,11 +46566,11 @@ var init_unary_operators = __esm({
       }
       /** ++x, x++, --x, x--: read, step (checked in a checked context), write back. */
       async step(target, delta, prefix, span) {
-        const t = await this.it.target(target);
+        const t = await this.it.variables.target(target);
         const type = t.type;
-        const old = await this.it.readTarget(t);
+        const old = await this.it.variables.readTarget(t);
         const next = await this.stepped(type, old, delta, span);
-        await this.it.store(t, next);
+        await this.it.variables.store(t, next);
         return { type, value: prefix ? next : old };
       }
       async stepped(type, old, delta, span) {
@@ -46071,43 +46612,226 @@ var init_unary_operators = __esm({
   }
 });
 
-// eval/interpret/interpreter.ts
-function isChainNode(e) {
-  return CHAIN_KINDS.has(e.kind) && (e.kind !== "Postfix" || e.operator === "!");
-}
-function hasConditional(e) {
-  for (let n = e; isChainNode(n); ) {
-    if ((n.kind === "MemberAccess" || n.kind === "ElementAccess") && n.conditional) return true;
-    n = n.kind === "Postfix" ? n.operand : n.target;
+// eval/interpret/variables.ts
+var Variables;
+var init_variables = __esm({
+  "eval/interpret/variables.ts"() {
+    "use strict";
+    init_values();
+    init_errors4();
+    Variables = class {
+      constructor(it) {
+        this.it = it;
+      }
+      it;
+      localOperand(name2, span, mode = "read") {
+        const l = this.it.locals.get(name2);
+        if (!l) return void 0;
+        if (mode === "read" && !l.assigned)
+          throw new CompileError("CS0165", `use of unassigned local variable '${name2}'`, span);
+        return { type: l.type, value: l.value, place: { k: "local", name: name2 } };
+      }
+      /**
+       * What an assignment, ++/-- or ref/out argument writes to: a variable or a property, with
+       * its receiver and indices evaluated but (in 'write' mode) its current value not read.
+       */
+      async target(e, mode = "write") {
+        const conditional = (e.kind === "MemberAccess" || e.kind === "ElementAccess") && e.conditional;
+        if (conditional)
+          throw new CompileError(
+            "CS0131",
+            "the left-hand side of an assignment cannot be a null-conditional access",
+            e.span
+          );
+        let r;
+        if (e.kind === "Name") r = await this.it.names.simpleName(e, mode);
+        else if (e.kind === "This") r = await this.it.enclosing.thisAccess(e, mode);
+        else if (e.kind === "MemberAccess")
+          r = await this.it.naming(e.target, () => this.it.memberAccess.memberAccess(e, mode));
+        else if (e.kind === "ElementAccess")
+          r = {
+            k: "value",
+            op: await this.it.naming(e.target, () => this.it.elements.elementAccess(e, mode))
+          };
+        else if (e.kind === "Parenthesized") return this.target(e.expression, mode);
+        else
+          throw new CompileError(
+            "CS0131",
+            "the left-hand side of an assignment must be a variable, a property or an indexer",
+            e.span
+          );
+        const op = await this.it.asValue(r, e);
+        if (!op.place && !op.property)
+          throw new CompileError(
+            "CS0131",
+            "the left-hand side of an assignment must be a variable, a property or an indexer",
+            e.span
+          );
+        await this.checkWritable(op, e.span);
+        return op;
+      }
+      /**
+       * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
+       * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
+       * CS1650 static), however deep.
+       */
+      async checkWritable(op, span) {
+        const place = op.place;
+        if (place && (place.k === "static" || place.k === "field" || place.k === "struct-field")) {
+          if (place.field.isReadOnly) {
+            throw new CompileError(
+              place.field.isStatic ? "CS0198" : "CS0191",
+              `a ${place.field.isStatic ? "static " : ""}readonly field ('${place.field.name}') cannot be assigned to`,
+              span
+            );
+          }
+        }
+        let p = place?.k === "struct-field" ? place.parent : void 0;
+        if (op.property?.receiverPlace && await this.it.facts.isValueType(op.property.property.declaringType))
+          p = op.property.receiverPlace;
+        for (; p; p = p.k === "struct-field" ? p.parent : void 0) {
+          if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly) {
+            const isStatic = p.k === "static";
+            throw new CompileError(
+              isStatic ? "CS1650" : "CS1648",
+              isStatic ? `fields of static readonly field '${p.field.name}' cannot be assigned to` : `members of readonly field '${p.field.name}' cannot be modified`,
+              span
+            );
+          }
+        }
+      }
+      /** Whether a variable is (inside) a readonly field: a struct method called on it runs on a copy. */
+      isReadOnlyPlace(place) {
+        for (let p = place; p; p = p.k === "struct-field" ? p.parent : void 0) {
+          if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly)
+            return true;
+        }
+        return false;
+      }
+      /** The current value of an assignment target. */
+      async readTarget(t) {
+        if (this.it.dry) return VOID;
+        if (t.place) return this.read(t.place);
+        if (t.property) {
+          if (!t.property.property.getter)
+            throw new CompileError(
+              "CS0154",
+              `the property or indexer '${t.property.property.name}' lacks a get accessor`
+            );
+          return this.it.invoker.callGetter(t.property);
+        }
+        return t.value;
+      }
+      /** Stores into an assignment target (a variable, or a property through its setter). */
+      async store(t, value) {
+        if (this.it.dry) return;
+        if (t.place) return this.write(t.place, value);
+        if (t.property) return this.it.invoker.callSetter(t.property, value);
+      }
+      /** Reads a variable's current value. */
+      async read(place) {
+        if (this.it.dry) return VOID;
+        switch (place.k) {
+          case "local":
+            return this.it.locals.get(place.name).value;
+          case "static":
+            return this.it.rt.game.readStatic(place.field);
+          case "field":
+            return this.it.rt.game.readField(place.target, place.field);
+          case "struct-field": {
+            const parent = await this.read(place.parent);
+            if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
+            return parent.fields[place.index];
+          }
+          case "element":
+            return this.it.rt.game.readElement(place.array, place.index);
+          case "scope":
+            return place.variable.read();
+        }
+      }
+      /** Writes a variable; a field of a struct is written by writing the whole struct back. */
+      async write(place, value) {
+        if (this.it.dry) return;
+        switch (place.k) {
+          case "local": {
+            const l = this.it.locals.get(place.name);
+            l.value = value;
+            l.assigned = true;
+            return;
+          }
+          case "static":
+            return this.it.rt.game.writeStatic(place.field, value);
+          case "field":
+            if (place.target.kind === "null") throw Messages.nullReference();
+            return this.it.rt.game.writeField(place.target, place.field, value);
+          case "struct-field": {
+            const parent = await this.read(place.parent);
+            if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
+            const fields = [...parent.fields];
+            fields[place.index] = value;
+            return this.write(place.parent, { ...parent, fields });
+          }
+          case "element":
+            return this.it.rt.game.writeElement(place.array, place.index, value);
+          case "scope":
+            if (!place.variable.write)
+              throw new CompileError("CS1604", `cannot assign to '${place.name}': it is read-only`);
+            return place.variable.write(value);
+        }
+      }
+      /** Marks a local assigned (out arguments), without a value in dry mode. */
+      assignLocal(name2, value) {
+        const l = this.it.locals.get(name2);
+        if (l) {
+          l.value = value;
+          l.assigned = true;
+        }
+      }
+      declareLocal(name2, type, span) {
+        if (this.it.locals.has(name2))
+          throw new CompileError("CS0128", `a local variable named '${name2}' is already defined`, span);
+        this.it.locals.set(name2, { type, value: NULL, assigned: false });
+      }
+    };
   }
-  return false;
-}
+});
+
+// eval/interpret/interpreter.ts
 function unparseSource(e) {
   const text = unparse(e);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-var Interpreter, CHAIN_KINDS;
+var Interpreter;
 var init_interpreter = __esm({
   "eval/interpret/interpreter.ts"() {
     "use strict";
     init_syntax();
-    init_values();
     init_array_creation();
     init_assignment();
     init_binary_operators();
     init_calls();
     init_conditional_operators();
     init_conversions2();
+    init_default_values();
     init_errors4();
     init_element_access();
+    init_enclosing_scope();
     init_interpolation();
     init_invoke();
     init_literals();
-    init_lookup();
+    init_member_access();
+    init_member_lookup();
+    init_member_operands();
+    init_null_conditional();
     init_object_creation();
+    init_simple_names();
+    init_statements();
     init_type_facts();
+    init_type_names2();
+    init_type_operators();
     init_type_tests();
     init_unary_operators();
+    init_variables();
     init_well_known();
     Interpreter = class {
       constructor(rt, options) {
@@ -46128,7 +46852,17 @@ var init_interpreter = __esm({
         this.creation = new Creation(this);
         this.arrays = new Arrays(this);
         this.interpolation = new Interpolation(this);
-        this.lookup = new Lookup(this);
+        this.types = new TypeNames(this);
+        this.names = new SimpleNames(this);
+        this.enclosing = new EnclosingScope(this);
+        this.members = new MemberLookup(this);
+        this.memberAccess = new MemberAccesses(this);
+        this.memberOperands = new MemberOperands(this);
+        this.statements = new Statements(this);
+        this.nullConditional = new NullConditional(this);
+        this.variables = new Variables(this);
+        this.defaults = new Defaults(this);
+        this.typeOperators = new TypeOperators(this);
       }
       rt;
       options;
@@ -46147,11 +46881,19 @@ var init_interpreter = __esm({
       creation;
       arrays;
       interpolation;
-      lookup;
+      types;
+      names;
+      enclosing;
+      members;
+      memberAccess;
+      memberOperands;
+      statements;
+      nullConditional;
+      variables;
+      defaults;
+      typeOperators;
       /** > 0 while binding without running (the game is not touched). */
       dry = 0;
-      /** Null-conditional accesses whose null receiver made the rest of their chain dry. */
-      shortCircuits = 0;
       /** The overflow context: default (unchecked at run time, checked for constants), checked, unchecked. */
       context = "default";
       locals = /* @__PURE__ */ new Map();
@@ -46173,100 +46915,8 @@ var init_interpreter = __esm({
         }
       }
       /** Runs a program; its value is the last statement's (a declaration's is its variable's). */
-      async run(program) {
-        let last = { type: await this.wk.keyword("void"), value: VOID };
-        const n = program.statements.length;
-        for (const [i, s] of program.statements.entries()) {
-          if (s.kind === "LocalDeclaration") {
-            last = await this.declare(s);
-            const name2 = s.declarators.at(-1)?.name.name;
-            if (i === n - 1 && name2 && !this.locals.get(name2)?.assigned) {
-              throw new CompileError("CS0165", `use of unassigned local variable '${name2}'`, s.span);
-            }
-          } else
-            last = i === n - 1 ? await this.expr(s.expression) : await this.statement(s.expression);
-        }
-        return last;
-      }
-      /**
-       * A statement before the last: C# allows only calls, assignments, ++/--, and object creation
-       * (CS0201). The last one is the program's value, so any expression may end a program.
-       */
-      async statement(e) {
-        let inner = e;
-        while (inner.kind === "Parenthesized") inner = inner.expression;
-        const allowed = inner === e && (e.kind === "Invocation" || e.kind === "Assignment" || e.kind === "ObjectCreation" || e.kind === "Unary" && (e.operator === "++" || e.operator === "--") || e.kind === "Postfix" && e.operator !== "!");
-        if (!allowed)
-          throw new CompileError(
-            "CS0201",
-            "only assignment, call, increment, decrement and new object expressions can be used as a statement",
-            e.span
-          );
-        return this.expr(e);
-      }
-      async declare(d) {
-        let last;
-        for (const v of d.declarators) {
-          const name2 = v.name.name;
-          if (this.locals.has(name2))
-            throw new CompileError(
-              "CS0128",
-              `a local variable named '${name2}' is already defined`,
-              v.name.span
-            );
-          if (this.options.scope?.variables.has(name2))
-            throw new CompileError(
-              "CS0136",
-              `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
-              v.name.span
-            );
-          if (d.type === "var") {
-            if (!v.initializer)
-              throw new CompileError(
-                "CS0818",
-                `an implicitly typed local needs an initializer ('${name2}')`,
-                v.span
-              );
-            if (v.initializer.kind === "ArrayInitializer")
-              throw new CompileError(
-                "CS0820",
-                "cannot initialize an implicitly typed local with an array initializer",
-                v.span
-              );
-            const init = await this.expr(v.initializer);
-            if (init.type === "null")
-              throw new CompileError(
-                "CS0815",
-                `cannot assign <null> to an implicitly typed local ('${name2}')`,
-                v.span
-              );
-            if (init.type.key === (await this.wk.keyword("void")).key)
-              throw new CompileError(
-                "CS0815",
-                `cannot assign void to an implicitly typed local ('${name2}')`,
-                v.span
-              );
-            this.locals.set(name2, { type: init.type, value: init.value, assigned: true });
-            last = { type: init.type, value: init.value, place: { k: "local", name: name2 } };
-            continue;
-          }
-          const type = await this.lookup.type(d.type);
-          let value = NULL;
-          let assigned = false;
-          if (v.initializer) {
-            const init = v.initializer.kind === "ArrayInitializer" ? await this.arrays.arrayFromInitializer(type, v.initializer) : await this.conversions.implicitly(
-              await this.expr(v.initializer),
-              type,
-              `the initializer of '${name2}'`
-            );
-            value = init.value;
-            assigned = true;
-          }
-          this.locals.set(name2, { type, value, assigned });
-          last = { type, value, place: { k: "local", name: name2 } };
-        }
-        if (!last) throw new CompileError("CS1001", "a declaration needs a variable", d.span);
-        return last;
+      run(program) {
+        return this.statements.run(program);
       }
       /** An expression that must denote a value. */
       async expr(e) {
@@ -46299,31 +46949,10 @@ var init_interpreter = __esm({
       }
       /**
        * Any expression: names and member accesses may also denote types, namespaces and methods.
-       * A postfix chain holding `?.` or `?[` ends here: when its receiver was null the rest of the
-       * chain was bound without running (dry), and the whole chain is null (§12.8.8).
+       * A postfix chain holding `?.` or `?[` ends here (see null-conditional.ts).
        */
-      async resolve(e) {
-        if (!isChainNode(e) || !hasConditional(e)) return this.resolveNode(e);
-        const mark = this.shortCircuits;
-        let r;
-        let shorted = false;
-        try {
-          r = await this.resolveNode(e);
-        } finally {
-          if (this.shortCircuits > mark) {
-            shorted = true;
-            this.dry -= this.shortCircuits - mark;
-            this.shortCircuits = mark;
-          }
-        }
-        if (r.k !== "value") return r;
-        const t = r.op.type;
-        if (t === "null") return r;
-        if (await this.lookup.isVoid(t)) return { k: "value", op: { type: t, value: VOID } };
-        let type = t;
-        if (await this.facts.isValueType(t) && !await this.facts.nullableUnderlying(t))
-          type = await this.lookup.nullableOf(t);
-        return { k: "value", op: { type, value: shorted ? NULL : r.op.value } };
+      resolve(e) {
+        return this.nullConditional.resolve(e);
       }
       /**
        * Runs an access on `target`; a NullReferenceException it raises itself (not one the game
@@ -46341,25 +46970,9 @@ var init_interpreter = __esm({
       }
       /** The target of a member access, invocation or element access: part of the same chain. */
       resolveInChain(e) {
-        return isChainNode(e) ? this.resolveNode(e) : this.resolve(e);
+        return this.nullConditional.inChain(e);
       }
-      /** `x?.` / `x?[`: a null x makes the rest of the chain type-only (see resolve). */
-      async conditionalReceiver(op, span) {
-        const t = op.type;
-        if (await this.facts.isValueType(t) && !await this.facts.nullableUnderlying(t)) {
-          throw new CompileError(
-            "CS0023",
-            `the '?' operator cannot be applied to operand of type '${await this.facts.name(t)}'`,
-            span
-          );
-        }
-        const underlying = await this.facts.nullableUnderlying(t);
-        if (!this.dry && op.value.kind === "null") {
-          this.dry++;
-          this.shortCircuits++;
-        }
-        return { type: underlying ?? t, value: op.value };
-      }
+      /** One node of the visitor (resolve and resolveInChain come here). */
       async resolveNode(e) {
         switch (e.kind) {
           case "Literal":
@@ -46367,13 +46980,13 @@ var init_interpreter = __esm({
           case "InterpolatedString":
             return { k: "value", op: await this.interpolation.interpolated(e) };
           case "Name":
-            return this.lookup.simpleName(e);
+            return this.names.simpleName(e);
           case "PredefinedType":
-            return { k: "type", type: await this.lookup.type(e) };
+            return { k: "type", type: await this.types.type(e) };
           case "This":
-            return this.lookup.thisAccess(e);
+            return this.enclosing.thisAccess(e);
           case "MemberAccess":
-            return this.naming(e.target, () => this.lookup.memberAccess(e));
+            return this.naming(e.target, () => this.memberAccess.memberAccess(e));
           case "Invocation":
             return {
               k: "value",
@@ -46392,7 +47005,7 @@ var init_interpreter = __esm({
           case "ArrayCreation":
             return { k: "value", op: await this.arrays.arrayCreation(e) };
           case "Cast":
-            return { k: "value", op: await this.cast(e) };
+            return { k: "value", op: await this.typeOperators.cast(e) };
           case "Unary":
             return { k: "value", op: await this.unaryOperators.unary(e) };
           case "Postfix":
@@ -46411,11 +47024,11 @@ var init_interpreter = __esm({
           case "As":
             return { k: "value", op: await this.typeTests.as(e) };
           case "TypeOf":
-            return { k: "value", op: await this.typeOf(e) };
+            return { k: "value", op: await this.typeOperators.typeOf(e) };
           case "Default":
-            return { k: "value", op: await this.defaultOf(e) };
+            return { k: "value", op: await this.typeOperators.defaultOf(e) };
           case "NameOf":
-            return { k: "value", op: await this.nameOf(e) };
+            return { k: "value", op: await this.typeOperators.nameOf(e) };
           case "Checked":
             return {
               k: "value",
@@ -46451,243 +47064,7 @@ var init_interpreter = __esm({
           this.context = saved;
         }
       }
-      async cast(e) {
-        const to = await this.lookup.type(e.type);
-        const from = await this.expr(e.operand);
-        const c = await this.conversions.explicit(from, to);
-        if (!c) {
-          if (from.type === "null") {
-            throw new CompileError(
-              "CS0037",
-              `cannot convert null to '${await this.facts.name(to)}' because it is a non-nullable value type`,
-              e.span
-            );
-          }
-          throw new CompileError(
-            "CS0030",
-            `cannot convert type '${await this.facts.name(from.type)}' to '${await this.facts.name(to)}'`,
-            e.span
-          );
-        }
-        return this.conversions.apply(c, from, to, this.checked);
-      }
-      async typeOf(e) {
-        const type = await this.lookup.type(e.type, { allowVoid: true, allowUnbound: true });
-        const systemType = await this.wk.named("System.Type");
-        if (this.dry) return { type: systemType, value: VOID };
-        return { type: systemType, value: await this.rt.game.typeObject(type) };
-      }
-      async defaultOf(e) {
-        if (!e.type)
-          throw new UnsupportedError("the default literal needs a type here: write default(T)", e.span);
-        const type = await this.lookup.type(e.type);
-        return this.defaultValue(type);
-      }
-      /** default(T): zero for primitives and enums, null for references, a zeroed struct. */
-      async defaultValue(type) {
-        const p = await this.facts.primitive(type);
-        if (p) return this.literals.constantOperand(type, this.literals.zero(p));
-        if (await this.facts.isEnum(type)) {
-          const u = await this.facts.enumUnderlying(type);
-          return {
-            type,
-            value: { kind: "enum", type, underlying: u, value: u === "long" || u === "ulong" ? 0n : 0 }
-          };
-        }
-        if (await this.facts.nullableUnderlying(type) || !await this.facts.isValueType(type)) {
-          return await this.facts.isString(type) ? { type, value: NULL, constant: { kind: "null" } } : { type, value: NULL };
-        }
-        return { type, value: await this.zeroStruct(type) };
-      }
-      async zeroStruct(type) {
-        const fields = (await this.md.allFields(type)).filter((f) => !f.isStatic);
-        const values = [];
-        for (const f of fields) values.push((await this.defaultValue(f.type)).value);
-        return { kind: "struct", type, fields: values };
-      }
-      async nameOf(e) {
-        const a = e.argument;
-        const name2 = a.kind === "Name" ? a.name : a.kind === "MemberAccess" ? a.name.name : void 0;
-        if (!name2) throw new CompileError("CS8081", "nameof needs a simple or member name", e.span);
-        await this.inDry(() => this.resolve(a));
-        const type = await this.wk.keyword("string");
-        return {
-          type,
-          value: { kind: "string", text: name2 },
-          constant: { kind: "string", value: name2 }
-        };
-      }
-      // ------------------------------------------------------------------ variables
-      localOperand(name2, span, mode = "read") {
-        const l = this.locals.get(name2);
-        if (!l) return void 0;
-        if (mode === "read" && !l.assigned)
-          throw new CompileError("CS0165", `use of unassigned local variable '${name2}'`, span);
-        return { type: l.type, value: l.value, place: { k: "local", name: name2 } };
-      }
-      /**
-       * What an assignment, ++/-- or ref/out argument writes to: a variable or a property, with
-       * its receiver and indices evaluated but (in 'write' mode) its current value not read.
-       */
-      async target(e, mode = "write") {
-        const conditional = (e.kind === "MemberAccess" || e.kind === "ElementAccess") && e.conditional;
-        if (conditional)
-          throw new CompileError(
-            "CS0131",
-            "the left-hand side of an assignment cannot be a null-conditional access",
-            e.span
-          );
-        let r;
-        if (e.kind === "Name") r = await this.lookup.simpleName(e, mode);
-        else if (e.kind === "This") r = await this.lookup.thisAccess(e, mode);
-        else if (e.kind === "MemberAccess")
-          r = await this.naming(e.target, () => this.lookup.memberAccess(e, mode));
-        else if (e.kind === "ElementAccess")
-          r = {
-            k: "value",
-            op: await this.naming(e.target, () => this.elements.elementAccess(e, mode))
-          };
-        else if (e.kind === "Parenthesized") return this.target(e.expression, mode);
-        else
-          throw new CompileError(
-            "CS0131",
-            "the left-hand side of an assignment must be a variable, a property or an indexer",
-            e.span
-          );
-        const op = await this.asValue(r, e);
-        if (!op.place && !op.property)
-          throw new CompileError(
-            "CS0131",
-            "the left-hand side of an assignment must be a variable, a property or an indexer",
-            e.span
-          );
-        await this.checkWritable(op, e.span);
-        return op;
-      }
-      /**
-       * C# refuses writes to readonly fields (outside constructors): the field itself (CS0191,
-       * CS0198 static) and the members of a readonly struct field, fields or properties (CS1648,
-       * CS1650 static), however deep.
-       */
-      async checkWritable(op, span) {
-        const place = op.place;
-        if (place && (place.k === "static" || place.k === "field" || place.k === "struct-field")) {
-          if (place.field.isReadOnly) {
-            throw new CompileError(
-              place.field.isStatic ? "CS0198" : "CS0191",
-              `a ${place.field.isStatic ? "static " : ""}readonly field ('${place.field.name}') cannot be assigned to`,
-              span
-            );
-          }
-        }
-        let p = place?.k === "struct-field" ? place.parent : void 0;
-        if (op.property?.receiverPlace && await this.facts.isValueType(op.property.property.declaringType))
-          p = op.property.receiverPlace;
-        for (; p; p = p.k === "struct-field" ? p.parent : void 0) {
-          if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly) {
-            const isStatic = p.k === "static";
-            throw new CompileError(
-              isStatic ? "CS1650" : "CS1648",
-              isStatic ? `fields of static readonly field '${p.field.name}' cannot be assigned to` : `members of readonly field '${p.field.name}' cannot be modified`,
-              span
-            );
-          }
-        }
-      }
-      /** Whether a variable is (inside) a readonly field: a struct method called on it runs on a copy. */
-      isReadOnlyPlace(place) {
-        for (let p = place; p; p = p.k === "struct-field" ? p.parent : void 0) {
-          if ((p.k === "static" || p.k === "field" || p.k === "struct-field") && p.field.isReadOnly)
-            return true;
-        }
-        return false;
-      }
-      /** The current value of an assignment target. */
-      async readTarget(t) {
-        if (this.dry) return VOID;
-        if (t.place) return this.read(t.place);
-        if (t.property) {
-          if (!t.property.property.getter)
-            throw new CompileError(
-              "CS0154",
-              `the property or indexer '${t.property.property.name}' lacks a get accessor`
-            );
-          return this.invoker.callGetter(t.property);
-        }
-        return t.value;
-      }
-      /** Stores into an assignment target (a variable, or a property through its setter). */
-      async store(t, value) {
-        if (this.dry) return;
-        if (t.place) return this.write(t.place, value);
-        if (t.property) return this.invoker.callSetter(t.property, value);
-      }
-      /** Reads a variable's current value. */
-      async read(place) {
-        if (this.dry) return VOID;
-        switch (place.k) {
-          case "local":
-            return this.locals.get(place.name).value;
-          case "static":
-            return this.rt.game.readStatic(place.field);
-          case "field":
-            return this.rt.game.readField(place.target, place.field);
-          case "struct-field": {
-            const parent = await this.read(place.parent);
-            if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
-            return parent.fields[place.index];
-          }
-          case "element":
-            return this.rt.game.readElement(place.array, place.index);
-          case "scope":
-            return place.variable.read();
-        }
-      }
-      /** Writes a variable; a field of a struct is written by writing the whole struct back. */
-      async write(place, value) {
-        if (this.dry) return;
-        switch (place.k) {
-          case "local": {
-            const l = this.locals.get(place.name);
-            l.value = value;
-            l.assigned = true;
-            return;
-          }
-          case "static":
-            return this.rt.game.writeStatic(place.field, value);
-          case "field":
-            if (place.target.kind === "null") throw Messages.nullReference();
-            return this.rt.game.writeField(place.target, place.field, value);
-          case "struct-field": {
-            const parent = await this.read(place.parent);
-            if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
-            const fields = [...parent.fields];
-            fields[place.index] = value;
-            return this.write(place.parent, { ...parent, fields });
-          }
-          case "element":
-            return this.rt.game.writeElement(place.array, place.index, value);
-          case "scope":
-            if (!place.variable.write)
-              throw new CompileError("CS1604", `cannot assign to '${place.name}': it is read-only`);
-            return place.variable.write(value);
-        }
-      }
-      /** Marks a local assigned (out arguments), without a value in dry mode. */
-      assignLocal(name2, value) {
-        const l = this.locals.get(name2);
-        if (l) {
-          l.value = value;
-          l.assigned = true;
-        }
-      }
-      declareLocal(name2, type, span) {
-        if (this.locals.has(name2))
-          throw new CompileError("CS0128", `a local variable named '${name2}' is already defined`, span);
-        this.locals.set(name2, { type, value: NULL, assigned: false });
-      }
     };
-    CHAIN_KINDS = /* @__PURE__ */ new Set(["MemberAccess", "Invocation", "ElementAccess", "Postfix"]);
   }
 });
 
@@ -46699,10 +47076,11 @@ async function prepare(source, runtime, options) {
   const { program, errors } = parse4(source);
   if (errors.length > 0) {
     const shown = errors.slice(0, 5).map((e) => e.message);
+    const csCode = errors.every((e) => e.csCode) ? errors[0].csCode : void 0;
     throw new EvalError(
-      "EVAL_SYNTAX",
+      csCode ? "EVAL_COMPILE" : "EVAL_SYNTAX",
       shown.join("; ") + (errors.length > 5 ? `; and ${errors.length - 5} more` : ""),
-      void 0,
+      csCode,
       errors[0].span,
       errors
     );
@@ -46851,7 +47229,7 @@ var init_command = __esm({
 function errorCodeName(code) {
   return errorNames.get(code) ?? `ERROR_${code}`;
 }
-var HANDSHAKE, HEADER_SIZE, COMMAND_FLAG, REPLY_FLAG, CommandSet, EVENT_COMPOSITE, ErrorCode2, errorNames, EventKind, SuspendPolicy, ModifierKind, StepDepth, StepSize, StepFilter, InvokeFlags, InvokeResultFlags, ValueTag, TypeInfoFlags, MethodInfoFlags, ExceptionClauseKind, NamedArgumentKind, BindingFlags, LEGACY_IGNORE_CASE_BITS, MethodListType, FieldAttributes, MethodAttributes;
+var HANDSHAKE, HEADER_SIZE, COMMAND_FLAG, REPLY_FLAG, CommandSet, EVENT_COMPOSITE, ErrorCode2, errorNames, EventKind, SuspendPolicy, ModifierKind, StepDepth, StepSize, StepFilter, InvokeFlags, InvokeResultFlags, ValueTag, TypeInfoFlags, FrameFlags, MethodInfoFlags, ExceptionClauseKind, NamedArgumentKind, BindingFlags, LEGACY_IGNORE_CASE_BITS, MethodListType, FieldAttributes, MethodAttributes, TypeAttributes;
 var init_vocabulary = __esm({
   "sdb-protocol/vocabulary.ts"() {
     "use strict";
@@ -46988,6 +47366,7 @@ var init_vocabulary = __esm({
       GENERIC_TYPE_DEFINITION: 32,
       GENERIC_TYPE: 64
     };
+    FrameFlags = { DEBUGGER_INVOKE: 1, NATIVE_TRANSITION: 2 };
     MethodInfoFlags = { GENERIC_DEFINITION: 1, GENERIC: 2 };
     ExceptionClauseKind = { CATCH: 0, FILTER: 1, FINALLY: 2, FAULT: 4 };
     NamedArgumentKind = { FIELD: 83, PROPERTY: 84 };
@@ -47002,7 +47381,13 @@ var init_vocabulary = __esm({
     };
     LEGACY_IGNORE_CASE_BITS = 1879048192;
     MethodListType = { ALL: 0, CASE_SENSITIVE: 1, CASE_INSENSITIVE: 2 };
-    FieldAttributes = { Static: 16, Literal: 64, InitOnly: 32 };
+    FieldAttributes = {
+      Static: 16,
+      Literal: 64,
+      InitOnly: 32,
+      FieldAccessMask: 7,
+      Public: 6
+    };
     MethodAttributes = {
       Static: 16,
       Virtual: 64,
@@ -47011,6 +47396,7 @@ var init_vocabulary = __esm({
       MemberAccessMask: 7,
       Public: 6
     };
+    TypeAttributes = { Interface: 32, Abstract: 128, Sealed: 256 };
   }
 });
 
@@ -50499,63 +50885,86 @@ var init_errors6 = __esm({
   }
 });
 
-// mcp/tool.ts
-function toolContext({ app, caller }) {
+// unity/session/cost.ts
+function round(ms) {
+  return Math.round(ms * 100) / 100;
+}
+function windowCost(a, commandsBefore, invokes, windowOpened, started) {
+  const now = performance.now();
   return {
-    app,
-    caller,
-    session: app.session,
-    debug: app.debug,
-    journal: app.journal,
-    playerLog: app.playerLog
+    wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
+    // the RESUME to come
+    invokes,
+    freezeMs: round(now - windowOpened),
+    wallMs: round(now - started)
   };
 }
-function defineTool(tool) {
-  return tool;
+function simpleCost(a, before, started) {
+  const ms = round(performance.now() - started);
+  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
 }
-function formatCost(c) {
-  return `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? "" : "s"}, ${c.invokes} invoke${c.invokes === 1 ? "" : "s"}, game frozen ${c.freezeMs} ms, ${c.wallMs} ms wall`;
+function zeroCost(started) {
+  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
 }
-function costOut(c) {
-  return {
-    wire_commands: c.wireCommands,
-    invokes: c.invokes,
-    freeze_ms: c.freezeMs,
-    wall_ms: c.wallMs
-  };
+function sumCosts(costs, startedAt) {
+  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
+  for (const c of costs) {
+    total.wireCommands += c.wireCommands;
+    total.invokes += c.invokes;
+    total.freezeMs = round(total.freezeMs + c.freezeMs);
+    total.wallMs = round(total.wallMs + c.wallMs);
+  }
+  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
+  return total;
 }
-function clip(text, max) {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
-}
-function untouched(started) {
-  return {
-    wireCommands: 0,
-    invokes: 0,
-    freezeMs: 0,
-    wallMs: Math.round((performance.now() - started) * 100) / 100
-  };
-}
-var READS, CONTROLS, CHANGES_GAME;
-var init_tool = __esm({
-  "mcp/tool.ts"() {
+var init_cost = __esm({
+  "unity/session/cost.ts"() {
     "use strict";
-    READS = {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    };
-    CONTROLS = {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false
-    };
-    CHANGES_GAME = {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false
+  }
+});
+
+// unity/session/extensions.ts
+var Extensions;
+var init_extensions = __esm({
+  "unity/session/extensions.ts"() {
+    "use strict";
+    init_errors6();
+    Extensions = class {
+      constructor(log) {
+        this.log = log;
+      }
+      log;
+      all = /* @__PURE__ */ new Set();
+      /** Registers an extension; returns the unregister function. */
+      add(extension) {
+        this.all.add(extension);
+        return () => this.all.delete(extension);
+      }
+      beforeClose(conn) {
+        for (const x of this.all) {
+          try {
+            x.beforeClose?.(conn);
+          } catch (e) {
+            this.log(`session: extension clean-up: ${messageOf(e)}`);
+          }
+        }
+      }
+      connectionEnded(conn) {
+        for (const x of this.all) {
+          try {
+            x.connectionEnded?.(conn);
+          } catch (e) {
+            this.log(`session: extension: ${messageOf(e)}`);
+          }
+        }
+      }
+      async callerGone(caller) {
+        for (const x of this.all)
+          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
+      }
+      keepThreadsStopped(mainThreadId) {
+        return [...this.all].some((x) => x.keepThreadsStopped?.(mainThreadId));
+      }
     };
   }
 });
@@ -51165,7 +51574,7 @@ function displayTypeName(fullName) {
   }
 }
 var SPECIAL, DisplayParser;
-var init_type_names2 = __esm({
+var init_type_names3 = __esm({
   "unity/catalog/type-names.ts"() {
     "use strict";
     SPECIAL = /[\\+,&*[\]]/g;
@@ -51338,7 +51747,7 @@ var init_metadata_reader = __esm({
     init_metadata_schema();
     init_metadata_tables();
     init_pe_image();
-    init_type_names2();
+    init_type_names3();
     init_pe_image();
     MetadataImage = class {
       tables;
@@ -51469,7 +51878,7 @@ var init_name_query = __esm({
   "unity/catalog/name-query.ts"() {
     "use strict";
     init_errors6();
-    init_type_names2();
+    init_type_names3();
     MATCH_RANKS = ["exact", "name", "exact-ignore-case", "name-ignore-case", "pattern"];
   }
 });
@@ -51576,7 +51985,7 @@ function fromMetadata(defs) {
   return out;
 }
 function kindFromMetadata(d) {
-  if (d.flags & TypeAttributes.Interface) return "interface";
+  if (d.flags & TypeAttributes2.Interface) return "interface";
   if (d.extends === "System.Enum") return "enum";
   if (d.extends === "System.ValueType" && d.fullName !== "System.Enum") return "struct";
   return "class";
@@ -51594,16 +52003,16 @@ function fromNames(names2) {
     };
   });
 }
-var BLOB_TIMEOUT_MS, TypeAttributes;
+var BLOB_TIMEOUT_MS, TypeAttributes2;
 var init_assembly_types = __esm({
   "unity/catalog/assembly-types.ts"() {
     "use strict";
     init_sdb_protocol();
     init_metadata_reader();
     init_name_query();
-    init_type_names2();
+    init_type_names3();
     BLOB_TIMEOUT_MS = 6e4;
-    TypeAttributes = { Interface: 32 };
+    TypeAttributes2 = { Interface: 32 };
   }
 });
 
@@ -51755,13 +52164,12 @@ async function settleAll(items) {
   }
   return { items: out, omitted };
 }
-var SPECIAL_NAME, ACCESS, MemberReader, ACCESS_ORDER;
+var ACCESS, MemberReader, ACCESS_ORDER;
 var init_member_reader = __esm({
   "unity/catalog/member-reader.ts"() {
     "use strict";
     init_sdb_protocol();
-    init_type_names2();
-    SPECIAL_NAME = 2048;
+    init_type_names3();
     ACCESS = {
       0: "compiler",
       1: "private",
@@ -51886,7 +52294,7 @@ var init_member_reader = __esm({
             isStatic: (a & MethodAttributes.Static) !== 0,
             isVirtual: (a & MethodAttributes.Virtual) !== 0,
             isAbstract: (a & MethodAttributes.Abstract) !== 0,
-            isSpecialName: (a & SPECIAL_NAME) !== 0,
+            isSpecialName: (a & MethodAttributes.SpecialName) !== 0,
             genericArity: params.genericParamCount,
             access: accessOf(a),
             declaringType
@@ -52723,7 +53131,7 @@ var init_type_search = __esm({
     "use strict";
     init_edit_distance();
     init_name_query();
-    init_type_names2();
+    init_type_names3();
   }
 });
 
@@ -52769,7 +53177,7 @@ var init_type_index = __esm({
     init_member_reader();
     init_name_query();
     init_type_search();
-    init_type_names2();
+    init_type_names3();
     TypeIndex = class {
       constructor(conn, members2, sources, domainId) {
         this.conn = conn;
@@ -52912,7 +53320,7 @@ function ambiguous(name2, hits) {
 function kindOf(info2, baseNames) {
   if (info2.flags & TypeInfoFlags.POINTER) return "pointer";
   if (info2.rank > 0) return "array";
-  if (info2.attributes & 32) return "interface";
+  if (info2.attributes & TypeAttributes.Interface) return "interface";
   if (info2.flags & TypeInfoFlags.ENUM || baseNames[0] === "System.Enum") return "enum";
   if (info2.flags & (TypeInfoFlags.VALUE_TYPE | TypeInfoFlags.PRIMITIVE)) return "struct";
   if (baseNames[0] === "System.ValueType" && info2.fullName !== "System.Enum") return "struct";
@@ -52932,7 +53340,7 @@ var init_type_catalog = __esm({
     init_name_query();
     init_type_index();
     init_type_search();
-    init_type_names2();
+    init_type_names3();
     DEFAULT_FIND_LIMIT = 50;
     DEFAULT_MEMBER_LIMIT = 200;
     TypeCatalog = class {
@@ -53145,7 +53553,7 @@ var init_catalog = __esm({
     init_signature_blob();
     init_edit_distance();
     init_name_query();
-    init_type_names2();
+    init_type_names3();
   }
 });
 
@@ -53495,6 +53903,611 @@ var init_game_connection = __esm({
   }
 });
 
+// unity/session/holds.ts
+var HoldTable;
+var init_holds = __esm({
+  "unity/session/holds.ts"() {
+    "use strict";
+    HoldTable = class {
+      byCaller = /* @__PURE__ */ new Map();
+      add(caller) {
+        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
+      }
+      /** Removes one of `caller`'s holds; false when it had none. */
+      remove(caller) {
+        const n = this.byCaller.get(caller) ?? 0;
+        if (n === 0) return false;
+        if (n === 1) this.byCaller.delete(caller);
+        else this.byCaller.set(caller, n - 1);
+        return true;
+      }
+      count(caller) {
+        return this.byCaller.get(caller) ?? 0;
+      }
+      get total() {
+        let n = 0;
+        for (const c of this.byCaller.values()) n += c;
+        return n;
+      }
+      /** The caller that has held the game longest (insertion order of the map). */
+      oldestHolder() {
+        return this.byCaller.keys().next().value;
+      }
+      list() {
+        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
+      }
+      clear() {
+        this.byCaller.clear();
+      }
+    };
+  }
+});
+
+// unity/session/operation.ts
+function isDrop(e) {
+  const code = e?.code;
+  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
+}
+async function runInWindow(host, a, label, op, options, started) {
+  const windowOpened = performance.now();
+  const commandsBefore = a.conn.stats.commandsSent - 1;
+  let invokes = 0;
+  let wrote = false;
+  const checkWrite = () => {
+    const replaced = host.replaced();
+    if (replaced) throw Errors.gameReplaced(replaced.expected, replaced.found);
+    wrote = true;
+  };
+  try {
+    if (options.writes) checkWrite();
+    const ctx = {
+      connection: a,
+      conn: a.conn,
+      catalog: a.catalog,
+      mainThread: async () => (await a.invoker()).threadId,
+      invoke: async (methodId, thisArg, args2, o) => {
+        const invoker = await a.invoker();
+        invokes++;
+        wrote = true;
+        return invoker.invoke(methodId, thisArg, args2, o);
+      },
+      markWrite: checkWrite
+    };
+    const value = await op(ctx);
+    return {
+      value,
+      cost: windowCost(a, commandsBefore, invokes, windowOpened, started)
+    };
+  } catch (e) {
+    if (a.conn.isClosed || isDrop(e)) {
+      host.noteDrop(a, e);
+      throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
+    }
+    throw fromSdbError(e, a.endpoint);
+  } finally {
+    if (!a.conn.isClosed) {
+      a.conn.send("VM.RESUME").catch((e) => host.log(`closing the window of ${label}: ${messageOf(e)}`));
+    }
+  }
+}
+async function runWithoutWindow(host, a, label, op, started) {
+  const before = a.conn.stats.commandsSent;
+  const refuse = () => {
+    throw Errors.invalidArgument(
+      `${label} runs without a suspend window: it cannot invoke or write`
+    );
+  };
+  try {
+    const value = await op({
+      connection: a,
+      conn: a.conn,
+      catalog: a.catalog,
+      mainThread: refuse,
+      invoke: refuse,
+      markWrite: refuse
+    });
+    return { value, cost: simpleCost(a, before, started) };
+  } catch (e) {
+    if (a.conn.isClosed || isDrop(e)) {
+      host.noteDrop(a, e);
+      throw Errors.connectionLost(a.endpoint, e);
+    }
+    throw fromSdbError(e, a.endpoint);
+  }
+}
+var init_operation = __esm({
+  "unity/session/operation.ts"() {
+    "use strict";
+    init_errors6();
+    init_cost();
+  }
+});
+
+// unity/session/rw-lock.ts
+var RwLock;
+var init_rw_lock = __esm({
+  "unity/session/rw-lock.ts"() {
+    "use strict";
+    init_errors6();
+    RwLock = class {
+      shared = 0;
+      exclusive = false;
+      queue = [];
+      get state() {
+        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
+      }
+      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
+      acquire(exclusive, waitMs, what) {
+        if (this.queue.length === 0 && this.canGrant(exclusive))
+          return Promise.resolve(this.take(exclusive));
+        return new Promise((resolve2, reject3) => {
+          const waiter = {
+            exclusive,
+            grant: () => resolve2(this.take(exclusive)),
+            timer: setTimeout(() => {
+              const i = this.queue.indexOf(waiter);
+              if (i >= 0) this.queue.splice(i, 1);
+              reject3(
+                Errors.timeout(
+                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
+                  waitMs,
+                  false
+                )
+              );
+              this.pump();
+            }, waitMs)
+          };
+          this.queue.push(waiter);
+        });
+      }
+      canGrant(exclusive) {
+        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+      }
+      take(exclusive) {
+        if (exclusive) this.exclusive = true;
+        else this.shared++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          if (exclusive) this.exclusive = false;
+          else this.shared--;
+          this.pump();
+        };
+      }
+      pump() {
+        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
+          const next = this.queue.shift();
+          clearTimeout(next.timer);
+          next.grant();
+        }
+      }
+    };
+  }
+});
+
+// unity/session/target.ts
+function checkTarget(target) {
+  if (target.kind === "endpoint" && (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)) {
+    throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
+  }
+}
+function resolveTarget(target, players, discoveryProblem, previous) {
+  const t = target;
+  if (t.kind === "endpoint") return { host: t.host, port: t.port };
+  if (!players) {
+    throw Errors.noPlayer(
+      `no endpoint was given and discovery is unavailable${discoveryProblem ? ` (${discoveryProblem})` : ""}`
+    );
+  }
+  let player;
+  try {
+    player = players.select(t.kind === "player" ? t.selector : void 0);
+  } catch (e) {
+    if (!previous) throw e;
+    player = players.reselect?.(previous) ?? previous;
+  }
+  return { host: player.host, port: player.port, player };
+}
+async function gameIdentity(conn, player) {
+  const threads = await conn.send("VM.ALL_THREADS");
+  const start = conn.vmStart?.threadId;
+  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
+  if (thread === void 0)
+    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
+  const [tid, address] = await Promise.all([
+    conn.send("THREAD.GET_TID", { threadId: thread }),
+    conn.send("THREAD.GET_ID", { threadId: thread })
+  ]);
+  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
+  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+}
+var init_target = __esm({
+  "unity/session/target.ts"() {
+    "use strict";
+    init_errors6();
+  }
+});
+
+// unity/session/session.ts
+var GameSession;
+var init_session = __esm({
+  "unity/session/session.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_cost();
+    init_extensions();
+    init_game_connection();
+    init_holds();
+    init_operation();
+    init_rw_lock();
+    init_target();
+    init_cost();
+    GameSession = class {
+      constructor(opts = {}) {
+        this.opts = opts;
+        this.log = opts.log ?? (() => void 0);
+        this.extensions = new Extensions(this.log);
+        this.host = {
+          replaced: () => this.replaced,
+          noteDrop: (a, reason) => this.noteDrop(a, reason),
+          log: this.log
+        };
+        if (opts.target) this.target = opts.target;
+      }
+      opts;
+      /** Connections opened so far (one per process run against one game, unless it drops). */
+      connects = 0;
+      target = { kind: "auto" };
+      attachment;
+      attaching;
+      /** The game this session was pointed at; writes are refused when another one answers. */
+      baseline;
+      replaced;
+      lastDrop;
+      /** The player last attached to, kept across drops to find it again. */
+      lastPlayer;
+      holds = new HoldTable();
+      lock = new RwLock();
+      running = /* @__PURE__ */ new Map();
+      nextOperation = 0;
+      closed = false;
+      /** Diagnostics (stderr in the server): what a caller's result also says, e.g. a fallback taken. */
+      log;
+      extensions;
+      /** What running an operation asks of this session. */
+      host;
+      /** Registers an extension (see SessionExtension); returns the unregister function. */
+      extend(extension) {
+        return this.extensions.add(extension);
+      }
+      /**
+       * True while an invoke that let every thread run is on the wire (see
+       * MainThreadInvoker.allThreadsRunning). Never attaches.
+       */
+      get invokeRunning() {
+        const a = this.attachment;
+        return a?.invokerNow?.allThreadsRunning === true;
+      }
+      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
+      get connection() {
+        return this.current?.conn;
+      }
+      /** The attached game, if its connection is open, without attaching. */
+      get current() {
+        const a = this.attachment;
+        return a && !a.conn.isClosed ? a : void 0;
+      }
+      /** How many holds `caller` has, and who else holds the game. Never attaches. */
+      holdsOf(caller) {
+        const holds = this.holds.list();
+        return {
+          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
+          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
+        };
+      }
+      /** Never attaches. */
+      status() {
+        const a = this.attachment;
+        const s = {
+          target: this.target,
+          attached: a !== void 0 && !a.conn.isClosed,
+          connects: this.connects,
+          holds: this.holds.list(),
+          operations: [...this.running.values()]
+        };
+        if (a) {
+          s.endpoint = a.endpoint;
+          if (a.player) s.player = a.player;
+          s.protocol = a.conn.version.toString();
+          s.runtime = a.conn.agent.description;
+        }
+        if (this.replaced) s.replaced = this.replaced;
+        if (this.lastDrop) s.lastDrop = this.lastDrop;
+        return s;
+      }
+      /**
+       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
+       * The game found becomes the one writes are checked against. A game waiting for its debugger
+       * (suspend=y) stays held, as a hold of `caller` (see connectNow).
+       */
+      async attach(target, caller = "attach") {
+        this.throwIfClosed();
+        checkTarget(target);
+        const previous = this.attachment;
+        this.target = target;
+        this.lastPlayer = void 0;
+        this.baseline = void 0;
+        this.replaced = void 0;
+        if (previous) await this.dropAttachment(previous, "a new attach");
+        await this.ensureAttached(caller);
+        return this.status();
+      }
+      /**
+       * The escape hatch: frees the game and the debugger slot without waiting on anything it
+       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+       * MAY_HAVE_APPLIED.
+       */
+      async detach() {
+        const a = this.attachment;
+        this.attachment = void 0;
+        this.attaching = void 0;
+        this.holds.clear();
+        if (a) await this.closeWithExtensions(a);
+      }
+      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
+      async closeWithExtensions(a) {
+        const conn = a.conn;
+        if (!conn.isClosed) this.extensions.beforeClose(conn);
+        await conn.close();
+        this.connectionEnded(a);
+      }
+      /** Extensions forget the connection, then everything it owned is dropped. */
+      connectionEnded(a) {
+        if (a.ended) return;
+        this.extensions.connectionEnded(a.conn);
+        a.end();
+      }
+      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
+      async shutdown() {
+        this.closed = true;
+        await this.detach();
+      }
+      /** Runs `op` inside its own suspend window; the window is closed on every path. */
+      async run(label, caller, op, options = {}) {
+        this.throwIfClosed();
+        const started = performance.now();
+        const release = await this.lock.acquire(
+          options.exclusive === true,
+          options.lockWaitMs ?? 3e4,
+          label
+        );
+        const opId = ++this.nextOperation;
+        this.running.set(opId, { caller, label });
+        try {
+          let a = await this.ensureAttached(caller);
+          if (options.window === false) {
+            if (options.writes)
+              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
+            return await runWithoutWindow(this.host, a, label, op, started);
+          }
+          try {
+            await a.conn.send("VM.SUSPEND");
+          } catch (e) {
+            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
+            this.noteDrop(a, e);
+            a = await this.ensureAttached(caller);
+            try {
+              await a.conn.send("VM.SUSPEND");
+            } catch (e2) {
+              if (isDrop(e2)) this.noteDrop(a, e2);
+              throw fromSdbError(e2, a.endpoint);
+            }
+          }
+          return await runInWindow(this.host, a, label, op, options, started);
+        } finally {
+          this.running.delete(opId);
+          release();
+        }
+      }
+      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
+      async hold(caller) {
+        const started = performance.now();
+        const release = await this.lock.acquire(false, 3e4, "suspend");
+        try {
+          const a = await this.ensureAttached(caller);
+          const before = a.conn.stats.commandsSent;
+          await a.conn.send("VM.SUSPEND").catch((e) => {
+            if (isDrop(e)) this.noteDrop(a, e);
+            throw fromSdbError(e, a.endpoint);
+          });
+          this.holds.add(caller);
+          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+        } finally {
+          release();
+        }
+      }
+      /** Releases one of `caller`'s holds; someone else's only with `force`. */
+      async release(caller, force = false) {
+        const started = performance.now();
+        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
+        if (!owner)
+          throw Errors.holdNotOwned(
+            caller,
+            this.holds.list().map((h) => h.caller)
+          );
+        const a = this.attachment;
+        this.holds.remove(owner);
+        if (!a || a.conn.isClosed)
+          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+        const before = a.conn.stats.commandsSent;
+        await a.conn.send("VM.RESUME").catch((e) => {
+          throw fromSdbError(e, a.endpoint);
+        });
+        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+      }
+      /** A caller went away (its MCP session closed): its holds are released. */
+      async callerGone(caller) {
+        await this.extensions.callerGone(caller);
+        const n = this.holds.count(caller);
+        for (let i = 0; i < n; i++)
+          await this.release(caller).catch((e) => this.log(messageOf(e)));
+      }
+      /** The open connection, or a new one; `caller` is who the attach is for. */
+      ensureAttached(caller) {
+        const a = this.attachment;
+        if (a && !a.conn.isClosed) return Promise.resolve(a);
+        this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
+        return this.attaching;
+      }
+      /**
+       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
+       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
+       * breakpoints can be set in start-up code before `resume` (release) lets it run.
+       */
+      async connectNow(caller) {
+        this.attachment = void 0;
+        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
+        const { host, port, player } = resolveTarget(
+          this.target,
+          this.opts.players,
+          this.opts.discoveryProblem,
+          this.lastPlayer
+        );
+        const endpoint = `${host}:${port}`;
+        let conn;
+        try {
+          this.connects++;
+          conn = await (this.opts.connect ?? SdbConnection.connect)({
+            host,
+            port,
+            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
+            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
+            log: this.log,
+            keepStartSuspended: true
+          });
+        } catch (e) {
+          throw Errors.attachFailed(endpoint, e);
+        }
+        const identity = await gameIdentity(conn, player).catch(async (e) => {
+          await conn.close();
+          throw Errors.attachFailed(endpoint, e);
+        });
+        if (this.baseline === void 0) this.baseline = identity;
+        else if (this.baseline !== identity)
+          this.replaced = { expected: this.baseline, found: identity };
+        const a = new GameConnection(conn, {
+          endpoint,
+          identity,
+          ...player ? { player } : {},
+          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
+          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
+          log: this.log,
+          singleThreaded: (main2) => this.extensions.keepThreadsStopped(main2)
+        });
+        this.lastPlayer = player;
+        conn.onClose((reason) => {
+          if (this.attachment === a) this.noteDrop(a, reason);
+        });
+        this.holds.clear();
+        if (conn.startSuspended) {
+          this.holds.add(caller);
+          this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
+        }
+        this.attachment = a;
+        return a;
+      }
+      noteDrop(a, reason) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
+        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
+        this.connectionEnded(a);
+      }
+      async dropAttachment(a, why) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.log(`session: leaving ${a.endpoint} for ${why}`);
+        await this.closeWithExtensions(a);
+      }
+      throwIfClosed() {
+        if (this.closed) throw Errors.shuttingDown();
+      }
+    };
+  }
+});
+
+// mcp/cost.ts
+function callCost(started, operations = []) {
+  return sumCosts(operations, started);
+}
+function costFields(c) {
+  return {
+    wire_commands: c.wireCommands,
+    invokes: c.invokes,
+    freeze_ms: c.freezeMs,
+    wall_ms: c.wallMs
+  };
+}
+function costText(c) {
+  return `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? "" : "s"}, ${c.invokes} invoke${c.invokes === 1 ? "" : "s"}, game frozen ${c.freezeMs} ms, ${c.wallMs} ms wall`;
+}
+var init_cost2 = __esm({
+  "mcp/cost.ts"() {
+    "use strict";
+    init_session();
+  }
+});
+
+// mcp/tool.ts
+function toolContext({ app, caller }) {
+  return {
+    app,
+    caller,
+    session: app.session,
+    debug: app.debug,
+    journal: app.journal,
+    playerLog: app.playerLog
+  };
+}
+function defineTool(tool) {
+  return tool;
+}
+function clip(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
+}
+var READS, CONTROLS, CONTROLS_IDEMPOTENT, CHANGES_GAME;
+var init_tool = __esm({
+  "mcp/tool.ts"() {
+    "use strict";
+    READS = {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false
+    };
+    CONTROLS = {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false
+    };
+    CONTROLS_IDEMPOTENT = {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false
+    };
+    CHANGES_GAME = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false
+    };
+  }
+});
+
 // unity/runtime/convert.ts
 function fromWire(v, names2, slot) {
   const outermost = async () => {
@@ -53703,7 +54716,7 @@ function defaultOf(d) {
 function metadataFor(ctx) {
   return ctx.connection.part(GAME_METADATA);
 }
-var ALL_DECLARED, GameMetadata, GAME_METADATA;
+var ALL_DECLARED, NeedsTheGame, GameMetadata, GAME_METADATA;
 var init_game_metadata = __esm({
   "unity/runtime/game-metadata.ts"() {
     "use strict";
@@ -53713,6 +54726,9 @@ var init_game_metadata = __esm({
     init_game_connection();
     init_convert();
     ALL_DECLARED = BindingFlags.DeclaredOnly | BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
+    NeedsTheGame = class extends Error {
+      name = "NeedsTheGame";
+    };
     GameMetadata = class {
       constructor(conn, catalog) {
         this.conn = conn;
@@ -53788,8 +54804,8 @@ var init_game_metadata = __esm({
               enumUnderlying,
               genericDefinition: info2.genericDefinitionId && info2.genericDefinitionId !== id ? handleOf(info2.genericDefinitionId) : void 0,
               typeArguments: info2.typeArgIds.map(handleOf),
-              isAbstract: (info2.attributes & 128) !== 0,
-              isSealed: (info2.attributes & 256) !== 0
+              isAbstract: (info2.attributes & TypeAttributes.Abstract) !== 0,
+              isSealed: (info2.attributes & TypeAttributes.Sealed) !== 0
             };
             if (d.genericDefinition)
               this.constructed.set(genericKey(d.genericDefinition, d.typeArguments), type);
@@ -53821,7 +54837,7 @@ var init_game_metadata = __esm({
               isStatic: (f.attributes & FieldAttributes.Static) !== 0,
               constant: void 0,
               isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-              isPublic: (f.attributes & 7) === 6
+              isPublic: (f.attributes & FieldAttributes.FieldAccessMask) === FieldAttributes.Public
             }))
           );
           this.fieldLists.set(type.key, p);
@@ -53853,7 +54869,7 @@ var init_game_metadata = __esm({
               isStatic: (f.attributes & FieldAttributes.Static) !== 0,
               constant: li >= 0 ? await fromWire(constants[li], this) : void 0,
               isReadOnly: (f.attributes & FieldAttributes.InitOnly) !== 0,
-              isPublic: (f.attributes & 7) === 6
+              isPublic: (f.attributes & FieldAttributes.FieldAccessMask) === FieldAttributes.Public
             };
           })
         );
@@ -53917,11 +54933,11 @@ var init_game_metadata = __esm({
           handle: methodId,
           name: name2,
           declaringType: handleOf(declaring),
-          isStatic: (info2.attributes & 16) !== 0,
-          isVirtual: (info2.attributes & 64) !== 0,
-          isAbstract: (info2.attributes & 1024) !== 0,
+          isStatic: (info2.attributes & MethodAttributes.Static) !== 0,
+          isVirtual: (info2.attributes & MethodAttributes.Virtual) !== 0,
+          isAbstract: (info2.attributes & MethodAttributes.Abstract) !== 0,
           isConstructor: name2 === ".ctor",
-          isPublic: (info2.attributes & 7) === 6,
+          isPublic: (info2.attributes & MethodAttributes.MemberAccessMask) === MethodAttributes.Public,
           parameters,
           returnType: returnName === "System.Void" ? void 0 : handleOf(params.returnTypeId),
           genericArity: info2.isGenericDefinition ? info2.typeArgIds.length : 0,
@@ -54008,7 +55024,7 @@ var init_game_metadata = __esm({
         const known = this.constructed.get(genericKey(definition, args2));
         if (known) return known;
         if (!this.invokeRoute)
-          throw new Error("naming a closed generic type needs the game (an invoke)");
+          throw new NeedsTheGame("naming a closed generic type needs the game (an invoke)");
         const id = await this.invokeRoute("generic", definition, args2, 0);
         await this.describe(handleOf(id));
         return handleOf(id);
@@ -54016,7 +55032,8 @@ var init_game_metadata = __esm({
       async arrayOf(element, rank2) {
         const known = this.constructed.get(arrayKey(element, rank2));
         if (known) return known;
-        if (!this.invokeRoute) throw new Error("naming an array type needs the game (an invoke)");
+        if (!this.invokeRoute)
+          throw new NeedsTheGame("naming an array type needs the game (an invoke)");
         const id = await this.invokeRoute("array", element, [], rank2);
         await this.describe(handleOf(id));
         return handleOf(id);
@@ -54973,6 +55990,14 @@ async function evaluateInSession(session, caller, source, options = {}, journal)
   );
   return { ...r, writes };
 }
+function causedBy(e, type) {
+  let c = e;
+  for (let depth = 0; depth < 8 && c instanceof Error; depth++) {
+    if (c instanceof type) return true;
+    c = c.cause;
+  }
+  return false;
+}
 async function runBound(session, caller, source, options, label, inWindow2) {
   const key = programKey(source, options);
   if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key))
@@ -54987,6 +56012,8 @@ async function runBound(session, caller, source, options, label, inWindow2) {
     );
   } catch (e) {
     if (e instanceof UnityError && e.cause instanceof EvalError) throw e;
+    if (!causedBy(e, NeedsTheGame))
+      session.log(`${label}: binding outside the window failed, bound in it: ${messageOf(e)}`);
     bound = void 0;
   }
   const r = await session.run(label, caller, inWindow2);
@@ -55003,7 +56030,7 @@ async function runBound(session, caller, source, options, label, inWindow2) {
 async function bindInGame(ctx, source, options) {
   const metadata = metadataFor(ctx);
   const refuse = () => {
-    throw new Error("binding touched the game");
+    throw new NeedsTheGame("binding touched the game");
   };
   const game = new Proxy({}, { get: () => refuse });
   const runtime = { metadata, game };
@@ -55034,546 +56061,26 @@ var init_evaluate_in_session = __esm({
   }
 });
 
-// unity/session/holds.ts
-var HoldTable;
-var init_holds = __esm({
-  "unity/session/holds.ts"() {
+// unity/tool-programs.ts
+function runToolProgram(session, caller, label, source, then) {
+  return runBound(
+    session,
+    caller,
+    source,
+    TOOL_PROGRAM_OPTIONS,
+    label,
+    async (ctx) => then(await evaluateInGame(ctx, source, TOOL_PROGRAM_OPTIONS, false), ctx)
+  );
+}
+function evaluateToolProgram(session, caller, label, source) {
+  return runToolProgram(session, caller, label, source, (r) => r);
+}
+var TOOL_PROGRAM_OPTIONS;
+var init_tool_programs = __esm({
+  "unity/tool-programs.ts"() {
     "use strict";
-    HoldTable = class {
-      byCaller = /* @__PURE__ */ new Map();
-      add(caller) {
-        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
-      }
-      /** Removes one of `caller`'s holds; false when it had none. */
-      remove(caller) {
-        const n = this.byCaller.get(caller) ?? 0;
-        if (n === 0) return false;
-        if (n === 1) this.byCaller.delete(caller);
-        else this.byCaller.set(caller, n - 1);
-        return true;
-      }
-      count(caller) {
-        return this.byCaller.get(caller) ?? 0;
-      }
-      get total() {
-        let n = 0;
-        for (const c of this.byCaller.values()) n += c;
-        return n;
-      }
-      /** The caller that has held the game longest (insertion order of the map). */
-      oldestHolder() {
-        return this.byCaller.keys().next().value;
-      }
-      list() {
-        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
-      }
-      clear() {
-        this.byCaller.clear();
-      }
-    };
-  }
-});
-
-// unity/session/rw-lock.ts
-var RwLock;
-var init_rw_lock = __esm({
-  "unity/session/rw-lock.ts"() {
-    "use strict";
-    init_errors6();
-    RwLock = class {
-      shared = 0;
-      exclusive = false;
-      queue = [];
-      get state() {
-        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
-      }
-      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
-      acquire(exclusive, waitMs, what) {
-        if (this.queue.length === 0 && this.canGrant(exclusive))
-          return Promise.resolve(this.take(exclusive));
-        return new Promise((resolve2, reject3) => {
-          const waiter = {
-            exclusive,
-            grant: () => resolve2(this.take(exclusive)),
-            timer: setTimeout(() => {
-              const i = this.queue.indexOf(waiter);
-              if (i >= 0) this.queue.splice(i, 1);
-              reject3(
-                Errors.timeout(
-                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
-                  waitMs,
-                  false
-                )
-              );
-              this.pump();
-            }, waitMs)
-          };
-          this.queue.push(waiter);
-        });
-      }
-      canGrant(exclusive) {
-        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
-      }
-      take(exclusive) {
-        if (exclusive) this.exclusive = true;
-        else this.shared++;
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          if (exclusive) this.exclusive = false;
-          else this.shared--;
-          this.pump();
-        };
-      }
-      pump() {
-        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
-          const next = this.queue.shift();
-          clearTimeout(next.timer);
-          next.grant();
-        }
-      }
-    };
-  }
-});
-
-// unity/session/session.ts
-async function gameIdentity(conn, player) {
-  const threads = await conn.send("VM.ALL_THREADS");
-  const start = conn.vmStart?.threadId;
-  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
-  if (thread === void 0)
-    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
-  const [tid, address] = await Promise.all([
-    conn.send("THREAD.GET_TID", { threadId: thread }),
-    conn.send("THREAD.GET_ID", { threadId: thread })
-  ]);
-  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
-  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
-}
-function isDrop(e) {
-  const code = e?.code;
-  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
-}
-function round(ms) {
-  return Math.round(ms * 100) / 100;
-}
-function simpleCost(a, before, started) {
-  const ms = round(performance.now() - started);
-  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
-}
-function zeroCost(started) {
-  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
-}
-function sumCosts(costs, startedAt) {
-  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
-  for (const c of costs) {
-    total.wireCommands += c.wireCommands;
-    total.invokes += c.invokes;
-    total.freezeMs = round(total.freezeMs + c.freezeMs);
-    total.wallMs = round(total.wallMs + c.wallMs);
-  }
-  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
-  return total;
-}
-var GameSession;
-var init_session = __esm({
-  "unity/session/session.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_errors6();
-    init_game_connection();
-    init_holds();
-    init_rw_lock();
-    GameSession = class {
-      constructor(opts = {}) {
-        this.opts = opts;
-        this.log = opts.log ?? (() => void 0);
-        if (opts.target) this.target = opts.target;
-      }
-      opts;
-      /** Connections opened so far (one per process run against one game, unless it drops). */
-      connects = 0;
-      target = { kind: "auto" };
-      attachment;
-      attaching;
-      /** The game this session was pointed at; writes are refused when another one answers. */
-      baseline;
-      replaced;
-      lastDrop;
-      /** The player last attached to, kept across drops to find it again. */
-      lastPlayer;
-      holds = new HoldTable();
-      lock = new RwLock();
-      running = /* @__PURE__ */ new Map();
-      nextOperation = 0;
-      closed = false;
-      log;
-      extensions = /* @__PURE__ */ new Set();
-      /** Registers an extension (see SessionExtension); returns the unregister function. */
-      extend(extension) {
-        this.extensions.add(extension);
-        return () => this.extensions.delete(extension);
-      }
-      /**
-       * True while an invoke that let every thread run is on the wire (see
-       * MainThreadInvoker.allThreadsRunning). Never attaches.
-       */
-      get invokeRunning() {
-        const a = this.attachment;
-        return a?.invokerNow?.allThreadsRunning === true;
-      }
-      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
-      get connection() {
-        return this.current?.conn;
-      }
-      /** The attached game, if its connection is open, without attaching. */
-      get current() {
-        const a = this.attachment;
-        return a && !a.conn.isClosed ? a : void 0;
-      }
-      /** How many holds `caller` has, and who else holds the game. Never attaches. */
-      holdsOf(caller) {
-        const holds = this.holds.list();
-        return {
-          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
-          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
-        };
-      }
-      /** Never attaches. */
-      status() {
-        const a = this.attachment;
-        const s = {
-          target: this.target,
-          attached: a !== void 0 && !a.conn.isClosed,
-          connects: this.connects,
-          holds: this.holds.list(),
-          operations: [...this.running.values()]
-        };
-        if (a) {
-          s.endpoint = a.endpoint;
-          if (a.player) s.player = a.player;
-          s.protocol = a.conn.version.toString();
-          s.runtime = a.conn.agent.description;
-        }
-        if (this.replaced) s.replaced = this.replaced;
-        if (this.lastDrop) s.lastDrop = this.lastDrop;
-        return s;
-      }
-      /**
-       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
-       * The game found becomes the one writes are checked against. A game waiting for its debugger
-       * (suspend=y) stays held, as a hold of `caller` (see connectNow).
-       */
-      async attach(target, caller = "attach") {
-        this.throwIfClosed();
-        if (target.kind === "endpoint" && (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)) {
-          throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target.port}`);
-        }
-        const previous = this.attachment;
-        this.target = target;
-        this.lastPlayer = void 0;
-        this.baseline = void 0;
-        this.replaced = void 0;
-        if (previous) await this.dropAttachment(previous, "a new attach");
-        await this.ensureAttached(caller);
-        return this.status();
-      }
-      /**
-       * The escape hatch: frees the game and the debugger slot without waiting on anything it
-       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
-       * MAY_HAVE_APPLIED.
-       */
-      async detach() {
-        const a = this.attachment;
-        this.attachment = void 0;
-        this.attaching = void 0;
-        this.holds.clear();
-        if (a) await this.closeWithExtensions(a);
-      }
-      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
-      async closeWithExtensions(a) {
-        const conn = a.conn;
-        if (!conn.isClosed) {
-          for (const x of this.extensions) {
-            try {
-              x.beforeClose?.(conn);
-            } catch (e) {
-              this.log(`session: extension clean-up: ${messageOf(e)}`);
-            }
-          }
-        }
-        await conn.close();
-        this.connectionEnded(a);
-      }
-      /** Extensions forget the connection, then everything it owned is dropped. */
-      connectionEnded(a) {
-        if (a.ended) return;
-        for (const x of this.extensions) {
-          try {
-            x.connectionEnded?.(a.conn);
-          } catch (e) {
-            this.log(`session: extension: ${messageOf(e)}`);
-          }
-        }
-        a.end();
-      }
-      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
-      async shutdown() {
-        this.closed = true;
-        await this.detach();
-      }
-      /** Runs `op` inside its own suspend window; the window is closed on every path. */
-      async run(label, caller, op, options = {}) {
-        this.throwIfClosed();
-        const started = performance.now();
-        const release = await this.lock.acquire(
-          options.exclusive === true,
-          options.lockWaitMs ?? 3e4,
-          label
-        );
-        const opId = ++this.nextOperation;
-        this.running.set(opId, { caller, label });
-        try {
-          let a = await this.ensureAttached(caller);
-          if (options.window === false) {
-            if (options.writes)
-              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-            return await this.withoutWindow(a, label, op, started);
-          }
-          try {
-            await a.conn.send("VM.SUSPEND");
-          } catch (e) {
-            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
-            this.noteDrop(a, e);
-            a = await this.ensureAttached(caller);
-            try {
-              await a.conn.send("VM.SUSPEND");
-            } catch (e2) {
-              if (isDrop(e2)) this.noteDrop(a, e2);
-              throw fromSdbError(e2, a.endpoint);
-            }
-          }
-          return await this.inWindow(a, label, op, options, started);
-        } finally {
-          this.running.delete(opId);
-          release();
-        }
-      }
-      async inWindow(a, label, op, options, started) {
-        const windowOpened = performance.now();
-        const commandsBefore = a.conn.stats.commandsSent - 1;
-        let invokes = 0;
-        let wrote = false;
-        const checkWrite = () => {
-          if (this.replaced) throw Errors.gameReplaced(this.replaced.expected, this.replaced.found);
-          wrote = true;
-        };
-        try {
-          if (options.writes) checkWrite();
-          const ctx = {
-            connection: a,
-            conn: a.conn,
-            catalog: a.catalog,
-            mainThread: async () => (await a.invoker()).threadId,
-            invoke: async (methodId, thisArg, args2, o) => {
-              const invoker = await a.invoker();
-              invokes++;
-              wrote = true;
-              return invoker.invoke(methodId, thisArg, args2, o);
-            },
-            markWrite: checkWrite
-          };
-          const value = await op(ctx);
-          return {
-            value,
-            cost: this.cost(a, commandsBefore, invokes, windowOpened, started)
-          };
-        } catch (e) {
-          if (a.conn.isClosed || isDrop(e)) {
-            this.noteDrop(a, e);
-            throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
-          }
-          throw fromSdbError(e, a.endpoint);
-        } finally {
-          if (!a.conn.isClosed) {
-            a.conn.send("VM.RESUME").catch((e) => this.log(`closing the window of ${label}: ${messageOf(e)}`));
-          }
-        }
-      }
-      async withoutWindow(a, label, op, started) {
-        const before = a.conn.stats.commandsSent;
-        const refuse = () => {
-          throw Errors.invalidArgument(
-            `${label} runs without a suspend window: it cannot invoke or write`
-          );
-        };
-        try {
-          const value = await op({
-            connection: a,
-            conn: a.conn,
-            catalog: a.catalog,
-            mainThread: refuse,
-            invoke: refuse,
-            markWrite: refuse
-          });
-          return { value, cost: simpleCost(a, before, started) };
-        } catch (e) {
-          if (a.conn.isClosed || isDrop(e)) {
-            this.noteDrop(a, e);
-            throw Errors.connectionLost(a.endpoint, e);
-          }
-          throw fromSdbError(e, a.endpoint);
-        }
-      }
-      cost(a, commandsBefore, invokes, windowOpened, started) {
-        const now = performance.now();
-        return {
-          wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
-          // the RESUME to come
-          invokes,
-          freezeMs: round(now - windowOpened),
-          wallMs: round(now - started)
-        };
-      }
-      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
-      async hold(caller) {
-        const started = performance.now();
-        const release = await this.lock.acquire(false, 3e4, "suspend");
-        try {
-          const a = await this.ensureAttached(caller);
-          const before = a.conn.stats.commandsSent;
-          await a.conn.send("VM.SUSPEND").catch((e) => {
-            if (isDrop(e)) this.noteDrop(a, e);
-            throw fromSdbError(e, a.endpoint);
-          });
-          this.holds.add(caller);
-          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-        } finally {
-          release();
-        }
-      }
-      /** Releases one of `caller`'s holds; someone else's only with `force`. */
-      async release(caller, force = false) {
-        const started = performance.now();
-        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
-        if (!owner)
-          throw Errors.holdNotOwned(
-            caller,
-            this.holds.list().map((h) => h.caller)
-          );
-        const a = this.attachment;
-        this.holds.remove(owner);
-        if (!a || a.conn.isClosed)
-          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
-        const before = a.conn.stats.commandsSent;
-        await a.conn.send("VM.RESUME").catch((e) => {
-          throw fromSdbError(e, a.endpoint);
-        });
-        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-      }
-      /** A caller went away (its MCP session closed): its holds are released. */
-      async callerGone(caller) {
-        for (const x of this.extensions)
-          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
-        const n = this.holds.count(caller);
-        for (let i = 0; i < n; i++)
-          await this.release(caller).catch((e) => this.log(messageOf(e)));
-      }
-      /** The open connection, or a new one; `caller` is who the attach is for. */
-      ensureAttached(caller) {
-        const a = this.attachment;
-        if (a && !a.conn.isClosed) return Promise.resolve(a);
-        this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
-        return this.attaching;
-      }
-      /**
-       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
-       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
-       * breakpoints can be set in start-up code before `resume` (release) lets it run.
-       */
-      async connectNow(caller) {
-        this.attachment = void 0;
-        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
-        const { host, port, player } = this.resolve(this.lastPlayer);
-        const endpoint = `${host}:${port}`;
-        let conn;
-        try {
-          this.connects++;
-          conn = await (this.opts.connect ?? SdbConnection.connect)({
-            host,
-            port,
-            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
-            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
-            log: this.log,
-            keepStartSuspended: true
-          });
-        } catch (e) {
-          throw Errors.attachFailed(endpoint, e);
-        }
-        const identity = await gameIdentity(conn, player).catch(async (e) => {
-          await conn.close();
-          throw Errors.attachFailed(endpoint, e);
-        });
-        if (this.baseline === void 0) this.baseline = identity;
-        else if (this.baseline !== identity)
-          this.replaced = { expected: this.baseline, found: identity };
-        const a = new GameConnection(conn, {
-          endpoint,
-          identity,
-          ...player ? { player } : {},
-          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
-          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
-          log: this.log,
-          singleThreaded: (main2) => [...this.extensions].some((x) => x.keepThreadsStopped?.(main2))
-        });
-        this.lastPlayer = player;
-        conn.onClose((reason) => {
-          if (this.attachment === a) this.noteDrop(a, reason);
-        });
-        this.holds.clear();
-        if (conn.startSuspended) {
-          this.holds.add(caller);
-          this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
-        }
-        this.attachment = a;
-        return a;
-      }
-      resolve(previous) {
-        const t = this.target;
-        if (t.kind === "endpoint") return { host: t.host, port: t.port };
-        const players = this.opts.players;
-        if (!players) {
-          throw Errors.noPlayer(
-            `no endpoint was given and discovery is unavailable${this.opts.discoveryProblem ? ` (${this.opts.discoveryProblem})` : ""}`
-          );
-        }
-        let player;
-        try {
-          player = players.select(t.kind === "player" ? t.selector : void 0);
-        } catch (e) {
-          if (!previous) throw e;
-          player = players.reselect?.(previous) ?? previous;
-        }
-        return { host: player.host, port: player.port, player };
-      }
-      noteDrop(a, reason) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
-        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
-        this.connectionEnded(a);
-      }
-      async dropAttachment(a, why) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.log(`session: leaving ${a.endpoint} for ${why}`);
-        await this.closeWithExtensions(a);
-      }
-      throwIfClosed() {
-        if (this.closed) throw Errors.shuttingDown();
-      }
-    };
+    init_evaluate_in_session();
+    TOOL_PROGRAM_OPTIONS = { builtins: /* @__PURE__ */ new Map(), functions: /* @__PURE__ */ new Map() };
   }
 });
 
@@ -55599,7 +56106,12 @@ async function advance(session, { debug, journal }, req) {
     return v.kind === "void" ? "done (no value)" : v.text;
   };
   const frameCount = async () => {
-    const r = await evaluateInSession(session, req.caller, "UnityEngine.Time.frameCount");
+    const r = await evaluateToolProgram(
+      session,
+      req.caller,
+      "advance (frame count)",
+      "UnityEngine.Time.frameCount"
+    );
     costs.push(r.cost);
     if (r.value.kind !== "value" || r.value.value.kind !== "number")
       throw new UnityError("INTERNAL", "Time.frameCount did not read as a number");
@@ -55673,6 +56185,7 @@ var init_advance = __esm({
     "use strict";
     init_errors6();
     init_evaluate_in_session();
+    init_tool_programs();
     init_session();
     STOP_POLL_MS = 50;
     MAX_ADVANCE_FRAMES = 1e4;
@@ -55681,7 +56194,7 @@ var init_advance = __esm({
 });
 
 // mcp/schemas.ts
-var costSchema, sessionSchema, targetArgs;
+var costSchema, fallbackSchema, sessionSchema, targetArgs;
 var init_schemas4 = __esm({
   "mcp/schemas.ts"() {
     "use strict";
@@ -55692,6 +56205,7 @@ var init_schemas4 = __esm({
       freeze_ms: external_exports.number().describe("how long the game was suspended by this call"),
       wall_ms: external_exports.number().describe("time the call took")
     }).describe("what the call cost in the game");
+    fallbackSchema = external_exports.string().optional().describe("the fast path failed and a slower one answered: why (the server log records it too)");
     sessionSchema = external_exports.object({
       attached: external_exports.boolean(),
       target: external_exports.string().describe('"auto", "player <selector>" or "endpoint <host:port>"'),
@@ -55713,129 +56227,361 @@ var init_schemas4 = __esm({
   }
 });
 
-// mcp/tools/eval.ts
-function evaluationOutcome(r) {
-  const v = r.value;
-  if (v.kind === "exception") {
-    throw new UnityError(
-      "GAME_EXCEPTION",
-      `${v.type}: ${v.message}${v.hint ? ` (${v.hint})` : ""}`,
-      {
-        details: {
-          type: v.type,
-          message: v.message,
-          stackTrace: clip(v.stackTrace, STACK_CHARS),
-          ...v.hint ? { hint: v.hint } : {},
-          cost: costOut(r.cost)
-        }
-      }
-    );
-  }
-  if (v.kind === "void")
-    return {
-      text: "done (no value)",
-      structured: { kind: "void", cost: costOut(r.cost) },
-      cost: r.cost
-    };
+// mcp/tools/debug-format.ts
+function locationOut(l) {
   return {
-    text: `${v.text}  (${v.type})`,
-    structured: { kind: "value", type: v.type, value: v.text, cost: costOut(r.cost) },
-    cost: r.cost
+    method: l.method,
+    il_offset: l.ilOffset,
+    ...l.file !== void 0 ? { file: l.file } : {},
+    ...l.line !== void 0 ? { line: l.line } : {}
   };
 }
-function evalOutcome(r) {
-  const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
-    where: w.where,
-    ...w.journalId !== void 0 ? { journal_id: w.journalId } : {},
-    undoable: w.journalId !== void 0,
-    ...w.notUndoable !== void 0 ? { why_not: w.notUndoable } : {}
-  }));
-  const journalInvokes = r.writes.reduce((n, w) => n + w.invokes, 0);
-  const extra = r.writes.length === 0 ? {} : { writes, ...r.writes.length > WRITES_SHOWN ? { writes_total: r.writes.length } : {} };
-  let outcome;
-  try {
-    outcome = evaluationOutcome(r);
-  } catch (e) {
-    if (!(e instanceof UnityError) || r.writes.length === 0) throw e;
-    throw new UnityError(e.code, `${e.message}
-${writesText(r.writes)}`, {
-      details: { ...e.details, writes },
-      ...e.suggestions ? { suggestions: e.suggestions } : {}
+function locationText2(l) {
+  if (!l) return "an unknown location";
+  const file2 = l.file ? ` (${l.file.split(/[\\/]/).pop()}${l.line !== void 0 ? `:${l.line}` : ""})` : "";
+  return `${l.method} IL ${l.ilOffset}${file2}`;
+}
+function stopOut(s) {
+  return { seq: s.seq, ...queuedOut(s) };
+}
+function queuedOut(s) {
+  return {
+    reason: s.reason,
+    owner: s.owner,
+    thread: s.threadId,
+    ...s.breakpointId !== void 0 ? { breakpoint: s.breakpointId } : {},
+    ...s.location ? { location: locationOut(s.location) } : {},
+    ...s.exception ? { exception_type: s.exception.type } : {},
+    ...s.conditionError !== void 0 ? { condition_error: s.conditionError } : {},
+    ...s.queued ? { queued: true } : {}
+  };
+}
+function stopText(s) {
+  const what = s.reason === "exception" ? `${s.exception?.type ?? "an exception"} thrown` : s.reason === "step" ? "step done" : `breakpoint ${s.breakpointId}`;
+  const cond = s.conditionError ? ` (condition failed: ${s.conditionError})` : "";
+  const waited = s.queued ? " (stopped while another pause was current)" : "";
+  return `paused: ${what} at ${locationText2(s.location)}, thread ${s.threadId}, owned by ${s.owner}${cond}${waited}`;
+}
+function breakpointOut(b) {
+  return {
+    id: b.id,
+    owner: b.owner,
+    kind: b.kind,
+    locations: b.locations.map(locationOut),
+    ...b.exceptionType !== void 0 ? { exception_type: b.exceptionType } : {},
+    ...b.kind === "exception" ? { subclasses: b.subclasses ?? true } : {},
+    ...b.condition !== void 0 ? { condition: b.condition } : {},
+    ...b.hitCount !== void 0 ? { hit_count: b.hitCount } : {},
+    hits: b.hits,
+    ...b.passed ? { passed: b.passed } : {},
+    ...b.spent ? { spent: true } : {},
+    ...b.pending ? { waiting_for: b.pending.waitingFor } : {},
+    ...b.pending?.suggestions ? { suggestions: b.pending.suggestions } : {},
+    ...b.bindError !== void 0 ? { bind_error: b.bindError } : {}
+  };
+}
+function whereText(b) {
+  if (b.pending)
+    return `(pending) waiting for ${b.pending.waitingFor}${b.pending.suggestions?.length ? `; loaded types with a close name: ${b.pending.suggestions.join(", ")}` : ""}`;
+  if (b.bindError !== void 0) return `(not bound: ${b.bindError})`;
+  return b.locations.map(locationText2).join("; ");
+}
+function frameOut(f) {
+  return {
+    index: f.index,
+    method: f.method,
+    il_offset: f.ilOffset,
+    ...f.file !== void 0 ? { file: f.file } : {},
+    ...f.line !== void 0 ? { line: f.line } : {},
+    ...f.native ? { native: true } : {},
+    ...f.variables ? {
+      variables: f.variables.map((v) => ({
+        name: v.name,
+        kind: v.kind,
+        type: v.type,
+        value: v.value
+      }))
+    } : {},
+    ...f.unreadable !== void 0 ? { unreadable: f.unreadable } : {},
+    ...f.moreVariables !== void 0 ? { more_variables: f.moreVariables } : {}
+  };
+}
+var locationSchema, stopSchema, queuedSchema, breakpointSchema, variableSchema, frameSchema;
+var init_debug_format = __esm({
+  "mcp/tools/debug-format.ts"() {
+    "use strict";
+    init_zod();
+    locationSchema = external_exports.object({
+      method: external_exports.string(),
+      il_offset: external_exports.number().int(),
+      file: external_exports.string().optional(),
+      line: external_exports.number().int().optional()
+    });
+    stopSchema = external_exports.object({
+      seq: external_exports.number().int().describe("increases with every stop"),
+      reason: external_exports.enum(["breakpoint", "step", "exception"]),
+      owner: external_exports.string().describe("the caller this pause belongs to"),
+      thread: external_exports.number().int().describe("the stopped thread"),
+      breakpoint: external_exports.number().int().optional(),
+      location: locationSchema.optional(),
+      exception_type: external_exports.string().optional(),
+      condition_error: external_exports.string().optional().describe("the condition could not be evaluated, so the breakpoint stopped"),
+      queued: external_exports.boolean().optional().describe("this thread stopped while another pause was current, and waited at its stop")
+    });
+    queuedSchema = stopSchema.omit({ seq: true });
+    breakpointSchema = external_exports.object({
+      id: external_exports.number().int(),
+      owner: external_exports.string(),
+      kind: external_exports.enum(["line", "exception"]),
+      locations: external_exports.array(locationSchema),
+      exception_type: external_exports.string().optional().describe("absent: every exception"),
+      subclasses: external_exports.boolean().optional(),
+      condition: external_exports.string().optional(),
+      hit_count: external_exports.number().int().optional(),
+      hits: external_exports.number().int(),
+      passed: external_exports.number().int().optional().describe("hits let go undecided: they came while an evaluation ran with every thread resumed"),
+      spent: external_exports.boolean().optional().describe("a hit-count breakpoint after its stop: it will not stop again"),
+      waiting_for: external_exports.string().optional().describe("not bound yet: it binds when this loads, before its code first runs"),
+      suggestions: external_exports.array(external_exports.string()).optional().describe("loaded types with a close name"),
+      bind_error: external_exports.string().optional().describe("its type loaded, but the location is not there")
+    });
+    variableSchema = external_exports.object({
+      name: external_exports.string(),
+      kind: external_exports.enum(["param", "local", "this"]),
+      type: external_exports.string(),
+      value: external_exports.string()
+    });
+    frameSchema = external_exports.object({
+      index: external_exports.number().int(),
+      method: external_exports.string(),
+      il_offset: external_exports.number().int(),
+      file: external_exports.string().optional(),
+      line: external_exports.number().int().optional(),
+      native: external_exports.boolean().optional(),
+      variables: external_exports.array(variableSchema).optional(),
+      unreadable: external_exports.string().optional(),
+      more_variables: external_exports.number().int().optional().describe("variables left out (40 are shown)")
     });
   }
-  const cost = {
-    ...outcome.structured.cost,
-    ...journalInvokes > 0 ? { journal_invokes: journalInvokes } : {}
-  };
-  const text = [outcome.text, writesText(r.writes)].filter((t) => t).join("\n");
-  return { ...outcome, text, structured: { ...outcome.structured, ...extra, cost } };
-}
-function writesText(writes) {
-  const journaled = writes.filter((w) => w.journalId !== void 0);
-  const lost = writes.filter((w) => w.journalId === void 0);
-  const lines = [];
-  if (journaled.length > 0)
-    lines.push(
-      clip(
-        `journaled for undo: ${journaled.map((w) => `#${w.journalId} ${w.where}`).join(", ")}`,
-        TEXT_CHARS
-      )
-    );
-  for (const w of lost.slice(0, WRITES_SHOWN))
-    lines.push(`NOT undoable: ${w.where}: ${w.notUndoable ?? "not journaled"}`);
-  const invokes = writes.reduce((n, w) => n + w.invokes, 0);
-  if (invokes > 0)
-    lines.push(`(${invokes} of the invokes read assigned properties for the undo journal)`);
-  return lines.join("\n");
-}
-var STACK_CHARS, TEXT_CHARS, evaluationSchema, WRITES_SHOWN, evalOutputSchema, evalTool, evalTools;
-var init_eval2 = __esm({
-  "mcp/tools/eval.ts"() {
+});
+
+// mcp/tools/advance.ts
+var advance2, advanceTools;
+var init_advance2 = __esm({
+  "mcp/tools/advance.ts"() {
+    "use strict";
+    init_zod();
+    init_advance();
+    init_schemas4();
+    init_debug_format();
+    init_tool();
+    advance2 = defineTool({
+      name: "advance",
+      title: "Advance the game",
+      description: "Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, then take your holds back, so a held game steps forward and stays held. Optional C# programs run just `before` it runs and just `after` it is held again (their values are returned). Without a hold the game just keeps running. Refused while someone else holds the game. Frame counts are read as the game runs: `frames_advanced` says how many passed. A breakpoint, step or exception stop on the way ends it early: `stop` says where (the game is paused there; debug_step resumes it).",
+      input: external_exports.object({
+        frames: external_exports.number().int().min(1).max(MAX_ADVANCE_FRAMES).optional(),
+        seconds: external_exports.number().positive().max(MAX_ADVANCE_SECONDS).optional(),
+        before: external_exports.string().min(1).max(2e4).optional().describe("C# program to run first"),
+        after: external_exports.string().min(1).max(2e4).optional().describe("C# program to run at the end")
+      }).refine((a) => a.frames === void 0 !== (a.seconds === void 0), {
+        message: "give exactly one of frames or seconds",
+        path: ["frames"]
+      }),
+      output: external_exports.object({
+        frame_before: external_exports.number().int(),
+        frame_after: external_exports.number().int(),
+        frames_advanced: external_exports.number().int(),
+        elapsed_ms: external_exports.number(),
+        held: external_exports.boolean().describe("your holds were taken back: the game is held again"),
+        before: external_exports.string().optional().describe("value of the `before` program"),
+        after: external_exports.string().optional().describe("value of the `after` program"),
+        stop: stopSchema.optional().describe("the game stopped on the way: the advance ended there"),
+        cost: costSchema
+      }),
+      annotations: CHANGES_GAME,
+      run: async (args2, { app, debug, journal, caller }) => {
+        const r = await advance(
+          app.session,
+          { debug, journal },
+          {
+            caller,
+            ...args2.frames !== void 0 ? { frames: args2.frames } : {},
+            ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
+            ...args2.before !== void 0 ? { before: args2.before } : {},
+            ...args2.after !== void 0 ? { after: args2.after } : {}
+          }
+        );
+        const v = r.value;
+        const lines = [
+          `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? "" : "s"} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? "held again" : "running"}`,
+          ...v.before !== void 0 ? [`before: ${v.before}`] : [],
+          ...v.after !== void 0 ? [`after: ${v.after}`] : [],
+          ...v.stop ? [`ended early: ${stopText(v.stop)}`] : []
+        ];
+        return {
+          text: lines.join("\n"),
+          structured: {
+            frame_before: v.frameBefore,
+            frame_after: v.frameAfter,
+            frames_advanced: v.framesAdvanced,
+            elapsed_ms: v.elapsedMs,
+            held: v.holdsRetaken > 0,
+            ...v.before !== void 0 ? { before: v.before } : {},
+            ...v.after !== void 0 ? { after: v.after } : {},
+            ...v.stop ? { stop: stopOut(v.stop) } : {}
+          },
+          cost: r.cost
+        };
+      }
+    });
+    advanceTools = [advance2];
+  }
+});
+
+// mcp/tools/debug-breakpoint-tools.ts
+var debugSetBreakpoint, debugBreakOnException, debugRemoveBreakpoint, debugLocations;
+var init_debug_breakpoint_tools = __esm({
+  "mcp/tools/debug-breakpoint-tools.ts"() {
     "use strict";
     init_zod();
     init_errors6();
-    init_evaluate_in_session();
     init_schemas4();
     init_tool();
-    STACK_CHARS = 2e3;
-    TEXT_CHARS = 2e3;
-    evaluationSchema = external_exports.object({
-      kind: external_exports.enum(["value", "void"]),
-      type: external_exports.string().optional().describe("static type of the value, as C# writes it"),
-      value: external_exports.string().optional().describe("the value as text (clipped when large)"),
-      cost: costSchema
-    });
-    WRITES_SHOWN = 20;
-    evalOutputSchema = evaluationSchema.extend({
-      writes: external_exports.array(
-        external_exports.object({
-          where: external_exports.string().describe("what was assigned: a field, static, element or property"),
-          journal_id: external_exports.number().int().optional().describe("its undo journal entry: undo {id}"),
-          undoable: external_exports.boolean(),
-          why_not: external_exports.string().optional().describe("why it cannot be undone (it is not journaled)")
-        })
-      ).optional().describe(`the game writes the program made (the first ${WRITES_SHOWN}), journaled for undo`),
-      writes_total: external_exports.number().int().min(0).optional().describe("how many writes, when more than are listed"),
-      cost: costSchema.extend({
-        journal_invokes: external_exports.number().int().min(0).optional().describe(
-          "of the invokes, getter calls that read assigned properties before and after for the undo journal (2 per journaled property assignment)"
-        )
-      }).describe(
-        "what the call cost in the game; a journaled property assignment costs two getter invokes"
-      )
-    });
-    evalTool = defineTool({
-      name: "eval",
-      title: "Evaluate C#",
-      description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. No lambdas, LINQ query syntax or loops: call methods instead (extension methods as statics: `Enumerable.Sum(xs)`). Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
+    init_debug_format();
+    debugSetBreakpoint = defineTool({
+      name: "debug_set_breakpoint",
+      title: "Set a breakpoint",
+      description: 'Stop the game when code reaches a location: `type` + `method` (+ `line` or `il_offset`; default the first line; `signature` like "(int)" picks an overload), or `file` + `line` (methods the game has compiled). A type (by full name) or file not in the game yet gives a pending breakpoint (`waiting_for`) that binds when that code loads, before it first runs. `condition` is C# evaluated in the frame (locals, parameters, `this`, bare members of `this`): it stops only when true. `hit_count` N stops on the N-th hit only. The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
       input: external_exports.object({
-        code: external_exports.string().min(1).max(2e4).describe("the C# program")
+        type: external_exports.string().min(1).optional().describe("full or simple type name"),
+        method: external_exports.string().min(1).optional(),
+        line: external_exports.number().int().min(1).optional(),
+        il_offset: external_exports.number().int().min(0).optional(),
+        signature: external_exports.string().optional().describe('parameter types, e.g. "(int, string)"'),
+        file: external_exports.string().min(1).optional().describe("source file (full path or file name)"),
+        condition: external_exports.string().min(1).max(2e3).optional(),
+        hit_count: external_exports.number().int().min(1).optional()
       }),
-      output: evalOutputSchema,
-      annotations: CHANGES_GAME,
-      run: async (args2, { app, journal, caller }) => evalOutcome(await evaluateInSession(app.session, caller, args2.code, {}, journal))
+      output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
+      annotations: CONTROLS,
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.setBreakpoint(caller, {
+          ...args2.type !== void 0 ? { type: args2.type } : {},
+          ...args2.method !== void 0 ? { method: args2.method } : {},
+          ...args2.line !== void 0 ? { line: args2.line } : {},
+          ...args2.il_offset !== void 0 ? { ilOffset: args2.il_offset } : {},
+          ...args2.signature !== void 0 ? { signature: args2.signature } : {},
+          ...args2.file !== void 0 ? { file: args2.file } : {},
+          ...args2.condition !== void 0 ? { condition: args2.condition } : {},
+          ...args2.hit_count !== void 0 ? { hitCount: args2.hit_count } : {}
+        });
+        const b = r.value;
+        return {
+          text: `breakpoint ${b.id} ${b.pending ? "" : "at "}${whereText(b)}`,
+          structured: { breakpoint: breakpointOut(b) },
+          cost: r.cost
+        };
+      }
     });
-    evalTools = [evalTool];
+    debugBreakOnException = defineTool({
+      name: "debug_break_on_exception",
+      title: "Break where an exception is thrown",
+      description: "Stop the game where an exception of `type` (with `subclasses`, default true; no type: any exception) is thrown, caught or not: Unity players catch nearly everything, so stops on uncaught exceptions would never fire. Remove it with debug_remove_breakpoint.",
+      input: external_exports.object({
+        type: external_exports.string().min(1).optional().describe("exception type, full or simple name"),
+        subclasses: external_exports.boolean().optional()
+      }),
+      output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
+      annotations: CONTROLS,
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.breakOnException(caller, {
+          ...args2.type !== void 0 ? { type: args2.type } : {},
+          ...args2.subclasses !== void 0 ? { subclasses: args2.subclasses } : {}
+        });
+        const b = r.value;
+        return {
+          text: `breakpoint ${b.id}: break when ${b.exceptionType ?? "any exception"}${b.subclasses ? " (or a subclass)" : ""} is thrown`,
+          structured: { breakpoint: breakpointOut(b) },
+          cost: r.cost
+        };
+      }
+    });
+    debugRemoveBreakpoint = defineTool({
+      name: "debug_remove_breakpoint",
+      title: "Remove breakpoints",
+      description: 'Remove breakpoint `id`, or all of yours (`all: true`; with `force` everyone\'s). A pause in place stays: resume it with debug_step {kind: "resume"}.',
+      input: external_exports.object({
+        id: external_exports.number().int().optional(),
+        all: external_exports.boolean().optional(),
+        force: external_exports.boolean().optional().describe("also another caller's")
+      }),
+      output: external_exports.object({ removed: external_exports.array(external_exports.number().int()), cost: costSchema }),
+      annotations: CONTROLS_IDEMPOTENT,
+      run: async (args2, { debug, caller }) => {
+        if (args2.id === void 0 === (args2.all !== true))
+          throw new UnityError("INVALID_ARGUMENT", "give id, or all: true");
+        const r = await debug.remove(caller, args2.id, args2.force === true);
+        return {
+          text: r.value.length ? `removed ${r.value.join(", ")}` : "nothing to remove",
+          structured: { removed: r.value },
+          cost: r.cost
+        };
+      }
+    });
+    debugLocations = defineTool({
+      name: "debug_locations",
+      title: "Source lines of a method",
+      description: "A method's sequence points (IL offset, file, line): where breakpoints can go, and the stand-in for source text.",
+      input: external_exports.object({
+        type: external_exports.string().min(1),
+        method: external_exports.string().min(1),
+        signature: external_exports.string().optional()
+      }),
+      output: external_exports.object({
+        methods: external_exports.array(
+          external_exports.object({
+            method: external_exports.string(),
+            signature: external_exports.string(),
+            points: external_exports.array(
+              external_exports.object({
+                il_offset: external_exports.number().int(),
+                line: external_exports.number().int(),
+                file: external_exports.string().optional()
+              })
+            )
+          })
+        ),
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (args2, { debug, caller }) => {
+        const r = await debug.methodLocations(caller, args2.type, args2.method, args2.signature);
+        const lines = [];
+        for (const m of r.value) {
+          lines.push(`${m.method}${m.signature}`);
+          for (const p of m.points)
+            lines.push(
+              `  IL ${p.ilOffset}: line ${p.line}${p.file ? ` ${p.file.split(/[\\/]/).pop()}` : ""}`
+            );
+        }
+        return {
+          text: lines.join("\n"),
+          structured: {
+            methods: r.value.map((m) => ({
+              method: m.method,
+              signature: m.signature,
+              points: m.points.map((p) => ({
+                il_offset: p.ilOffset,
+                line: p.line,
+                ...p.file !== void 0 ? { file: p.file } : {}
+              }))
+            }))
+          },
+          cost: r.cost
+        };
+      }
+    });
   }
 });
 
@@ -56068,7 +56814,7 @@ async function frameSlots(cache, threadId, frame) {
   const { params, locals, info: info2, declaringTypeId } = await cache.methodFacts(frame.methodId);
   const live = locals.locals.map((l, i) => ({ ...l, position: i })).filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
   const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
-  const isStatic = (info2.attributes & METHOD_STATIC) !== 0;
+  const isStatic = (info2.attributes & MethodAttributes.Static) !== 0;
   const ref = { threadId, frameId: frame.frameId };
   const [values, self] = await Promise.all([
     positions.length > 0 ? conn.send("STACK_FRAME.GET_VALUES", { ...ref, positions }) : Promise.resolve([]),
@@ -56108,7 +56854,7 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
     raw.slice(0, maxFrames).map(async (f, index) => {
       const { typeName: typeName2, name: name2 } = await cache.methodName(f.methodId);
       const view = { index, method: `${typeName2}.${name2}`, ilOffset: f.ilOffset };
-      const native = (f.flags & NATIVE_TRANSITION) !== 0;
+      const native = (f.flags & FrameFlags.NATIVE_TRANSITION) !== 0;
       if (native) view.native = true;
       else {
         const at2 = pointAt(await cache.points(f.methodId).catch(() => []), f.ilOffset);
@@ -56142,18 +56888,17 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
   );
   return { frames, total: raw.length };
 }
-var NATIVE_TRANSITION, METHOD_STATIC, MAX_VARIABLES;
+var MAX_VARIABLES;
 var init_frames = __esm({
   "unity/debug/frames.ts"() {
     "use strict";
+    init_sdb_protocol();
     init_eval();
     init_convert();
     init_game_access();
     init_game_metadata();
     init_errors6();
     init_locations();
-    NATIVE_TRANSITION = 2;
-    METHOD_STATIC = 16;
     MAX_VARIABLES = 40;
   }
 });
@@ -56259,14 +57004,14 @@ async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) 
   if (frameIndex === void 0)
     frameIndex = Math.max(
       0,
-      frames.findIndex((f) => (f.flags & 2) === 0)
+      frames.findIndex((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0)
     );
   const frame = frames[frameIndex];
   if (!frame)
     throw Errors.invalidArgument(
       `frame ${frameIndex} does not exist (the stack has ${frames.length})`
     );
-  if ((frame.flags & 2) !== 0)
+  if ((frame.flags & FrameFlags.NATIVE_TRANSITION) !== 0)
     throw Errors.invalidArgument(`frame ${frameIndex} is native code: it has no variables`);
   const [slots, { declaringTypeId }] = await Promise.all([
     frameSlots(cache, threadId, frame),
@@ -56290,6 +57035,7 @@ async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) 
 var init_frame_eval = __esm({
   "unity/debug/frame-eval.ts"() {
     "use strict";
+    init_sdb_protocol();
     init_game_access();
     init_evaluate_in_game();
     init_game_metadata();
@@ -56367,221 +57113,142 @@ var init_inspect = __esm({
   }
 });
 
-// mcp/tools/debug.ts
-function locationOut(l) {
+// mcp/tools/eval.ts
+function evaluationOutcome(r) {
+  const v = r.value;
+  if (v.kind === "exception") {
+    throw new UnityError(
+      "GAME_EXCEPTION",
+      `${v.type}: ${v.message}${v.hint ? ` (${v.hint})` : ""}`,
+      {
+        details: {
+          type: v.type,
+          message: v.message,
+          stackTrace: clip(v.stackTrace, STACK_CHARS),
+          ...v.hint ? { hint: v.hint } : {},
+          cost: costFields(r.cost)
+        }
+      }
+    );
+  }
+  if (v.kind === "void")
+    return {
+      text: "done (no value)",
+      structured: { kind: "void" },
+      cost: r.cost
+    };
   return {
-    method: l.method,
-    il_offset: l.ilOffset,
-    ...l.file !== void 0 ? { file: l.file } : {},
-    ...l.line !== void 0 ? { line: l.line } : {}
+    text: `${v.text}  (${v.type})`,
+    structured: { kind: "value", type: v.type, value: v.text },
+    cost: r.cost
   };
 }
-function locationText2(l) {
-  if (!l) return "an unknown location";
-  const file2 = l.file ? ` (${l.file.split(/[\\/]/).pop()}${l.line !== void 0 ? `:${l.line}` : ""})` : "";
-  return `${l.method} IL ${l.ilOffset}${file2}`;
+function evalOutcome(r) {
+  const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
+    where: w.where,
+    ...w.journalId !== void 0 ? { journal_id: w.journalId } : {},
+    undoable: w.journalId !== void 0,
+    ...w.notUndoable !== void 0 ? { why_not: w.notUndoable } : {}
+  }));
+  const journalInvokes = r.writes.reduce((n, w) => n + w.invokes, 0);
+  const extra = r.writes.length === 0 ? {} : { writes, ...r.writes.length > WRITES_SHOWN ? { writes_total: r.writes.length } : {} };
+  let outcome;
+  try {
+    outcome = evaluationOutcome(r);
+  } catch (e) {
+    if (!(e instanceof UnityError) || r.writes.length === 0) throw e;
+    throw new UnityError(e.code, `${e.message}
+${writesText(r.writes)}`, {
+      details: { ...e.details, writes },
+      ...e.suggestions ? { suggestions: e.suggestions } : {}
+    });
+  }
+  const cost = journalInvokes > 0 ? { cost: { journal_invokes: journalInvokes } } : {};
+  const text = [outcome.text, writesText(r.writes)].filter((t) => t).join("\n");
+  return { ...outcome, text, structured: { ...outcome.structured, ...extra, ...cost } };
 }
-function stopOut(s) {
-  return { seq: s.seq, ...queuedOut(s) };
+function writesText(writes) {
+  const journaled = writes.filter((w) => w.journalId !== void 0);
+  const lost = writes.filter((w) => w.journalId === void 0);
+  const lines = [];
+  if (journaled.length > 0)
+    lines.push(
+      clip(
+        `journaled for undo: ${journaled.map((w) => `#${w.journalId} ${w.where}`).join(", ")}`,
+        TEXT_CHARS
+      )
+    );
+  for (const w of lost.slice(0, WRITES_SHOWN))
+    lines.push(`NOT undoable: ${w.where}: ${w.notUndoable ?? "not journaled"}`);
+  const invokes = writes.reduce((n, w) => n + w.invokes, 0);
+  if (invokes > 0)
+    lines.push(`(${invokes} of the invokes read assigned properties for the undo journal)`);
+  return lines.join("\n");
 }
-function queuedOut(s) {
-  return {
-    reason: s.reason,
-    owner: s.owner,
-    thread: s.threadId,
-    ...s.breakpointId !== void 0 ? { breakpoint: s.breakpointId } : {},
-    ...s.location ? { location: locationOut(s.location) } : {},
-    ...s.exception ? { exception_type: s.exception.type } : {},
-    ...s.conditionError !== void 0 ? { condition_error: s.conditionError } : {},
-    ...s.queued ? { queued: true } : {}
-  };
-}
-function stopText(s) {
-  const what = s.reason === "exception" ? `${s.exception?.type ?? "an exception"} thrown` : s.reason === "step" ? "step done" : `breakpoint ${s.breakpointId}`;
-  const cond = s.conditionError ? ` (condition failed: ${s.conditionError})` : "";
-  const waited = s.queued ? " (stopped while another pause was current)" : "";
-  return `paused: ${what} at ${locationText2(s.location)}, thread ${s.threadId}, owned by ${s.owner}${cond}${waited}`;
-}
-function breakpointOut(b) {
-  return {
-    id: b.id,
-    owner: b.owner,
-    kind: b.kind,
-    locations: b.locations.map(locationOut),
-    ...b.exceptionType !== void 0 ? { exception_type: b.exceptionType } : {},
-    ...b.kind === "exception" ? { subclasses: b.subclasses ?? true } : {},
-    ...b.condition !== void 0 ? { condition: b.condition } : {},
-    ...b.hitCount !== void 0 ? { hit_count: b.hitCount } : {},
-    hits: b.hits,
-    ...b.passed ? { passed: b.passed } : {},
-    ...b.spent ? { spent: true } : {},
-    ...b.pending ? { waiting_for: b.pending.waitingFor } : {},
-    ...b.pending?.suggestions ? { suggestions: b.pending.suggestions } : {},
-    ...b.bindError !== void 0 ? { bind_error: b.bindError } : {}
-  };
-}
-function whereText(b) {
-  if (b.pending)
-    return `(pending) waiting for ${b.pending.waitingFor}${b.pending.suggestions?.length ? `; loaded types with a close name: ${b.pending.suggestions.join(", ")}` : ""}`;
-  if (b.bindError !== void 0) return `(not bound: ${b.bindError})`;
-  return b.locations.map(locationText2).join("; ");
-}
-function frameOut(f) {
-  return {
-    index: f.index,
-    method: f.method,
-    il_offset: f.ilOffset,
-    ...f.file !== void 0 ? { file: f.file } : {},
-    ...f.line !== void 0 ? { line: f.line } : {},
-    ...f.native ? { native: true } : {},
-    ...f.variables ? {
-      variables: f.variables.map((v) => ({
-        name: v.name,
-        kind: v.kind,
-        type: v.type,
-        value: v.value
-      }))
-    } : {},
-    ...f.unreadable !== void 0 ? { unreadable: f.unreadable } : {},
-    ...f.moreVariables !== void 0 ? { more_variables: f.moreVariables } : {}
-  };
-}
-var locationSchema, stopSchema, queuedSchema, breakpointSchema, readOnly, control, debugSetBreakpoint, debugBreakOnException, debugRemoveBreakpoint, debugStatus, debugWait, variableSchema, frameSchema, debugPauseState, debugEvaluate, debugStep, debugLocations, debugTools;
-var init_debug = __esm({
-  "mcp/tools/debug.ts"() {
+var STACK_CHARS, TEXT_CHARS, evaluationSchema, WRITES_SHOWN, evalOutputSchema, evalTool, evalTools;
+var init_eval2 = __esm({
+  "mcp/tools/eval.ts"() {
     "use strict";
-    init_eval2();
     init_zod();
     init_errors6();
+    init_evaluate_in_session();
+    init_schemas4();
+    init_cost2();
+    init_tool();
+    STACK_CHARS = 2e3;
+    TEXT_CHARS = 2e3;
+    evaluationSchema = external_exports.object({
+      kind: external_exports.enum(["value", "void"]),
+      type: external_exports.string().optional().describe("static type of the value, as C# writes it"),
+      value: external_exports.string().optional().describe("the value as text (clipped when large)"),
+      cost: costSchema
+    });
+    WRITES_SHOWN = 20;
+    evalOutputSchema = evaluationSchema.extend({
+      writes: external_exports.array(
+        external_exports.object({
+          where: external_exports.string().describe("what was assigned: a field, static, element or property"),
+          journal_id: external_exports.number().int().optional().describe("its undo journal entry: undo {id}"),
+          undoable: external_exports.boolean(),
+          why_not: external_exports.string().optional().describe("why it cannot be undone (it is not journaled)")
+        })
+      ).optional().describe(`the game writes the program made (the first ${WRITES_SHOWN}), journaled for undo`),
+      writes_total: external_exports.number().int().min(0).optional().describe("how many writes, when more than are listed"),
+      cost: costSchema.extend({
+        journal_invokes: external_exports.number().int().min(0).optional().describe(
+          "of the invokes, getter calls that read assigned properties before and after for the undo journal (2 per journaled property assignment)"
+        )
+      }).describe(
+        "what the call cost in the game; a journaled property assignment costs two getter invokes"
+      )
+    });
+    evalTool = defineTool({
+      name: "eval",
+      title: "Evaluate C#",
+      description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. No lambdas, LINQ query syntax or loops: call methods instead (extension methods as statics: `Enumerable.Sum(xs)`). Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
+      input: external_exports.object({
+        code: external_exports.string().min(1).max(2e4).describe("the C# program")
+      }),
+      output: evalOutputSchema,
+      annotations: CHANGES_GAME,
+      run: async (args2, { app, journal, caller }) => evalOutcome(await evaluateInSession(app.session, caller, args2.code, {}, journal))
+    });
+    evalTools = [evalTool];
+  }
+});
+
+// mcp/tools/debug-pause-tools.ts
+var debugStatus, debugWait, debugPauseState, debugEvaluate, debugStep;
+var init_debug_pause_tools = __esm({
+  "mcp/tools/debug-pause-tools.ts"() {
+    "use strict";
+    init_zod();
     init_inspect();
+    init_cost2();
     init_schemas4();
     init_tool();
-    locationSchema = external_exports.object({
-      method: external_exports.string(),
-      il_offset: external_exports.number().int(),
-      file: external_exports.string().optional(),
-      line: external_exports.number().int().optional()
-    });
-    stopSchema = external_exports.object({
-      seq: external_exports.number().int().describe("increases with every stop"),
-      reason: external_exports.enum(["breakpoint", "step", "exception"]),
-      owner: external_exports.string().describe("the caller this pause belongs to"),
-      thread: external_exports.number().int().describe("the stopped thread"),
-      breakpoint: external_exports.number().int().optional(),
-      location: locationSchema.optional(),
-      exception_type: external_exports.string().optional(),
-      condition_error: external_exports.string().optional().describe("the condition could not be evaluated, so the breakpoint stopped"),
-      queued: external_exports.boolean().optional().describe("this thread stopped while another pause was current, and waited at its stop")
-    });
-    queuedSchema = stopSchema.omit({ seq: true });
-    breakpointSchema = external_exports.object({
-      id: external_exports.number().int(),
-      owner: external_exports.string(),
-      kind: external_exports.enum(["line", "exception"]),
-      locations: external_exports.array(locationSchema),
-      exception_type: external_exports.string().optional().describe("absent: every exception"),
-      subclasses: external_exports.boolean().optional(),
-      condition: external_exports.string().optional(),
-      hit_count: external_exports.number().int().optional(),
-      hits: external_exports.number().int(),
-      passed: external_exports.number().int().optional().describe("hits let go undecided: they came while an evaluation ran with every thread resumed"),
-      spent: external_exports.boolean().optional().describe("a hit-count breakpoint after its stop: it will not stop again"),
-      waiting_for: external_exports.string().optional().describe("not bound yet: it binds when this loads, before its code first runs"),
-      suggestions: external_exports.array(external_exports.string()).optional().describe("loaded types with a close name"),
-      bind_error: external_exports.string().optional().describe("its type loaded, but the location is not there")
-    });
-    readOnly = {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    };
-    control = {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false
-    };
-    debugSetBreakpoint = defineTool({
-      name: "debug_set_breakpoint",
-      title: "Set a breakpoint",
-      description: 'Stop the game when code reaches a location: `type` + `method` (+ `line` or `il_offset`; default the first line; `signature` like "(int)" picks an overload), or `file` + `line` (methods the game has compiled). A type (by full name) or file not in the game yet gives a pending breakpoint (`waiting_for`) that binds when that code loads, before it first runs. `condition` is C# evaluated in the frame (locals, parameters, `this`): it stops only when true. `hit_count` N stops on the N-th hit only. The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
-      input: external_exports.object({
-        type: external_exports.string().min(1).optional().describe("full or simple type name"),
-        method: external_exports.string().min(1).optional(),
-        line: external_exports.number().int().min(1).optional(),
-        il_offset: external_exports.number().int().min(0).optional(),
-        signature: external_exports.string().optional().describe('parameter types, e.g. "(int, string)"'),
-        file: external_exports.string().min(1).optional().describe("source file (full path or file name)"),
-        condition: external_exports.string().min(1).max(2e3).optional(),
-        hit_count: external_exports.number().int().min(1).optional()
-      }),
-      output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
-      annotations: control,
-      run: async (args2, { debug, caller }) => {
-        const r = await debug.setBreakpoint(caller, {
-          ...args2.type !== void 0 ? { type: args2.type } : {},
-          ...args2.method !== void 0 ? { method: args2.method } : {},
-          ...args2.line !== void 0 ? { line: args2.line } : {},
-          ...args2.il_offset !== void 0 ? { ilOffset: args2.il_offset } : {},
-          ...args2.signature !== void 0 ? { signature: args2.signature } : {},
-          ...args2.file !== void 0 ? { file: args2.file } : {},
-          ...args2.condition !== void 0 ? { condition: args2.condition } : {},
-          ...args2.hit_count !== void 0 ? { hitCount: args2.hit_count } : {}
-        });
-        const b = r.value;
-        return {
-          text: `breakpoint ${b.id} ${b.pending ? "" : "at "}${whereText(b)}`,
-          structured: { breakpoint: breakpointOut(b), cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    debugBreakOnException = defineTool({
-      name: "debug_break_on_exception",
-      title: "Break where an exception is thrown",
-      description: "Stop the game where an exception of `type` (with `subclasses`, default true; no type: any exception) is thrown, caught or not: Unity players catch nearly everything, so stops on uncaught exceptions would never fire. Remove it with debug_remove_breakpoint.",
-      input: external_exports.object({
-        type: external_exports.string().min(1).optional().describe("exception type, full or simple name"),
-        subclasses: external_exports.boolean().optional()
-      }),
-      output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
-      annotations: control,
-      run: async (args2, { debug, caller }) => {
-        const r = await debug.breakOnException(caller, {
-          ...args2.type !== void 0 ? { type: args2.type } : {},
-          ...args2.subclasses !== void 0 ? { subclasses: args2.subclasses } : {}
-        });
-        const b = r.value;
-        return {
-          text: `breakpoint ${b.id}: break when ${b.exceptionType ?? "any exception"}${b.subclasses ? " (or a subclass)" : ""} is thrown`,
-          structured: { breakpoint: breakpointOut(b), cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    debugRemoveBreakpoint = defineTool({
-      name: "debug_remove_breakpoint",
-      title: "Remove breakpoints",
-      description: 'Remove breakpoint `id`, or all of yours (`all: true`; with `force` everyone\'s). A pause in place stays: resume it with debug_step {kind: "resume"}.',
-      input: external_exports.object({
-        id: external_exports.number().int().optional(),
-        all: external_exports.boolean().optional(),
-        force: external_exports.boolean().optional().describe("also another caller's")
-      }),
-      output: external_exports.object({ removed: external_exports.array(external_exports.number().int()), cost: costSchema }),
-      annotations: { ...control, idempotentHint: true },
-      run: async (args2, { debug, caller }) => {
-        if (args2.id === void 0 === (args2.all !== true))
-          throw new UnityError("INVALID_ARGUMENT", "give id, or all: true");
-        const r = await debug.remove(caller, args2.id, args2.force === true);
-        return {
-          text: r.value.length ? `removed ${r.value.join(", ")}` : "nothing to remove",
-          structured: { removed: r.value, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
+    init_eval2();
+    init_debug_format();
     debugStatus = defineTool({
       name: "debug_status",
       title: "Debugger status",
@@ -56597,7 +57264,7 @@ var init_debug = __esm({
         stops: external_exports.number().int(),
         cost: costSchema
       }),
-      annotations: readOnly,
+      annotations: READS,
       run: (_args, { app, debug }) => {
         const started = performance.now();
         const d = debug.status();
@@ -56609,7 +57276,7 @@ var init_debug = __esm({
             (b) => `#${b.id} ${b.kind === "exception" ? `throw ${b.exceptionType ?? "(any)"}` : whereText(b)} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ""}${b.condition ? ` if ${b.condition}` : ""}${b.hitCount ? ` on hit ${b.hitCount}` : ""}${b.spent ? " (spent)" : ""} [${b.owner}]`
           )
         ];
-        const cost = untouched(started);
+        const cost = callCost(started);
         return Promise.resolve({
           text: lines.join("\n"),
           structured: {
@@ -56619,8 +57286,7 @@ var init_debug = __esm({
             queued: d.queued.map(queuedOut),
             holds,
             ...d.stepping ? { stepping: d.stepping.owner } : {},
-            stops: d.stops,
-            cost: costOut(cost)
+            stops: d.stops
           },
           cost
         });
@@ -56634,38 +57300,20 @@ var init_debug = __esm({
         timeout_ms: external_exports.number().int().min(0).max(12e4).default(1e4)
       }),
       output: external_exports.object({ stopped: external_exports.boolean(), stop: stopSchema.optional(), cost: costSchema }),
-      annotations: readOnly,
+      annotations: READS,
       run: async (args2, { debug }) => {
         const started = performance.now();
         const s = await debug.wait(args2.timeout_ms);
-        const cost = untouched(started);
+        const cost = callCost(started);
         return {
           text: s ? stopText(s) : `no stop within ${args2.timeout_ms} ms`,
           structured: {
             stopped: s !== void 0,
-            ...s ? { stop: stopOut(s) } : {},
-            cost: costOut(cost)
+            ...s ? { stop: stopOut(s) } : {}
           },
           cost
         };
       }
-    });
-    variableSchema = external_exports.object({
-      name: external_exports.string(),
-      kind: external_exports.enum(["param", "local", "this"]),
-      type: external_exports.string(),
-      value: external_exports.string()
-    });
-    frameSchema = external_exports.object({
-      index: external_exports.number().int(),
-      method: external_exports.string(),
-      il_offset: external_exports.number().int(),
-      file: external_exports.string().optional(),
-      line: external_exports.number().int().optional(),
-      native: external_exports.boolean().optional(),
-      variables: external_exports.array(variableSchema).optional(),
-      unreadable: external_exports.string().optional(),
-      more_variables: external_exports.number().int().optional().describe("variables left out (40 are shown)")
     });
     debugPauseState = defineTool({
       name: "debug_pause_state",
@@ -56693,7 +57341,7 @@ var init_debug = __esm({
         ).optional(),
         cost: costSchema
       }),
-      annotations: readOnly,
+      annotations: READS,
       run: async (args2, { app, debug, caller }) => {
         const r = await pauseState(app.session, debug, caller, {
           ...args2.thread !== void 0 ? { threadId: args2.thread } : {},
@@ -56733,8 +57381,7 @@ var init_debug = __esm({
                 frames: o.frames.map(frameOut),
                 ...o.unreadable !== void 0 ? { unreadable: o.unreadable } : {}
               }))
-            } : {},
-            cost: costOut(r.cost)
+            } : {}
           },
           cost: r.cost
         };
@@ -56743,14 +57390,14 @@ var init_debug = __esm({
     debugEvaluate = defineTool({
       name: "debug_evaluate",
       title: "Evaluate C# in a frame",
-      description: "Like eval, in the scope of a frame of the paused game (`frame`, default the top managed one): its parameters, locals and `this` are readable; `name = expr` on a parameter or local writes the frame (read back; the game uses it when it resumes; a later call may still show the old value of a local kept in a register, see docs/solutions/frame-writes.md). Assignments to fields, statics, elements and properties are journaled for `undo` as eval's are (a frame's locals are not: they end with the frame). Invokes run on the main thread.",
+      description: "Like eval, in the scope of a frame of the paused game (`frame`, default the top managed one): names resolve as in the method's body (parameters, locals, `this`, and bare members of its type, its bases and outer types); assigning a parameter, a local or a field of a struct method's `this` writes the frame (a by-ref parameter writes the caller's variable; read back; the game uses it when it resumes; a later call may still show the old value of a local kept in a register, see docs/solutions/frame-writes.md). Assignments to fields, statics, elements and properties are journaled for `undo` as eval's are (a frame's locals are not: they end with the frame). Invokes run on the main thread.",
       input: external_exports.object({
         code: external_exports.string().min(1).max(2e4),
         frame: external_exports.number().int().min(0).optional().describe("frame index from debug_pause_state (default: the top managed frame)"),
         thread: external_exports.number().int().optional()
       }),
       output: evalOutputSchema,
-      annotations: { ...control, destructiveHint: true },
+      annotations: CHANGES_GAME,
       run: async (args2, { app, debug, journal, caller }) => {
         return evalOutcome(
           await evaluateInPause(app.session, debug, journal, caller, args2.code, {
@@ -56775,7 +57422,7 @@ var init_debug = __esm({
         stop: stopSchema.optional(),
         cost: costSchema
       }),
-      annotations: control,
+      annotations: CONTROLS,
       run: async (args2, { debug, caller }) => {
         const r = await debug.step(caller, args2.kind, {
           force: args2.force === true,
@@ -56788,67 +57435,22 @@ var init_debug = __esm({
           text,
           structured: {
             stopped: s !== void 0,
-            ...s ? { stop: stopOut(s) } : {},
-            cost: costOut(r.cost)
+            ...s ? { stop: stopOut(s) } : {}
           },
           cost: r.cost
         };
       }
     });
-    debugLocations = defineTool({
-      name: "debug_locations",
-      title: "Source lines of a method",
-      description: "A method's sequence points (IL offset, file, line): where breakpoints can go, and the stand-in for source text.",
-      input: external_exports.object({
-        type: external_exports.string().min(1),
-        method: external_exports.string().min(1),
-        signature: external_exports.string().optional()
-      }),
-      output: external_exports.object({
-        methods: external_exports.array(
-          external_exports.object({
-            method: external_exports.string(),
-            signature: external_exports.string(),
-            points: external_exports.array(
-              external_exports.object({
-                il_offset: external_exports.number().int(),
-                line: external_exports.number().int(),
-                file: external_exports.string().optional()
-              })
-            )
-          })
-        ),
-        cost: costSchema
-      }),
-      annotations: readOnly,
-      run: async (args2, { debug, caller }) => {
-        const r = await debug.methodLocations(caller, args2.type, args2.method, args2.signature);
-        const lines = [];
-        for (const m of r.value) {
-          lines.push(`${m.method}${m.signature}`);
-          for (const p of m.points)
-            lines.push(
-              `  IL ${p.ilOffset}: line ${p.line}${p.file ? ` ${p.file.split(/[\\/]/).pop()}` : ""}`
-            );
-        }
-        return {
-          text: lines.join("\n"),
-          structured: {
-            methods: r.value.map((m) => ({
-              method: m.method,
-              signature: m.signature,
-              points: m.points.map((p) => ({
-                il_offset: p.ilOffset,
-                line: p.line,
-                ...p.file !== void 0 ? { file: p.file } : {}
-              }))
-            })),
-            cost: costOut(r.cost)
-          },
-          cost: r.cost
-        };
-      }
-    });
+  }
+});
+
+// mcp/tools/debug.ts
+var debugTools;
+var init_debug = __esm({
+  "mcp/tools/debug.ts"() {
+    "use strict";
+    init_debug_breakpoint_tools();
+    init_debug_pause_tools();
     debugTools = [
       debugSetBreakpoint,
       debugBreakOnException,
@@ -56860,81 +57462,6 @@ var init_debug = __esm({
       debugStep,
       debugLocations
     ];
-  }
-});
-
-// mcp/tools/advance.ts
-var advance2, advanceTools;
-var init_advance2 = __esm({
-  "mcp/tools/advance.ts"() {
-    "use strict";
-    init_zod();
-    init_advance();
-    init_schemas4();
-    init_debug();
-    init_tool();
-    advance2 = defineTool({
-      name: "advance",
-      title: "Advance the game",
-      description: "Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, then take your holds back, so a held game steps forward and stays held. Optional C# programs run just `before` it runs and just `after` it is held again (their values are returned). Without a hold the game just keeps running. Refused while someone else holds the game. Frame counts are read as the game runs: `frames_advanced` says how many passed. A breakpoint, step or exception stop on the way ends it early: `stop` says where (the game is paused there; debug_step resumes it).",
-      input: external_exports.object({
-        frames: external_exports.number().int().min(1).max(MAX_ADVANCE_FRAMES).optional(),
-        seconds: external_exports.number().positive().max(MAX_ADVANCE_SECONDS).optional(),
-        before: external_exports.string().min(1).max(2e4).optional().describe("C# program to run first"),
-        after: external_exports.string().min(1).max(2e4).optional().describe("C# program to run at the end")
-      }).refine((a) => a.frames === void 0 !== (a.seconds === void 0), {
-        message: "give exactly one of frames or seconds",
-        path: ["frames"]
-      }),
-      output: external_exports.object({
-        frame_before: external_exports.number().int(),
-        frame_after: external_exports.number().int(),
-        frames_advanced: external_exports.number().int(),
-        elapsed_ms: external_exports.number(),
-        held: external_exports.boolean().describe("your holds were taken back: the game is held again"),
-        before: external_exports.string().optional().describe("value of the `before` program"),
-        after: external_exports.string().optional().describe("value of the `after` program"),
-        stop: stopSchema.optional().describe("the game stopped on the way: the advance ended there"),
-        cost: costSchema
-      }),
-      annotations: CHANGES_GAME,
-      run: async (args2, { app, debug, journal, caller }) => {
-        const r = await advance(
-          app.session,
-          { debug, journal },
-          {
-            caller,
-            ...args2.frames !== void 0 ? { frames: args2.frames } : {},
-            ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
-            ...args2.before !== void 0 ? { before: args2.before } : {},
-            ...args2.after !== void 0 ? { after: args2.after } : {}
-          }
-        );
-        const v = r.value;
-        const lines = [
-          `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? "" : "s"} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? "held again" : "running"}`,
-          ...v.before !== void 0 ? [`before: ${v.before}`] : [],
-          ...v.after !== void 0 ? [`after: ${v.after}`] : [],
-          ...v.stop ? [`ended early: ${stopText(v.stop)}`] : []
-        ];
-        return {
-          text: lines.join("\n"),
-          structured: {
-            frame_before: v.frameBefore,
-            frame_after: v.frameAfter,
-            frames_advanced: v.framesAdvanced,
-            elapsed_ms: v.elapsedMs,
-            held: v.holdsRetaken > 0,
-            ...v.before !== void 0 ? { before: v.before } : {},
-            ...v.after !== void 0 ? { after: v.after } : {},
-            ...v.stop ? { stop: stopOut(v.stop) } : {},
-            cost: costOut(r.cost)
-          },
-          cost: r.cost
-        };
-      }
-    });
-    advanceTools = [advance2];
   }
 });
 
@@ -57051,7 +57578,7 @@ var init_ecs_calls = __esm({
         if (!p) {
           p = (async () => {
             const fields = await this.conn.send("TYPE.GET_FIELDS", { typeId });
-            const literals = fields.filter((f) => (f.attributes & 64) !== 0);
+            const literals = fields.filter((f) => (f.attributes & FieldAttributes.Literal) !== 0);
             const values = literals.length ? await this.conn.send("TYPE.GET_VALUES", {
               typeId,
               fieldIds: literals.map((f) => f.fieldId)
@@ -57804,7 +58331,8 @@ async function listWorlds(ecs) {
   let defaultId = -1;
   try {
     defaultId = (await ecs.world()).objectId;
-  } catch {
+  } catch (e) {
+    if (!(e instanceof UnityError) || e.code !== "WORLD_NOT_FOUND") throw e;
   }
   const out = [];
   for (const [i, w] of worlds2.entries()) {
@@ -57926,6 +58454,7 @@ var init_ecs_read = __esm({
   "unity/ecs/ecs-read.ts"() {
     "use strict";
     init_sdb_protocol();
+    init_errors6();
     init_ecs_model();
     init_ecs_enabled();
     init_ecs_errors();
@@ -58132,18 +58661,18 @@ async function setComponent(ecs, at2, info2, patch) {
   const after = await writeComponent(ecs, at2, info2, plan.next);
   return { before: plan.before, after };
 }
-async function bufferOf(ecs, at2, info2, readOnly2) {
+async function bufferOf(ecs, at2, info2, readOnly) {
   if (info2.kind !== "buffer")
     throw EcsErrors.wrongKind(
       info2.fullName,
       info2.kind,
-      readOnly2 ? "ecs_get_component" : "ecs_set_component"
+      readOnly ? "ecs_get_component" : "ecs_set_component"
     );
   if (!await ecs.has(at2.em, at2.entity, info2))
     throw EcsErrors.componentAbsent(entityText(at2.entity), `${info2.fullName} buffer`);
   if (at2.em.kind !== "valuetype") throw Errors.invalidArgument("no EntityManager");
   const m = await ecs.generic(at2.em.typeId, "GetBuffer", [ENTITY, "System.Boolean"], info2.typeId);
-  return ecs.call(m, at2.em, [await ecs.entity(at2.entity), { kind: "bool", value: readOnly2 }]);
+  return ecs.call(m, at2.em, [await ecs.entity(at2.entity), { kind: "bool", value: readOnly }]);
 }
 async function readBuffer(ecs, at2, info2) {
   const buffer = await bufferOf(ecs, at2, info2, true);
@@ -58375,8 +58904,13 @@ async function queryEntities(session, caller, args2) {
     return { value: r.value, cost: sumCosts([copy.cost, r.cost], started) };
   } catch (e) {
     if (!(e instanceof UnityError) || !["INTERNAL", "PROTOCOL_ERROR"].includes(e.code)) throw e;
+    const fallback = `the copies of the query could not be read after the game ran on (${e.code}: ${e.message}): ran it again and read it with the game held`;
+    session.log(`ecs_query: ${fallback}`);
     const again = await read(session, caller, "ecs_query", (ecs) => query(ecs, args2), names2);
-    return { value: again.value, cost: sumCosts([copy.cost, again.cost], started) };
+    return {
+      value: { ...again.value, fallback },
+      cost: sumCosts([copy.cost, again.cost], started)
+    };
   }
 }
 function entityComponents(session, caller, at2, opts) {
@@ -58587,6 +59121,455 @@ var init_ecs_service = __esm({
   }
 });
 
+// mcp/tools/ecs-format.ts
+function parseEntity(e) {
+  if (typeof e === "number") return { index: e };
+  const m = /(\d+)(?::(\d+))?/.exec(e);
+  if (!m)
+    throw new UnityError(
+      "INVALID_ARGUMENT",
+      `not an entity: ${e} (use "index" or "index:version")`
+    );
+  return m[2] !== void 0 ? { index: Number(m[1]), version: Number(m[2]) } : { index: Number(m[1]) };
+}
+var TEXT_CHARS2, json2, world, entityArg, entityOut, componentName, gateArgs, show, enabledText, ent;
+var init_ecs_format = __esm({
+  "mcp/tools/ecs-format.ts"() {
+    "use strict";
+    init_zod();
+    init_errors6();
+    init_tool();
+    TEXT_CHARS2 = 6e3;
+    json2 = external_exports.lazy(
+      () => external_exports.union([
+        external_exports.null(),
+        external_exports.boolean(),
+        external_exports.number(),
+        external_exports.string(),
+        external_exports.array(json2),
+        external_exports.record(external_exports.string(), json2)
+      ])
+    );
+    world = external_exports.string().min(1).optional().describe("world name (default: the default world; see ecs_worlds)");
+    entityArg = external_exports.union([external_exports.number().int().min(0), external_exports.string().regex(/^(Entity\()?\d+(:\d+)?\)?$/)]).describe('an entity: its index (the live version is found), or "index:version"');
+    entityOut = external_exports.object({ index: external_exports.number().int(), version: external_exports.number().int() });
+    componentName = external_exports.string().min(1).describe('component type: full or simple name ("Health", "Unity.Transforms.LocalTransform")');
+    gateArgs = {
+      dry_run: external_exports.boolean().optional().describe("only preview what would change (with current values)"),
+      confirm: external_exports.boolean().optional().describe("apply a destructive change (the refusal shows its preview)")
+    };
+    show = (v) => clip(JSON.stringify(v), TEXT_CHARS2);
+    enabledText = (on) => on === void 0 ? "" : on ? ", enabled" : ", disabled";
+    ent = (e) => `Entity(${e.index}:${e.version})`;
+  }
+});
+
+// mcp/tools/ecs-read-tools.ts
+var ecsWorlds, ecsQuery, ecsListComponents, ecsGetComponent, ecsGetBuffer;
+var init_ecs_read_tools = __esm({
+  "mcp/tools/ecs-read-tools.ts"() {
+    "use strict";
+    init_zod();
+    init_ecs_service();
+    init_ecs_query();
+    init_schemas4();
+    init_tool();
+    init_ecs_format();
+    ecsWorlds = defineTool({
+      name: "ecs_worlds",
+      title: "List ECS worlds",
+      description: "The ECS worlds of the game (World.All) with their entity counts; marks the default world.",
+      input: external_exports.object({}),
+      output: external_exports.object({
+        worlds: external_exports.array(
+          external_exports.object({
+            name: external_exports.string(),
+            index: external_exports.number().int(),
+            entities: external_exports.number().int(),
+            is_default: external_exports.boolean()
+          })
+        ),
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (_args, { app, caller }) => {
+        const r = await worlds(app.session, caller);
+        return {
+          text: r.value.map((w) => `${w.is_default ? "* " : "  "}${w.name}: ${w.entities} entities`).join("\n") || "no worlds",
+          structured: { worlds: r.value },
+          cost: r.cost
+        };
+      }
+    });
+    ecsQuery = defineTool({
+      name: "ecs_query",
+      title: "Query entities",
+      description: "Entities that have every `all` component, at least one `any`, and no `none`; with `read`, the values of those components for every returned entity, read in bulk (a few invokes for the whole query, not one per entity). Components in `read` are required too. Enableable components (IEnableableComponent) match as in a Unity query: `all`, `any` and `read` see them only where enabled, `none` also matches entities that have them disabled, and `disabled` selects entities that have them disabled (`read` them there too). Paged by `offset`/`limit`.",
+      input: external_exports.object({
+        world,
+        all: external_exports.array(componentName).max(16).optional(),
+        any: external_exports.array(componentName).max(16).optional(),
+        none: external_exports.array(componentName).max(16).optional(),
+        disabled: external_exports.array(componentName).max(16).optional().describe("enableable components the entities have, disabled"),
+        read: external_exports.array(componentName).max(8).optional().describe("components whose values to return"),
+        limit: external_exports.number().int().min(0).max(MAX_QUERY_LIMIT).optional().describe("entities returned (default 100)"),
+        offset: external_exports.number().int().min(0).optional()
+      }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        total: external_exports.number().int().describe("entities matching, before offset/limit"),
+        offset: external_exports.number().int(),
+        truncated: external_exports.boolean(),
+        read: external_exports.array(external_exports.string()),
+        entities: external_exports.array(
+          external_exports.object({
+            index: external_exports.number().int(),
+            version: external_exports.number().int(),
+            components: external_exports.record(external_exports.string(), json2).optional()
+          })
+        ),
+        fallback: fallbackSchema,
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (args2, { app, caller }) => {
+        const r = await queryEntities(app.session, caller, args2);
+        const v = r.value;
+        const rows = v.entities.map(
+          (e) => `${ent(e)}${e.components ? ` ${JSON.stringify(e.components)}` : ""}`
+        );
+        const head = `${v.total} entities in ${v.world}; showing ${v.entities.length} from ${v.offset}${v.truncated ? " (more: raise offset)" : ""}`;
+        const note = v.fallback !== void 0 ? [`fallback: ${v.fallback}`] : [];
+        return {
+          text: [clip([head, ...rows].join("\n"), TEXT_CHARS2), ...note].join("\n"),
+          structured: v,
+          cost: r.cost
+        };
+      }
+    });
+    ecsListComponents = defineTool({
+      name: "ecs_list_components",
+      title: "List an entity's components",
+      description: "The component types of an entity (names from the runtime type; kind: component, tag, buffer, shared, managed; enableable: implements IEnableableComponent, and then `enabled`: whether it is enabled on this entity now; other components have no `enabled`), optionally with values; `follow` resolves Entity fields to the entity they point at (whether it exists, and its components).",
+      input: external_exports.object({
+        entity: entityArg,
+        world,
+        values: external_exports.boolean().optional().describe("include component values (not buffers: use ecs_get_buffer)"),
+        follow: external_exports.boolean().optional().describe("with values: follow Entity fields")
+      }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        name: external_exports.string(),
+        components: external_exports.array(
+          external_exports.object({
+            name: external_exports.string(),
+            kind: external_exports.string(),
+            enableable: external_exports.boolean(),
+            enabled: external_exports.boolean().optional().describe("enableable components only: enabled now"),
+            value: json2.optional(),
+            references: external_exports.record(
+              external_exports.string(),
+              external_exports.object({
+                index: external_exports.number().int(),
+                version: external_exports.number().int(),
+                exists: external_exports.boolean(),
+                components: external_exports.array(external_exports.string()).optional()
+              })
+            ).optional()
+          })
+        ),
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (args2, { app, caller }) => {
+        const r = await entityComponents(
+          app.session,
+          caller,
+          { world: args2.world, ...parseEntity(args2.entity) },
+          {
+            values: args2.values ?? args2.follow,
+            follow: args2.follow
+          }
+        );
+        const v = r.value;
+        const lines = v.components.map(
+          (c) => `  ${c.name} (${c.kind}${enabledText(c.enabled)})${c.value !== void 0 ? ` = ${JSON.stringify(c.value)}` : ""}`
+        );
+        return {
+          text: clip(
+            [`${ent(v.entity)}${v.name ? ` "${v.name}"` : ""} in ${v.world}:`, ...lines].join("\n"),
+            TEXT_CHARS2
+          ),
+          structured: v,
+          cost: r.cost
+        };
+      }
+    });
+    ecsGetComponent = defineTool({
+      name: "ecs_get_component",
+      title: "Read a component",
+      description: "One component of one entity, after checking the entity has it (an absent component is an error, never zeroes); for an enableable component also `enabled` (a disabled one keeps its value).",
+      input: external_exports.object({ entity: entityArg, component: componentName, world }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        component: external_exports.string(),
+        value: json2,
+        enabled: external_exports.boolean().optional().describe("enableable components only: enabled now"),
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (args2, { app, caller }) => {
+        const r = await getComponent(
+          app.session,
+          caller,
+          { world: args2.world, ...parseEntity(args2.entity) },
+          args2.component
+        );
+        return {
+          text: `${r.value.component} of ${ent(r.value.entity)}${r.value.enabled === void 0 ? "" : r.value.enabled ? " (enabled)" : " (disabled)"} = ${show(r.value.value)}`,
+          structured: r.value,
+          cost: r.cost
+        };
+      }
+    });
+    ecsGetBuffer = defineTool({
+      name: "ecs_get_buffer",
+      title: "Read a dynamic buffer",
+      description: "An entity's dynamic buffer (IBufferElementData) elements, after checking it has the buffer.",
+      input: external_exports.object({ entity: entityArg, buffer: componentName, world }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        buffer: external_exports.string(),
+        length: external_exports.number().int(),
+        elements: external_exports.array(json2),
+        cost: costSchema
+      }),
+      annotations: READS,
+      run: async (args2, { app, caller }) => {
+        const r = await getBuffer(
+          app.session,
+          caller,
+          { world: args2.world, ...parseEntity(args2.entity) },
+          args2.buffer
+        );
+        return {
+          text: clip(
+            `${r.value.buffer} of ${ent(r.value.entity)}: ${r.value.length} elements ${JSON.stringify(r.value.elements)}`,
+            TEXT_CHARS2
+          ),
+          structured: r.value,
+          cost: r.cost
+        };
+      }
+    });
+  }
+});
+
+// mcp/tools/ecs-write-tools.ts
+var ecsSetComponent, ecsBufferEdit, ecsCreateEntity, ecsDestroyEntity;
+var init_ecs_write_tools = __esm({
+  "mcp/tools/ecs-write-tools.ts"() {
+    "use strict";
+    init_zod();
+    init_ecs_service();
+    init_schemas4();
+    init_tool();
+    init_ecs_format();
+    ecsSetComponent = defineTool({
+      name: "ecs_set_component",
+      title: "Write a component",
+      description: `Set a component on an entity: \`value\` is an object of the fields to change (others keep their values), or give \`field\` (a dotted path such as "Stats.Level") and the \`value\` for it. Enums by name. The value is read back in the game and returned with the value before; undo restores it. Several \`entities\` (up to ${MAX_SET_ENTITIES}) need confirm: true.`,
+      input: external_exports.object({
+        entity: entityArg.optional(),
+        entities: external_exports.array(entityArg).min(1).max(MAX_SET_ENTITIES).optional(),
+        component: componentName,
+        field: external_exports.string().min(1).optional().describe("dotted field path; value is then that field's value"),
+        value: json2.describe("the new value (an object of fields, or the field's value)"),
+        world,
+        ...gateArgs
+      }).refine((a) => a.entity === void 0 !== (a.entities === void 0), {
+        message: "give exactly one of entity or entities",
+        path: ["entity"]
+      }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        component: external_exports.string(),
+        applied: external_exports.boolean(),
+        changes: external_exports.array(
+          external_exports.object({
+            entity: entityOut,
+            before: json2,
+            after: json2,
+            journal_id: external_exports.number().int().optional()
+          })
+        ),
+        cost: costSchema
+      }),
+      annotations: CONTROLS,
+      // undo restores it
+      run: async (args2, { app, journal, caller }) => {
+        const list = args2.entities ?? (args2.entity !== void 0 ? [args2.entity] : []);
+        const r = await setComponents(
+          app.session,
+          journal,
+          caller,
+          {
+            world: args2.world,
+            entities: list.map(parseEntity),
+            component: args2.component,
+            field: args2.field,
+            value: args2.value
+          },
+          { dryRun: args2.dry_run, confirm: args2.confirm }
+        );
+        const v = r.value;
+        const lines = v.changes.map(
+          (c) => `${ent(c.entity)}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`
+        );
+        return {
+          text: clip(
+            [
+              `${v.applied ? "set (read back)" : "dry run, nothing changed"}: ${v.component}`,
+              ...lines
+            ].join("\n"),
+            TEXT_CHARS2
+          ),
+          structured: v,
+          cost: r.cost
+        };
+      }
+    });
+    ecsBufferEdit = defineTool({
+      name: "ecs_buffer_edit",
+      title: "Edit a dynamic buffer",
+      description: "Change an entity's dynamic buffer: add (append `value`), insert (`value` at `index`), set (replace the element at `index`; `value` may name only the fields to change), remove_at (`index`), clear (needs confirm: true). Indices are checked first; the buffer is read back and returned before and after; undo restores it.",
+      input: external_exports.object({
+        entity: entityArg,
+        buffer: componentName,
+        op: external_exports.enum(["add", "insert", "set", "remove_at", "clear"]),
+        index: external_exports.number().int().min(0).optional(),
+        value: json2.optional(),
+        world,
+        ...gateArgs
+      }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        buffer: external_exports.string(),
+        applied: external_exports.boolean(),
+        before: external_exports.array(json2),
+        after: external_exports.array(json2),
+        journal_id: external_exports.number().int().optional(),
+        cost: costSchema
+      }),
+      annotations: CONTROLS,
+      // undo restores it
+      run: async (args2, { app, journal, caller }) => {
+        const r = await editBuffer(
+          app.session,
+          journal,
+          caller,
+          { world: args2.world, ...parseEntity(args2.entity) },
+          { buffer: args2.buffer, op: args2.op, index: args2.index, value: args2.value },
+          { dryRun: args2.dry_run, confirm: args2.confirm }
+        );
+        const v = r.value;
+        return {
+          text: clip(
+            `${v.applied ? `${args2.op} done (read back)` : "dry run, nothing changed"}: ${v.buffer} of ${ent(v.entity)} ${v.before.length} → ${v.after.length} elements
+after: ${JSON.stringify(v.after)}`,
+            TEXT_CHARS2
+          ),
+          structured: v,
+          cost: r.cost
+        };
+      }
+    });
+    ecsCreateEntity = defineTool({
+      name: "ecs_create_entity",
+      title: "Create a scratch entity",
+      description: "Create an entity with the given components (values optional: unset fields are zero); values are read back. undo destroys it.",
+      input: external_exports.object({
+        components: external_exports.array(external_exports.object({ name: componentName, value: json2.optional() })).min(1).max(16),
+        world
+      }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        components: external_exports.array(external_exports.string()),
+        values: external_exports.record(external_exports.string(), json2),
+        journal_id: external_exports.number().int(),
+        cost: costSchema
+      }),
+      annotations: CONTROLS,
+      // undo restores it
+      run: async (args2, { app, journal, caller }) => {
+        const r = await createScratchEntity(app.session, journal, caller, args2);
+        const v = r.value;
+        return {
+          text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(", ")}`,
+          structured: v,
+          cost: r.cost
+        };
+      }
+    });
+    ecsDestroyEntity = defineTool({
+      name: "ecs_destroy_entity",
+      title: "Destroy an entity",
+      description: "Destroy an entity. Needs confirm: true; dry_run (or the refusal) shows its components and values first. Cannot be undone.",
+      input: external_exports.object({ entity: entityArg, world, ...gateArgs }),
+      output: external_exports.object({
+        world: external_exports.string(),
+        entity: entityOut,
+        applied: external_exports.boolean(),
+        preview: external_exports.object({
+          name: external_exports.string(),
+          components: external_exports.array(
+            external_exports.object({
+              name: external_exports.string(),
+              kind: external_exports.string(),
+              enabled: external_exports.boolean().optional(),
+              value: json2.optional()
+            })
+          )
+        }),
+        cost: costSchema
+      }),
+      annotations: CHANGES_GAME,
+      run: async (args2, { app, caller }) => {
+        const r = await destroyEntities(
+          app.session,
+          caller,
+          { world: args2.world, ...parseEntity(args2.entity) },
+          { dryRun: args2.dry_run, confirm: args2.confirm }
+        );
+        const v = r.value;
+        return {
+          text: `${v.applied ? "destroyed" : "dry run, would destroy"} ${ent(v.entity)} (${v.preview.components.map((c) => c.name).join(", ")})`,
+          structured: {
+            world: v.world,
+            entity: v.entity,
+            applied: v.applied,
+            preview: {
+              name: v.preview.name,
+              components: v.preview.components.map((c) => ({
+                name: c.name,
+                kind: c.kind,
+                ...c.enabled !== void 0 ? { enabled: c.enabled } : {},
+                ...c.value !== void 0 ? { value: c.value } : {}
+              }))
+            }
+          },
+          cost: r.cost
+        };
+      }
+    });
+  }
+});
+
 // unity/ecs/ecs-undo.ts
 function undo(session, journal, caller, sel) {
   const entries = journal.pick(sel);
@@ -58699,439 +59682,16 @@ var init_ecs_undo = __esm({
   }
 });
 
-// mcp/tools/ecs.ts
-function parseEntity(e) {
-  if (typeof e === "number") return { index: e };
-  const m = /(\d+)(?::(\d+))?/.exec(e);
-  if (!m)
-    throw new UnityError(
-      "INVALID_ARGUMENT",
-      `not an entity: ${e} (use "index" or "index:version")`
-    );
-  return m[2] !== void 0 ? { index: Number(m[1]), version: Number(m[2]) } : { index: Number(m[1]) };
-}
-var READS2, WRITES, DESTROYS, TEXT_CHARS2, json2, world, entityArg, entityOut, componentName, gateArgs, show, enabledText, ent, ecsWorlds, ecsQuery, ecsListComponents, ecsGetComponent, ecsSetComponent, ecsGetBuffer, ecsBufferEdit, ecsCreateEntity, ecsDestroyEntity, undoTool, ecsTools;
-var init_ecs = __esm({
-  "mcp/tools/ecs.ts"() {
+// mcp/tools/undo-tool.ts
+var undoTool;
+var init_undo_tool = __esm({
+  "mcp/tools/undo-tool.ts"() {
     "use strict";
     init_zod();
-    init_errors6();
-    init_ecs_service();
     init_ecs_undo();
-    init_ecs_query();
     init_schemas4();
     init_tool();
-    READS2 = {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false
-    };
-    WRITES = {
-      readOnlyHint: false,
-      destructiveHint: false,
-      // undo restores it
-      idempotentHint: false,
-      openWorldHint: false
-    };
-    DESTROYS = { ...WRITES, destructiveHint: true };
-    TEXT_CHARS2 = 6e3;
-    json2 = external_exports.lazy(
-      () => external_exports.union([
-        external_exports.null(),
-        external_exports.boolean(),
-        external_exports.number(),
-        external_exports.string(),
-        external_exports.array(json2),
-        external_exports.record(external_exports.string(), json2)
-      ])
-    );
-    world = external_exports.string().min(1).optional().describe("world name (default: the default world; see ecs_worlds)");
-    entityArg = external_exports.union([external_exports.number().int().min(0), external_exports.string().regex(/^(Entity\()?\d+(:\d+)?\)?$/)]).describe('an entity: its index (the live version is found), or "index:version"');
-    entityOut = external_exports.object({ index: external_exports.number().int(), version: external_exports.number().int() });
-    componentName = external_exports.string().min(1).describe('component type: full or simple name ("Health", "Unity.Transforms.LocalTransform")');
-    gateArgs = {
-      dry_run: external_exports.boolean().optional().describe("only preview what would change (with current values)"),
-      confirm: external_exports.boolean().optional().describe("apply a destructive change (the refusal shows its preview)")
-    };
-    show = (v) => clip(JSON.stringify(v), TEXT_CHARS2);
-    enabledText = (on) => on === void 0 ? "" : on ? ", enabled" : ", disabled";
-    ent = (e) => `Entity(${e.index}:${e.version})`;
-    ecsWorlds = defineTool({
-      name: "ecs_worlds",
-      title: "List ECS worlds",
-      description: "The ECS worlds of the game (World.All) with their entity counts; marks the default world.",
-      input: external_exports.object({}),
-      output: external_exports.object({
-        worlds: external_exports.array(
-          external_exports.object({
-            name: external_exports.string(),
-            index: external_exports.number().int(),
-            entities: external_exports.number().int(),
-            is_default: external_exports.boolean()
-          })
-        ),
-        cost: costSchema
-      }),
-      annotations: READS2,
-      run: async (_args, { app, caller }) => {
-        const r = await worlds(app.session, caller);
-        return {
-          text: r.value.map((w) => `${w.is_default ? "* " : "  "}${w.name}: ${w.entities} entities`).join("\n") || "no worlds",
-          structured: { worlds: r.value, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsQuery = defineTool({
-      name: "ecs_query",
-      title: "Query entities",
-      description: "Entities that have every `all` component, at least one `any`, and no `none`; with `read`, the values of those components for every returned entity, read in bulk (a few invokes for the whole query, not one per entity). Components in `read` are required too. Enableable components (IEnableableComponent) match as in a Unity query: `all`, `any` and `read` see them only where enabled, `none` also matches entities that have them disabled, and `disabled` selects entities that have them disabled (`read` them there too). Paged by `offset`/`limit`.",
-      input: external_exports.object({
-        world,
-        all: external_exports.array(componentName).max(16).optional(),
-        any: external_exports.array(componentName).max(16).optional(),
-        none: external_exports.array(componentName).max(16).optional(),
-        disabled: external_exports.array(componentName).max(16).optional().describe("enableable components the entities have, disabled"),
-        read: external_exports.array(componentName).max(8).optional().describe("components whose values to return"),
-        limit: external_exports.number().int().min(0).max(MAX_QUERY_LIMIT).optional().describe("entities returned (default 100)"),
-        offset: external_exports.number().int().min(0).optional()
-      }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        total: external_exports.number().int().describe("entities matching, before offset/limit"),
-        offset: external_exports.number().int(),
-        truncated: external_exports.boolean(),
-        read: external_exports.array(external_exports.string()),
-        entities: external_exports.array(
-          external_exports.object({
-            index: external_exports.number().int(),
-            version: external_exports.number().int(),
-            components: external_exports.record(external_exports.string(), json2).optional()
-          })
-        ),
-        cost: costSchema
-      }),
-      annotations: READS2,
-      run: async (args2, { app, caller }) => {
-        const r = await queryEntities(app.session, caller, args2);
-        const v = r.value;
-        const rows = v.entities.map(
-          (e) => `${ent(e)}${e.components ? ` ${JSON.stringify(e.components)}` : ""}`
-        );
-        const head = `${v.total} entities in ${v.world}; showing ${v.entities.length} from ${v.offset}${v.truncated ? " (more: raise offset)" : ""}`;
-        return {
-          text: clip([head, ...rows].join("\n"), TEXT_CHARS2),
-          structured: { ...v, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsListComponents = defineTool({
-      name: "ecs_list_components",
-      title: "List an entity's components",
-      description: "The component types of an entity (names from the runtime type; kind: component, tag, buffer, shared, managed; enableable: implements IEnableableComponent, and then `enabled`: whether it is enabled on this entity now; other components have no `enabled`), optionally with values; `follow` resolves Entity fields to the entity they point at (whether it exists, and its components).",
-      input: external_exports.object({
-        entity: entityArg,
-        world,
-        values: external_exports.boolean().optional().describe("include component values (not buffers: use ecs_get_buffer)"),
-        follow: external_exports.boolean().optional().describe("with values: follow Entity fields")
-      }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        name: external_exports.string(),
-        components: external_exports.array(
-          external_exports.object({
-            name: external_exports.string(),
-            kind: external_exports.string(),
-            enableable: external_exports.boolean(),
-            enabled: external_exports.boolean().optional().describe("enableable components only: enabled now"),
-            value: json2.optional(),
-            references: external_exports.record(
-              external_exports.string(),
-              external_exports.object({
-                index: external_exports.number().int(),
-                version: external_exports.number().int(),
-                exists: external_exports.boolean(),
-                components: external_exports.array(external_exports.string()).optional()
-              })
-            ).optional()
-          })
-        ),
-        cost: costSchema
-      }),
-      annotations: READS2,
-      run: async (args2, { app, caller }) => {
-        const r = await entityComponents(
-          app.session,
-          caller,
-          { world: args2.world, ...parseEntity(args2.entity) },
-          {
-            values: args2.values ?? args2.follow,
-            follow: args2.follow
-          }
-        );
-        const v = r.value;
-        const lines = v.components.map(
-          (c) => `  ${c.name} (${c.kind}${enabledText(c.enabled)})${c.value !== void 0 ? ` = ${JSON.stringify(c.value)}` : ""}`
-        );
-        return {
-          text: clip(
-            [`${ent(v.entity)}${v.name ? ` "${v.name}"` : ""} in ${v.world}:`, ...lines].join("\n"),
-            TEXT_CHARS2
-          ),
-          structured: { ...v, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsGetComponent = defineTool({
-      name: "ecs_get_component",
-      title: "Read a component",
-      description: "One component of one entity, after checking the entity has it (an absent component is an error, never zeroes); for an enableable component also `enabled` (a disabled one keeps its value).",
-      input: external_exports.object({ entity: entityArg, component: componentName, world }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        component: external_exports.string(),
-        value: json2,
-        enabled: external_exports.boolean().optional().describe("enableable components only: enabled now"),
-        cost: costSchema
-      }),
-      annotations: READS2,
-      run: async (args2, { app, caller }) => {
-        const r = await getComponent(
-          app.session,
-          caller,
-          { world: args2.world, ...parseEntity(args2.entity) },
-          args2.component
-        );
-        return {
-          text: `${r.value.component} of ${ent(r.value.entity)}${r.value.enabled === void 0 ? "" : r.value.enabled ? " (enabled)" : " (disabled)"} = ${show(r.value.value)}`,
-          structured: { ...r.value, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsSetComponent = defineTool({
-      name: "ecs_set_component",
-      title: "Write a component",
-      description: `Set a component on an entity: \`value\` is an object of the fields to change (others keep their values), or give \`field\` (a dotted path such as "Stats.Level") and the \`value\` for it. Enums by name. The value is read back in the game and returned with the value before; undo restores it. Several \`entities\` (up to ${MAX_SET_ENTITIES}) need confirm: true.`,
-      input: external_exports.object({
-        entity: entityArg.optional(),
-        entities: external_exports.array(entityArg).min(1).max(MAX_SET_ENTITIES).optional(),
-        component: componentName,
-        field: external_exports.string().min(1).optional().describe("dotted field path; value is then that field's value"),
-        value: json2.describe("the new value (an object of fields, or the field's value)"),
-        world,
-        ...gateArgs
-      }).refine((a) => a.entity === void 0 !== (a.entities === void 0), {
-        message: "give exactly one of entity or entities",
-        path: ["entity"]
-      }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        component: external_exports.string(),
-        applied: external_exports.boolean(),
-        changes: external_exports.array(
-          external_exports.object({
-            entity: entityOut,
-            before: json2,
-            after: json2,
-            journal_id: external_exports.number().int().optional()
-          })
-        ),
-        cost: costSchema
-      }),
-      annotations: WRITES,
-      run: async (args2, { app, journal, caller }) => {
-        const list = args2.entities ?? (args2.entity !== void 0 ? [args2.entity] : []);
-        const r = await setComponents(
-          app.session,
-          journal,
-          caller,
-          {
-            world: args2.world,
-            entities: list.map(parseEntity),
-            component: args2.component,
-            field: args2.field,
-            value: args2.value
-          },
-          { dryRun: args2.dry_run, confirm: args2.confirm }
-        );
-        const v = r.value;
-        const lines = v.changes.map(
-          (c) => `${ent(c.entity)}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`
-        );
-        return {
-          text: clip(
-            [
-              `${v.applied ? "set (read back)" : "dry run, nothing changed"}: ${v.component}`,
-              ...lines
-            ].join("\n"),
-            TEXT_CHARS2
-          ),
-          structured: { ...v, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsGetBuffer = defineTool({
-      name: "ecs_get_buffer",
-      title: "Read a dynamic buffer",
-      description: "An entity's dynamic buffer (IBufferElementData) elements, after checking it has the buffer.",
-      input: external_exports.object({ entity: entityArg, buffer: componentName, world }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        buffer: external_exports.string(),
-        length: external_exports.number().int(),
-        elements: external_exports.array(json2),
-        cost: costSchema
-      }),
-      annotations: READS2,
-      run: async (args2, { app, caller }) => {
-        const r = await getBuffer(
-          app.session,
-          caller,
-          { world: args2.world, ...parseEntity(args2.entity) },
-          args2.buffer
-        );
-        return {
-          text: clip(
-            `${r.value.buffer} of ${ent(r.value.entity)}: ${r.value.length} elements ${JSON.stringify(r.value.elements)}`,
-            TEXT_CHARS2
-          ),
-          structured: { ...r.value, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsBufferEdit = defineTool({
-      name: "ecs_buffer_edit",
-      title: "Edit a dynamic buffer",
-      description: "Change an entity's dynamic buffer: add (append `value`), insert (`value` at `index`), set (replace the element at `index`; `value` may name only the fields to change), remove_at (`index`), clear (needs confirm: true). Indices are checked first; the buffer is read back and returned before and after; undo restores it.",
-      input: external_exports.object({
-        entity: entityArg,
-        buffer: componentName,
-        op: external_exports.enum(["add", "insert", "set", "remove_at", "clear"]),
-        index: external_exports.number().int().min(0).optional(),
-        value: json2.optional(),
-        world,
-        ...gateArgs
-      }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        buffer: external_exports.string(),
-        applied: external_exports.boolean(),
-        before: external_exports.array(json2),
-        after: external_exports.array(json2),
-        journal_id: external_exports.number().int().optional(),
-        cost: costSchema
-      }),
-      annotations: WRITES,
-      run: async (args2, { app, journal, caller }) => {
-        const r = await editBuffer(
-          app.session,
-          journal,
-          caller,
-          { world: args2.world, ...parseEntity(args2.entity) },
-          { buffer: args2.buffer, op: args2.op, index: args2.index, value: args2.value },
-          { dryRun: args2.dry_run, confirm: args2.confirm }
-        );
-        const v = r.value;
-        return {
-          text: clip(
-            `${v.applied ? `${args2.op} done (read back)` : "dry run, nothing changed"}: ${v.buffer} of ${ent(v.entity)} ${v.before.length} → ${v.after.length} elements
-after: ${JSON.stringify(v.after)}`,
-            TEXT_CHARS2
-          ),
-          structured: { ...v, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsCreateEntity = defineTool({
-      name: "ecs_create_entity",
-      title: "Create a scratch entity",
-      description: "Create an entity with the given components (values optional: unset fields are zero); values are read back. undo destroys it.",
-      input: external_exports.object({
-        components: external_exports.array(external_exports.object({ name: componentName, value: json2.optional() })).min(1).max(16),
-        world
-      }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        components: external_exports.array(external_exports.string()),
-        values: external_exports.record(external_exports.string(), json2),
-        journal_id: external_exports.number().int(),
-        cost: costSchema
-      }),
-      annotations: WRITES,
-      run: async (args2, { app, journal, caller }) => {
-        const r = await createScratchEntity(app.session, journal, caller, args2);
-        const v = r.value;
-        return {
-          text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(", ")}`,
-          structured: { ...v, cost: costOut(r.cost) },
-          cost: r.cost
-        };
-      }
-    });
-    ecsDestroyEntity = defineTool({
-      name: "ecs_destroy_entity",
-      title: "Destroy an entity",
-      description: "Destroy an entity. Needs confirm: true; dry_run (or the refusal) shows its components and values first. Cannot be undone.",
-      input: external_exports.object({ entity: entityArg, world, ...gateArgs }),
-      output: external_exports.object({
-        world: external_exports.string(),
-        entity: entityOut,
-        applied: external_exports.boolean(),
-        preview: external_exports.object({
-          name: external_exports.string(),
-          components: external_exports.array(
-            external_exports.object({
-              name: external_exports.string(),
-              kind: external_exports.string(),
-              enabled: external_exports.boolean().optional(),
-              value: json2.optional()
-            })
-          )
-        }),
-        cost: costSchema
-      }),
-      annotations: DESTROYS,
-      run: async (args2, { app, caller }) => {
-        const r = await destroyEntities(
-          app.session,
-          caller,
-          { world: args2.world, ...parseEntity(args2.entity) },
-          { dryRun: args2.dry_run, confirm: args2.confirm }
-        );
-        const v = r.value;
-        return {
-          text: `${v.applied ? "destroyed" : "dry run, would destroy"} ${ent(v.entity)} (${v.preview.components.map((c) => c.name).join(", ")})`,
-          structured: {
-            world: v.world,
-            entity: v.entity,
-            applied: v.applied,
-            preview: {
-              name: v.preview.name,
-              components: v.preview.components.map((c) => ({
-                name: c.name,
-                kind: c.kind,
-                ...c.enabled !== void 0 ? { enabled: c.enabled } : {},
-                ...c.value !== void 0 ? { value: c.value } : {}
-              }))
-            },
-            cost: costOut(r.cost)
-          },
-          cost: r.cost
-        };
-      }
-    });
+    init_ecs_format();
     undoTool = defineTool({
       name: "undo",
       title: "Undo writes",
@@ -59154,7 +59714,8 @@ after: ${JSON.stringify(v.after)}`,
         ),
         cost: costSchema
       }),
-      annotations: WRITES,
+      annotations: CONTROLS,
+      // undo restores it
       run: async (args2, { app, journal, caller }) => {
         const r = await undo(app.session, journal, caller, {
           steps: args2.steps,
@@ -59167,11 +59728,22 @@ after: ${JSON.stringify(v.after)}`,
             r.value.map((e) => `${e.undone ? "undone" : "would undo"} #${e.id} ${e.label}`).join("\n"),
             TEXT_CHARS2
           ),
-          structured: { entries: r.value, cost: costOut(r.cost) },
+          structured: { entries: r.value },
           cost: r.cost
         };
       }
     });
+  }
+});
+
+// mcp/tools/ecs.ts
+var ecsTools;
+var init_ecs = __esm({
+  "mcp/tools/ecs.ts"() {
+    "use strict";
+    init_ecs_read_tools();
+    init_ecs_write_tools();
+    init_undo_tool();
     ecsTools = [
       ecsWorlds,
       ecsQuery,
@@ -59597,11 +60169,14 @@ async function readPlayerLog(session, paths, q, options = {}) {
   const maxBytes = options.maxReadBytes ?? MAX_LOG_READ_BYTES;
   let chunk;
   let path3 = known.localPath;
+  let fallback;
   try {
     path3 ??= (await locateGameFile(known.gamePath, options.wine)).path;
     chunk = await readLogChunk(path3, query2.since, maxBytes);
   } catch (e) {
     if (known.localPath === void 0 || !isMissing(e)) throw unreadable(e, path3);
+    fallback = `the log file found before (${known.localPath}) cannot be read (${messageOf(e)}): looked for ${known.gamePath} again`;
+    (options.log ?? session.log)(`logs: ${fallback}`);
     path3 = (await locateGameFile(known.gamePath, options.wine)).path;
     chunk = await readLogChunk(path3, query2.since, maxBytes).catch((e2) => {
       throw unreadable(e2, path3);
@@ -59621,7 +60196,8 @@ async function readPlayerLog(session, paths, q, options = {}) {
       bytes: chunk.bytes,
       pendingBytes: chunk.fileSize - chunk.cursor.offset,
       omittedBytes: chunk.omittedBytes,
-      fileSize: chunk.fileSize
+      fileSize: chunk.fileSize,
+      ...fallback !== void 0 ? { fallback } : {}
     },
     cost: sumCosts(costs, started)
   };
@@ -59664,23 +60240,11 @@ function attachmentKey(session) {
   return s.attached && s.endpoint !== void 0 ? `${s.endpoint}#${s.connects}` : void 0;
 }
 async function readGamePath(session, caller) {
-  const started = performance.now();
-  const r = await evaluateInSession(session, caller, PATH_PROGRAM);
-  const ref = stringRef(r.value);
-  if (typeof ref === "string") return { value: checkPath(ref), cost: r.cost };
-  try {
-    const s = await session.run("logs (path)", caller, (ctx) => readString(ctx.conn, ref.id), {
-      window: false
-    });
-    return { value: checkPath(s.value.text), cost: sumCosts([r.cost, s.cost], started) };
-  } catch (e) {
-    if (!(e instanceof UnityError) || e.code !== "INTERNAL") throw e;
-  }
-  const again = await session.run("logs (path)", caller, async (ctx) => {
-    const v = stringRef(await evaluateInGame(ctx, PATH_PROGRAM));
-    return typeof v === "string" ? v : (await readString(ctx.conn, v.id)).text;
+  const r = await runToolProgram(session, caller, "logs (path)", PATH_PROGRAM, async (v, ctx) => {
+    const s = stringRef(v);
+    return typeof s === "string" ? s : (await readString(ctx.conn, s.id)).text;
   });
-  return { value: checkPath(again.value), cost: sumCosts([r.cost, again.cost], started) };
+  return { value: checkPath(r.value), cost: r.cost };
 }
 function stringRef(r) {
   if (r.kind === "exception") {
@@ -59718,11 +60282,11 @@ var init_player_log = __esm({
   "unity/player-log.ts"() {
     "use strict";
     init_sdb_protocol();
-    init_evaluate_in_session();
     init_errors6();
     init_player_log_file();
     init_player_log_parse();
     init_session();
+    init_tool_programs();
     init_wine_paths();
     LOG_LEVELS = ["error", "assert", "warning", "log", "exception"];
     DEFAULT_LOG_LIMIT = 100;
@@ -59786,6 +60350,7 @@ var init_logs = __esm({
         skipped: external_exports.number().int().describe("matching entries left out by `limit` (older ones)"),
         restarted: external_exports.boolean().describe("the log was replaced since the cursor (game restarted)"),
         omitted_bytes: external_exports.number().int().describe("new bytes not read (more than 4 MiB were new): their entries are missing"),
+        fallback: fallbackSchema,
         cost: costSchema
       }),
       annotations: READS,
@@ -59806,8 +60371,9 @@ var init_logs = __esm({
         }));
         const head = `${entries.length} entr${entries.length === 1 ? "y" : "ies"} from ${v.path}` + (v.skipped ? ` (${v.skipped} older matching ones left out)` : "") + (v.restarted ? " (the log was replaced: the game restarted)" : "") + (v.omittedBytes ? ` (${v.omittedBytes} bytes of older entries not read)` : "") + `; next cursor: ${v.cursor}`;
         const body = entries.map((e) => `[${e.level}] ${e.message}`);
+        const note = v.fallback !== void 0 ? [`fallback: ${v.fallback}`] : [];
         return {
-          text: [head, ...body].join("\n"),
+          text: [head, ...body, ...note].join("\n"),
           structured: {
             path: v.path,
             game_path: v.gamePath,
@@ -59816,7 +60382,7 @@ var init_logs = __esm({
             skipped: v.skipped,
             restarted: v.restarted,
             omitted_bytes: v.omittedBytes,
-            cost: costOut(r.cost)
+            ...v.fallback !== void 0 ? { fallback: v.fallback } : {}
           },
           cost: r.cost
         };
@@ -60427,7 +60993,12 @@ async function captureFile(session, caller, costs) {
   const file2 = path2.join(dir, "screenshot.png");
   let timedOut = false;
   try {
-    const r = await evaluateInSession(session, caller, captureProgram(file2)).catch((e) => {
+    const r = await evaluateToolProgram(
+      session,
+      caller,
+      "screenshot (capture-file)",
+      captureProgram(file2)
+    ).catch((e) => {
       throw lacking("capture-file", e);
     });
     costs.push(r.cost);
@@ -60496,14 +61067,12 @@ function renderTextureProgram(limit) {
 }
 async function renderTexture(session, caller, maxSize, why, costs) {
   const source = renderTextureProgram(Math.min(MAX_MAX_SIZE, maxSize * 2));
-  const r = await runBound(
+  const r = await runToolProgram(
     session,
     caller,
-    source,
-    EVAL_OPTIONS,
     "screenshot (render-texture)",
-    async (ctx) => {
-      const result2 = await evaluateInGame(ctx, source, EVAL_OPTIONS, false);
+    source,
+    async (result2, ctx) => {
       if (result2.kind !== "value" || result2.value.kind !== "string") return { result: result2 };
       const v = result2.value;
       const base644 = v.text ?? (v.ref ? (await readString(ctx.conn, v.ref.id)).text : "");
@@ -60572,21 +61141,20 @@ function shrink(png, maxSize, method) {
     method
   };
 }
-var DEFAULT_MAX_SIZE, MIN_MAX_SIZE, MAX_MAX_SIZE, CAPTURE_TIMEOUT_MS, EVAL_OPTIONS, PNG_SIGNATURE, IEND_CHUNK, NO_CAMERA_HINT;
+var DEFAULT_MAX_SIZE, MIN_MAX_SIZE, MAX_MAX_SIZE, CAPTURE_TIMEOUT_MS, PNG_SIGNATURE, IEND_CHUNK, NO_CAMERA_HINT;
 var init_screenshot = __esm({
   "unity/screenshot.ts"() {
     "use strict";
     init_eval();
     init_sdb_protocol();
     init_errors6();
-    init_evaluate_in_session();
     init_png();
     init_session();
+    init_tool_programs();
     DEFAULT_MAX_SIZE = 1024;
     MIN_MAX_SIZE = 16;
     MAX_MAX_SIZE = 16384;
     CAPTURE_TIMEOUT_MS = 5e3;
-    EVAL_OPTIONS = { builtins: /* @__PURE__ */ new Map(), functions: /* @__PURE__ */ new Map() };
     PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
     IEND_CHUNK = Buffer.from([0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]);
     NO_CAMERA_HINT = "'cam' is null";
@@ -60646,8 +61214,7 @@ var init_screenshot2 = __esm({
             source_height: s.sourceHeight,
             method: s.method,
             bytes: s.png.length,
-            ...saved ? { path: saved } : {},
-            cost: costOut(r.cost)
+            ...saved ? { path: saved } : {}
           },
           cost: r.cost,
           images: [{ data: s.png.toString("base64"), mimeType: "image/png" }]
@@ -60702,8 +61269,9 @@ var init_session2 = __esm({
     "use strict";
     init_zod();
     init_errors6();
-    init_debug();
+    init_debug_format();
     init_schemas4();
+    init_cost2();
     init_tool();
     playerSchema = external_exports.object({
       key: external_exports.string(),
@@ -60752,7 +61320,7 @@ var init_session2 = __esm({
           ...dbg?.pause ? [stopText(dbg.pause)] : [],
           ...dbg && dbg.breakpoints.length ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`] : []
         ];
-        const cost = untouched(started);
+        const cost = callCost(started);
         return {
           text: lines.join("\n"),
           structured: {
@@ -60764,8 +61332,7 @@ var init_session2 = __esm({
                 breakpoints: dbg.breakpoints.length,
                 ...dbg.pause ? { pause: stopOut(dbg.pause) } : {}
               }
-            } : {},
-            cost: costOut(cost)
+            } : {}
           },
           cost
         };
@@ -60777,12 +61344,7 @@ var init_session2 = __esm({
       description: "Attach the debugger now: to the one visible player (no arguments), to a player chosen among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: a game under Proton may announce the host address). Later calls use this game. A game started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: set breakpoints in start-up code, then `resume` lets it run.",
       input: external_exports.object(targetArgs),
       output: external_exports.object({ session: sessionSchema, cost: costSchema }),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false
-      },
+      annotations: CONTROLS_IDEMPOTENT,
       run: async (args2, { app, caller }) => {
         const started = performance.now();
         if (args2.player !== void 0 && (args2.host !== void 0 || args2.port !== void 0))
@@ -60791,10 +61353,10 @@ var init_session2 = __esm({
           throw Errors.invalidArgument("host needs a port (the debugger agent port of the game)");
         const target = args2.port !== void 0 ? { kind: "endpoint", host: args2.host ?? "127.0.0.1", port: args2.port } : args2.player !== void 0 ? { kind: "player", selector: args2.player } : { kind: "auto" };
         const s = await app.session.attach(target, caller);
-        const cost = untouched(started);
+        const cost = callCost(started);
         return {
           text: sessionText(s),
-          structured: { session: sessionOut(s), cost: costOut(cost) },
+          structured: { session: sessionOut(s) },
           cost
         };
       }
@@ -60805,20 +61367,15 @@ var init_session2 = __esm({
       description: "Resume the game and free its debugger slot (another debugger may attach). Holds are released. The next call that needs the game attaches again.",
       input: external_exports.object({}),
       output: external_exports.object({ was_attached: external_exports.boolean(), cost: costSchema }),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false
-      },
+      annotations: CONTROLS_IDEMPOTENT,
       run: async (_args, { app }) => {
         const started = performance.now();
         const was = app.session.status().attached;
         await app.session.detach();
-        const cost = untouched(started);
+        const cost = callCost(started);
         return {
           text: was ? "detached: the game runs and its debugger slot is free" : "was not attached",
-          structured: { was_attached: was, cost: costOut(cost) },
+          structured: { was_attached: was },
           cost
         };
       }
@@ -60834,7 +61391,7 @@ var init_session2 = __esm({
         const r = await app.session.hold(caller);
         return {
           text: `game held (your holds: ${r.value.holds})`,
-          structured: { holds: r.value.holds, cost: costOut(r.cost) },
+          structured: { holds: r.value.holds },
           cost: r.cost
         };
       }
@@ -60858,7 +61415,7 @@ var init_session2 = __esm({
         const running = app.session.status().holds.length === 0;
         return {
           text: `released (your holds: ${r.value.holds}; game ${running ? "running" : "still held"})`,
-          structured: { holds: r.value.holds, running, cost: costOut(r.cost) },
+          structured: { holds: r.value.holds, running },
           cost: r.cost
         };
       }
@@ -60894,8 +61451,8 @@ var init_types2 = __esm({
     "use strict";
     init_zod();
     init_eval();
-    init_session();
     init_schemas4();
+    init_cost2();
     init_tool();
     KEYWORD_OF2 = new Map(Object.entries(KEYWORD_TYPES).map(([k, v]) => [v, k]));
     memberListSchema = external_exports.object({
@@ -60983,7 +61540,7 @@ var init_types2 = __esm({
             } : {}
           };
         });
-        const cost = sumCosts(costs, started);
+        const cost = callCost(started, costs);
         const lines = [];
         if (types.length === 0) {
           lines.push(
@@ -61014,8 +61571,7 @@ var init_types2 = __esm({
             total: r.total,
             truncated: r.truncated,
             suggestions: r.suggestions,
-            unlisted_assemblies: r.unlisted.map((u) => u.assembly),
-            cost: costOut(cost)
+            unlisted_assemblies: r.unlisted.map((u) => u.assembly)
           },
           cost
         };
@@ -61111,14 +61667,14 @@ async function callTool(tool, rawArgs, call) {
   }
   try {
     const out = await tool.run(parsed.data, toolContext(call));
-    const text = out.cost ? `${out.text}
-${formatCost(out.cost)}` : out.text;
+    const extras = out.structured.cost;
     return {
       content: [
-        { type: "text", text },
+        { type: "text", text: `${out.text}
+${costText(out.cost)}` },
         ...(out.images ?? []).map((i) => ({ type: "image", ...i }))
       ],
-      structuredContent: out.structured
+      structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } }
     };
   } catch (e) {
     return errorResult(e);
@@ -61158,6 +61714,7 @@ var init_server3 = __esm({
     init_types();
     init_zod();
     init_errors6();
+    init_cost2();
     init_tool();
     init_tools();
     SERVER_NAME = "unity";
@@ -61859,6 +62416,188 @@ var init_breakpoint_table = __esm({
   }
 });
 
+// unity/debug/event-decisions.ts
+var EventDecisions;
+var init_event_decisions = __esm({
+  "unity/debug/event-decisions.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_frame_eval();
+    init_locations();
+    init_resolve();
+    EventDecisions = class {
+      constructor(d) {
+        this.d = d;
+      }
+      d;
+      decidingThread;
+      /** The thread of the event being decided (its condition may invoke). */
+      get deciding() {
+        return this.decidingThread;
+      }
+      /** `duringCall`: an invoke that lets every thread run was on the wire when the set arrived. */
+      async onEventSet(conn, set2, duringCall) {
+        const { table, pauses, log } = this.d;
+        if (set2.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
+        for (const load of set2.events.filter((e) => e.kind === "TYPE_LOAD"))
+          if (conn === this.d.bound())
+            await this.bindOnLoad(conn, load).catch(
+              (e) => log(`debug: binding on a type load: ${messageOf(e)}`)
+            );
+        const evs = set2.events.filter(
+          (e) => e.kind === "BREAKPOINT" || e.kind === "STEP" || e.kind === "METHOD_ENTRY" || e.kind === "EXCEPTION"
+        );
+        const ev = evs[0];
+        if (ev && duringCall && conn === this.d.bound()) {
+          for (const e of evs) {
+            const bp = table.ofRequest(e.requestId);
+            if (bp) bp.passed = (bp.passed ?? 0) + 1;
+          }
+          log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
+        }
+        const candidate = ev !== void 0 && conn === this.d.bound() && !duringCall;
+        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch((e) => {
+          log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+          return void 0;
+        }) : Promise.resolve(void 0);
+        let stop;
+        if (candidate) {
+          this.decidingThread = ev.threadId;
+          try {
+            for (const e of evs) {
+              try {
+                const s = await this.decide(conn, e);
+                stop ??= s;
+              } catch (err) {
+                log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
+              }
+            }
+          } finally {
+            this.decidingThread = void 0;
+          }
+        }
+        if (!stop) {
+          await located2;
+          await conn.send("VM.RESUME").catch((e) => log(`debug: resuming a skipped event: ${messageOf(e)}`));
+          return;
+        }
+        const [loc] = await Promise.all([located2, this.d.stepper.clear(conn)]);
+        if (loc) stop.location = loc;
+        pauses.add(stop);
+      }
+      /**
+       * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
+       * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
+       * come while an evaluation holds the session (its call compiled the type).
+       */
+      async bindOnLoad(conn, ev) {
+        const { table, log } = this.d;
+        const bp = table.ofRequest(ev.requestId);
+        const spec = bp && table.specOf(bp.id);
+        const cache = this.d.cache();
+        const catalog = this.d.catalog();
+        if (!bp?.pending || !spec || !cache || !catalog) return;
+        let locations;
+        try {
+          locations = await resolveBreakpoint({ conn, catalog }, cache, spec);
+        } catch (e) {
+          if (spec.file !== void 0 && e instanceof UnityError && e.code === "NO_LOCATION") return;
+          bp.bindError = messageOf(e);
+          delete bp.pending;
+          await table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+          log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+          return;
+        }
+        bp.locations = locations;
+        delete bp.pending;
+        await table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
+        try {
+          await table.armLines(conn, bp);
+          log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(", ")}`);
+        } catch (e) {
+          bp.bindError = messageOf(e);
+          bp.locations = [];
+          table.list(bp);
+          log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
+        }
+      }
+      async decide(conn, ev) {
+        if (this.d.stepper.owns(ev)) return this.d.stepper.decide(conn, ev);
+        if (ev.kind !== "BREAKPOINT" && ev.kind !== "EXCEPTION") return void 0;
+        const bp = this.d.table.ofRequest(ev.requestId);
+        if (!bp) return void 0;
+        if (ev.kind === "EXCEPTION") {
+          const typeId = await conn.send("OBJECT_REF.GET_TYPE", { objectId: ev.exceptionId });
+          const type = (await conn.send("TYPE.GET_INFO", { typeId })).fullName;
+          bp.hits++;
+          return {
+            reason: "exception",
+            owner: bp.owner,
+            threadId: ev.threadId,
+            breakpointId: bp.id,
+            exception: { type, objectId: ev.exceptionId }
+          };
+        }
+        const base = {
+          reason: "breakpoint",
+          owner: bp.owner,
+          threadId: ev.threadId,
+          breakpointId: bp.id
+        };
+        if (bp.condition === void 0) {
+          bp.hits++;
+          if (bp.hitCount !== void 0) {
+            bp.hits = bp.hitCount;
+            bp.spent = true;
+          }
+          return base;
+        }
+        let verdict;
+        try {
+          verdict = await this.condition(bp, ev.threadId);
+        } catch (e) {
+          verdict = messageOf(e);
+        }
+        if (verdict === false) return void 0;
+        if (typeof verdict === "string") return { ...base, conditionError: verdict };
+        bp.hits++;
+        if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
+        if (bp.hitCount !== void 0) bp.spent = true;
+        return base;
+      }
+      /** true/false, or why it could not be decided. */
+      async condition(bp, threadId) {
+        const r = await this.d.session.run(
+          "breakpoint condition",
+          bp.owner,
+          (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition)
+        );
+        const v = r.value;
+        if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
+        if (v.kind === "exception") return `the condition threw ${v.type}: ${v.message}`;
+        return `the condition is not a bool (${v.kind === "value" ? v.type : "void"})`;
+      }
+      /** Where the thread stopped: its top managed frame. */
+      async topLocation(conn, threadId) {
+        const frames = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
+        const top = frames.find((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0);
+        const cache = this.d.cache();
+        if (!top || !cache) return void 0;
+        const { typeName: typeName2, name: name2 } = await cache.methodName(top.methodId);
+        const at2 = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
+        return {
+          method: `${typeName2}.${name2}`,
+          methodId: top.methodId,
+          ilOffset: top.ilOffset,
+          ...at2 ? { line: at2.line } : {},
+          ...at2?.file ? { file: at2.file } : {}
+        };
+      }
+    };
+  }
+});
+
 // unity/debug/pauses.ts
 var Pauses;
 var init_pauses = __esm({
@@ -61881,6 +62620,13 @@ var init_pauses = __esm({
       /** The stops in line behind the pause, oldest first. */
       inLine() {
         return [...this.queued];
+      }
+      /** The pause `caller` may act on: the current one, theirs unless forced. */
+      owned(caller, force, what) {
+        const p = this.pause;
+        if (!p) throw Errors.notPaused(what);
+        if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
+        return p;
       }
       /** A new stop: the pause, or in line behind the current one (it keeps its level and place). */
       add(stop) {
@@ -61985,7 +62731,7 @@ function setStepRequest(conn, threadId, kind) {
 }
 async function onSourceLine(conn, cache, threadId) {
   const [top] = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
-  if (!top || (top.flags & 2) !== 0) return false;
+  if (!top || (top.flags & FrameFlags.NATIVE_TRANSITION) !== 0) return false;
   const at2 = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
   return at2 !== void 0 && isSourceLine(at2.line);
 }
@@ -62029,6 +62775,164 @@ var init_step_requests = __esm({
   }
 });
 
+// unity/debug/stepping.ts
+async function afterStep(r) {
+  const started = performance.now();
+  const stop = await r.value.next;
+  return {
+    value: stop,
+    cost: {
+      ...r.cost,
+      wallMs: Math.round((r.cost.wallMs + performance.now() - started) * 100) / 100
+    }
+  };
+}
+var Stepper;
+var init_stepping = __esm({
+  "unity/debug/stepping.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors6();
+    init_session();
+    init_step_requests();
+    Stepper = class {
+      constructor(d) {
+        this.d = d;
+      }
+      d;
+      request;
+      /** Who the step under way is for, if one is. */
+      get owner() {
+        return this.request?.owner;
+      }
+      /**
+       * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
+       * Without an event pause, steps from the caller's hold (see stepFromHold).
+       */
+      async step(caller, kind, options) {
+        const { pauses, session } = this.d;
+        if (!pauses.current) return this.stepFromHold(caller, kind, options);
+        const p = pauses.owned(caller, options.force === true, `debug_step ${kind}`);
+        const r = await session.run(
+          `debug_step ${kind}`,
+          caller,
+          async (ctx) => {
+            if (ctx.conn !== this.d.bound()) throw Errors.notPaused(`debug_step ${kind}`);
+            if (kind === "resume" || pauses.inLine().length > 0) {
+              await pauses.resume(ctx.conn);
+              return { next: Promise.resolve(pauses.current) };
+            }
+            await this.arm(ctx.conn, caller, p.threadId, kind);
+            const next = pauses.nextStop(options.timeoutMs);
+            await pauses.resume(ctx.conn);
+            return { next };
+          },
+          { window: false }
+        );
+        return afterStep(r);
+      }
+      /**
+       * A step from a plain hold: only the caller may hold the game (a step lets it run, and any
+       * other hold would keep it suspended). The step is armed on the thread (default the main
+       * one), then the caller's holds are released. Mono steps only a thread suspended in managed
+       * code; one in native code (the main thread between frames) refuses STEP with
+       * INVALID_ARGUMENT: `into` then waits for the thread to enter a method of an assembly with
+       * debug information (game code) instead, by a METHOD_ENTRY request filtered to that thread
+       * and those assemblies; `over` and `out` have no line to start from and are refused.
+       */
+      async stepFromHold(caller, kind, options) {
+        const { session } = this.d;
+        const what = `debug_step ${kind}`;
+        const { mine, others } = session.holdsOf(caller);
+        if (mine === 0 && others.length === 0) throw Errors.notPaused(what);
+        const holders = [...mine ? [caller] : [], ...others];
+        if (mine === 0 || others.length > 0)
+          throw new UnityError(
+            "HOLD_NOT_OWNED",
+            `${what} from a hold lets the game run, so only the caller holding it may step: held by ${holders.join(", ")}`,
+            { details: { holders } }
+          );
+        const costs = [];
+        let next = Promise.resolve(void 0);
+        if (kind !== "resume") {
+          const r = await session.run(
+            what,
+            caller,
+            async (ctx) => {
+              this.d.locations(ctx);
+              const thread = options.threadId ?? await ctx.mainThread();
+              await this.arm(ctx.conn, caller, thread, kind, ctx);
+              return { next: this.d.pauses.nextStop(options.timeoutMs) };
+            },
+            // a window (nested in the hold): finding the main thread may invoke
+            { window: true }
+          );
+          costs.push(r.cost);
+          next = r.value.next;
+        }
+        for (let i = 0; i < mine; i++) costs.push((await session.release(caller)).cost);
+        return afterStep({ value: { next }, cost: sumCosts(costs) });
+      }
+      /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
+      async arm(conn, owner, threadId, kind, fromHold) {
+        await this.clear(conn);
+        if (fromHold && !await onSourceLine(conn, this.d.cache(), threadId)) {
+          if (kind !== "into") throw noLineToStepFrom(threadId, kind);
+          const requestId2 = await setGameCodeEntryRequest(fromHold);
+          this.request = { requestId: requestId2, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
+          return;
+        }
+        const requestId = await setStepRequest(conn, threadId, kind);
+        this.request = { requestId, owner, eventKind: EventKind.STEP, threadId };
+      }
+      /** Clears the step's request, if a step is under way (a failure is logged). */
+      async clear(conn) {
+        const s = this.request;
+        if (!s) return;
+        this.request = void 0;
+        if (!conn.isClosed)
+          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: s.eventKind, requestId: s.requestId }).catch((e) => this.d.log(`debug: clearing a step: ${messageOf(e)}`));
+      }
+      /** Forgets the step without clearing it; its request, for a caller that clears it. */
+      forget() {
+        const s = this.request;
+        this.request = void 0;
+        return s;
+      }
+      /** Whether `ev` is an event of the step's request. */
+      owns(ev) {
+        return this.request !== void 0 && (ev.kind === "STEP" || ev.kind === "METHOD_ENTRY" || ev.kind === "BREAKPOINT") && ev.requestId === this.request.requestId;
+      }
+      /** What an event of the step's request (see owns) means: the step's stop, or none. */
+      async decide(conn, ev) {
+        const st = this.request;
+        if (ev.threadId !== st.threadId) return void 0;
+        if (ev.kind === "METHOD_ENTRY" && await this.toFirstLine(conn, ev)) return void 0;
+        return { reason: "step", owner: st.owner, threadId: ev.threadId };
+      }
+      /**
+       * A step from native code entered game code, still in the method's prologue (IL offset -1,
+       * before any line). The step goes on to the method's first line by a breakpoint there (a
+       * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
+       * level can go back.
+       */
+      async toFirstLine(conn, ev) {
+        const st = this.request;
+        try {
+          await this.clear(conn);
+          const requestId = await setFirstLineRequest(conn, this.d.cache(), ev.methodId);
+          if (requestId === void 0) return false;
+          this.request = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
+          return true;
+        } catch (e) {
+          this.d.log(`debug: going on to the first line of an entered method: ${messageOf(e)}`);
+          return false;
+        }
+      }
+    };
+  }
+});
+
 // unity/debug/debugger.ts
 var Debugger;
 var init_debugger = __esm({
@@ -62036,23 +62940,37 @@ var init_debugger = __esm({
     "use strict";
     init_sdb_protocol();
     init_errors6();
-    init_session();
     init_breakpoint_table();
-    init_frame_eval();
+    init_event_decisions();
     init_pauses();
     init_resolve();
-    init_step_requests();
+    init_stepping();
     init_locations();
     Debugger = class {
       constructor(session, log = () => void 0) {
         this.session = session;
         this.log = log;
         this.table = new BreakpointTable(log, (conn) => conn === this.conn && !conn.isClosed);
+        const bound = {
+          session,
+          pauses: this.pauses,
+          log,
+          bound: () => this.conn,
+          cache: () => this.cache,
+          locations: (ctx) => this.locations(ctx)
+        };
+        this.stepper = new Stepper(bound);
+        this.events = new EventDecisions({
+          ...bound,
+          table: this.table,
+          stepper: this.stepper,
+          catalog: () => this.catalog
+        });
         session.extend({
           beforeClose: (conn) => this.beforeClose(conn),
           connectionEnded: (conn) => this.connectionEnded(conn),
           callerGone: (caller) => this.callerGone(caller),
-          keepThreadsStopped: (main2) => this.pauses.keepsStopped(main2, this.deciding)
+          keepThreadsStopped: (main2) => this.pauses.keepsStopped(main2, this.events.deciding)
         });
       }
       session;
@@ -62062,18 +62980,17 @@ var init_debugger = __esm({
       cache;
       table;
       pauses = new Pauses();
+      stepper;
+      events;
       catalog;
-      /** The thread of the event being decided (its condition may invoke). */
-      deciding;
-      /** The step under way: a STEP request, or (from native code) a METHOD_ENTRY one. */
-      stepping;
       queue = Promise.resolve();
       status() {
+        const stepping = this.stepper.owner;
         return {
           breakpoints: this.table.all(),
           ...this.pauses.current ? { pause: this.pauses.current } : {},
           queued: this.pauses.inLine(),
-          ...this.stepping ? { stepping: { owner: this.stepping.owner } } : {},
+          ...stepping !== void 0 ? { stepping: { owner: stepping } } : {},
           stops: this.pauses.stops
         };
       }
@@ -62186,99 +63103,14 @@ var init_debugger = __esm({
       }
       /**
        * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
-       * Without an event pause, steps from the caller's hold (see stepFromHold).
+       * Without an event pause, steps from the caller's hold (see stepping.ts).
        */
-      async step(caller, kind, options) {
-        if (!this.pauses.current) return this.stepFromHold(caller, kind, options);
-        const p = this.ownedPause(caller, options.force === true, `debug_step ${kind}`);
-        const r = await this.session.run(
-          `debug_step ${kind}`,
-          caller,
-          async (ctx) => {
-            if (ctx.conn !== this.conn) throw Errors.notPaused(`debug_step ${kind}`);
-            if (kind === "resume" || this.pauses.inLine().length > 0) {
-              await this.pauses.resume(ctx.conn);
-              return { next: Promise.resolve(this.pauses.current) };
-            }
-            await this.armStep(ctx.conn, caller, p.threadId, kind);
-            const next = this.pauses.nextStop(options.timeoutMs);
-            await this.pauses.resume(ctx.conn);
-            return { next };
-          },
-          { window: false }
-        );
-        return this.afterStep(r);
-      }
-      /**
-       * A step from a plain hold: only the caller may hold the game (a step lets it run, and any
-       * other hold would keep it suspended). The step is armed on the thread (default the main
-       * one), then the caller's holds are released. Mono steps only a thread suspended in managed
-       * code; one in native code (the main thread between frames) refuses STEP with
-       * INVALID_ARGUMENT: `into` then waits for the thread to enter a method of an assembly with
-       * debug information (game code) instead, by a METHOD_ENTRY request filtered to that thread
-       * and those assemblies; `over` and `out` have no line to start from and are refused.
-       */
-      async stepFromHold(caller, kind, options) {
-        const what = `debug_step ${kind}`;
-        const { mine, others } = this.session.holdsOf(caller);
-        if (mine === 0 && others.length === 0) throw Errors.notPaused(what);
-        const holders = [...mine ? [caller] : [], ...others];
-        if (mine === 0 || others.length > 0)
-          throw new UnityError(
-            "HOLD_NOT_OWNED",
-            `${what} from a hold lets the game run, so only the caller holding it may step: held by ${holders.join(", ")}`,
-            { details: { holders } }
-          );
-        const costs = [];
-        let next = Promise.resolve(void 0);
-        if (kind !== "resume") {
-          const r = await this.session.run(
-            what,
-            caller,
-            async (ctx) => {
-              this.locations(ctx);
-              const thread = options.threadId ?? await ctx.mainThread();
-              await this.armStep(ctx.conn, caller, thread, kind, ctx);
-              return { next: this.pauses.nextStop(options.timeoutMs) };
-            },
-            // a window (nested in the hold): finding the main thread may invoke
-            { window: true }
-          );
-          costs.push(r.cost);
-          next = r.value.next;
-        }
-        for (let i = 0; i < mine; i++) costs.push((await this.session.release(caller)).cost);
-        return this.afterStep({ value: { next }, cost: sumCosts(costs) });
-      }
-      /** Arms the step (the one Mono 6.8 allows at a time); see stepFromHold for `fromHold`. */
-      async armStep(conn, owner, threadId, kind, fromHold) {
-        await this.clearStep(conn);
-        if (fromHold && !await onSourceLine(conn, this.cache, threadId)) {
-          if (kind !== "into") throw noLineToStepFrom(threadId, kind);
-          const requestId2 = await setGameCodeEntryRequest(fromHold);
-          this.stepping = { requestId: requestId2, owner, eventKind: EventKind.METHOD_ENTRY, threadId };
-          return;
-        }
-        const requestId = await setStepRequest(conn, threadId, kind);
-        this.stepping = { requestId, owner, eventKind: EventKind.STEP, threadId };
-      }
-      async afterStep(r) {
-        const started = performance.now();
-        const stop = await r.value.next;
-        return {
-          value: stop,
-          cost: {
-            ...r.cost,
-            wallMs: Math.round((r.cost.wallMs + performance.now() - started) * 100) / 100
-          }
-        };
+      step(caller, kind, options) {
+        return this.stepper.step(caller, kind, options);
       }
       /** The pause `caller` may act on: the current one, theirs unless forced. */
       ownedPause(caller, force, what) {
-        const p = this.pauses.current;
-        if (!p) throw Errors.notPaused(what);
-        if (p.owner !== caller && !force) throw Errors.pauseNotOwned(caller, p.owner);
-        return p;
+        return this.pauses.owned(caller, force, what);
       }
       /** Source lines of a method (the stand-in for source text). */
       async methodLocations(caller, type, method, signature) {
@@ -62299,48 +63131,7 @@ var init_debugger = __esm({
           { window: false }
         );
       }
-      // ------------------------------------------------------------------ resolving and arming
-      /**
-       * A type a pending breakpoint waits for has loaded (the game is suspended by its event):
-       * resolve the breakpoint again and arm it. Wire commands only, no operation: the event may
-       * come while an evaluation holds the session (its call compiled the type).
-       */
-      async bindOnLoad(conn, ev) {
-        const bp = this.table.ofRequest(ev.requestId);
-        const spec = bp && this.table.specOf(bp.id);
-        if (!bp?.pending || !spec || !this.cache || !this.catalog) return;
-        let locations;
-        try {
-          locations = await resolveBreakpoint({ conn, catalog: this.catalog }, this.cache, spec);
-        } catch (e) {
-          if (spec.file !== void 0 && e instanceof UnityError && e.code === "NO_LOCATION") return;
-          bp.bindError = messageOf(e);
-          delete bp.pending;
-          await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
-          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-          return;
-        }
-        bp.locations = locations;
-        delete bp.pending;
-        await this.table.clearRequest(conn, bp, EventKind.TYPE_LOAD);
-        try {
-          await this.table.armLines(conn, bp);
-          this.log(`debug: breakpoint ${bp.id} bound at ${locations.map((l) => l.method).join(", ")}`);
-        } catch (e) {
-          bp.bindError = messageOf(e);
-          bp.locations = [];
-          this.table.list(bp);
-          this.log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
-        }
-      }
-      async clearStep(conn) {
-        const s = this.stepping;
-        if (!s) return;
-        this.stepping = void 0;
-        if (!conn.isClosed)
-          await conn.send("EVENT_REQUEST.CLEAR", { eventKind: s.eventKind, requestId: s.requestId }).catch((e) => this.log(`debug: clearing a step: ${messageOf(e)}`));
-      }
-      // ------------------------------------------------------------------ events
+      // ------------------------------------------------------------------ the bound connection
       bind(connection) {
         const conn = connection.conn;
         if (this.conn === conn) return;
@@ -62349,153 +63140,8 @@ var init_debugger = __esm({
         this.cache = connection.part(LOCATION_CACHE);
         this.offEvent = conn.onEvent((set2) => {
           const duringCall = this.session.invokeRunning;
-          this.queue = this.queue.then(() => this.onEventSet(conn, set2, duringCall)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
+          this.queue = this.queue.then(() => this.events.onEventSet(conn, set2, duringCall)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
         });
-      }
-      async onEventSet(conn, set2, duringCall) {
-        if (set2.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
-        for (const load of set2.events.filter((e) => e.kind === "TYPE_LOAD"))
-          if (conn === this.conn)
-            await this.bindOnLoad(conn, load).catch(
-              (e) => this.log(`debug: binding on a type load: ${messageOf(e)}`)
-            );
-        const evs = set2.events.filter(
-          (e) => e.kind === "BREAKPOINT" || e.kind === "STEP" || e.kind === "METHOD_ENTRY" || e.kind === "EXCEPTION"
-        );
-        const ev = evs[0];
-        if (ev && duringCall && conn === this.conn) {
-          for (const e of evs) {
-            const bp = this.table.ofRequest(e.requestId);
-            if (bp) bp.passed = (bp.passed ?? 0) + 1;
-          }
-          this.log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
-        }
-        const candidate = ev !== void 0 && conn === this.conn && !duringCall;
-        const located2 = candidate ? this.topLocation(conn, ev.threadId).catch((e) => {
-          this.log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
-          return void 0;
-        }) : Promise.resolve(void 0);
-        let stop;
-        if (candidate) {
-          this.deciding = ev.threadId;
-          try {
-            for (const e of evs) {
-              try {
-                const s = await this.decide(conn, e);
-                stop ??= s;
-              } catch (err) {
-                this.log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
-              }
-            }
-          } finally {
-            this.deciding = void 0;
-          }
-        }
-        if (!stop) {
-          await located2;
-          await conn.send("VM.RESUME").catch((e) => this.log(`debug: resuming a skipped event: ${messageOf(e)}`));
-          return;
-        }
-        const [loc] = await Promise.all([located2, this.clearStep(conn)]);
-        if (loc) stop.location = loc;
-        this.pauses.add(stop);
-      }
-      async decide(conn, ev) {
-        if (ev.kind === "STEP" || ev.kind === "METHOD_ENTRY" || ev.kind === "BREAKPOINT") {
-          const st = this.stepping;
-          if (st && ev.requestId === st.requestId) {
-            if (ev.threadId !== st.threadId) return void 0;
-            if (ev.kind === "METHOD_ENTRY" && await this.toFirstLine(conn, ev)) return void 0;
-            return { reason: "step", owner: st.owner, threadId: ev.threadId };
-          }
-          if (ev.kind !== "BREAKPOINT") return void 0;
-        }
-        const bp = this.table.ofRequest(ev.requestId);
-        if (!bp) return void 0;
-        if (ev.kind === "EXCEPTION") {
-          const typeId = await conn.send("OBJECT_REF.GET_TYPE", { objectId: ev.exceptionId });
-          const type = (await conn.send("TYPE.GET_INFO", { typeId })).fullName;
-          bp.hits++;
-          return {
-            reason: "exception",
-            owner: bp.owner,
-            threadId: ev.threadId,
-            breakpointId: bp.id,
-            exception: { type, objectId: ev.exceptionId }
-          };
-        }
-        if (ev.kind !== "BREAKPOINT") return void 0;
-        const base = {
-          reason: "breakpoint",
-          owner: bp.owner,
-          threadId: ev.threadId,
-          breakpointId: bp.id
-        };
-        if (bp.condition === void 0) {
-          bp.hits++;
-          if (bp.hitCount !== void 0) {
-            bp.hits = bp.hitCount;
-            bp.spent = true;
-          }
-          return base;
-        }
-        let verdict;
-        try {
-          verdict = await this.condition(bp, ev.threadId);
-        } catch (e) {
-          verdict = messageOf(e);
-        }
-        if (verdict === false) return void 0;
-        if (typeof verdict === "string") return { ...base, conditionError: verdict };
-        bp.hits++;
-        if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
-        if (bp.hitCount !== void 0) bp.spent = true;
-        return base;
-      }
-      /**
-       * A step from native code entered game code, still in the method's prologue (IL offset -1,
-       * before any line). The step goes on to the method's first line by a breakpoint there (a
-       * STEP request from the prologue never fires on Mono 6.8): true when it was armed and this
-       * level can go back.
-       */
-      async toFirstLine(conn, ev) {
-        const st = this.stepping;
-        try {
-          await this.clearStep(conn);
-          const requestId = await setFirstLineRequest(conn, this.cache, ev.methodId);
-          if (requestId === void 0) return false;
-          this.stepping = { ...st, requestId, eventKind: EventKind.BREAKPOINT };
-          return true;
-        } catch (e) {
-          this.log(`debug: going on to the first line of an entered method: ${messageOf(e)}`);
-          return false;
-        }
-      }
-      /** true/false, or why it could not be decided. */
-      async condition(bp, threadId) {
-        const r = await this.session.run(
-          "breakpoint condition",
-          bp.owner,
-          (ctx) => evaluateInFrame(ctx, this.locations(ctx), threadId, 0, bp.condition)
-        );
-        const v = r.value;
-        if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
-        if (v.kind === "exception") return `the condition threw ${v.type}: ${v.message}`;
-        return `the condition is not a bool (${v.kind === "value" ? v.type : "void"})`;
-      }
-      async topLocation(conn, threadId) {
-        const frames = await conn.send("THREAD.GET_FRAME_INFO", { threadId });
-        const top = frames.find((f) => (f.flags & 2) === 0);
-        if (!top || !this.cache) return void 0;
-        const { typeName: typeName2, name: name2 } = await this.cache.methodName(top.methodId);
-        const at2 = pointAt(await this.cache.points(top.methodId).catch(() => []), top.ilOffset);
-        return {
-          method: `${typeName2}.${name2}`,
-          methodId: top.methodId,
-          ilOffset: top.ilOffset,
-          ...at2 ? { line: at2.line } : {},
-          ...at2?.file ? { file: at2.file } : {}
-        };
       }
       // ------------------------------------------------------------------ session hooks
       beforeClose(conn) {
@@ -62506,8 +63152,8 @@ var init_debugger = __esm({
           );
         };
         for (const b of this.table.all()) for (const r of b.requests) clear(r.kind, r.requestId);
-        if (this.stepping) clear(this.stepping.eventKind, this.stepping.requestId);
-        this.stepping = void 0;
+        const step = this.stepper.forget();
+        if (step) clear(step.eventKind, step.requestId);
         this.pauses.forget();
       }
       connectionEnded(conn) {
@@ -62518,7 +63164,7 @@ var init_debugger = __esm({
         this.cache = void 0;
         this.catalog = void 0;
         this.table.clear();
-        this.stepping = void 0;
+        this.stepper.forget();
         this.pauses.end();
       }
       async callerGone(caller) {
@@ -62529,7 +63175,7 @@ var init_debugger = __esm({
             await this.table.clearRequests(conn, b).catch(
               (e) => this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`)
             );
-        if (this.stepping?.owner === caller) await this.clearStep(conn);
+        if (this.stepper.owner === caller) await this.stepper.clear(conn);
         for (const q of this.pauses.takeQueuedOf(caller))
           await conn.send("VM.RESUME").catch(
             (e) => this.log(
