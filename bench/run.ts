@@ -404,6 +404,12 @@ async function main(): Promise<void> {
         details: json,
       };
       await writeFile(path.join(RESULTS, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    } catch (e) {
+      // what the game said last tells a crash of the game from a refusal of its agent
+      const state = fixture.alive() ? 'still running' : 'exited';
+      console.error(`${name}: failed; the fixture game ${state}; its last output:`);
+      console.error(fixture.output().slice(-4000));
+      throw e;
     } finally {
       await fixture.stop();
     }

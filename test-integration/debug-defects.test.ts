@@ -4,42 +4,21 @@
 // comments of fixtures/src/Assembly-CSharp/Game/BreakTargets.cs. Every test leaves the game
 // running with no breakpoint of its own.
 
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { callTool } from '../mcp/server.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { findTypes } from '../mcp/tools/types.js';
-import type { Tool } from '../mcp/tool.js';
 import { useFixtureApp } from './support/fixture-app.js';
+import { clearDebugger, fixtureMarks, toolCaller } from './support/tool-harness.js';
 
-const SOURCES = ['Assembly-CSharp/Game/BreakTargets.cs', 'Game.Mods/LateMod.cs'].map((f) =>
-  readFileSync(new URL(`../fixtures/src/${f}`, import.meta.url), 'utf8').split('\n'),
-);
-
-/** The 1-based line carrying `// MARK: name` (in BreakTargets.cs or LateMod.cs). */
-function mark(name: string): number {
-  for (const lines of SOURCES) {
-    const i = lines.findIndex((l) => l.trimEnd().endsWith(`// MARK: ${name}`));
-    if (i >= 0) return i + 1;
-  }
-  throw new Error(`no MARK ${name}`);
-}
+const mark = fixtureMarks('Assembly-CSharp/Game/BreakTargets.cs', 'Game.Mods/LateMod.cs');
 
 const game = useFixtureApp({ entities: 0 });
 
 afterEach(async () => {
-  await call('debug_remove_breakpoint', { all: true, force: true }, 'cleanup').catch(
-    () => undefined,
-  );
-  const s = await call('debug_status', {}, 'cleanup');
-  if (s.pause) await call('debug_step', { kind: 'resume', force: true }, 'cleanup');
+  await clearDebugger(call);
 });
-
-const byName = new Map<string, Tool>(
-  [...debugTools, evalTool, findTypes].map((t) => [t.name, t as Tool]),
-);
 
 interface Loc {
   method: string;
@@ -70,14 +49,7 @@ interface Out {
   types: { full_name: string; match: string }[];
 }
 
-async function call(name: string, args: Record<string, unknown>, caller = 'agent-a'): Promise<Out> {
-  const r = await callTool(byName.get(name)!, args, { app: game.app, caller });
-  if (r.isError) {
-    const text = (r.content[0] as { text: string }).text;
-    throw Object.assign(new Error(text), { code: (r._meta as { code: string }).code });
-  }
-  return r.structuredContent as unknown as Out;
-}
+const call = toolCaller<Out>([...debugTools, evalTool, findTypes], () => game.app);
 
 async function waitStop(timeout_ms = 10_000): Promise<StopOut> {
   const w = await call('debug_wait', { timeout_ms });

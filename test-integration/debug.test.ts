@@ -3,57 +3,31 @@
 // MARK comments of fixtures/src/Assembly-CSharp/Game/Ticker.cs, never by number. Every test
 // leaves the game running with no breakpoint of its own.
 
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { GameApp } from '../mcp/app.js';
-import { callTool } from '../mcp/server.js';
 import { advance } from '../mcp/tools/advance.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { undoTool } from '../mcp/tools/ecs.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { status } from '../mcp/tools/session.js';
-import type { Tool } from '../mcp/tool.js';
 import { useFixtureApp } from './support/fixture-app.js';
+import { clearDebugger, fixtureMarks, toolCaller } from './support/tool-harness.js';
 
-const sourceLines = (file: string): string[] =>
-  readFileSync(
-    new URL(`../fixtures/src/Assembly-CSharp/Game/${file}`, import.meta.url),
-    'utf8',
-  ).split('\n');
-const SOURCES = [
-  sourceLines('Ticker.cs'),
-  sourceLines('DebugTargets.cs'),
-  readFileSync(new URL('../fixtures/src/Game.Mods/LateMod.cs', import.meta.url), 'utf8').split(
-    '\n',
-  ),
-];
-
-/** The 1-based line carrying `// MARK: name` (in Ticker.cs or DebugTargets.cs). */
-function mark(name: string): number {
-  for (const lines of SOURCES) {
-    const i = lines.findIndex((l) => l.trimEnd().endsWith(`// MARK: ${name}`));
-    if (i >= 0) return i + 1;
-  }
-  throw new Error(`no MARK ${name}`);
-}
+const mark = fixtureMarks(
+  'Assembly-CSharp/Game/Ticker.cs',
+  'Assembly-CSharp/Game/DebugTargets.cs',
+  'Game.Mods/LateMod.cs',
+);
 
 const game = useFixtureApp({ entities: 10 });
 
 // Whatever a test did, the next one starts with no breakpoint and a running game.
 afterEach(async () => {
-  await call('debug_remove_breakpoint', { all: true, force: true }, 'cleanup').catch(
-    () => undefined,
-  );
-  const s = await call('debug_status', {}, 'cleanup');
-  if (s.pause) await call('debug_step', { kind: 'resume', force: true }, 'cleanup');
+  await clearDebugger(call);
   for (const h of game.app.session.status().holds)
     for (let i = 0; i < h.count; i++) await game.app.session.release(h.caller);
 });
-
-const byName = new Map<string, Tool>(
-  [...debugTools, evalTool, status, advance, undoTool].map((t) => [t.name, t as Tool]),
-);
 
 interface Loc {
   method: string;
@@ -107,14 +81,7 @@ interface Out {
   methods: { points: { line: number; file: string }[] }[];
 }
 
-async function call(name: string, args: Record<string, unknown>, caller = 'agent-a'): Promise<Out> {
-  const r = await callTool(byName.get(name)!, args, { app: game.app, caller });
-  if (r.isError) {
-    const text = (r.content[0] as { text: string }).text;
-    throw Object.assign(new Error(text), { code: (r._meta as { code: string }).code });
-  }
-  return r.structuredContent as unknown as Out;
-}
+const call = toolCaller<Out>([...debugTools, evalTool, status, advance, undoTool], () => game.app);
 
 async function fails(name: string, args: Record<string, unknown>, caller = 'agent-a') {
   try {
@@ -209,8 +176,9 @@ describe('breakpoints', () => {
       location: { method: 'Game.Ticker.Tick', line: mark('tick-after-middle') },
     });
     // status shows the pause and whose it is
-    const st = (await callTool(byName.get('status')!, {}, { app: game.app, caller: 'agent-a' }))
-      .structuredContent as { debug?: { breakpoints: number; pause?: { owner: string } } };
+    const st = (await call('status', {})) as unknown as {
+      debug?: { breakpoints: number; pause?: { owner: string } };
+    };
     expect(st.debug?.pause?.owner).toBe('agent-a');
     expect(st.debug?.breakpoints).toBeGreaterThanOrEqual(1);
     // paused: the frame counter does not move
@@ -771,14 +739,17 @@ describe('leaving', () => {
       discovery: false,
     });
     try {
-      const r = await callTool(
-        byName.get('debug_set_breakpoint')!,
-        { type: 'Game.Ticker', method: 'Tick', line: mark('tick-entry') },
-        { app: other, caller: 'other' },
+      const onOther = toolCaller<Out>(debugTools, () => other);
+      await onOther(
+        'debug_set_breakpoint',
+        {
+          type: 'Game.Ticker',
+          method: 'Tick',
+          line: mark('tick-entry'),
+        },
+        'other',
       );
-      expect(r.isError).toBeFalsy();
-      const w = await callTool(byName.get('debug_wait')!, {}, { app: other, caller: 'other' });
-      expect((w.structuredContent as { stopped: boolean }).stopped).toBe(true);
+      expect((await onOther('debug_wait', {}, 'other')).stopped).toBe(true);
     } finally {
       await other.close();
     }

@@ -7,25 +7,14 @@
 // fixtures/src/Assembly-CSharp/Game/FrameTargets.cs. Every test leaves the game running with no
 // breakpoint of its own.
 
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { callTool } from '../mcp/server.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
-import type { Tool } from '../mcp/tool.js';
 import { useFixtureApp } from './support/fixture-app.js';
+import { clearDebugger, fixtureMarks, toolCaller } from './support/tool-harness.js';
 
-const SOURCE = readFileSync(
-  new URL('../fixtures/src/Assembly-CSharp/Game/FrameTargets.cs', import.meta.url),
-  'utf8',
-).split('\n');
-
-function mark(name: string): number {
-  const i = SOURCE.findIndex((l) => l.trimEnd().endsWith(`// MARK: ${name}`));
-  if (i < 0) throw new Error(`no MARK ${name}`);
-  return i + 1;
-}
+const mark = fixtureMarks('Assembly-CSharp/Game/FrameTargets.cs');
 
 const METHODS: Record<string, [string, string]> = {
   'frame-static': ['Game.FrameTargets', 'Frame'],
@@ -39,14 +28,8 @@ const METHODS: Record<string, [string, string]> = {
 const game = useFixtureApp({ entities: 4 });
 
 afterEach(async () => {
-  await call('debug_remove_breakpoint', { all: true, force: true }, 'cleanup').catch(
-    () => undefined,
-  );
-  const s = await call('debug_status', {}, 'cleanup');
-  if (s.pause) await call('debug_step', { kind: 'resume', force: true }, 'cleanup');
+  await clearDebugger(call);
 });
-
-const byName = new Map<string, Tool>([...debugTools, evalTool].map((t) => [t.name, t as Tool]));
 
 interface Out {
   value: string;
@@ -58,14 +41,7 @@ interface Out {
   breakpoints: { id: number; hits: number }[];
 }
 
-async function call(name: string, args: Record<string, unknown>, caller = 'agent-a'): Promise<Out> {
-  const r = await callTool(byName.get(name)!, args, { app: game.app, caller });
-  if (r.isError) {
-    const text = (r.content[0] as { text: string }).text;
-    throw Object.assign(new Error(text), { code: (r._meta as { code: string }).code });
-  }
-  return r.structuredContent as unknown as Out;
-}
+const call = toolCaller<Out>([...debugTools, evalTool], () => game.app);
 
 async function breakAt(markName: string, extra: Record<string, unknown> = {}) {
   const [type, method] = METHODS[markName]!;
