@@ -34,6 +34,32 @@ afterAll(async () => {
 });
 
 /** A game whose beacon (unicast to 127.0.0.1) announces its debugger port as Unity's does. */
+/** CPU time of a process in clock ticks (user + system), from /proc. */
+async function cpuTicks(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+}
+
+/**
+ * Resolves once the process has used at least 40% of a core between two polls (the fixture
+ * idles at about 8%): a busy loop is running. Bounded: throws after 10 s.
+ */
+async function busy(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let before = await cpuTicks(pid);
+  let since = performance.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await cpuTicks(pid);
+    const at = performance.now();
+    // ticks are 1/100 s (CLK_TCK); the rate over the time that really passed
+    if (((now - before) * 10) / (at - since) >= 0.4) return;
+    before = now;
+    since = at;
+  }
+  throw new Error(`process ${pid} never got busy within 10 s`);
+}
+
 async function startBeaconing(port: number): Promise<FixtureProcess> {
   // the beacon's Guid gives 56000 + Guid % 1000 as the debugger port
   const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
@@ -410,7 +436,9 @@ describe('errors that need their own game or server', () => {
     try {
       await s.ok('eval', { code: '1' });
       const call = s.fails('eval', { code: 'Game.Probe.SlowManaged(10000)' });
-      await new Promise((r) => setTimeout(r, 500));
+      // killed once the game is inside the call (its busy loop burns a core), not after a
+      // fixed delay a loaded machine may not have reached the invoke in
+      await busy(game.pid);
       process.kill(game.pid, 'SIGKILL');
       expect((await call).code).toBe('MAY_HAVE_APPLIED');
     } finally {
