@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { PacketReader } from '../../sdb-protocol/buffer-reader.js';
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
-import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import type { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import { attachableAgent } from '../testing/attachable-agent.js';
 import { GameSession } from '../session/session.js';
 import { evaluateInGame, lastValueOf } from './evaluate-in-game.js';
 import { GAME_METADATA, metadataFor } from './game-metadata.js';
@@ -21,10 +22,7 @@ afterEach(async () => {
 
 /** Answers attaching (one thread, its identity) and type lookups: only System types exist. */
 function gameAgent(): FakeAgent {
-  const a = FakeAgent.inMemory();
-  a.on('VM.ALL_THREADS', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
-  a.on('THREAD.GET_TID', () => ({ body: new PacketWriter().i64(4242).body() }));
-  a.on('THREAD.GET_ID', () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  const a = attachableAgent();
   const names: string[] = [];
   a.on('VM.GET_TYPES', (req) => {
     const name = new PacketReader(req.body).string();

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
-import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import type { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
+import { attachableAgent } from '../testing/attachable-agent.js';
 import { FieldAttributes, ValueTag } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import { GameSession, type PlayerResolver } from './session.js';
@@ -17,10 +18,7 @@ afterEach(async () => {
 
 /** A fake agent that answers what attaching asks (threads, identity) and static reads. */
 function gameAgent(): FakeAgent {
-  const a = FakeAgent.inMemory();
-  a.on('VM.ALL_THREADS', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
-  a.on('THREAD.GET_TID', () => ({ body: new PacketWriter().i64(4242).body() }));
-  a.on('THREAD.GET_ID', () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  const a = attachableAgent();
   a.on('VM.GET_TYPES', () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // type 7
   a.on('TYPE.GET_FIELDS', () => ({
     body: new PacketWriter()
