@@ -15,29 +15,20 @@ import {
 } from '../../sdb-protocol/index.js';
 import { UnityError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
-import type { GameSession, OperationContext } from '../session/session.js';
 import type { BreakpointTable } from './breakpoint-table.js';
 import type { Breakpoint, CodeLocation } from './debug-types.js';
 import { evaluateInFrame } from './frame-eval.js';
-import { pointAt, type LocationCache } from './locations.js';
-import type { Pauses, PendingStop } from './pauses.js';
+import { pointAt } from './locations.js';
+import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
-import type { Stepper } from './stepping.js';
+import type { Stepper, StepperDeps } from './stepping.js';
 
-export interface EventDecisionDeps {
-  session: GameSession;
+/** The stepper's view of the bound debugger, and the breakpoints, the stepper and the catalogue. */
+export interface EventDecisionDeps extends StepperDeps {
   table: BreakpointTable;
-  pauses: Pauses;
   stepper: Stepper;
-  log: (m: string) => void;
-  /** The connection the debugger is bound to, if any. */
-  bound(): SdbConnection | undefined;
-  /** The location cache of the bound connection, if any. */
-  cache(): LocationCache | undefined;
   /** The type catalogue of the bound connection, once an operation has bound it. */
   catalog(): TypeCatalog | undefined;
-  /** Binds the debugger to the operation's connection; its location cache. */
-  locations(ctx: OperationContext): LocationCache;
 }
 
 export class EventDecisions {

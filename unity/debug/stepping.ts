@@ -36,6 +36,7 @@ export interface StepRequest {
   threadId: number;
 }
 
+/** What the debugger it belongs to gives the stepper: the session, pauses, log and the bound connection. */
 export interface StepperDeps {
   session: GameSession;
   pauses: Pauses;
