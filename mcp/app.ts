@@ -45,6 +45,7 @@ export class GameApp {
   /** Where the attached game's Player.log is. */
   readonly playerLog = new PlayerLogPaths();
   private readonly startedAt = Date.now();
+  private readonly callerIds = new Set<string>();
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly opts: GameAppOptions) {
@@ -96,6 +97,23 @@ export class GameApp {
     if (!this.registry) return;
     const left = this.startedAt + (this.opts.firstBeaconWaitMs ?? 1200) - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
+  }
+
+  /**
+   * Registers a caller (one MCP connection): returns its id, unique among the callers open now
+   * (the label, with `#n` added when another open caller has the same one).
+   */
+  openCaller(info: { label: string; target?: Target }): string {
+    let id = info.label;
+    for (let n = 2; this.callerIds.has(id); n++) id = `${info.label}#${n}`;
+    this.callerIds.add(id);
+    return id;
+  }
+
+  /** The caller's connection closed: its holds, pauses and breakpoints go with it. */
+  async closeCaller(id: string): Promise<void> {
+    if (!this.callerIds.delete(id)) return;
+    await this.session.callerGone(id);
   }
 
   /** Resumes the game, sends DISPOSE, closes the sockets. Idempotent. */

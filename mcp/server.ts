@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
+import type { Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
@@ -103,7 +104,22 @@ export async function callTool(
   }
 }
 
-export function createServer(app: GameApp, version: string): Server {
+/** Who is on the other end of one MCP connection, as its front-end told the broker. */
+export interface FrontEnd {
+  /** The front-end's process id (the caller is labelled with it). */
+  pid?: number;
+  /** `mcp`: a stdio front-end an MCP host started; `cli`: one command of the CLI. */
+  kind: 'mcp' | 'cli';
+  /** Where this caller's calls go until it attaches or names a player (its --player/--port). */
+  target?: Target;
+}
+
+/**
+ * One MCP server per connection: its calls are one caller's, labelled with the client's name
+ * (from initialize) and the front-end's pid. When the connection closes, the caller is gone:
+ * its holds are released, its pauses resumed and its breakpoints removed.
+ */
+export function createServer(app: GameApp, version: string, frontEnd?: FrontEnd): Server {
   const server = new Server(
     { name: SERVER_NAME, title: 'Unity (Mono debugger)', version },
     {
@@ -124,11 +140,21 @@ export function createServer(app: GameApp, version: string): Server {
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`,
       );
-    const client = server.getClientVersion();
-    return callTool(tool, request.params.arguments, {
-      app,
-      caller: `mcp:${client?.name ?? 'client'}`,
-    });
+    return callTool(tool, request.params.arguments, { app, caller: callerId() });
   });
+  let caller: string | undefined;
+  const callerId = (): string => {
+    if (caller === undefined) {
+      const client = server.getClientVersion()?.name ?? frontEnd?.kind ?? 'client';
+      caller = app.openCaller({
+        label: frontEnd?.pid !== undefined ? `${client} (pid ${frontEnd.pid})` : `mcp:${client}`,
+        ...(frontEnd?.target ? { target: frontEnd.target } : {}),
+      });
+    }
+    return caller;
+  };
+  server.onclose = () => {
+    if (caller !== undefined) void app.closeCaller(caller);
+  };
   return server;
 }
