@@ -1,6 +1,7 @@
 // What a caller can set on a connection and on one request, and the counters it can read.
 
 import type { CommandName, ParamsOf } from './commands/index.js';
+import type { SdbConnection } from './connection.js';
 
 export interface ConnectOptions {
   host?: string;
@@ -25,6 +26,16 @@ export interface ConnectOptions {
    * breakpoints can be set in start-up code first. Default false: connect resumes it.
    */
   keepStartSuspended?: boolean;
+  /**
+   * When the handshake does not come within its bound, keep the connection instead of closing
+   * it: a busy agent holds it in its backlog and greets it when the debugger before it leaves,
+   * and one it then finds closed ends Mono's debugger thread for good. Called with the promise of
+   * the full connection (handshake, negotiation, VM_START, these same options), which resolves
+   * whenever the agent accepts, or rejects if the stream closes or the opening fails; the
+   * connect itself still rejects with HANDSHAKE_FAILED. The caller owns that connection and
+   * must close() it (resume + DISPOSE) when it is not wanted.
+   */
+  whenLate?: (late: Promise<SdbConnection>) => void;
 }
 
 export const DEFAULTS = {

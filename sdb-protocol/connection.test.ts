@@ -121,6 +121,65 @@ describe.each(transports)('over %s', (kind) => {
       expect(Date.now() - started).toBeLessThan(10_000); // a hang check, not a speed check
     });
 
+    it('keeps a connection the agent does not greet in time pending, and completes it when the agent answers late', async () => {
+      const a = await startAgent(kind, { handshake: false });
+      agent!.suspendCount = 1; // a suspend=y start, kept as with any connect
+      agent!.on('APPDOMAIN.GET_ASSEMBLIES', () => ({
+        body: new PacketWriter().i32(1).i32(1).body(),
+      }));
+      let late: Promise<SdbConnection> | undefined;
+      await expect(
+        a.connect({
+          handshakeTimeoutMs: 100,
+          keepStartSuspended: true,
+          whenLate: (p) => {
+            late = p;
+          },
+        }),
+      ).rejects.toMatchObject({
+        code: 'HANDSHAKE_FAILED',
+        message: expect.stringMatching(/kept pending/),
+      });
+      expect(late).toBeDefined();
+      // the transport stays open (a close would reach the agent within a few turns), unspoken to
+      await new Promise((r) => setTimeout(r, 50));
+      expect(a.peerClosed).toBe(false);
+      expect(a.received).toEqual([]);
+      a.greetLate();
+      conn = await late!;
+      expect(conn.version.toString()).toBe('2.54');
+      expect(conn.startSuspended).toBe(true); // the same options as the connect
+      expect(a.namesSince()).toEqual([
+        'VM.VERSION',
+        'VM.SET_PROTOCOL_VERSION',
+        'APPDOMAIN.GET_ASSEMBLIES',
+      ]);
+      await conn.close();
+      expect(a.namesSince(3)).toEqual(['VM.RESUME', 'VM.DISPOSE']);
+      await a.whenPeerClosed();
+    });
+
+    it('rejects the late connection when the agent closes it before greeting it', async () => {
+      const a = await startAgent(kind, { handshake: false });
+      let late: Promise<SdbConnection> | undefined;
+      await expect(
+        a.connect({ handshakeTimeoutMs: 100, whenLate: (p) => void (late = p) }),
+      ).rejects.toMatchObject({ code: 'HANDSHAKE_FAILED' });
+      a.dropConnection();
+      await expect(late).rejects.toMatchObject({
+        code: 'HANDSHAKE_FAILED',
+        message: expect.stringMatching(/closed the connection during the handshake/),
+      });
+    });
+
+    it('without whenLate, closes the silent connection as before', async () => {
+      const a = await startAgent(kind, { handshake: false });
+      await expect(a.connect({ handshakeTimeoutMs: 100 })).rejects.toMatchObject({
+        message: expect.stringMatching(/an earlier client left without VM.DISPOSE/),
+      });
+      await a.whenPeerClosed();
+    });
+
     it('refuses a peer that is not a Mono agent', async () => {
       const a = await startAgent(kind, { handshake: 'HTTP/1.1 400 ' });
       await expect(a.connect()).rejects.toThrow(/is not a Mono debugger agent/);

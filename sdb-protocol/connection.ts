@@ -137,11 +137,23 @@ export class SdbConnection {
   }
 
   private static async start(transport: Transport, opts: ResolvedOptions): Promise<SdbConnection> {
+    const whenLate = opts.whenLate;
     const leftover = await exchangeHandshake(
       transport,
       `${opts.host}:${opts.port}`,
       opts.handshakeTimeoutMs,
+      whenLate &&
+        ((late) => whenLate(late.then((rest) => SdbConnection.open(transport, opts, rest)))),
     );
+    return SdbConnection.open(transport, opts, leftover);
+  }
+
+  /** After the handshake: version negotiation, VM_START, the start suspension. */
+  private static async open(
+    transport: Transport,
+    opts: ResolvedOptions,
+    leftover: Buffer,
+  ): Promise<SdbConnection> {
     const conn = new SdbConnection(transport, opts);
     try {
       const { startSuspended } = await negotiate(

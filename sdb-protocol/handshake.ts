@@ -1,6 +1,7 @@
 // How a debugger connection opens: the byte handshake (the agent sends "DWP-Handshake", the
-// client echoes it), then version negotiation and the agent's VM_START. Bounded, because a listening agent that another
-// debugger holds (or that an earlier client left without VM.DISPOSE) accepts and stays silent.
+// client echoes it), then version negotiation and the agent's VM_START. Bounded, because a
+// listening agent that another debugger holds (or that an earlier client left without
+// VM.DISPOSE) accepts and stays silent; a caller may keep such a connection pending (whenLate).
 
 import type { SdbConnection } from './connection.js';
 import { SdbConnectionClosedError, SdbHandshakeError, isAgentError } from './errors.js';
@@ -11,58 +12,103 @@ import { ProtocolVersion } from './version.js';
 /**
  * Waits for the agent's handshake, checks it and echoes it. Resolves with the bytes that came
  * after it (the agent may send VM_START in the same chunk); on failure destroys the transport.
+ *
+ * With `whenLate`, a handshake that does not come within the bound does not end the connection:
+ * the agent may be serving another debugger, with ours in its listen backlog, and a connection it
+ * accepts later and finds closed ends Mono's debugger thread for good. The transport is kept,
+ * `whenLate` gets the handshake's late arrival (echoed like an early one; it rejects if the
+ * stream closes first), and this call still rejects with the timeout.
  */
 export async function exchangeHandshake(
   transport: Transport,
   endpoint: string,
   timeoutMs: number,
+  whenLate?: (late: Promise<Buffer>) => void,
 ): Promise<Buffer> {
-  const expected = Buffer.from(HANDSHAKE, 'ascii');
+  const arrival = handshakeArrival(transport, endpoint);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
   try {
-    const received = await new Promise<Buffer>((resolve, reject) => {
-      let got = Buffer.alloc(0);
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        transport.onData(() => undefined);
-        offClose();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ` +
-              `${timeoutMs} ms (another debugger may hold it, or an earlier client ` +
-              `left without VM.DISPOSE, after which Mono accepts no new debugger)`,
-          ),
-        );
-      }, timeoutMs);
-      transport.onData((chunk) => {
-        got = Buffer.concat([got, chunk]); // a copy: the read buffer is reused
-        if (got.length >= expected.length) {
-          cleanup();
-          resolve(got);
-        }
-      });
-      const offClose = transport.onClose(() => {
-        cleanup();
-        reject(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} closed the connection during the handshake`,
-          ),
-        );
-      });
-    });
-    if (!received.subarray(0, expected.length).equals(expected)) {
-      throw new SdbHandshakeError(
-        `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, expected.length).toString('latin1'))})`,
-      );
-    }
-    transport.write(expected);
-    return received.subarray(expected.length);
+    const first = await Promise.race([arrival.bytes, timedOut]);
+    if (first !== 'timeout') return echo(transport, endpoint, first);
   } catch (e) {
     transport.destroy();
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
+  const waited =
+    `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ` +
+    `${timeoutMs} ms`;
+  if (whenLate) {
+    const late = arrival.bytes.then(
+      (bytes) => echo(transport, endpoint, bytes),
+      (e: unknown) => {
+        transport.destroy();
+        throw e;
+      },
+    );
+    whenLate(late);
+    throw new SdbHandshakeError(
+      `${waited}: another debugger holds it; this connection is kept pending in its backlog ` +
+        `and completes when that debugger leaves`,
+    );
+  }
+  arrival.stop();
+  transport.destroy();
+  throw new SdbHandshakeError(
+    `${waited} (another debugger may hold it, or an earlier client ` +
+      `left without VM.DISPOSE, after which Mono accepts no new debugger)`,
+  );
+}
+
+/** The agent's handshake bytes as they arrive, without a bound; rejects if the stream closes. */
+function handshakeArrival(
+  transport: Transport,
+  endpoint: string,
+): { bytes: Promise<Buffer>; stop: () => void } {
+  const expectedLength = HANDSHAKE.length;
+  let stop = (): void => undefined;
+  const bytes = new Promise<Buffer>((resolve, reject) => {
+    let got = Buffer.alloc(0);
+    const cleanup = (): void => {
+      transport.onData(() => undefined);
+      offClose();
+    };
+    stop = cleanup;
+    transport.onData((chunk) => {
+      got = Buffer.concat([got, chunk]); // a copy: the read buffer is reused
+      if (got.length >= expectedLength) {
+        cleanup();
+        resolve(got);
+      }
+    });
+    const offClose = transport.onClose(() => {
+      cleanup();
+      reject(
+        new SdbHandshakeError(
+          `the debugger agent at ${endpoint} closed the connection during the handshake`,
+        ),
+      );
+    });
+  });
+  bytes.catch(() => undefined); // awaited by the caller (or by whoever takes the late arrival)
+  return { bytes, stop };
+}
+
+/** Checks the agent's greeting and echoes it; returns the bytes that followed it. */
+function echo(transport: Transport, endpoint: string, received: Buffer): Buffer {
+  const expected = Buffer.from(HANDSHAKE, 'ascii');
+  if (!received.subarray(0, expected.length).equals(expected)) {
+    transport.destroy();
+    throw new SdbHandshakeError(
+      `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, expected.length).toString('latin1'))})`,
+    );
+  }
+  transport.write(expected);
+  return received.subarray(expected.length);
 }
 
 /**

@@ -20,6 +20,8 @@ export type UnityErrorCode =
   | 'AMBIGUOUS_PLAYER'
   | 'NOT_ATTACHED'
   | 'ATTACH_FAILED'
+  /** Another debugger holds the game's debugger slot (Mono admits one); nothing was connected. */
+  | 'SLOT_BUSY'
   | 'CONNECTION_LOST'
   | 'MAY_HAVE_APPLIED'
   | 'GAME_REPLACED'
@@ -122,6 +124,28 @@ export const Errors = {
       `cannot attach to the debugger at ${endpoint}: ${messageOf(cause)}`,
       { cause },
     ),
+  /**
+   * The debugger slot at `endpoint` is taken. `holder`: who holds it (pid and command when
+   * visible); `pending`: our own connection waits behind that debugger in the agent's backlog.
+   */
+  slotBusy: (
+    endpoint: string,
+    holder: { pid?: number; command?: string; description: string } | undefined,
+    pending = false,
+  ): UnityError => {
+    const who = holder?.description ?? 'another debugger';
+    const details: Record<string, unknown> = { endpoint };
+    if (holder?.pid !== undefined) details.holder_pid = holder.pid;
+    if (holder?.command !== undefined) details.holder = holder.command;
+    if (pending) details.pending = true;
+    return new UnityError(
+      'SLOT_BUSY',
+      pending
+        ? `the debugger slot of the game at ${endpoint} is taken by another debugger: our connection waits behind it and will be used when that one leaves (no second connection is opened). Detach the other debugger (it frees the slot when it sends DISPOSE), then retry`
+        : `the debugger slot of the game at ${endpoint} is held by ${who}; nothing was connected (a connection the agent never answers can end its debugger for good). Detach that debugger (the slot frees when it sends DISPOSE) or wait for it to leave, then retry`,
+      { details },
+    );
+  },
   connectionLost: (endpoint: string, cause: unknown): UnityError =>
     new UnityError(
       'CONNECTION_LOST',

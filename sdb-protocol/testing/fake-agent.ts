@@ -76,6 +76,8 @@ export class FakeAgent {
   private peer: Transport | undefined;
   private eventId = 0;
   private waiters: { key: string; resolve: (p: CommandPacket) => void }[] = [];
+  private peerClosedValue = false;
+  private peerClosing: Promise<void> | undefined;
 
   private constructor(
     readonly transport: FakeTransportKind,
@@ -207,10 +209,42 @@ export class FakeAgent {
     await this.listener?.close();
   }
 
+  /**
+   * With `handshake: false`: greets the connection now and serves it from here on, as Mono does
+   * with a connection that waited in its backlog once the debugger before it leaves.
+   */
+  greetLate(): void {
+    if (!this.peer) throw new Error('greetLate: no connection to greet');
+    this.serve(this.peer);
+  }
+
+  /** Whether the connection this agent serves has closed (at either end). */
+  get peerClosed(): boolean {
+    return this.peerClosedValue;
+  }
+
+  /** Resolves once the connection this agent serves has closed. */
+  whenPeerClosed(): Promise<void> {
+    return this.peerClosing ?? Promise.reject(new Error('whenPeerClosed: no connection'));
+  }
+
   private accept(peer: Transport): void {
     this.peer = peer;
+    this.peerClosedValue = false;
+    this.peerClosing = new Promise((resolve) =>
+      peer.onClose(() => {
+        this.peerClosedValue = true;
+        resolve();
+      }),
+    );
     if (this.options.handshake === false) return;
-    peer.write(Buffer.from(this.options.handshake ?? HANDSHAKE, 'latin1'));
+    this.serve(peer);
+  }
+
+  private serve(peer: Transport): void {
+    const greeting =
+      typeof this.options.handshake === 'string' ? this.options.handshake : HANDSHAKE;
+    peer.write(Buffer.from(greeting, 'latin1'));
     const framer = new PacketFramer();
     let handshaken = false;
     let pre = Buffer.alloc(0);
