@@ -12,6 +12,7 @@ import { simpleCost, zeroCost } from './cost.js';
 import { Extensions, type SessionExtension } from './extensions.js';
 import { GameConnection } from './game-connection.js';
 import { HoldTable } from './holds.js';
+import { PendingConnection } from './pending-connection.js';
 import {
   isDrop,
   runInWindow,
@@ -22,6 +23,7 @@ import {
   type RunOptions,
 } from './operation.js';
 import { RwLock } from './rw-lock.js';
+import { checkSlot, describeHolder, type SlotState } from './slot.js';
 import {
   checkTarget,
   gameIdentity,
@@ -35,6 +37,21 @@ export { sumCosts, type OperationCost } from './cost.js';
 export type { SessionExtension } from './extensions.js';
 export type { OperationContext, OperationResult, RunOptions } from './operation.js';
 export type { PlayerEndpoint, PlayerResolver, Target } from './target.js';
+
+/** The debugger slot: checked before connecting, and a connection that waits behind another debugger. */
+export interface SlotOptions {
+  /**
+   * Read the kernel's connection table before connecting and refuse a taken slot with SLOT_BUSY,
+   * without connecting (default true; Linux and endpoints on this host only: slot.ts).
+   */
+  check?: boolean;
+  /** How long an attaching call waits for a pending connection before SLOT_BUSY (default 15 s). */
+  pendingWaitMs?: number;
+  /** How long detach() and shutdown() wait for a pending connection to be accepted (default 2 s). */
+  releaseWaitMs?: number;
+  /** For tests: how the slot is inspected (default: checkSlot over /proc). */
+  inspect?: (host: string, port: number) => Promise<SlotState>;
+}
 
 export interface SessionOptions {
   /** Where the session points before any attach (default: auto, the one visible player). */
@@ -51,6 +68,7 @@ export interface SessionOptions {
   handshakeTimeoutMs?: number;
   parkTimeoutMs?: number;
   invokeTimeoutMs?: number;
+  slot?: SlotOptions;
   /** For tests: how a connection is opened. */
   connect?: (options: ConnectOptions) => Promise<SdbConnection>;
   log?: (message: string) => void;
@@ -69,7 +87,14 @@ export interface SessionStatus {
   operations: { caller: string; label: string }[];
   replaced?: { expected: string; found: string };
   lastDrop?: string;
+  /** Our connection waits in the agent's backlog behind another debugger (see SLOT_BUSY). */
+  pending?: boolean;
 }
+
+/** An attaching call's wait for a connection in the agent's backlog. */
+const PENDING_WAIT_MS = 15_000;
+/** detach()'s and shutdown()'s wait for it to be accepted and closed cleanly. */
+const PENDING_RELEASE_WAIT_MS = 2_000;
 
 export class GameSession {
   /** Connections opened so far (one per process run against one game, unless it drops). */
@@ -77,6 +102,8 @@ export class GameSession {
   private target: Target = { kind: 'auto' };
   private attachment: GameConnection | undefined;
   private attaching: Promise<GameConnection> | undefined;
+  /** The one connection that waits behind another debugger, never a second beside it. */
+  private pending: PendingConnection | undefined;
   /** The game this session was pointed at; writes are refused when another one answers. */
   private baseline: string | undefined;
   private replaced: { expected: string; found: string } | undefined;
@@ -157,6 +184,7 @@ export class GameSession {
     }
     if (this.replaced) s.replaced = this.replaced;
     if (this.lastDrop) s.lastDrop = this.lastDrop;
+    if (this.pending?.wanted && !this.pending.settled) s.pending = true;
     return s;
   }
 
@@ -189,6 +217,8 @@ export class GameSession {
     this.attaching = undefined;
     this.holds.clear();
     if (a) await this.closeWithExtensions(a);
+    // a connection still waiting is closed cleanly once accepted; kept for a later attach
+    await this.pending?.giveUp(this.opts.slot?.releaseWaitMs ?? PENDING_RELEASE_WAIT_MS);
   }
 
   /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
@@ -313,9 +343,8 @@ export class GameSession {
   }
 
   /**
-   * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
-   * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
-   * breakpoints can be set in start-up code before `resume` (release) lets it run.
+   * Connects, unless the agent's slot is taken (SLOT_BUSY, nothing connected) or our connection
+   * already waits behind another debugger (then that one is awaited).
    */
   private async connectNow(caller: string): Promise<GameConnection> {
     this.attachment = undefined;
@@ -327,7 +356,18 @@ export class GameSession {
       this.lastPlayer,
     );
     const endpoint = `${host}:${port}`;
+    const waiting = this.pending;
+    if (waiting && !waiting.settled && waiting.endpoint === endpoint) {
+      waiting.wanted = true; // wanted again (after a detach): never a second connection beside it
+      return this.awaitPending(waiting, host, port);
+    }
+    if (waiting) {
+      this.pending = undefined; // another game now: closed cleanly whenever it is accepted
+      waiting.wanted = false;
+    }
+    await this.refuseTakenSlot(host, port, endpoint);
     let conn: SdbConnection;
+    let late: Promise<SdbConnection> | undefined;
     try {
       this.connects++;
       conn = await (this.opts.connect ?? SdbConnection.connect)({
@@ -337,10 +377,80 @@ export class GameSession {
         handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3000,
         log: this.log,
         keepStartSuspended: true,
+        // no greeting in time: the agent serves another debugger and ours waits in its backlog
+        whenLate: (p) => void (late = p),
       });
     } catch (e) {
-      throw Errors.attachFailed(endpoint, e);
+      if (!late) throw Errors.attachFailed(endpoint, e);
+      const p = new PendingConnection(endpoint, late, {
+        adopt: (c) => this.adopt(c, endpoint, player, caller),
+        drop: (a) => this.dropAttachment(a, 'a detach while it was adopted'),
+        closed: () => this.closed,
+        log: this.log,
+      });
+      this.pending = p;
+      return this.awaitPending(p, host, port);
     }
+    return this.adopt(conn, endpoint, player, caller);
+  }
+
+  /** SLOT_BUSY, before any connection, when the kernel shows the agent's slot taken. */
+  private async refuseTakenSlot(host: string, port: number, endpoint: string): Promise<void> {
+    if (this.opts.slot?.check === false) return;
+    const state = await (this.opts.slot?.inspect ?? checkSlot)(host, port);
+    if (state.kind === 'unchecked')
+      this.log(`session: slot of ${endpoint} not checked: ${state.why}`);
+    if (state.kind !== 'busy') return;
+    throw Errors.slotBusy(endpoint, this.holderOf(state));
+  }
+
+  /** Who holds the slot, for SLOT_BUSY: another process before this one (our own pending). */
+  private holderOf(
+    state: SlotState,
+  ): { pid?: number; command?: string; description: string } | undefined {
+    if (state.kind !== 'busy') return undefined;
+    const h = state.holders.find((x) => !x.self) ?? state.holders[0];
+    if (!h) return undefined;
+    return {
+      description: describeHolder(h),
+      ...(h.pid !== undefined ? { pid: h.pid } : {}),
+      ...(h.command !== undefined ? { command: h.command } : {}),
+    };
+  }
+
+  /** The calling attach waits for the pending connection, boundedly; then SLOT_BUSY pending. */
+  private async awaitPending(
+    p: PendingConnection,
+    host: string,
+    port: number,
+  ): Promise<GameConnection> {
+    const outcome = await p.wait(this.opts.slot?.pendingWaitMs ?? PENDING_WAIT_MS);
+    if (PendingConnection.timedOut(outcome)) {
+      const state =
+        this.opts.slot?.check === false
+          ? undefined
+          : await (this.opts.slot?.inspect ?? checkSlot)(host, port).catch(() => undefined);
+      throw Errors.slotBusy(p.endpoint, state && this.holderOf(state), true);
+    }
+    if (!outcome) {
+      this.throwIfClosed();
+      throw Errors.attachFailed(p.endpoint, 'the session detached while the connection waited');
+    }
+    return outcome;
+  }
+
+  /**
+   * Makes the attachment of an open connection. A game that waits for its debugger (agent
+   * suspend=y, Unity's "Wait For Managed Debugger") is left suspended: that start suspension
+   * becomes a hold of `caller`, so breakpoints can be set in start-up code before `resume`
+   * (release) lets it run.
+   */
+  private async adopt(
+    conn: SdbConnection,
+    endpoint: string,
+    player: PlayerEndpoint | undefined,
+    caller: string,
+  ): Promise<GameConnection> {
     const identity = await gameIdentity(conn, player).catch(async (e: unknown) => {
       await conn.close();
       throw Errors.attachFailed(endpoint, e);
