@@ -49,6 +49,8 @@ export interface GameAppOptions {
    * descriptor in the game's agent). An explicit detach of the last caller frees it at once.
    */
   lingerMs?: number;
+  /** The debugger-slot check and pending connections of every game's session. */
+  slot?: SessionOptions['slot'];
   /** Diagnostics: stderr in the server, never stdout. */
   log?: (line: string) => void;
 }
@@ -404,6 +406,7 @@ export class GameApp {
       ...(this.opts.invokeTimeoutMs !== undefined
         ? { invokeTimeoutMs: this.opts.invokeTimeoutMs }
         : {}),
+      ...(this.opts.slot ? { slot: this.opts.slot } : {}),
     };
     const game = new Game(`g${this.nextGame++}`, key, target, options, this.log);
     this.games.set(key, game);

@@ -29,6 +29,12 @@ export const sessionSchema = z.object({
     .describe('who keeps the game suspended across calls'),
   operations: z.array(z.object({ caller: z.string(), label: z.string() })),
   connects: z.number().int(),
+  pending: z
+    .boolean()
+    .optional()
+    .describe(
+      'our connection waits in the agent behind another debugger: used when that one leaves',
+    ),
   replaced: z
     .object({ expected: z.string(), found: z.string() })
     .optional()

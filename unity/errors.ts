@@ -110,7 +110,9 @@ export const Errors = {
       'AMBIGUOUS_PLAYER',
       `${players.length} players are visible and none was chosen: ${players
         .map((p) => `${p.label} (${p.key}, ${p.endpoint})`)
-        .join('; ')}. Choose one with attach {player: "<key>"} or attach {host, port}`,
+        .join(
+          '; ',
+        )}. Choose one with attach {player: "<key>"} (or attach {host, port}), or name it in one call's player argument`,
       { details: { players } },
     ),
   notAttached: (): UnityError =>

@@ -30,13 +30,17 @@ export function sessionOut(s: SessionStatus): z.input<typeof sessionSchema> {
     holds: s.holds,
     operations: s.operations,
     connects: s.connects,
+    ...(s.pending ? { pending: true } : {}),
     ...(s.replaced ? { replaced: s.replaced } : {}),
     ...(s.lastDrop !== undefined ? { last_drop: s.lastDrop } : {}),
   };
 }
 
 function sessionText(s: SessionStatus): string {
-  if (!s.attached) return `not attached (target: ${targetText(s.target)})`;
+  if (!s.attached)
+    return s.pending
+      ? `not attached: our connection waits behind another debugger (target: ${targetText(s.target)})`
+      : `not attached (target: ${targetText(s.target)})`;
   const holds = s.holds.length
     ? `held by ${s.holds.map((h) => `${h.caller} x${h.count}`).join(', ')}`
     : 'running (no holds)';
