@@ -19,6 +19,9 @@ export const debugSetBreakpoint = defineTool({
     'a pending breakpoint (`waiting_for`) that binds when that code loads, before it first ' +
     'runs. `condition` is C# evaluated in the frame (locals, ' +
     'parameters, `this`, bare members of `this`): it stops only when true. `hit_count` N stops on the N-th hit only. ' +
+    '`log` makes it a logpoint: "hp={hp}, pos={transform.position}" ({holes} are C# evaluated in the frame; {{ }} are braces) ' +
+    'is recorded at each hit (read with debug_trace) and the game runs on, stopped only while the holes are evaluated; ' +
+    'condition and hit_count combine with it. ' +
     'The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
   input: z.object({
     type: z.string().min(1).optional().describe('full or simple type name'),
@@ -29,6 +32,12 @@ export const debugSetBreakpoint = defineTool({
     file: z.string().min(1).optional().describe('source file (full path or file name)'),
     condition: z.string().min(1).max(2000).optional(),
     hit_count: z.number().int().min(1).optional(),
+    log: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('logpoint message with C# {holes}: record and run on instead of pausing'),
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
@@ -42,10 +51,11 @@ export const debugSetBreakpoint = defineTool({
       ...(args.file !== undefined ? { file: args.file } : {}),
       ...(args.condition !== undefined ? { condition: args.condition } : {}),
       ...(args.hit_count !== undefined ? { hitCount: args.hit_count } : {}),
+      ...(args.log !== undefined ? { log: args.log } : {}),
     });
     const b = r.value;
     return {
-      text: `breakpoint ${b.id} ${b.pending ? '' : 'at '}${whereText(b)}`,
+      text: `${b.log !== undefined ? 'logpoint' : 'breakpoint'} ${b.id} ${b.pending ? '' : 'at '}${whereText(b)}`,
       structured: { breakpoint: breakpointOut(b) },
       cost: r.cost,
     };

@@ -88,7 +88,21 @@ export const breakpointSchema = z.object({
   subclasses: z.boolean().optional(),
   condition: z.string().optional(),
   hit_count: z.number().int().optional(),
+  log: z
+    .string()
+    .optional()
+    .describe('a logpoint: its hits are recorded (debug_trace), not paused at'),
   hits: z.number().int(),
+  stop_cost: z
+    .object({
+      stops: z.number().int(),
+      avg_ms: z.number(),
+      max_ms: z.number(),
+    })
+    .optional()
+    .describe(
+      'hits it stopped the game for and let go at once (logpoint hits, false conditions): the game stood still this long per hit',
+    ),
   passed: z
     .number()
     .int()
@@ -116,13 +130,32 @@ export function breakpointOut(b: Breakpoint): z.input<typeof breakpointSchema> {
     ...(b.kind === 'exception' ? { subclasses: b.subclasses ?? true } : {}),
     ...(b.condition !== undefined ? { condition: b.condition } : {}),
     ...(b.hitCount !== undefined ? { hit_count: b.hitCount } : {}),
+    ...(b.log !== undefined ? { log: b.log } : {}),
     hits: b.hits,
+    ...(b.stopCost && b.stopCost.stops > 0
+      ? {
+          stop_cost: {
+            stops: b.stopCost.stops,
+            avg_ms: round3(b.stopCost.totalMs / b.stopCost.stops),
+            max_ms: round3(b.stopCost.maxMs),
+          },
+        }
+      : {}),
     ...(b.passed ? { passed: b.passed } : {}),
     ...(b.spent ? { spent: true } : {}),
     ...(b.pending ? { waiting_for: b.pending.waitingFor } : {}),
     ...(b.pending?.suggestions ? { suggestions: b.pending.suggestions } : {}),
     ...(b.bindError !== undefined ? { bind_error: b.bindError } : {}),
   };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** `, stopped 0.8 ms per hit (12)`: what a breakpoint's let-go hits cost the game. */
+export function stopCostText(b: Breakpoint): string {
+  const c = b.stopCost;
+  if (!c || c.stops === 0) return '';
+  return `, stopped ${(c.totalMs / c.stops).toFixed(2)} ms per hit (max ${c.maxMs.toFixed(2)}, ${c.stops} stops)`;
 }
 
 export function whereText(b: Breakpoint): string {

@@ -16,6 +16,7 @@ import {
   frameSchema,
   queuedOut,
   queuedSchema,
+  stopCostText,
   stopOut,
   stopSchema,
   stopText,
@@ -26,7 +27,7 @@ export const debugStatus = defineTool({
   name: 'debug_status',
   title: 'Debugger status',
   description:
-    'Breakpoints (with hits), whether the game is paused at an event and where, who owns the ' +
+    "Breakpoints (with hits, and for hits that did not pause, as a logpoint's: how long the game stood still per hit), whether the game is paused at an event and where, who owns the " +
     'pause, who holds the game. Never attaches, never suspends.',
   input: z.object({}),
   output: z.object({
@@ -55,7 +56,7 @@ export const debugStatus = defineTool({
       ...d.queued.map((q) => `in line: ${stopText(q)}`),
       ...d.breakpoints.map(
         (b) =>
-          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : whereText(b)} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
+          `#${b.id} ${b.kind === 'exception' ? `throw ${b.exceptionType ?? '(any)'}` : whereText(b)} hits ${b.hits}${stopCostText(b)}${b.passed ? ` (${b.passed} let go during evaluations)` : ''}${b.log !== undefined ? ` log "${b.log}"` : ''}${b.condition ? ` if ${b.condition}` : ''}${b.hitCount ? ` on hit ${b.hitCount}` : ''}${b.spent ? ' (spent)' : ''} [${b.owner}]`,
       ),
     ];
     const cost = callCost(started);

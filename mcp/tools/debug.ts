@@ -14,6 +14,7 @@ import {
   debugStep,
   debugWait,
 } from './debug-pause-tools.js';
+import { debugTrace } from './debug-trace-tool.js';
 
 export const debugTools = [
   debugSetBreakpoint,
@@ -25,4 +26,5 @@ export const debugTools = [
   debugEvaluate,
   debugStep,
   debugLocations,
+  debugTrace,
 ];

@@ -20,6 +20,8 @@ export interface BreakpointSpec {
   file?: string;
   condition?: string;
   hitCount?: number;
+  /** A logpoint: record this message (C# `{holes}` evaluated in the frame) and run on. */
+  log?: string;
 }
 
 export interface ExceptionSpec {
@@ -37,6 +39,14 @@ export interface Breakpoint {
   subclasses?: boolean;
   condition?: string;
   hitCount?: number;
+  /** A logpoint's message: its hits are recorded (debug_trace), never paused at. */
+  log?: string;
+  /**
+   * The stops this breakpoint made and gave back at once (a logpoint's hits, a false
+   * condition): how long the game stood still for each, from the event's arrival to the
+   * resume's reply.
+   */
+  stopCost?: { stops: number; totalMs: number; maxMs: number };
   /** Hits that passed the condition (and, with a hit count, the stop itself). */
   hits: number;
   /**

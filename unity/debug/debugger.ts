@@ -34,6 +34,7 @@ import { EventDecisions } from './event-decisions.js';
 import { Pauses } from './pauses.js';
 import { pendingFor, resolveBreakpoint } from './resolve.js';
 import { Stepper } from './stepping.js';
+import { parseLogMessage, TraceStore } from './trace.js';
 import {
   LOCATION_CACHE,
   type LocationCache,
@@ -59,6 +60,8 @@ export class Debugger {
   private cache: LocationCache | undefined;
   private readonly table: BreakpointTable;
   private readonly pauses = new Pauses();
+  /** Logpoint entries, per breakpoint (debug_trace). */
+  readonly traces = new TraceStore();
   private readonly stepper: Stepper;
   private readonly events: EventDecisions;
   private catalog: TypeCatalog | undefined;
@@ -82,6 +85,7 @@ export class Debugger {
       ...bound,
       table: this.table,
       stepper: this.stepper,
+      traces: this.traces,
       catalog: () => this.catalog,
     });
     session.extend({
@@ -117,6 +121,7 @@ export class Debugger {
   async setBreakpoint(caller: string, spec: BreakpointSpec): Promise<OperationResult<Breakpoint>> {
     if (spec.hitCount !== undefined && (!Number.isInteger(spec.hitCount) || spec.hitCount < 1))
       throw Errors.invalidArgument('hit_count must be an integer >= 1');
+    if (spec.log !== undefined) parseLogMessage(spec.log); // refused here, not at every hit
     return this.session.run(
       'debug_set_breakpoint',
       caller,
@@ -139,6 +144,7 @@ export class Debugger {
           requests: [],
           ...(spec.condition !== undefined ? { condition: spec.condition } : {}),
           ...(spec.hitCount !== undefined ? { hitCount: spec.hitCount } : {}),
+          ...(spec.log !== undefined ? { log: spec.log } : {}),
           ...(pending ? { pending } : {}),
         };
         this.table.remember(bp, spec);
@@ -283,8 +289,9 @@ export class Debugger {
     this.offEvent = conn.onEvent((set) => {
       // asked on arrival: by the time the set is handled the call may have ended
       const duringCall = this.session.invokeRunning;
+      const arrival = { at: performance.now(), wall: Date.now() };
       this.queue = this.queue
-        .then(() => this.events.onEventSet(conn, set, duringCall))
+        .then(() => this.events.onEventSet(conn, set, duringCall, arrival))
         .catch((e: unknown) => this.log(`debug: event handling: ${messageOf(e)}`));
     });
   }
@@ -317,6 +324,7 @@ export class Debugger {
     this.catalog = undefined;
     // The requests died with the connection (the agent clears them on DISPOSE or disconnect).
     this.table.clear();
+    this.traces.clear();
     this.stepper.forget();
     this.pauses.end();
   }

@@ -18,6 +18,14 @@ import type { TypeCatalog } from '../catalog/index.js';
 import type { BreakpointTable } from './breakpoint-table.js';
 import type { Breakpoint, CodeLocation } from './debug-types.js';
 import { evaluateInFrame } from './frame-eval.js';
+import { probeFrame } from './probe.js';
+import {
+  holeResult,
+  parseLogMessage,
+  renderMessage,
+  type HoleResult,
+  type TraceStore,
+} from './trace.js';
 import { pointAt } from './locations.js';
 import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
@@ -29,6 +37,14 @@ export interface EventDecisionDeps extends StepperDeps {
   stepper: Stepper;
   /** The type catalogue of the bound connection, once an operation has bound it. */
   catalog(): TypeCatalog | undefined;
+  /** Where logpoint hits are recorded. */
+  traces: TraceStore;
+}
+
+/** When an event set arrived: the monotonic clock (stop costs) and the wall clock (entries). */
+export interface Arrival {
+  at: number;
+  wall: number;
 }
 
 export class EventDecisions {
@@ -42,7 +58,12 @@ export class EventDecisions {
   }
 
   /** `duringCall`: an invoke that lets every thread run was on the wire when the set arrived. */
-  async onEventSet(conn: SdbConnection, set: EventSet, duringCall: boolean): Promise<void> {
+  async onEventSet(
+    conn: SdbConnection,
+    set: EventSet,
+    duringCall: boolean,
+    arrival: Arrival = { at: performance.now(), wall: Date.now() },
+  ): Promise<void> {
     const { table, pauses, log } = this.d;
     if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
     for (const load of set.events.filter((e) => e.kind === 'TYPE_LOAD'))
@@ -81,12 +102,15 @@ export class EventDecisions {
         })
       : Promise.resolve(undefined);
     let stop: PendingStop | undefined;
+    const decided = new Set<Breakpoint>();
     if (candidate) {
       this.decidingThread = ev.threadId;
       try {
         for (const e of evs) {
+          const bp = table.ofRequest(e.requestId);
+          if (bp && e.kind === 'BREAKPOINT') decided.add(bp);
           try {
-            const s = await this.decide(conn, e);
+            const s = await this.decide(conn, e, arrival);
             stop ??= s;
           } catch (err) {
             log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
@@ -101,6 +125,14 @@ export class EventDecisions {
       await conn
         .send('VM.RESUME')
         .catch((e: unknown) => log(`debug: resuming a skipped event: ${messageOf(e)}`));
+      // what the game stood still for: from the event's arrival to the resume's reply
+      const ms = performance.now() - arrival.at;
+      for (const bp of decided) {
+        const c = (bp.stopCost ??= { stops: 0, totalMs: 0, maxMs: 0 });
+        c.stops++;
+        c.totalMs += ms;
+        c.maxMs = Math.max(c.maxMs, ms);
+      }
       return;
     }
     const [loc] = await Promise.all([located, this.d.stepper.clear(conn)]); // any stop ends a step
@@ -149,7 +181,11 @@ export class EventDecisions {
     }
   }
 
-  private async decide(conn: SdbConnection, ev: SdbEvent): Promise<PendingStop | undefined> {
+  private async decide(
+    conn: SdbConnection,
+    ev: SdbEvent,
+    arrival: Arrival,
+  ): Promise<PendingStop | undefined> {
     if (this.d.stepper.owns(ev)) return this.d.stepper.decide(conn, ev);
     if (ev.kind !== 'BREAKPOINT' && ev.kind !== 'EXCEPTION') return undefined;
     const bp = this.d.table.ofRequest(ev.requestId);
@@ -178,6 +214,7 @@ export class EventDecisions {
         bp.hits = bp.hitCount; // the agent reported the n-th hit only
         bp.spent = true;
       }
+      if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
       return base;
     }
     let verdict: boolean | string;
@@ -187,11 +224,58 @@ export class EventDecisions {
       verdict = messageOf(e);
     }
     if (verdict === false) return undefined;
-    if (typeof verdict === 'string') return { ...base, conditionError: verdict };
+    if (typeof verdict === 'string') {
+      // a logpoint never pauses: the entry says why it could not decide
+      if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival, verdict);
+      return { ...base, conditionError: verdict };
+    }
     bp.hits++;
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
+    if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
     return base;
+  }
+
+  /**
+   * A logpoint's hit: its holes evaluated in the frame, the entry recorded; never a stop (the
+   * caller gives the level back). A hole that fails records its error; so does a probe that
+   * could not run at all: the hit is never dropped.
+   */
+  private async logHit(
+    bp: Breakpoint,
+    threadId: number,
+    arrival: Arrival,
+    conditionError?: string,
+  ): Promise<undefined> {
+    const parts = parseLogMessage(bp.log!);
+    const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
+    let holes: HoleResult[];
+    let frame: number | undefined;
+    try {
+      const r = await this.d.session.run('logpoint', bp.owner, (ctx) =>
+        probeFrame(ctx, this.d.locations(ctx), threadId, codes),
+      );
+      holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
+      frame = r.value.frame;
+    } catch (e) {
+      const error = messageOf(e);
+      holes = codes.map(() => ({ error }));
+    }
+    const errors = [
+      ...(conditionError !== undefined
+        ? [{ code: `condition ${bp.condition!}`, error: conditionError }]
+        : []),
+      ...holes.flatMap((h, i) => ('error' in h ? [{ code: codes[i]!, error: h.error }] : [])),
+    ];
+    this.d.traces.record({
+      breakpointId: bp.id,
+      time: arrival.wall,
+      ...(frame !== undefined ? { frame } : {}),
+      threadId,
+      message: renderMessage(parts, holes),
+      ...(errors.length ? { errors } : {}),
+    });
+    return undefined;
   }
 
   /** true/false, or why it could not be decided. */

@@ -27,6 +27,20 @@ export async function evaluateInFrame(
   /** Told of each field, static, element and property write (for the undo journal). */
   onWrite?: WriteObserver,
 ): Promise<EvaluateResult> {
+  return (await frameEvaluator(ctx, cache, threadId, frameIndex, onWrite))(code);
+}
+
+/**
+ * An evaluator bound to one frame: the frame's slots and scope are read once, then each program
+ * runs in it (a logpoint's holes, a watch's expressions: several programs at one stop).
+ */
+export async function frameEvaluator(
+  ctx: OperationContext,
+  cache: LocationCache,
+  threadId: number,
+  frameIndex: number | undefined,
+  onWrite?: WriteObserver,
+): Promise<(code: string) => Promise<EvaluateResult>> {
   const frames = await readFrames(ctx.conn, threadId);
   if (frameIndex === undefined)
     frameIndex = Math.max(
@@ -50,12 +64,13 @@ export async function evaluateInFrame(
     { metadata, game: new SessionGameAccess(ctx, metadata) },
     undefined,
   );
-  return evaluateInGame(
-    ctx,
-    code,
-    { builtins: defaults.builtins, functions: defaults.functions, scope },
-    false,
-    onWrite,
-    threadId,
-  );
+  return (code) =>
+    evaluateInGame(
+      ctx,
+      code,
+      { builtins: defaults.builtins, functions: defaults.functions, scope },
+      false,
+      onWrite,
+      threadId,
+    );
 }
