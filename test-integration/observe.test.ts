@@ -36,8 +36,20 @@ interface BreakpointOut {
   stop_cost?: { stops: number; avg_ms: number; max_ms: number };
   locations: { method: string; line?: number }[];
 }
+interface FrameOut {
+  method: string;
+  line?: number;
+  variables: { name: string; kind: string; value: string }[];
+}
+interface StopOut {
+  breakpoint?: number;
+  location: { method: string; line?: number };
+}
 interface Out {
   value: string;
+  stopped: boolean;
+  stop: StopOut;
+  frames: FrameOut[];
   breakpoint: BreakpointOut;
   breakpoints: BreakpointOut[];
   paused: boolean;
@@ -132,5 +144,105 @@ describe('logpoints', () => {
         log: 'x={frame',
       }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+/** Sets a breakpoint, waits for its stop, returns the stop and the top frame. */
+async function stopAt(args: Record<string, unknown>): Promise<{ stop: StopOut; top: FrameOut }> {
+  const bp = (await call('debug_set_breakpoint', args)).breakpoint;
+  const w = await call('debug_wait', { timeout_ms: 5000 });
+  expect(w.stopped).toBe(true);
+  expect(w.stop.breakpoint).toBe(bp.id);
+  const state = await call('debug_pause_state', { frames: 3, variable_frames: 1 });
+  return { stop: w.stop, top: state.frames[0]! };
+}
+
+const vars = (f: FrameOut): Record<string, string> =>
+  Object.fromEntries(f.variables.map((v) => [v.name, v.value]));
+
+describe('breakpoints in code C# hides', () => {
+  it('a coroutine by name stops on the first line of its body (in MoveNext), as the coroutine with its hoisted locals', async () => {
+    const { stop, top } = await stopAt({ type: 'Game.ObserveTargets', method: 'Patrol' });
+    expect(stop.location.method).toBe('Game.ObserveTargets.Patrol (coroutine)');
+    // mcs puts a method's first sequence point on its opening brace
+    expect(stop.location.line).toBe(mark('patrol-open'));
+    expect(top.method).toBe('Game.ObserveTargets.Patrol (coroutine)');
+    expect(vars(top)).toMatchObject({ laps: '3', walked: '0', lap: '0' });
+    expect(top.variables.find((v) => v.name === 'this')?.value).toMatch(/^Game\.ObserveTargets /);
+    // no state-machine internals
+    expect(top.variables.some((v) => /[$<]/.test(v.name))).toBe(false);
+  });
+
+  it('a line inside a coroutine binds in its state machine; evaluation sees hoisted names and bare members', async () => {
+    const { stop, top } = await stopAt({
+      type: 'Game.ObserveTargets',
+      method: 'Patrol',
+      line: mark('patrol-step'),
+    });
+    expect(stop.location).toMatchObject({
+      method: 'Game.ObserveTargets.Patrol (coroutine)',
+      line: mark('patrol-step'),
+    });
+    const v = vars(top);
+    expect(top.variables.find((x) => x.name === 'laps')?.kind).toBe('param');
+    const walked = Number(v.walked);
+    const lap = Number(v.lap);
+    expect(walked).toBe(lap * 3); // Scale is 3: walked grows by it each lap
+    expect(
+      (await call('debug_evaluate', { code: 'walked + laps * 100 + Scale * 1000' })).value,
+    ).toBe(String(walked + 300 + 3000));
+  });
+
+  it('an async method by name stops in its body; a line after an await binds in MoveNext too', async () => {
+    const first = await stopAt({ type: 'Game.ObserveTargets', method: 'Load' });
+    expect(first.stop.location).toMatchObject({
+      method: 'Game.ObserveTargets.Load (async)',
+      line: mark('async-open'),
+    });
+    expect(vars(first.top)).toMatchObject({ doubled: '0' });
+    const frame = Number(vars(first.top).frame);
+    expect(frame).toBeGreaterThan(0);
+    await clearDebugger(call);
+
+    const after = await stopAt({
+      type: 'Game.ObserveTargets',
+      method: 'Load',
+      line: mark('async-after'),
+    });
+    expect(after.stop.location).toMatchObject({
+      method: 'Game.ObserveTargets.Load (async)',
+      line: mark('async-after'),
+    });
+    const v = vars(after.top);
+    expect(Number(v.doubled)).toBe(Number(v.frame) * 2);
+    expect((await call('debug_evaluate', { code: 'doubled + Scale' })).value).toBe(
+      String(Number(v.doubled) + 3),
+    );
+  });
+
+  it("a line inside a lambda binds in the generated method, with its captures and the declaring object's this", async () => {
+    const { stop, top } = await stopAt({
+      type: 'Game.ObserveTargets',
+      method: 'Shape',
+      line: mark('lambda-body'),
+    });
+    expect(stop.location).toMatchObject({
+      method: 'Game.ObserveTargets.Shape (lambda)',
+      line: mark('lambda-body'),
+    });
+    const v = vars(top);
+    expect(v.v).toBe('2');
+    expect(Number(v.offset)).toBe(Number(v.frame) % 7);
+    expect((await call('debug_evaluate', { code: 'v * Scale + offset' })).value).toBe(
+      String(6 + Number(v.offset)),
+    );
+  });
+
+  it('file:line inside a lambda binds too', async () => {
+    const { stop } = await stopAt({ file: 'ObserveTargets.cs', line: mark('lambda-body') });
+    expect(stop.location).toMatchObject({
+      method: 'Game.ObserveTargets.Shape (lambda)',
+      line: mark('lambda-body'),
+    });
   });
 });

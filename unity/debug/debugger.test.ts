@@ -32,7 +32,9 @@ function fakes(failing: readonly string[] = []) {
     'THREAD.GET_FRAME_INFO': () => [{ frameId: 1, methodId: 5, ilOffset: 4, flags: 0 }],
     'METHOD.GET_NAME': () => 'Tick',
     'METHOD.GET_DECLARING_TYPE': () => 7,
-    'TYPE.GET_INFO': () => ({ fullName: 'Game.T' }),
+    'TYPE.GET_INFO': () => ({ fullName: 'Game.T', name: 'T', nestedTypeIds: [] }),
+    'TYPE.GET_METHODS': () => [5],
+    'TYPE.GET_FIELDS': () => [],
   };
   const conn = {
     isClosed: false,

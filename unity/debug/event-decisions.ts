@@ -298,10 +298,10 @@ export class EventDecisions {
     const top = frames.find((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0);
     const cache = this.d.cache();
     if (!top || !cache) return undefined;
-    const { typeName, name } = await cache.methodName(top.methodId);
+    const method = await cache.displayName(top.methodId);
     const at = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
     return {
-      method: `${typeName}.${name}`,
+      method,
       methodId: top.methodId,
       ilOffset: top.ilOffset,
       ...(at ? { line: at.line } : {}),

@@ -58,7 +58,16 @@ export async function frameEvaluator(
     frameSlots(cache, threadId, frame),
     cache.methodFacts(frame.methodId),
   ]);
-  const scope = await frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots);
+  // in a state machine or closure, the user's `this` is the declaring type (its bare members)
+  const user = slots.find((s) => s.kind === 'this' && s.hoisted);
+  const scope = await frameScope(
+    ctx,
+    threadId,
+    frameIndex,
+    frame,
+    user?.typeId ?? declaringTypeId,
+    slots,
+  );
   const metadata = metadataFor(ctx);
   const defaults = await unityBuiltins(
     { metadata, game: new SessionGameAccess(ctx, metadata) },

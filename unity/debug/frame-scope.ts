@@ -69,6 +69,12 @@ export async function frameScope(
   const variables = new Map<string, ScopeVariable>();
   let self: ScopeVariable | undefined;
   for (const slot of slots) {
+    // a state machine's or closure's field (generated-code.ts): read-only, it has no stack slot
+    if (slot.hoisted) {
+      if (slot.kind === 'this') self = variable(slot, undefined);
+      else variables.set(slot.name, variable(slot, undefined));
+      continue;
+    }
     if (slot.kind !== 'this') {
       variables.set(
         slot.name,

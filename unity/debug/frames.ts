@@ -15,6 +15,7 @@ import { fromWire, handleOf } from '../runtime/convert.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
 import { metadataFor } from '../runtime/game-metadata.js';
 import { messageOf } from '../errors.js';
+import { hoistedName, isGeneratedHolder, isStateMachine } from './generated-code.js';
 import { pointAt, type LocationCache } from './locations.js';
 
 /** Frame flag: a managed-to-native wrapper (its locals cannot be read). */
@@ -59,6 +60,11 @@ export interface FrameSlot {
   typeId: number;
   kind: 'param' | 'local' | 'this';
   raw: Value;
+  /**
+   * A field of the frame's state machine or closure standing for the user's local, parameter or
+   * `this` (generated-code.ts): read-only, and `position` is no stack position.
+   */
+  hoisted?: true;
 }
 
 /** The raw values of a frame: parameters, locals, `this` (what evaluation binds). */
@@ -104,8 +110,67 @@ export async function frameSlots(
       raw: values[params.paramNames.length + i]!,
     }),
   );
-  return slots;
+  const { typeName } = await cache.methodName(frame.methodId);
+  return self && isGeneratedHolder(typeName)
+    ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName))
+    : slots;
 }
+
+/**
+ * The slots of code in a state machine or closure as the user wrote it: its `this` (the
+ * machine) replaced by the fields that stand for hoisted locals, parameters and the declaring
+ * object; the machine's own state and compiler temporaries left out.
+ */
+async function unhoist(
+  cache: LocationCache,
+  slots: FrameSlot[],
+  machineTypeId: number,
+  /** A state machine keeps parameters under their names; a closure, captured locals too. */
+  stateMachine: boolean,
+): Promise<FrameSlot[]> {
+  const machine = slots.find((s) => s.kind === 'this')!;
+  const fields = (await cache.fields(machineTypeId)).filter(
+    (f) => (f.attributes & FIELD_STATIC) === 0,
+  );
+  let values: readonly Value[];
+  if (machine.raw.kind === 'valuetype') values = machine.raw.fields;
+  else if (machine.raw.kind === 'object')
+    values = await cache.conn.send('OBJECT_REF.GET_VALUES', {
+      objectId: machine.raw.objectId,
+      fieldIds: fields.map((f) => f.fieldId),
+    });
+  else return slots;
+  const own = slots.filter((s) => s.kind !== 'this' && /^[A-Za-z_]\w*$/.test(s.name));
+  const taken = new Set(own.map((s) => s.name));
+  const out: FrameSlot[] = [...own.filter((s) => s.kind === 'param')];
+  const hoisted: FrameSlot[] = [];
+  fields.forEach((f, i) => {
+    const raw = values[i];
+    const as = hoistedName(f.name);
+    if (!raw || !as) return;
+    if (as === 'this') {
+      out.push({ name: 'this', position: 0, typeId: f.typeId, kind: 'this', raw, hoisted: true });
+      return;
+    }
+    if (taken.has(as.name)) return;
+    taken.add(as.name);
+    const kind = stateMachine && !f.name.startsWith('<') ? 'param' : 'local';
+    const slot: FrameSlot = {
+      name: as.name,
+      position: 0,
+      typeId: f.typeId,
+      kind,
+      raw,
+      hoisted: true,
+    };
+    if (kind === 'param') out.push(slot);
+    else hoisted.push(slot);
+  });
+  return [...out, ...hoisted, ...own.filter((s) => s.kind === 'local')];
+}
+
+/** FieldAttributes.Static. */
+const FIELD_STATIC = 0x10;
 
 /** The frames of a stopped thread, top first. */
 export async function readFrames(conn: SdbConnection, threadId: number): Promise<RawFrame[]> {
@@ -125,8 +190,11 @@ export async function readStack(
   const runtime = { metadata, game: new SessionGameAccess(ctx, metadata) };
   const frames = await Promise.all(
     raw.slice(0, maxFrames).map(async (f, index): Promise<FrameView> => {
-      const { typeName, name } = await cache.methodName(f.methodId);
-      const view: FrameView = { index, method: `${typeName}.${name}`, ilOffset: f.ilOffset };
+      const view: FrameView = {
+        index,
+        method: await cache.displayName(f.methodId),
+        ilOffset: f.ilOffset,
+      };
       const native = (f.flags & FrameFlags.NATIVE_TRANSITION) !== 0;
       if (native) view.native = true;
       else {

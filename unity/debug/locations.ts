@@ -4,6 +4,7 @@
 
 import type {
   DebugInfo,
+  FieldInfo,
   LocalsInfo,
   MethodInfo,
   ParamInfo,
@@ -13,6 +14,7 @@ import type { TypeCatalog } from '../catalog/index.js';
 import { Errors } from '../errors.js';
 import { connectionPart } from '../session/game-connection.js';
 import { csharpTypeName } from './csharp-type-name.js';
+import { isGeneratedHolder, userMethodName } from './generated-code.js';
 
 export interface SourcePoint {
   ilOffset: number;
@@ -88,6 +90,19 @@ export class LocationCache {
   private readonly infos = new Map<number, Promise<SourcePoint[]>>();
   private readonly names = new Map<number, Promise<{ typeName: string; name: string }>>();
   private readonly facts = new Map<number, Promise<MethodFacts>>();
+  private readonly displays = new Map<number, Promise<string>>();
+  private readonly typeFields = new Map<number, Promise<FieldInfo[]>>();
+
+  /** A type's fields (declared there), read once. */
+  fields(typeId: number): Promise<FieldInfo[]> {
+    let p = this.typeFields.get(typeId);
+    if (!p) {
+      p = this.conn.send('TYPE.GET_FIELDS', { typeId });
+      p.catch(() => this.typeFields.delete(typeId));
+      this.typeFields.set(typeId, p);
+    }
+    return p;
+  }
 
   constructor(readonly conn: SdbConnection) {}
 
@@ -115,6 +130,31 @@ export class LocationCache {
       p = this.conn.send('METHOD.GET_DEBUG_INFO', { methodId }).then(sourcePoints);
       p.catch(() => this.infos.delete(methodId));
       this.infos.set(methodId, p);
+    }
+    return p;
+  }
+
+  /**
+   * A method as the user wrote it: `Game.Box<int>.Put`, or for compiler-generated code the
+   * user's method with what it is (`Game.Enemy.Patrol (coroutine)`: generated-code.ts).
+   */
+  displayName(methodId: number): Promise<string> {
+    let p = this.displays.get(methodId);
+    if (!p) {
+      p = (async () => {
+        const { typeName, name } = await this.methodName(methodId);
+        if (!isGeneratedHolder(typeName) && !name.startsWith('<')) return `${typeName}.${name}`;
+        let isAsync = false;
+        if (name === 'MoveNext') {
+          const typeId = await this.conn.send('METHOD.GET_DECLARING_TYPE', { methodId });
+          isAsync = (await this.fields(typeId)).some(
+            (f) => f.name === '<>t__builder' || f.name === '$builder',
+          );
+        }
+        return userMethodName(typeName, name, isAsync);
+      })();
+      p.catch(() => this.displays.delete(methodId));
+      this.displays.set(methodId, p);
     }
     return p;
   }

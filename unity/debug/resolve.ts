@@ -5,6 +5,7 @@
 import { Errors, UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
 import type { Breakpoint, BreakpointSpec, CodeLocation } from './debug-types.js';
+import { generatedBodies, userMethodName, type GeneratedBody } from './generated-code.js';
 import {
   codeLines,
   isSourceLine,
@@ -12,6 +13,7 @@ import {
   offsetForLine,
   pointAt,
   type LocationCache,
+  type MethodRef,
   type SourcePoint,
 } from './locations.js';
 
@@ -25,14 +27,28 @@ export async function resolveBreakpoint(
     throw Errors.invalidArgument('give type and method, or file and line');
   if (spec.line !== undefined && spec.ilOffset !== undefined)
     throw Errors.invalidArgument('give line or il_offset, not both');
-  const methods = await findMethods(ctx.catalog, spec.type, spec.method, spec.signature);
+  const { stubs, bodies } = await methodsAndBodies(ctx, cache, spec);
+  const stateMachines = bodies.filter((b) => b.kind === 'coroutine' || b.kind === 'async');
+  // where to look: a line inside generated code binds there (the stub does not run the body);
+  // no line on a coroutine or async method: the state machine's first line, not the stub's
+  let targets: { methodId: number; name: string }[];
+  if (spec.ilOffset !== undefined) targets = stubs;
+  else if (spec.line !== undefined) {
+    const inBodies: { methodId: number; name: string }[] = [];
+    for (const b of bodies)
+      if (offsetForLine(await cache.points(b.methodId), spec.line) !== undefined) inBodies.push(b);
+    targets = inBodies.length > 0 ? inBodies : stubs;
+  } else targets = stateMachines.length > 0 ? stateMachines : stubs;
   const out: CodeLocation[] = [];
-  for (const m of methods) {
+  for (const m of targets) {
     const points = await cache.points(m.methodId);
-    const name = `${m.typeName}.${m.name}`;
     let il: number | undefined;
     if (spec.ilOffset !== undefined) {
-      il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : undefined;
+      // IL 0 is every method's entry, with or without line information
+      il =
+        spec.ilOffset === 0 || points.some((p) => p.ilOffset === spec.ilOffset)
+          ? spec.ilOffset
+          : undefined;
     } else if (spec.line !== undefined) {
       il = offsetForLine(points, spec.line);
     } else {
@@ -42,7 +58,7 @@ export async function resolveBreakpoint(
     if (il === undefined) continue;
     const at = pointAt(points, il);
     out.push({
-      method: name,
+      method: m.name,
       methodId: m.methodId,
       ilOffset: il,
       ...(at?.line !== undefined ? { line: at.line } : {}),
@@ -51,7 +67,7 @@ export async function resolveBreakpoint(
   }
   if (out.length === 0) {
     const lines = codeLines(
-      (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat(),
+      (await Promise.all([...stubs, ...bodies].map((m) => cache.points(m.methodId)))).flat(),
     );
     const where =
       spec.ilOffset !== undefined
@@ -62,6 +78,55 @@ export async function resolveBreakpoint(
     throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
   }
   return out;
+}
+
+/**
+ * The methods a spec names (`stubs`: the overloads as declared) and the code the compiler
+ * generated for their bodies (state machines, lambdas, local functions: generated-code.ts). A
+ * name that is no member may be a local function's.
+ */
+async function methodsAndBodies(
+  ctx: Pick<OperationContext, 'conn' | 'catalog'>,
+  cache: LocationCache,
+  spec: BreakpointSpec,
+): Promise<{
+  stubs: { methodId: number; name: string }[];
+  bodies: (GeneratedBody & { name: string })[];
+}> {
+  const named = (b: GeneratedBody): GeneratedBody & { name: string } => ({
+    ...b,
+    name: userMethodName(b.typeName, b.name, b.kind === 'async'),
+  });
+  let methods: MethodRef[];
+  try {
+    methods = await findMethods(ctx.catalog, spec.type!, spec.method!, spec.signature);
+  } catch (e) {
+    if (!(e instanceof UnityError) || e.code !== 'MEMBER_NOT_FOUND') throw e;
+    const typeId = await ctx.catalog.resolveType(spec.type!);
+    const locals = await generatedBodies(
+      ctx.conn,
+      typeId,
+      undefined,
+      (id) => cache.methodName(id),
+      spec.method,
+    );
+    if (locals.length === 0) throw e;
+    return { stubs: [], bodies: locals.map(named) };
+  }
+  const stubs = methods.map((m) => ({ methodId: m.methodId, name: `${m.typeName}.${m.name}` }));
+  const bodies: (GeneratedBody & { name: string })[] = [];
+  const seen = new Set<string>();
+  for (const m of methods) {
+    const { declaringTypeId } = await cache.methodFacts(m.methodId);
+    const key = `${declaringTypeId}:${m.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const b of await generatedBodies(ctx.conn, declaringTypeId, m.name, (id) =>
+      cache.methodName(id),
+    ))
+      bodies.push(named(b));
+  }
+  return { stubs, bodies };
 }
 
 /** A source line: the loaded methods whose sequence points put code on it. */
@@ -88,10 +153,9 @@ async function resolveFile(
       const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
       const il = offsetForLine(points, line);
       if (il === undefined) continue;
-      const { typeName, name } = await cache.methodName(methodId);
       const at = pointAt(points, il);
       out.push({
-        method: `${typeName}.${name}`,
+        method: await cache.displayName(methodId),
         methodId,
         ilOffset: il,
         line,
