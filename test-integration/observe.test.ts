@@ -7,8 +7,11 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { callTool } from '../mcp/server.js';
 import { debugTools } from '../mcp/tools/debug.js';
 import { evalTool } from '../mcp/tools/eval.js';
+import { profileTool, watchTool } from '../mcp/tools/watch.js';
+import { decodePng } from '../unity/png/index.js';
 import { useFixtureApp } from './support/fixture-app.js';
 import { clearDebugger, fixtureMarks, toolCaller } from './support/tool-harness.js';
 
@@ -60,6 +63,50 @@ interface Out {
 }
 
 const call = toolCaller<Out>([...debugTools, evalTool], () => game.app);
+
+interface SeriesOut {
+  code: string;
+  numeric: boolean;
+  stats?: { min: number; median: number; p95: number; max: number };
+  jumps: { frame: number; from: number; to: number }[];
+  errors: number;
+  values: (number | string | null)[];
+}
+interface WatchOut {
+  where: string;
+  samples: number;
+  timed_out: boolean;
+  frames: number[];
+  series: SeriesOut[];
+  watch_cost: {
+    unwatched_frame_ms?: number;
+    watched_frame_ms?: number;
+    slowdown?: number;
+    stop_mean_ms: number;
+  };
+  hitches: { frame: number; ms: number }[];
+  frame_ms: { median: number };
+  gc_collections?: number;
+  heap?: { min: number; max: number };
+}
+
+/** Calls watch or profile, returning the structured result and the chart's PNG bytes. */
+async function watchCall(
+  tool: typeof watchTool | typeof profileTool,
+  args: Record<string, unknown>,
+): Promise<{ out: WatchOut; png: Buffer }> {
+  const r = await callTool(tool, args, { app: game.app, caller: 'agent-a' });
+  if (r.isError) throw new Error((r.content[0] as { text: string }).text);
+  const image = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
+  expect(image.mimeType).toBe('image/png');
+  return {
+    out: r.structuredContent as unknown as WatchOut,
+    png: Buffer.from(image.data, 'base64'),
+  };
+}
+
+/** Game.ObserveTargets.Schedule, as the fixture computes it. */
+const schedule = (frame: number): number => (Math.floor(frame / 10) % 4) * 25;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -244,5 +291,83 @@ describe('breakpoints in code C# hides', () => {
       method: 'Game.ObserveTargets.Shape (lambda)',
       line: mark('lambda-body'),
     });
+  });
+});
+
+describe('watch and profile', () => {
+  it('watch of a field changed on a known schedule returns exactly that series, its jumps, and a chart that decodes', async () => {
+    const { out, png } = await watchCall(watchTool, {
+      code: ['Game.ObserveTargets.Wave', 'Time.frameCount', 'nosuch'],
+      frames: 60,
+    });
+    expect(out.samples).toBe(60);
+    expect(out.timed_out).toBe(false);
+    expect(out.where).toBe('UnityEngine.UnitySynchronizationContext.ExecuteTasks');
+    // one sample per frame, none lost
+    for (let i = 1; i < out.frames.length; i++) expect(out.frames[i]).toBe(out.frames[i - 1]! + 1);
+    const [wave, frame, bad] = out.series;
+    // sampled after Bootstrap.Update wrote the frame's value
+    expect(wave!.values).toEqual(out.frames.map(schedule));
+    expect(frame!.values).toEqual(out.frames);
+    expect(wave!.jumps.map((j) => j.frame)).toEqual(
+      out.frames.slice(1).filter((f) => f % 10 === 0),
+    );
+    expect(frame!.jumps).toEqual([]);
+    expect(wave!.stats).toMatchObject({
+      min: Math.min(...out.frames.map(schedule)),
+      max: Math.max(...out.frames.map(schedule)),
+    });
+    // a failing expression is a series of errors, not a failed watch
+    expect(bad!.numeric).toBe(false);
+    expect(bad!.errors).toBe(60);
+
+    const image = decodePng(png);
+    expect([image.width, image.height]).toEqual([640, 260]);
+    const colours = new Set<number>();
+    for (let i = 0; i < image.data.length; i += 4)
+      colours.add((image.data[i]! << 16) | (image.data[i + 1]! << 8) | image.data[i + 2]!);
+    expect(colours.size).toBeGreaterThan(3); // white, axes, grid, and the two lines
+    expect(out.watch_cost.stop_mean_ms).toBeGreaterThan(0);
+    expect(out.watch_cost.unwatched_frame_ms).toBeGreaterThan(0);
+    expect(out.watch_cost.watched_frame_ms).toBeGreaterThan(0);
+    // nothing left behind: no breakpoint, no pause
+    const status = await call('debug_status', {});
+    expect(status.breakpoints).toEqual([]);
+    expect(status.paused).toBe(false);
+  });
+
+  it('watch at a given method samples there, in its scope', async () => {
+    const { out } = await watchCall(watchTool, {
+      code: ['frame', 'Wave'],
+      frames: 20,
+      where: 'Game.ObserveTargets.Frame',
+    });
+    expect(out.where).toBe('Game.ObserveTargets.Frame');
+    const [frame, wave] = out.series;
+    expect(frame!.values).toEqual(out.frames);
+    // at the method's first line Wave still holds the previous frame's value
+    expect(wave!.values).toEqual(out.frames.map((f) => schedule(f - 1)));
+  });
+
+  it('profile finds the hitches the fixture injected on known frames', async () => {
+    await call('eval', { code: 'Game.ObserveTargets.HitchMs = 120' });
+    await call('eval', { code: 'Game.ObserveTargets.HitchEvery = 40' });
+    try {
+      const { out, png } = await watchCall(profileTool, { frames: 150 });
+      expect(out.samples).toBe(150);
+      // a frame's time is the wait since the previous frame: the frame after the sleep is slow
+      const injected = out.frames.filter((f) => f % 40 === 1);
+      expect(injected.length).toBeGreaterThanOrEqual(3);
+      const found = out.hitches.map((h) => h.frame);
+      for (const f of injected) expect(found).toContain(f);
+      for (const h of out.hitches.filter((x) => x.frame % 40 === 1))
+        expect(h.ms).toBeGreaterThanOrEqual(120);
+      expect(out.frame_ms.median).toBeLessThan(60);
+      expect(out.gc_collections).toBeGreaterThanOrEqual(0);
+      expect(out.heap!.max).toBeGreaterThan(0);
+      expect(decodePng(png).width).toBe(640);
+    } finally {
+      await call('eval', { code: 'Game.ObserveTargets.HitchEvery = 0' });
+    }
   });
 });

@@ -9,6 +9,7 @@ import { logTools } from './logs.js';
 import { screenshotTools } from './screenshot.js';
 import { sessionTools } from './session.js';
 import { typeTools } from './types.js';
+import { watchTools } from './watch.js';
 
 export const ALL_TOOLS: readonly Tool[] = [
   ...sessionTools,
@@ -19,4 +20,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...advanceTools,
   ...ecsTools,
   ...debugTools,
+  ...watchTools,
 ];

@@ -39,6 +39,8 @@ export interface Breakpoint {
   subclasses?: boolean;
   condition?: string;
   hitCount?: number;
+  /** A watch's sampling breakpoint (removed when the watch ends). */
+  watch?: boolean;
   /** A logpoint's message: its hits are recorded (debug_trace), never paused at. */
   log?: string;
   /**

@@ -18,7 +18,12 @@ import {
 } from '../../sdb-protocol/index.js';
 import { Errors, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
-import type { GameSession, OperationContext, OperationResult } from '../session/session.js';
+import type {
+  GameSession,
+  OperationContext,
+  OperationCost,
+  OperationResult,
+} from '../session/session.js';
 import type { GameConnection } from '../session/game-connection.js';
 import { BreakpointTable } from './breakpoint-table.js';
 import type {
@@ -30,7 +35,8 @@ import type {
   StepKind,
   Stop,
 } from './debug-types.js';
-import { EventDecisions } from './event-decisions.js';
+import { EventDecisions, type Arrival, type Sampler } from './event-decisions.js';
+import { probeFrame, type ProbeResult } from './probe.js';
 import { Pauses } from './pauses.js';
 import { pendingFor, resolveBreakpoint } from './resolve.js';
 import { Stepper } from './stepping.js';
@@ -54,6 +60,27 @@ export type {
   StopReason,
 } from './debug-types.js';
 
+/** One hit of a watch: when it came, Time.frameCount, and what each program gave. */
+export interface Sample {
+  /** Wall clock (ms since the epoch) and monotonic clock at the event's arrival. */
+  wall: number;
+  at: number;
+  threadId: number;
+  frame?: number;
+  results: ProbeResult[];
+}
+
+export interface SampleRun {
+  samples: Sample[];
+  location: CodeLocation;
+  /** What the hits stopped the game for (from arrival to the resume's reply). */
+  stopCost: { stops: number; totalMs: number; maxMs: number };
+  /** Fewer samples than asked came before the bound. */
+  timedOut: boolean;
+  /** The operations it ran (setting the breakpoint, each sample). */
+  costs: OperationCost[];
+}
+
 export class Debugger {
   private conn: SdbConnection | undefined;
   private offEvent: (() => void) | undefined;
@@ -62,6 +89,7 @@ export class Debugger {
   private readonly pauses = new Pauses();
   /** Logpoint entries, per breakpoint (debug_trace). */
   readonly traces = new TraceStore();
+  private readonly samplers = new Map<number, Sampler>();
   private readonly stepper: Stepper;
   private readonly events: EventDecisions;
   private catalog: TypeCatalog | undefined;
@@ -86,6 +114,7 @@ export class Debugger {
       table: this.table,
       stepper: this.stepper,
       traces: this.traces,
+      samplers: this.samplers,
       catalog: () => this.catalog,
     });
     session.extend({
@@ -199,6 +228,59 @@ export class Debugger {
       },
       { window: false },
     );
+  }
+
+  /**
+   * Samples `codes` at every hit of `where` (a method the game runs each frame) until `frames`
+   * samples are taken or `timeoutMs` passes, then removes its breakpoint. Each hit stops the
+   * game only while the programs are evaluated (one operation at the stop; the level is given
+   * back at once, as a logpoint's). The breakpoint is listed (`watch`) while it runs.
+   */
+  async sample(
+    caller: string,
+    where: BreakpointSpec,
+    codes: readonly string[],
+    bound: { frames?: number; timeoutMs: number },
+  ): Promise<SampleRun> {
+    const samples: Sample[] = [];
+    const costs: OperationCost[] = [];
+    let done: () => void = () => undefined;
+    const finished = new Promise<void>((r) => (done = r));
+    const limit = bound.frames ?? Number.POSITIVE_INFINITY;
+    const set = await this.setBreakpoint(caller, where);
+    costs[0] = set.cost;
+    const bp = set.value;
+    if (bp.pending) {
+      await this.remove(caller, bp.id, true);
+      throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
+    }
+    bp.watch = true;
+    this.samplers.set(bp.id, async (threadId: number, arrival: Arrival) => {
+      if (samples.length >= limit) return;
+      const r = await this.session.run('watch sample', caller, (ctx) =>
+        probeFrame(ctx, this.locations(ctx), threadId, codes),
+      );
+      costs.push(r.cost);
+      samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });
+      if (samples.length >= limit) done();
+    });
+    const timer = setTimeout(done, bound.timeoutMs);
+    try {
+      await finished;
+    } finally {
+      clearTimeout(timer);
+      this.samplers.delete(bp.id);
+      await this.remove(caller, bp.id, true).catch((e: unknown) =>
+        this.log(`debug: removing watch ${bp.id}: ${messageOf(e)}`),
+      );
+    }
+    return {
+      samples: samples.slice(0, bound.frames ?? samples.length),
+      location: bp.locations[0]!,
+      stopCost: bp.stopCost ?? { stops: 0, totalMs: 0, maxMs: 0 },
+      costs,
+      timedOut: bound.frames !== undefined && samples.length < bound.frames,
+    };
   }
 
   /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */

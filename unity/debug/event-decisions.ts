@@ -39,7 +39,12 @@ export interface EventDecisionDeps extends StepperDeps {
   catalog(): TypeCatalog | undefined;
   /** Where logpoint hits are recorded. */
   traces: TraceStore;
+  /** Breakpoints that sample (watches): their hits are handed here, never paused at. */
+  samplers: ReadonlyMap<number, Sampler>;
 }
+
+/** A watch's hit: what it reads at the stop (in an operation of its own); never a pause. */
+export type Sampler = (threadId: number, arrival: Arrival) => Promise<void>;
 
 /** When an event set arrived: the monotonic clock (stop costs) and the wall clock (entries). */
 export interface Arrival {
@@ -215,7 +220,7 @@ export class EventDecisions {
         bp.spent = true;
       }
       if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
-      return base;
+      return this.sampled(bp, ev.threadId, arrival) ?? base;
     }
     let verdict: boolean | string;
     try {
@@ -233,7 +238,24 @@ export class EventDecisions {
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
     if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
-    return base;
+    return this.sampled(bp, ev.threadId, arrival) ?? base;
+  }
+
+  /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
+  private sampled(
+    bp: Breakpoint,
+    threadId: number,
+    arrival: Arrival,
+  ): Promise<undefined> | undefined {
+    const sampler = this.d.samplers.get(bp.id);
+    if (!sampler) return undefined;
+    return sampler(threadId, arrival).then(
+      () => undefined,
+      (e: unknown) => {
+        this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
+        return undefined;
+      },
+    );
   }
 
   /**

@@ -3,6 +3,8 @@
 // own so that one that fails leaves the others' values, and nothing here throws for a program.
 
 import type { EvaluateResult } from '../../eval/index.js';
+import { Values } from '../../sdb-protocol/index.js';
+import { connectionPart } from '../session/game-connection.js';
 import type { OperationContext } from '../session/session.js';
 import { frameEvaluator } from './frame-eval.js';
 import type { LocationCache } from './locations.js';
@@ -10,8 +12,31 @@ import { holeError } from './trace.js';
 
 export type ProbeResult = EvaluateResult | { kind: 'error'; error: string };
 
-/** Read at every probe: the frame the hit belongs to. */
-const FRAME_COUNT = 'UnityEngine.Time.frameCount';
+/** Time.frameCount's getter on one attached game (0: the game has none). */
+const FRAME_COUNT_GETTER = connectionPart('Time.frameCount getter', () => ({
+  id: undefined as Promise<number> | undefined,
+}));
+
+/** Time.frameCount, by its getter invoked directly (no program to parse and bind at each hit). */
+async function frameCountOf(ctx: OperationContext): Promise<number | undefined> {
+  const part = ctx.connection.part(FRAME_COUNT_GETTER);
+  part.id ??= (async () => {
+    try {
+      const found = await ctx.catalog.findMember('UnityEngine.Time', 'frameCount');
+      return found.kind === 'property' && found.property.isStatic ? found.property.getterId : 0;
+    } catch {
+      return 0;
+    }
+  })();
+  const getter = await part.id;
+  if (!getter) return undefined;
+  try {
+    const r = await ctx.invoke(getter, Values.null(), []);
+    return r.result.kind === 'i4' ? r.result.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function probeFrame(
   ctx: OperationContext,
@@ -19,6 +44,10 @@ export async function probeFrame(
   threadId: number,
   codes: readonly string[],
 ): Promise<{ results: ProbeResult[]; frame?: number }> {
+  if (codes.length === 0) {
+    const frame = await frameCountOf(ctx);
+    return { results: [], ...(frame !== undefined ? { frame } : {}) };
+  }
   let run: (code: string) => Promise<EvaluateResult>;
   try {
     run = await frameEvaluator(ctx, cache, threadId, 0);
@@ -35,8 +64,7 @@ export async function probeFrame(
   };
   const results: ProbeResult[] = [];
   for (const c of codes) results.push(await one(c));
-  const f = await one(FRAME_COUNT);
-  const frame = f.kind === 'value' ? numberOf(f) : undefined;
+  const frame = await frameCountOf(ctx);
   return { results, ...(frame !== undefined ? { frame } : {}) };
 }
 
