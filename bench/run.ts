@@ -20,6 +20,7 @@ import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { buildReference, runReference } from './reference.js';
 import { ecs } from './ecs.js';
 import { debug } from './debug.js';
+import { observe } from './observe.js';
 import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
@@ -70,6 +71,7 @@ const SOURCES: Record<string, readonly string[]> = {
   mcp: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'mcp', 'bench/mcp.ts', 'tsconfig.build.json'],
   ecs: [...HARNESS, 'sdb-protocol', 'unity', 'bench/ecs.ts', 'bench/hitch.ts'],
   debug: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/debug.ts'],
+  observe: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/observe.ts'],
 };
 
 const wire: Scenario = {
@@ -242,7 +244,15 @@ const evaluation: Scenario = {
   },
 };
 
-const scenarios: Record<string, Scenario> = { wire, session, eval: evaluation, mcp, ecs, debug };
+const scenarios: Record<string, Scenario> = {
+  wire,
+  session,
+  eval: evaluation,
+  mcp,
+  ecs,
+  debug,
+  observe,
+};
 
 function printTable(name: string, rows: RowResult[], rounds: number): void {
   const fig = (x: number): string => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(3));

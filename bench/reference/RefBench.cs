@@ -501,6 +501,7 @@ namespace RefBench
 			{ "eval", EvalScenario },
 			{ "mcp", McpScenario },
 			{ "debug", DebugScenario },
+			{ "observe", ObserveScenario },
 		};
 
 		const string GameAssembly = "Assembly-CSharp";
@@ -1121,6 +1122,62 @@ namespace RefBench
 			r.Num ("frames_read", frameCount);
 			r.Num ("values_read", valueCount);
 			r.Num ("iterations", n);
+		}
+
+		// The "observe" scenario, the reference for a logpoint hit (bench/observe.ts): a breakpoint
+		// on the first line of Game.ObserveTargets.Frame (every frame); per hit what the logpoint
+		// "frame={frame} wave={Wave}" does by hand: the stopped thread's top frame, its parameter
+		// `frame`, the static Wave, Time.frameCount invoked on the main thread, the message as text,
+		// then resume. Row: the median stop, from the event set's arrival to the resume's reply.
+		static void ObserveScenario (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			int n = s.Options.IterationsGiven ? s.Options.Iterations : 60;
+			TypeMirror targets = Sdb.FindType (vm, "Game.ObserveTargets", GameAssembly);
+			MethodMirror frameMethod = null;
+			foreach (MethodMirror m in targets.GetMethods ())
+				if (m.Name == "Frame")
+					frameMethod = m;
+			if (frameMethod == null)
+				throw new BenchException ("Game.ObserveTargets.Frame not found");
+			FieldInfoMirror wave = Sdb.FindStaticField (targets, "Wave");
+			TypeMirror time = Sdb.FindType (vm, "UnityEngine.Time", "UnityEngine.CoreModule");
+			MethodMirror getFrameCount = time.GetProperty ("frameCount").GetGetMethod ();
+			BreakpointEventRequest req = vm.CreateBreakpointRequest (frameMethod.Locations [0]);
+			req.Enable ();
+			var stop = new List<double> ();
+			string last = null;
+			try {
+				for (int i = 0; i < n; i++) {
+					EventSet es = vm.GetNextEventSet (5000);
+					if (es == null)
+						throw new BenchException ("no breakpoint event within 5 s");
+					var sw = Stopwatch.StartNew ();
+					if (es.SuspendPolicy != SuspendPolicy.None)
+						s.TookEventSuspend ();
+					ThreadMirror t = es.Events [0].Thread;
+					StackFrame top = t.GetFrames () [0];
+					var wanted = new List<LocalVariable> ();
+					foreach (LocalVariable l in top.Method.GetLocals ())
+						if (l.IsArg && l.Name == "frame")
+							wanted.Add (l);
+					if (wanted.Count != 1)
+						throw new BenchException ("Frame has no parameter 'frame'");
+					Value[] vals = top.GetValues (wanted.ToArray ());
+					Value w = targets.GetValue (wave);
+					Value fc = time.InvokeMethod (t, getFrameCount, new Value[0], InvokeOptions.DisableBreakpoints);
+					last = "frame=" + Describe (vals [0]) + " wave=" + Describe (w) + " (" + Describe (fc) + ")";
+					s.Resume ();
+					stop.Add (sw.Elapsed.TotalMilliseconds);
+				}
+			} finally {
+				req.Disable ();
+			}
+			if (last == null || !last.StartsWith ("frame="))
+				throw new BenchException ("no message built");
+			r.Num ("logpoint_stop_ms", Median (stop.ToArray ()));
+			r.Num ("iterations", n);
+			r.Str ("last_message", last);
 		}
 
 		static string Describe (Value v)

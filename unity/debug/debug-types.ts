@@ -48,7 +48,7 @@ export interface Breakpoint {
    * condition): how long the game stood still for each, from the event's arrival to the
    * resume's reply.
    */
-  stopCost?: { stops: number; totalMs: number; maxMs: number };
+  stopCost?: { stops: number; totalMs: number; maxMs: number; recentMs?: number[] };
   /** Hits that passed the condition (and, with a hit count, the stop itself). */
   hits: number;
   /**

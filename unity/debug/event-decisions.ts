@@ -137,6 +137,9 @@ export class EventDecisions {
         c.stops++;
         c.totalMs += ms;
         c.maxMs = Math.max(c.maxMs, ms);
+        // the latest stops, for a median (a first hit binds its programs and costs more)
+        (c.recentMs ??= []).push(ms);
+        if (c.recentMs.length > 100) c.recentMs.shift();
       }
       return;
     }
