@@ -99,13 +99,15 @@ export class EventDecisions {
     }
     const candidate = ev !== undefined && conn === this.d.bound() && !duringCall;
     // Where the thread stopped, asked at once (pipelined with the decision): most stops are
-    // reported, and this read is what debug_wait waits for.
-    const located = candidate
-      ? this.topLocation(conn, ev.threadId).catch((e: unknown) => {
-          log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
-          return undefined;
-        })
-      : Promise.resolve(undefined);
+    // reported, and this read is what debug_wait waits for. Not for hits that never stop (a
+    // logpoint's, a watch's): the agent answers one command at a time, and their stop is short.
+    const located =
+      candidate && !evs.every((e) => this.neverStops(e))
+        ? this.topLocation(conn, ev.threadId).catch((e: unknown) => {
+            log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
+            return undefined;
+          })
+        : Promise.resolve(undefined);
     let stop: PendingStop | undefined;
     const decided = new Set<Breakpoint>();
     if (candidate) {
@@ -187,6 +189,13 @@ export class EventDecisions {
       table.list(bp); // armLines' failure path forgets it; it stays listed
       log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
     }
+  }
+
+  /** A hit of a logpoint or a watch: recorded or sampled, never a stop. */
+  private neverStops(ev: SdbEvent): boolean {
+    if (ev.kind !== 'BREAKPOINT' || this.d.stepper.owns(ev)) return false;
+    const bp = this.d.table.ofRequest(ev.requestId);
+    return bp !== undefined && (bp.log !== undefined || this.d.samplers.has(bp.id));
   }
 
   private async decide(
