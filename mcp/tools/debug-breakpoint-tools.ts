@@ -22,6 +22,10 @@ export const debugSetBreakpoint = defineTool({
     '`log` makes it a logpoint: "hp={hp}, pos={transform.position}" ({holes} are C# evaluated in the frame; {{ }} are braces) ' +
     'is recorded at each hit (read with debug_trace) and the game runs on, stopped only while the holes are evaluated; ' +
     'condition and hit_count combine with it. ' +
+    'A coroutine (iterator), an async method, or a line inside a lambda binds to the code the compiler generated ' +
+    "for the body (the state machine's MoveNext, the lambda's method), on your lines; a name that is no member is " +
+    'looked up as a local function. Their frames show your method (`Enemy.Patrol (coroutine)`), hoisted locals and ' +
+    'parameters by their names (read-only), and the declaring object as `this`. ' +
     'The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
   input: z.object({
     type: z.string().min(1).optional().describe('full or simple type name'),
