@@ -1,5 +1,5 @@
 // A client we did not write: the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli) spawns
-// the built server (`node dist/mcp/cli.js mcp --port <game>`), runs one method and prints its
+// the built server (`node dist/cli/cli.js mcp --port <game>`), runs one method and prints its
 // result as JSON on stdout, against a real fixture game on loopback.
 
 import { execFile } from 'node:child_process';

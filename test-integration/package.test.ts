@@ -72,7 +72,7 @@ afterAll(async () => {
 describe('the tarball', () => {
   it('ships the built server and the README, no sources, tests or test helpers', () => {
     const paths = pack.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/mcp/cli.js']));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli/cli.js']));
     for (const p of paths) {
       expect(p, p).toMatch(
         /^(package\.json|README\.md|LICENSE(\.md)?|dist\/.+\.(js|d\.ts)(\.map)?)$/,
@@ -113,7 +113,7 @@ describe('the tarball', () => {
 describe('the installed package', () => {
   it('npx unity-devtools --version runs the installed bin', async () => {
     const bin = join(app, 'node_modules', '.bin', 'unity-devtools');
-    expect(await realpath(bin)).toBe(await realpath(join(installed, 'dist', 'mcp', 'cli.js')));
+    expect(await realpath(bin)).toBe(await realpath(join(installed, 'dist', 'cli', 'cli.js')));
     // --no: never fetch a package of that name from the registry if the local bin were missing.
     const r = await run('npx', ['--no', '--', 'unity-devtools', '--version'], {
       cwd: app,
