@@ -54,7 +54,13 @@ export function ensureHome(env: NodeJS.ProcessEnv = process.env): BrokerPaths {
     mkdirSync(home, { recursive: true });
     return paths;
   }
-  const created = mkdirSync(home, { recursive: true, mode: 0o700 });
+  let created: string | undefined;
+  try {
+    created = mkdirSync(home, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    // a file in the way (EEXIST, ENOTDIR): checkHome names what is wrong with it
+    if (!['EEXIST', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  }
   checkHome(home, created !== undefined);
   const bytes = Buffer.byteLength(paths.socket);
   if (bytes > SUN_PATH_MAX) throw brokerErrors.socketPathTooLong(paths.socket, bytes);
