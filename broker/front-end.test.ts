@@ -196,4 +196,18 @@ describe('the stdio relay', () => {
     ).toHaveLength(1);
     expect(out.some((m) => m['id'] === second.lines[0]!['id'])).toBe(false);
   });
+
+  it('with nothing pending when the broker drops, the next tools/call says BROKER_LOST', async () => {
+    send(INIT);
+    await reply(1);
+    broker.connections[0]!.socket.destroy();
+    await until(() => broker.connections[0]!.socket.destroyed);
+    await new Promise((r) => setTimeout(r, 20));
+    send({ id: 6, method: 'tools/call', params: { name: 'status', arguments: {} } });
+    expect((await reply(6))['result']).toMatchObject({ _meta: { code: 'BROKER_LOST' } });
+    expect(broker.connections).toHaveLength(1); // told, not forwarded
+    send({ id: 7, method: 'tools/list' });
+    expect((await reply(7))['result']).toEqual({ tools: [{ name: 'status' }] });
+    expect(broker.connections).toHaveLength(2);
+  });
 });

@@ -50,7 +50,7 @@ function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
 function parse(line: string): Message | undefined {
   try {
     const v: unknown = JSON.parse(line);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v) : undefined;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
   } catch {
     return undefined;
   }
@@ -70,6 +70,12 @@ export class Relay {
   private replays = 0;
   private readonly replayIds = new Set<Id>();
   private closed = false;
+  /**
+   * The broker died and no tools/call of the host was told (none was pending): the next one is
+   * answered BROKER_LOST, so the agent learns its holds and breakpoints are gone before it
+   * relies on them; the call after reconnects.
+   */
+  private untold: BrokerError | undefined;
   private readonly log: (line: string) => void;
   private readonly onInput = lineSplitter((line) => this.fromHost(line));
   private readonly ended: Promise<void>;
@@ -111,6 +117,13 @@ export class Relay {
   private fromHost(line: string): void {
     const m = parse(line);
     if (m?.method !== undefined && m.id !== undefined && m.id !== null) {
+      if (m.method === 'tools/call' && this.untold && !this.link) {
+        const err = this.untold;
+        this.untold = undefined;
+        this.pending.set(m.id, m.method);
+        this.answerLocally(m.id, err);
+        return;
+      }
       this.pending.set(m.id, m.method);
       if (m.method === 'initialize') this.initialize = m;
     } else if (m?.method === 'notifications/initialized') {
@@ -187,7 +200,9 @@ export class Relay {
     this.log(`${err.code}: ${err.message}`);
     // the lines still queued went nowhere; the pending requests were sent and will never be
     // answered: both are answered here
+    const told = [...this.pending.values()].includes('tools/call');
     for (const [id] of this.pending) this.answerLocally(id, err);
+    this.untold = told ? undefined : err;
     if (this.queue.length)
       this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
   }
