@@ -38,12 +38,32 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object'
   return out as { type: 'object' };
 }
 
+/**
+ * The argument every tool that goes to a game takes besides its own (Tool.routing): which game.
+ * The dispatcher reads it; the tool never sees it.
+ */
+export const playerArgument = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    'which game this call goes to: a game id from status (g1), a player (key, label, project ' +
+      'name) or host:port; default: the game you attached to, else the one visible player',
+  );
+
+function inputSchema(t: Tool): ListedTool['inputSchema'] {
+  const schema = jsonSchema(t.input, 'input') as ListedTool['inputSchema'];
+  if ((t.routing ?? 'game') === 'none') return schema;
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, 'input') } };
+}
+
 export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
   return tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: jsonSchema(t.input, 'input'),
+    inputSchema: inputSchema(t),
     outputSchema: jsonSchema(t.output, 'output'),
     annotations: { title: t.title, ...t.annotations },
   }));
@@ -80,7 +100,23 @@ export async function callTool(
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(rawArgs ?? {});
+  const routing = tool.routing ?? 'game';
+  let args = rawArgs ?? {};
+  let player: string | undefined;
+  if (routing !== 'none' && typeof args === 'object' && !Array.isArray(args) && 'player' in args) {
+    const { player: named, ...rest } = args as Record<string, unknown>;
+    const p = playerArgument.safeParse(named);
+    if (!p.success)
+      return errorResult(
+        new UnityError(
+          'INVALID_ARGUMENT',
+          `invalid arguments for ${tool.name}: player: ${p.error.issues.map((i) => i.message).join('; ')}`,
+        ),
+      );
+    player = p.data;
+    args = rest;
+  }
+  const parsed = tool.input.safeParse(args);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -90,7 +126,15 @@ export async function callTool(
     );
   }
   try {
-    const out = await tool.run(parsed.data, toolContext(call));
+    const game =
+      routing === 'game'
+        ? await call.app.gameFor(call.caller, player)
+        : routing === 'selected'
+          ? player !== undefined
+            ? await call.app.gameFor(call.caller, player)
+            : call.app.selectedGame(call.caller)
+          : undefined;
+    const out = await tool.run(parsed.data, toolContext(call, game));
     const extras = (out.structured as { cost?: object }).cost;
     return {
       content: [

@@ -10,6 +10,7 @@ import type { PlayerLogPaths } from '../unity/player-log.js';
 import type { GameSession, OperationCost } from '../unity/session/session.js';
 import type { CostFields } from './cost.js';
 import type { GameApp } from './app.js';
+import type { Game } from './game.js';
 
 export interface ToolAnnotations {
   /** Changes nothing in the game (it may still take the debugger slot). */
@@ -88,26 +89,50 @@ export interface ToolCall {
   caller: string;
 }
 
-/** What a handler is given besides its arguments: the app's session and services, built once. */
+/**
+ * What a handler is given besides its arguments: the game the call goes to (see
+ * Tool.routing) and that game's session and services, built once per game.
+ */
 export interface ToolContext extends ToolCall {
+  /** The game the call goes to (routing `game`); undefined for `none`, maybe for `selected`. */
+  game: Game | undefined;
   session: GameSession;
-  /** The session's debugger. */
+  /** The game's debugger. */
   debug: Debugger;
-  /** The session's undo journal: everything a tool writes is recorded here. */
+  /** The game's undo journal: everything a tool writes is recorded here. */
   journal: Journal;
   playerLog: PlayerLogPaths;
 }
 
-export function toolContext({ app, caller }: ToolCall): ToolContext {
+export function toolContext(call: ToolCall, game: Game | undefined): ToolContext {
+  const need = (): Game => {
+    if (!game) throw new Error('a tool that routes no game used its game');
+    return game;
+  };
   return {
-    app,
-    caller,
-    session: app.session,
-    debug: app.debug,
-    journal: app.journal,
-    playerLog: app.playerLog,
+    ...call,
+    game,
+    get session() {
+      return need().session;
+    },
+    get debug() {
+      return need().debug;
+    },
+    get journal() {
+      return need().journal;
+    },
+    get playerLog() {
+      return need().playerLog;
+    },
   };
 }
+
+/**
+ * Which game a call goes to. `game` (most tools): the one its `player` argument names, else the
+ * caller's, else the one visible player (chosen then). `selected`: the named or the caller's
+ * game if it has one, never choosing (detach). `none`: no game (status; attach finds its own).
+ */
+export type Routing = 'game' | 'selected' | 'none';
 
 export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -116,6 +141,8 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** Default `game`; tools with `game` or `selected` take an optional `player` argument. */
+  routing?: Routing;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome<z.input<O>>>;
 }
 

@@ -45,9 +45,9 @@ export const advance = defineTool({
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
-  run: async (args, { app, debug, journal, caller }) => {
+  run: async (args, { session, debug, journal, caller }) => {
     const r = await advanceGame(
-      app.session,
+      session,
       { debug, journal },
       {
         caller,

@@ -42,10 +42,10 @@ export const debugStatus = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: (_args, { app, debug }) => {
+  run: (_args, { session, debug }) => {
     const started = performance.now();
     const d = debug.status();
-    const holds = app.session.status().holds;
+    const holds = session.status().holds;
     const lines = [
       d.pause
         ? stopText(d.pause)
@@ -133,8 +133,8 @@ export const debugPauseState = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, debug, caller }) => {
-    const r = await pauseState(app.session, debug, caller, {
+  run: async (args, { session, debug, caller }) => {
+    const r = await pauseState(session, debug, caller, {
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
       frames: args.frames,
       variableFrames: args.variable_frames,
@@ -204,9 +204,9 @@ export const debugEvaluate = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
-  run: async (args, { app, debug, journal, caller }) => {
+  run: async (args, { session, debug, journal, caller }) => {
     return evalOutcome(
-      await evaluateInPause(app.session, debug, journal, caller, args.code, {
+      await evaluateInPause(session, debug, journal, caller, args.code, {
         ...(args.frame !== undefined ? { frame: args.frame } : {}),
         ...(args.thread !== undefined ? { threadId: args.thread } : {}),
       }),

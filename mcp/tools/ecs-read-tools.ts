@@ -44,8 +44,8 @@ export const ecsWorlds = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (_args, { app, caller }) => {
-    const r = await worlds(app.session, caller);
+  run: async (_args, { session, caller }) => {
+    const r = await worlds(session, caller);
     return {
       text:
         r.value
@@ -105,8 +105,8 @@ export const ecsQuery = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
-    const r = await queryEntities(app.session, caller, args);
+  run: async (args, { session, caller }) => {
+    const r = await queryEntities(session, caller, args);
     const v = r.value;
     const rows = v.entities.map(
       (e) => `${ent(e)}${e.components ? ` ${JSON.stringify(e.components)}` : ''}`,
@@ -166,9 +166,9 @@ export const ecsListComponents = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
+  run: async (args, { session, caller }) => {
     const r = await entityComponents(
-      app.session,
+      session,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
       {
@@ -209,9 +209,9 @@ export const ecsGetComponent = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
+  run: async (args, { session, caller }) => {
     const r = await getComponent(
-      app.session,
+      session,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
       args.component,
@@ -239,9 +239,9 @@ export const ecsGetBuffer = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
+  run: async (args, { session, caller }) => {
     const r = await getBuffer(
-      app.session,
+      session,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
       args.buffer,

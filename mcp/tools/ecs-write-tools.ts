@@ -66,10 +66,10 @@ export const ecsSetComponent = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
-  run: async (args, { app, journal, caller }) => {
+  run: async (args, { session, journal, caller }) => {
     const list = args.entities ?? (args.entity !== undefined ? [args.entity] : []);
     const r = await setComponents(
-      app.session,
+      session,
       journal,
       caller,
       {
@@ -127,9 +127,9 @@ export const ecsBufferEdit = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
-  run: async (args, { app, journal, caller }) => {
+  run: async (args, { session, journal, caller }) => {
     const r = await editBuffer(
-      app.session,
+      session,
       journal,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
@@ -170,8 +170,8 @@ export const ecsCreateEntity = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
-  run: async (args, { app, journal, caller }) => {
-    const r = await createScratchEntity(app.session, journal, caller, args);
+  run: async (args, { session, journal, caller }) => {
+    const r = await createScratchEntity(session, journal, caller, args);
     const v = r.value;
     return {
       text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(', ')}`,
@@ -206,9 +206,9 @@ export const ecsDestroyEntity = defineTool({
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
-  run: async (args, { app, caller }) => {
+  run: async (args, { session, caller }) => {
     const r = await destroyEntities(
-      app.session,
+      session,
       caller,
       { world: args.world, ...parseEntity(args.entity) },
       { dryRun: args.dry_run, confirm: args.confirm },

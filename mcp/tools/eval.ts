@@ -166,8 +166,8 @@ export const evalTool = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
-  run: async (args, { app, journal, caller }) =>
-    evalOutcome(await evaluateInSession(app.session, caller, args.code, {}, journal)),
+  run: async (args, { session, journal, caller }) =>
+    evalOutcome(await evaluateInSession(session, caller, args.code, {}, journal)),
 });
 
 export const evalTools = [evalTool];

@@ -52,8 +52,8 @@ export const logs = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, playerLog, caller }) => {
-    const r = await readPlayerLog(app.session, playerLog, {
+  run: async (args, { session, playerLog, caller }) => {
+    const r = await readPlayerLog(session, playerLog, {
       caller,
       ...(args.since !== undefined ? { since: args.since } : {}),
       ...(args.level !== undefined ? { level: args.level } : {}),

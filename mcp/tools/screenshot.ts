@@ -32,8 +32,8 @@ export const screenshot = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
-    const r = await takeScreenshot(app.session, {
+  run: async (args, { session, caller }) => {
+    const r = await takeScreenshot(session, {
       caller,
       ...(args.max_size !== undefined ? { maxSize: args.max_size } : {}),
     });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
 import type { DebugStatus } from '../../unity/debug/debugger.js';
-import type { GameApp } from '../app.js';
+import type { GameApp, GameStatus } from '../app.js';
 import { stopOut, stopSchema, stopText } from './debug-format.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { callCost } from '../cost.js';
@@ -65,17 +65,55 @@ function playersOut(app: GameApp): z.input<typeof playerSchema>[] {
   }));
 }
 
+const gameSchema = z.object({
+  id: z.string().describe('name it in `player` to send a call there'),
+  endpoint: z.string(),
+  player: z.string().optional().describe('the player it was found as, when from discovery'),
+  attached: z.boolean(),
+  callers: z.array(z.string()).describe('callers attached to it (front-ends, CLI commands)'),
+  holds: z.array(z.object({ caller: z.string(), count: z.number().int() })),
+  operations: z.array(z.object({ caller: z.string(), label: z.string() })),
+  breakpoints: z.array(z.object({ owner: z.string(), count: z.number().int() })),
+  paused_for: z.string().optional().describe('the caller whose event stopped the game'),
+  lingering: z
+    .boolean()
+    .optional()
+    .describe('no caller is attached: the slot is freed when the linger period ends'),
+});
+
+function gameText(g: GameStatus, caller: string): string {
+  const who = g.callers.map((c) => (c === caller ? `${c} (you)` : c));
+  const holds = g.holds.length
+    ? `held by ${g.holds.map((h) => `${h.caller} x${h.count}`).join(', ')}`
+    : g.attached
+      ? 'running'
+      : 'not attached';
+  return (
+    `${g.id} ${g.endpoint}${g.player ? ` ${g.player}` : ''}: ${holds}` +
+    (who.length ? `; attached: ${who.join(', ')}` : '') +
+    (g.breakpoints.length
+      ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(', ')}`
+      : '') +
+    (g.paused_for !== undefined ? `; paused for ${g.paused_for}` : '') +
+    (g.lingering ? '; no caller attached (slot freed soon)' : '')
+  );
+}
+
 export const status = defineTool({
   name: 'status',
-  title: 'Players and session',
+  title: 'Players, games and session',
   description:
-    'The players heard on the network (with age), which one is chosen, the debugger session ' +
-    '(endpoint, protocol, runtime, who holds the game suspended), and why discovery cannot ' +
-    'listen if it cannot. Never attaches and never touches the game.',
+    'The players heard on the network (with age), every game attached or chosen (who is ' +
+    'attached, who holds it, whose breakpoints and pause), your session (the game your calls ' +
+    'go to: endpoint, protocol, runtime), and why discovery cannot listen if it cannot. Never ' +
+    'attaches and never touches the game.',
   input: z.object({}),
   output: z.object({
+    caller: z.string().describe('who you are to the other callers'),
     players: z.array(playerSchema),
-    session: sessionSchema,
+    games: z.array(gameSchema).describe('every game attached or chosen, by anyone'),
+    session: sessionSchema.describe('the game your calls go to (not attached: none chosen yet)'),
+    game: z.string().optional().describe('its id, once you have one'),
     discovery: z.object({
       listening: z.array(z.number().int()).describe('UDP ports bound'),
       problems: z.array(z.string()).describe('why a port or the multicast group failed'),
@@ -86,20 +124,29 @@ export const status = defineTool({
         pause: stopSchema.optional().describe('where the game is stopped at an event, and whose'),
       })
       .optional()
-      .describe('present once the debugger tools were used'),
+      .describe('present once the debugger tools were used on your game'),
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (_args, { app, debug }) => {
+  routing: 'none',
+  run: async (_args, { app, caller }) => {
     const started = performance.now();
     await app.waitForFirstBeacons();
     const players = playersOut(app);
-    const s = app.session.status();
+    const mine = app.selectedGame(caller);
+    const s: SessionStatus = mine?.session.status() ?? {
+      target: { kind: 'auto' },
+      attached: false,
+      connects: 0,
+      holds: [],
+      operations: [],
+    };
+    const games = app.gamesStatus();
     const d = app.discoveryStatus();
     const problems = (d?.problems ?? []).map(
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
-    const dbg = debuggerUsed(debug.status());
+    const dbg = mine ? debuggerUsed(mine.debug.status()) : undefined;
     const lines = [
       players.length
         ? `players: ${players
@@ -111,7 +158,9 @@ export const status = defineTool({
         : d
           ? 'players: none heard'
           : 'players: discovery is off',
-      `session: ${sessionText(s)}`,
+      `session: ${sessionText(s)}${mine ? ` (${mine.id})` : ''}`,
+      ...(games.length ? [`games: ${games.map((g) => gameText(g, caller)).join(' | ')}`] : []),
+      `you: ${caller}`,
       ...(problems.length ? [`discovery problems: ${problems.join('; ')}`] : []),
       ...(dbg?.pause ? [stopText(dbg.pause)] : []),
       ...(dbg && dbg.breakpoints.length
@@ -122,8 +171,11 @@ export const status = defineTool({
     return {
       text: lines.join('\n'),
       structured: {
+        caller,
         players,
+        games,
         session: sessionOut(s),
+        ...(mine ? { game: mine.id } : {}),
         discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
         ...(dbg
           ? {
@@ -147,27 +199,36 @@ export const attach = defineTool({
     'among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: ' +
     'a game under Proton may announce the host address). Later calls use this game. A game ' +
     'started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: ' +
-    'set breakpoints in start-up code, then `resume` lets it run.',
+    'set breakpoints in start-up code, then `resume` lets it run. Several callers (agents) ' +
+    'attached to one game share its connection; attaching elsewhere detaches you from the ' +
+    'game you had.',
   input: z.object(targetArgs),
-  output: z.object({ session: sessionSchema, cost: costSchema }),
+  output: z.object({
+    session: sessionSchema,
+    game: z.string().describe('its id (status lists every game; `player` names one)'),
+    cost: costSchema,
+  }),
   annotations: CONTROLS_IDEMPOTENT,
+  routing: 'none',
   run: async (args, { app, caller }) => {
     const started = performance.now();
     if (args.player !== undefined && (args.host !== undefined || args.port !== undefined))
       throw Errors.invalidArgument('give either player or host/port, not both');
     if (args.host !== undefined && args.port === undefined)
       throw Errors.invalidArgument('host needs a port (the debugger agent port of the game)');
-    const target: Target =
+    const target: Target | undefined =
       args.port !== undefined
         ? { kind: 'endpoint', host: args.host ?? '127.0.0.1', port: args.port }
         : args.player !== undefined
           ? { kind: 'player', selector: args.player }
-          : { kind: 'auto' };
-    const s = await app.session.attach(target, caller);
+          : undefined;
+    const game = await app.attach(caller, target);
+    const s = game.session.status();
+    const others = [...game.callers].filter((c) => c !== caller);
     const cost = callCost(started);
     return {
-      text: sessionText(s),
-      structured: { session: sessionOut(s) },
+      text: `${sessionText(s)} (${game.id})${others.length ? `; also attached: ${others.join(', ')}` : ''}`,
+      structured: { session: sessionOut(s), game: game.id },
       cost,
     };
   },
@@ -177,19 +238,39 @@ export const detach = defineTool({
   name: 'detach',
   title: 'Detach',
   description:
-    'Resume the game and free its debugger slot (another debugger may attach). Holds are ' +
-    'released. The next call that needs the game attaches again.',
+    'Leave the game: your holds are released, your pauses resumed and your breakpoints ' +
+    'removed. When no other caller is attached, the game is resumed and its debugger slot ' +
+    'freed (another debugger, an IDE, may attach); otherwise it stays attached for them. The ' +
+    'next call that needs a game attaches again.',
   input: z.object({}),
-  output: z.object({ was_attached: z.boolean(), cost: costSchema }),
+  output: z.object({
+    was_attached: z.boolean(),
+    freed: z.boolean().describe('the slot is free: no other caller was attached'),
+    still_attached: z.array(z.string()).describe('other callers the game stays attached for'),
+    cost: costSchema,
+  }),
   annotations: CONTROLS_IDEMPOTENT,
-  run: async (_args, { app }) => {
+  routing: 'selected',
+  run: async (_args, { app, caller, game }) => {
     const started = performance.now();
-    const was = app.session.status().attached;
-    await app.session.detach(); // RESUME for each level we held, then DISPOSE
+    if (!game) {
+      return {
+        text: 'was not attached',
+        structured: { was_attached: false, freed: false, still_attached: [] },
+        cost: callCost(started),
+      };
+    }
+    const was = game.session.status().attached;
+    // RESUME for each level we held, then DISPOSE when we were the last
+    const others = await app.detach(caller, game);
     const cost = callCost(started);
     return {
-      text: was ? 'detached: the game runs and its debugger slot is free' : 'was not attached',
-      structured: { was_attached: was },
+      text: others.length
+        ? `left ${game.id}: it stays attached for ${others.join(', ')}`
+        : was
+          ? 'detached: the game runs and its debugger slot is free'
+          : 'was not attached',
+      structured: { was_attached: was, freed: others.length === 0, still_attached: others },
       cost,
     };
   },
@@ -204,8 +285,8 @@ export const suspend = defineTool({
   input: z.object({}),
   output: z.object({ holds: z.number().int().describe('your holds now'), cost: costSchema }),
   annotations: CONTROLS,
-  run: async (_args, { app, caller }) => {
-    const r = await app.session.hold(caller);
+  run: async (_args, { session, caller }) => {
+    const r = await session.hold(caller);
     return {
       text: `game held (your holds: ${r.value.holds})`,
       structured: { holds: r.value.holds },
@@ -229,10 +310,10 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
-  run: async (args, { app, caller }) => {
-    if (!app.session.status().attached) throw Errors.notAttached();
-    const r = await app.session.release(caller, args.force === true);
-    const running = app.session.status().holds.length === 0;
+  run: async (args, { session, caller }) => {
+    if (!session.status().attached) throw Errors.notAttached();
+    const r = await session.release(caller, args.force === true);
+    const running = session.status().holds.length === 0;
     return {
       text: `released (your holds: ${r.value.holds}; game ${running ? 'running' : 'still held'})`,
       structured: { holds: r.value.holds, running },

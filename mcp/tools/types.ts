@@ -84,10 +84,10 @@ export const findTypes = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  run: async (args, { app, caller }) => {
+  run: async (args, { session, caller }) => {
     const started = performance.now();
     const costs: OperationCost[] = [];
-    const found = await app.session.run(
+    const found = await session.run(
       'find_types',
       caller,
       (ctx) => ctx.catalog.findTypes(args.query, { limit: args.limit ?? 50 }),
@@ -97,7 +97,7 @@ export const findTypes = defineTool({
     const r = found.value;
     const described = new Map<number, TypeDescription>(); // by type id
     if (args.members === true) {
-      const d = await app.session.run(
+      const d = await session.run(
         'find_types (members)',
         caller,
         async (ctx) => {

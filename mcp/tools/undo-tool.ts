@@ -37,8 +37,8 @@ export const undoTool = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
-  run: async (args, { app, journal, caller }) => {
-    const r = await undo(app.session, journal, caller, {
+  run: async (args, { session, journal, caller }) => {
+    const r = await undo(session, journal, caller, {
       steps: args.steps,
       id: args.id,
       force: args.force,
