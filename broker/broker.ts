@@ -41,12 +41,6 @@ export interface BrokerOptions extends BrokerSettings {
   lingerMs: number;
   /** Exit after this long with no front-end connected. */
   idleExitMs: number;
-  /**
-   * TODO(hub): until GameApp routes each caller to its own target (the preamble's), the broker
-   * has one target, the one of the front-end that started it; remove with the hub.
-   */
-  endpoint?: { host: string; port: number };
-  player?: string;
   /** Diagnostics (stderr, which is broker.log for a spawned broker). */
   log: (line: string) => void;
   /** The one line `broker` prints on stdout. */
@@ -165,11 +159,10 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
       multicast: opts.multicast,
       ...(opts.parkTimeoutMs !== undefined ? { parkTimeoutMs: opts.parkTimeoutMs } : {}),
       ...(opts.invokeTimeoutMs !== undefined ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}),
-      // TODO(hub): pass `lingerMs: opts.lingerMs` and `discovery: 'lazy'` once GameAppOptions
-      // has them (the coordinator's hub); and drop endpoint/player (each caller's target comes
-      // from its preamble)
-      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
-      ...(opts.player !== undefined ? { player: opts.player } : {}),
+      lingerMs: opts.lingerMs,
+      // no beacon port is bound until a caller looks for players (every caller may name an
+      // endpoint of its own)
+      discovery: 'lazy',
       log,
     };
     app = await GameApp.start(appOptions);
@@ -253,7 +246,8 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
         since: new Date(f.since).toISOString(),
       };
     }),
-    // TODO(hub): `games: app.gamesStatus()` once GameApp has it (the coordinator's hub)
+    callers: app.openCallers().map((c) => ({ ...c, since: new Date(c.since).toISOString() })),
+    games: app.gamesStatus(),
   });
 
   const accept = async (socket: Socket): Promise<void> => {

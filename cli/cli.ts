@@ -184,15 +184,11 @@ function settings(v: Values): Settings {
 /** `broker ...` arguments for a broker this front-end starts. */
 function brokerArgs(v: Values): string[] {
   const s = settings(v);
-  const t = target(v);
   return [
     ...(s.beaconPorts ?? []).flatMap((p) => ['--beacon-port', String(p)]),
     ...(s.multicast ? [] : ['--no-multicast']),
     ...(s.parkTimeoutMs !== undefined ? ['--park-timeout-ms', String(s.parkTimeoutMs)] : []),
     ...(s.invokeTimeoutMs !== undefined ? ['--invoke-timeout-ms', String(s.invokeTimeoutMs)] : []),
-    // TODO(hub): drop once the broker routes each caller by its preamble's target
-    ...(t?.kind === 'endpoint' ? ['--host', t.host, '--port', String(t.port)] : []),
-    ...(t?.kind === 'player' ? ['--player', t.selector] : []),
   ];
 }
 
@@ -326,9 +322,10 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
     process.stderr.write(`unity-devtools: stopped the broker (pid ${pid})\n`);
     return 0;
   }
+  if (target(v))
+    throw new UsageError('the broker serves every game: give --player or --port to a front-end');
   const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } =
     await import('../broker/broker.js');
-  const t = target(v);
   const code = await runBroker({
     paths,
     version: pkg.version,
@@ -338,8 +335,6 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
     idleExitMs:
       int('idle-exit-ms', v['idle-exit-ms'] ?? envInt('UNITY_DEVTOOLS_IDLE_EXIT_MS')) ??
       DEFAULT_IDLE_EXIT_MS,
-    ...(t?.kind === 'endpoint' ? { endpoint: { host: t.host, port: t.port } } : {}),
-    ...(t?.kind === 'player' ? { player: t.selector } : {}),
     log: (line) =>
       process.stderr.write(`${new Date().toISOString()} unity-devtools broker: ${line}\n`),
     announce: (line) => process.stdout.write(`${line}\n`),

@@ -165,7 +165,7 @@ describe('the broker', () => {
     'stopped by %s while holding the game: the game runs and takes a new debugger',
     async (signal, exitCode) => {
       const home = brokerHome();
-      const { child, exited } = await startBroker(home, gameArgs());
+      const { child, exited } = await startBroker(home, gameArgs().slice(2));
       const s = await startServer(gameArgs(), { home });
       try {
         await s.ok('suspend');

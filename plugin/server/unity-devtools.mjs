@@ -52095,90 +52095,6 @@ var init_discovery = __esm({
   }
 });
 
-// unity/session/cost.ts
-function round(ms) {
-  return Math.round(ms * 100) / 100;
-}
-function windowCost(a, commandsBefore, invokes, windowOpened, started) {
-  const now = performance.now();
-  return {
-    wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
-    // the RESUME to come
-    invokes,
-    freezeMs: round(now - windowOpened),
-    wallMs: round(now - started)
-  };
-}
-function simpleCost(a, before, started) {
-  const ms = round(performance.now() - started);
-  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
-}
-function zeroCost(started) {
-  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
-}
-function sumCosts(costs, startedAt) {
-  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
-  for (const c of costs) {
-    total.wireCommands += c.wireCommands;
-    total.invokes += c.invokes;
-    total.freezeMs = round(total.freezeMs + c.freezeMs);
-    total.wallMs = round(total.wallMs + c.wallMs);
-  }
-  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
-  return total;
-}
-var init_cost = __esm({
-  "unity/session/cost.ts"() {
-    "use strict";
-  }
-});
-
-// unity/session/extensions.ts
-var Extensions;
-var init_extensions = __esm({
-  "unity/session/extensions.ts"() {
-    "use strict";
-    init_errors7();
-    Extensions = class {
-      constructor(log) {
-        this.log = log;
-      }
-      log;
-      all = /* @__PURE__ */ new Set();
-      /** Registers an extension; returns the unregister function. */
-      add(extension) {
-        this.all.add(extension);
-        return () => this.all.delete(extension);
-      }
-      beforeClose(conn) {
-        for (const x of this.all) {
-          try {
-            x.beforeClose?.(conn);
-          } catch (e) {
-            this.log(`session: extension clean-up: ${messageOf(e)}`);
-          }
-        }
-      }
-      connectionEnded(conn) {
-        for (const x of this.all) {
-          try {
-            x.connectionEnded?.(conn);
-          } catch (e) {
-            this.log(`session: extension: ${messageOf(e)}`);
-          }
-        }
-      }
-      async callerGone(caller) {
-        for (const x of this.all)
-          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
-      }
-      keepThreadsStopped(mainThreadId) {
-        return [...this.all].some((x) => x.keepThreadsStopped?.(mainThreadId));
-      }
-    };
-  }
-});
-
 // unity/catalog/metadata-schema.ts
 function columnWidths(table, rows, heapSizes) {
   const columns = COLUMNS[table];
@@ -55113,541 +55029,6 @@ var init_game_connection = __esm({
   }
 });
 
-// unity/session/holds.ts
-var HoldTable;
-var init_holds = __esm({
-  "unity/session/holds.ts"() {
-    "use strict";
-    HoldTable = class {
-      byCaller = /* @__PURE__ */ new Map();
-      add(caller) {
-        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
-      }
-      /** Removes one of `caller`'s holds; false when it had none. */
-      remove(caller) {
-        const n = this.byCaller.get(caller) ?? 0;
-        if (n === 0) return false;
-        if (n === 1) this.byCaller.delete(caller);
-        else this.byCaller.set(caller, n - 1);
-        return true;
-      }
-      count(caller) {
-        return this.byCaller.get(caller) ?? 0;
-      }
-      get total() {
-        let n = 0;
-        for (const c of this.byCaller.values()) n += c;
-        return n;
-      }
-      /** The caller that has held the game longest (insertion order of the map). */
-      oldestHolder() {
-        return this.byCaller.keys().next().value;
-      }
-      list() {
-        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
-      }
-      clear() {
-        this.byCaller.clear();
-      }
-    };
-  }
-});
-
-// unity/session/operation.ts
-function isDrop(e) {
-  const code = e?.code;
-  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
-}
-async function runInWindow(host, a, label, op, options, started) {
-  const windowOpened = performance.now();
-  const commandsBefore = a.conn.stats.commandsSent - 1;
-  let invokes = 0;
-  let wrote = false;
-  const checkWrite = () => {
-    const replaced = host.replaced();
-    if (replaced) throw Errors.gameReplaced(replaced.expected, replaced.found);
-    wrote = true;
-  };
-  try {
-    if (options.writes) checkWrite();
-    const ctx = {
-      connection: a,
-      conn: a.conn,
-      catalog: a.catalog,
-      mainThread: async () => (await a.invoker()).threadId,
-      invoke: async (methodId, thisArg, args2, o) => {
-        const invoker = await a.invoker();
-        invokes++;
-        wrote = true;
-        return invoker.invoke(methodId, thisArg, args2, o);
-      },
-      markWrite: checkWrite
-    };
-    const value = await op(ctx);
-    return {
-      value,
-      cost: windowCost(a, commandsBefore, invokes, windowOpened, started)
-    };
-  } catch (e) {
-    if (a.conn.isClosed || isDrop(e)) {
-      host.noteDrop(a, e);
-      throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
-    }
-    throw fromSdbError(e, a.endpoint);
-  } finally {
-    if (!a.conn.isClosed) {
-      a.conn.send("VM.RESUME").catch((e) => host.log(`closing the window of ${label}: ${messageOf(e)}`));
-    }
-  }
-}
-async function runWithoutWindow(host, a, label, op, started) {
-  const before = a.conn.stats.commandsSent;
-  const refuse = () => {
-    throw Errors.invalidArgument(
-      `${label} runs without a suspend window: it cannot invoke or write`
-    );
-  };
-  try {
-    const value = await op({
-      connection: a,
-      conn: a.conn,
-      catalog: a.catalog,
-      mainThread: refuse,
-      invoke: refuse,
-      markWrite: refuse
-    });
-    return { value, cost: simpleCost(a, before, started) };
-  } catch (e) {
-    if (a.conn.isClosed || isDrop(e)) {
-      host.noteDrop(a, e);
-      throw Errors.connectionLost(a.endpoint, e);
-    }
-    throw fromSdbError(e, a.endpoint);
-  }
-}
-var init_operation = __esm({
-  "unity/session/operation.ts"() {
-    "use strict";
-    init_errors7();
-    init_cost();
-  }
-});
-
-// unity/session/rw-lock.ts
-var RwLock;
-var init_rw_lock = __esm({
-  "unity/session/rw-lock.ts"() {
-    "use strict";
-    init_errors7();
-    RwLock = class {
-      shared = 0;
-      exclusive = false;
-      queue = [];
-      get state() {
-        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
-      }
-      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
-      acquire(exclusive, waitMs, what) {
-        if (this.queue.length === 0 && this.canGrant(exclusive))
-          return Promise.resolve(this.take(exclusive));
-        return new Promise((resolve2, reject3) => {
-          const waiter = {
-            exclusive,
-            grant: () => resolve2(this.take(exclusive)),
-            timer: setTimeout(() => {
-              const i = this.queue.indexOf(waiter);
-              if (i >= 0) this.queue.splice(i, 1);
-              reject3(
-                Errors.timeout(
-                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
-                  waitMs,
-                  false
-                )
-              );
-              this.pump();
-            }, waitMs)
-          };
-          this.queue.push(waiter);
-        });
-      }
-      canGrant(exclusive) {
-        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
-      }
-      take(exclusive) {
-        if (exclusive) this.exclusive = true;
-        else this.shared++;
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          if (exclusive) this.exclusive = false;
-          else this.shared--;
-          this.pump();
-        };
-      }
-      pump() {
-        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
-          const next = this.queue.shift();
-          clearTimeout(next.timer);
-          next.grant();
-        }
-      }
-    };
-  }
-});
-
-// unity/session/target.ts
-function checkTarget(target2) {
-  if (target2.kind === "endpoint" && (!Number.isInteger(target2.port) || target2.port < 1 || target2.port > 65535)) {
-    throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target2.port}`);
-  }
-}
-function resolveTarget(target2, players, discoveryProblem, previous) {
-  const t = target2;
-  if (t.kind === "endpoint") return { host: t.host, port: t.port };
-  if (!players) {
-    throw Errors.noPlayer(
-      `no endpoint was given and discovery is unavailable${discoveryProblem ? ` (${discoveryProblem})` : ""}`
-    );
-  }
-  let player;
-  try {
-    player = players.select(t.kind === "player" ? t.selector : void 0);
-  } catch (e) {
-    if (!previous) throw e;
-    player = players.reselect?.(previous) ?? previous;
-  }
-  return { host: player.host, port: player.port, player };
-}
-async function gameIdentity(conn, player) {
-  const threads = await conn.send("VM.ALL_THREADS");
-  const start = conn.vmStart?.threadId;
-  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
-  if (thread === void 0)
-    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
-  const [tid, address] = await Promise.all([
-    conn.send("THREAD.GET_TID", { threadId: thread }),
-    conn.send("THREAD.GET_ID", { threadId: thread })
-  ]);
-  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
-  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
-}
-var init_target = __esm({
-  "unity/session/target.ts"() {
-    "use strict";
-    init_errors7();
-  }
-});
-
-// unity/session/session.ts
-var GameSession;
-var init_session = __esm({
-  "unity/session/session.ts"() {
-    "use strict";
-    init_sdb_protocol();
-    init_errors7();
-    init_cost();
-    init_extensions();
-    init_game_connection();
-    init_holds();
-    init_operation();
-    init_rw_lock();
-    init_target();
-    init_cost();
-    GameSession = class {
-      constructor(opts = {}) {
-        this.opts = opts;
-        this.log = opts.log ?? (() => void 0);
-        this.extensions = new Extensions(this.log);
-        this.host = {
-          replaced: () => this.replaced,
-          noteDrop: (a, reason) => this.noteDrop(a, reason),
-          log: this.log
-        };
-        if (opts.target) this.target = opts.target;
-      }
-      opts;
-      /** Connections opened so far (one per process run against one game, unless it drops). */
-      connects = 0;
-      target = { kind: "auto" };
-      attachment;
-      attaching;
-      /** The game this session was pointed at; writes are refused when another one answers. */
-      baseline;
-      replaced;
-      lastDrop;
-      /** The player last attached to, kept across drops to find it again. */
-      lastPlayer;
-      holds = new HoldTable();
-      lock = new RwLock();
-      running = /* @__PURE__ */ new Map();
-      nextOperation = 0;
-      closed = false;
-      /** Diagnostics (stderr in the server): what a caller's result also says, e.g. a fallback taken. */
-      log;
-      extensions;
-      /** What running an operation asks of this session. */
-      host;
-      /** Registers an extension (see SessionExtension); returns the unregister function. */
-      extend(extension) {
-        return this.extensions.add(extension);
-      }
-      /**
-       * True while an invoke that let every thread run is on the wire (see
-       * MainThreadInvoker.allThreadsRunning). Never attaches.
-       */
-      get invokeRunning() {
-        const a = this.attachment;
-        return a?.invokerNow?.allThreadsRunning === true;
-      }
-      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
-      get connection() {
-        return this.current?.conn;
-      }
-      /** The attached game, if its connection is open, without attaching. */
-      get current() {
-        const a = this.attachment;
-        return a && !a.conn.isClosed ? a : void 0;
-      }
-      /** How many holds `caller` has, and who else holds the game. Never attaches. */
-      holdsOf(caller) {
-        const holds = this.holds.list();
-        return {
-          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
-          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
-        };
-      }
-      /** Never attaches. */
-      status() {
-        const a = this.attachment;
-        const s = {
-          target: this.target,
-          attached: a !== void 0 && !a.conn.isClosed,
-          connects: this.connects,
-          holds: this.holds.list(),
-          operations: [...this.running.values()]
-        };
-        if (a) {
-          s.endpoint = a.endpoint;
-          if (a.player) s.player = a.player;
-          s.protocol = a.conn.version.toString();
-          s.runtime = a.conn.agent.description;
-        }
-        if (this.replaced) s.replaced = this.replaced;
-        if (this.lastDrop) s.lastDrop = this.lastDrop;
-        return s;
-      }
-      /**
-       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
-       * The game found becomes the one writes are checked against. A game waiting for its debugger
-       * (suspend=y) stays held, as a hold of `caller` (see connectNow).
-       */
-      async attach(target2, caller = "attach") {
-        this.throwIfClosed();
-        checkTarget(target2);
-        const previous = this.attachment;
-        this.target = target2;
-        this.lastPlayer = void 0;
-        this.baseline = void 0;
-        this.replaced = void 0;
-        if (previous) await this.dropAttachment(previous, "a new attach");
-        await this.ensureAttached(caller);
-        return this.status();
-      }
-      /**
-       * The escape hatch: frees the game and the debugger slot without waiting on anything it
-       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
-       * MAY_HAVE_APPLIED.
-       */
-      async detach() {
-        const a = this.attachment;
-        this.attachment = void 0;
-        this.attaching = void 0;
-        this.holds.clear();
-        if (a) await this.closeWithExtensions(a);
-      }
-      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
-      async closeWithExtensions(a) {
-        const conn = a.conn;
-        if (!conn.isClosed) this.extensions.beforeClose(conn);
-        await conn.close();
-        this.connectionEnded(a);
-      }
-      /** Extensions forget the connection, then everything it owned is dropped. */
-      connectionEnded(a) {
-        if (a.ended) return;
-        this.extensions.connectionEnded(a.conn);
-        a.end();
-      }
-      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
-      async shutdown() {
-        this.closed = true;
-        await this.detach();
-      }
-      /** Runs `op` inside its own suspend window; the window is closed on every path. */
-      async run(label, caller, op, options = {}) {
-        this.throwIfClosed();
-        const started = performance.now();
-        const release = await this.lock.acquire(
-          options.exclusive === true,
-          options.lockWaitMs ?? 3e4,
-          label
-        );
-        const opId = ++this.nextOperation;
-        this.running.set(opId, { caller, label });
-        try {
-          let a = await this.ensureAttached(caller);
-          if (options.window === false) {
-            if (options.writes)
-              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-            return await runWithoutWindow(this.host, a, label, op, started);
-          }
-          try {
-            await a.conn.send("VM.SUSPEND");
-          } catch (e) {
-            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
-            this.noteDrop(a, e);
-            a = await this.ensureAttached(caller);
-            try {
-              await a.conn.send("VM.SUSPEND");
-            } catch (e2) {
-              if (isDrop(e2)) this.noteDrop(a, e2);
-              throw fromSdbError(e2, a.endpoint);
-            }
-          }
-          return await runInWindow(this.host, a, label, op, options, started);
-        } finally {
-          this.running.delete(opId);
-          release();
-        }
-      }
-      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
-      async hold(caller) {
-        const started = performance.now();
-        const release = await this.lock.acquire(false, 3e4, "suspend");
-        try {
-          const a = await this.ensureAttached(caller);
-          const before = a.conn.stats.commandsSent;
-          await a.conn.send("VM.SUSPEND").catch((e) => {
-            if (isDrop(e)) this.noteDrop(a, e);
-            throw fromSdbError(e, a.endpoint);
-          });
-          this.holds.add(caller);
-          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-        } finally {
-          release();
-        }
-      }
-      /** Releases one of `caller`'s holds; someone else's only with `force`. */
-      async release(caller, force = false) {
-        const started = performance.now();
-        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
-        if (!owner)
-          throw Errors.holdNotOwned(
-            caller,
-            this.holds.list().map((h) => h.caller)
-          );
-        const a = this.attachment;
-        this.holds.remove(owner);
-        if (!a || a.conn.isClosed)
-          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
-        const before = a.conn.stats.commandsSent;
-        await a.conn.send("VM.RESUME").catch((e) => {
-          throw fromSdbError(e, a.endpoint);
-        });
-        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-      }
-      /** A caller went away (its MCP session closed): its holds are released. */
-      async callerGone(caller) {
-        await this.extensions.callerGone(caller);
-        const n = this.holds.count(caller);
-        for (let i = 0; i < n; i++)
-          await this.release(caller).catch((e) => this.log(messageOf(e)));
-      }
-      /** The open connection, or a new one; `caller` is who the attach is for. */
-      ensureAttached(caller) {
-        const a = this.attachment;
-        if (a && !a.conn.isClosed) return Promise.resolve(a);
-        this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
-        return this.attaching;
-      }
-      /**
-       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
-       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
-       * breakpoints can be set in start-up code before `resume` (release) lets it run.
-       */
-      async connectNow(caller) {
-        this.attachment = void 0;
-        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
-        const { host, port, player } = resolveTarget(
-          this.target,
-          this.opts.players,
-          this.opts.discoveryProblem,
-          this.lastPlayer
-        );
-        const endpoint = `${host}:${port}`;
-        let conn;
-        try {
-          this.connects++;
-          conn = await (this.opts.connect ?? SdbConnection.connect)({
-            host,
-            port,
-            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
-            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
-            log: this.log,
-            keepStartSuspended: true
-          });
-        } catch (e) {
-          throw Errors.attachFailed(endpoint, e);
-        }
-        const identity = await gameIdentity(conn, player).catch(async (e) => {
-          await conn.close();
-          throw Errors.attachFailed(endpoint, e);
-        });
-        if (this.baseline === void 0) this.baseline = identity;
-        else if (this.baseline !== identity)
-          this.replaced = { expected: this.baseline, found: identity };
-        const a = new GameConnection(conn, {
-          endpoint,
-          identity,
-          ...player ? { player } : {},
-          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
-          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
-          log: this.log,
-          singleThreaded: (main2) => this.extensions.keepThreadsStopped(main2)
-        });
-        this.lastPlayer = player;
-        conn.onClose((reason) => {
-          if (this.attachment === a) this.noteDrop(a, reason);
-        });
-        this.holds.clear();
-        if (conn.startSuspended) {
-          this.holds.add(caller);
-          this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
-        }
-        this.attachment = a;
-        return a;
-      }
-      noteDrop(a, reason) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
-        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
-        this.connectionEnded(a);
-      }
-      async dropAttachment(a, why) {
-        if (this.attachment === a) this.attachment = void 0;
-        this.holds.clear();
-        this.log(`session: leaving ${a.endpoint} for ${why}`);
-        await this.closeWithExtensions(a);
-      }
-      throwIfClosed() {
-        if (this.closed) throw Errors.shuttingDown();
-      }
-    };
-  }
-});
-
 // unity/debug/csharp-type-name.ts
 function csharpTypeName(fullName) {
   try {
@@ -58066,6 +57447,625 @@ var init_pauses = __esm({
   }
 });
 
+// unity/session/cost.ts
+function round(ms) {
+  return Math.round(ms * 100) / 100;
+}
+function windowCost(a, commandsBefore, invokes, windowOpened, started) {
+  const now = performance.now();
+  return {
+    wireCommands: a.conn.stats.commandsSent - commandsBefore + 1,
+    // the RESUME to come
+    invokes,
+    freezeMs: round(now - windowOpened),
+    wallMs: round(now - started)
+  };
+}
+function simpleCost(a, before, started) {
+  const ms = round(performance.now() - started);
+  return { wireCommands: a.conn.stats.commandsSent - before, invokes: 0, freezeMs: 0, wallMs: ms };
+}
+function zeroCost(started) {
+  return { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: round(performance.now() - started) };
+}
+function sumCosts(costs, startedAt) {
+  const total = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0 };
+  for (const c of costs) {
+    total.wireCommands += c.wireCommands;
+    total.invokes += c.invokes;
+    total.freezeMs = round(total.freezeMs + c.freezeMs);
+    total.wallMs = round(total.wallMs + c.wallMs);
+  }
+  if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
+  return total;
+}
+var init_cost = __esm({
+  "unity/session/cost.ts"() {
+    "use strict";
+  }
+});
+
+// unity/session/extensions.ts
+var Extensions;
+var init_extensions = __esm({
+  "unity/session/extensions.ts"() {
+    "use strict";
+    init_errors7();
+    Extensions = class {
+      constructor(log) {
+        this.log = log;
+      }
+      log;
+      all = /* @__PURE__ */ new Set();
+      /** Registers an extension; returns the unregister function. */
+      add(extension) {
+        this.all.add(extension);
+        return () => this.all.delete(extension);
+      }
+      beforeClose(conn) {
+        for (const x of this.all) {
+          try {
+            x.beforeClose?.(conn);
+          } catch (e) {
+            this.log(`session: extension clean-up: ${messageOf(e)}`);
+          }
+        }
+      }
+      connectionEnded(conn) {
+        for (const x of this.all) {
+          try {
+            x.connectionEnded?.(conn);
+          } catch (e) {
+            this.log(`session: extension: ${messageOf(e)}`);
+          }
+        }
+      }
+      async callerGone(caller) {
+        for (const x of this.all)
+          await x.callerGone?.(caller).catch((e) => this.log(messageOf(e)));
+      }
+      keepThreadsStopped(mainThreadId) {
+        return [...this.all].some((x) => x.keepThreadsStopped?.(mainThreadId));
+      }
+    };
+  }
+});
+
+// unity/session/holds.ts
+var HoldTable;
+var init_holds = __esm({
+  "unity/session/holds.ts"() {
+    "use strict";
+    HoldTable = class {
+      byCaller = /* @__PURE__ */ new Map();
+      add(caller) {
+        this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
+      }
+      /** Removes one of `caller`'s holds; false when it had none. */
+      remove(caller) {
+        const n = this.byCaller.get(caller) ?? 0;
+        if (n === 0) return false;
+        if (n === 1) this.byCaller.delete(caller);
+        else this.byCaller.set(caller, n - 1);
+        return true;
+      }
+      count(caller) {
+        return this.byCaller.get(caller) ?? 0;
+      }
+      get total() {
+        let n = 0;
+        for (const c of this.byCaller.values()) n += c;
+        return n;
+      }
+      /** The caller that has held the game longest (insertion order of the map). */
+      oldestHolder() {
+        return this.byCaller.keys().next().value;
+      }
+      list() {
+        return [...this.byCaller].map(([caller, count]) => ({ caller, count }));
+      }
+      clear() {
+        this.byCaller.clear();
+      }
+    };
+  }
+});
+
+// unity/session/operation.ts
+function isDrop(e) {
+  const code = e?.code;
+  return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
+}
+async function runInWindow(host, a, label, op, options, started) {
+  const windowOpened = performance.now();
+  const commandsBefore = a.conn.stats.commandsSent - 1;
+  let invokes = 0;
+  let wrote = false;
+  const checkWrite = () => {
+    const replaced = host.replaced();
+    if (replaced) throw Errors.gameReplaced(replaced.expected, replaced.found);
+    wrote = true;
+  };
+  try {
+    if (options.writes) checkWrite();
+    const ctx = {
+      connection: a,
+      conn: a.conn,
+      catalog: a.catalog,
+      mainThread: async () => (await a.invoker()).threadId,
+      invoke: async (methodId, thisArg, args2, o) => {
+        const invoker = await a.invoker();
+        invokes++;
+        wrote = true;
+        return invoker.invoke(methodId, thisArg, args2, o);
+      },
+      markWrite: checkWrite
+    };
+    const value = await op(ctx);
+    return {
+      value,
+      cost: windowCost(a, commandsBefore, invokes, windowOpened, started)
+    };
+  } catch (e) {
+    if (a.conn.isClosed || isDrop(e)) {
+      host.noteDrop(a, e);
+      throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
+    }
+    throw fromSdbError(e, a.endpoint);
+  } finally {
+    if (!a.conn.isClosed) {
+      a.conn.send("VM.RESUME").catch((e) => host.log(`closing the window of ${label}: ${messageOf(e)}`));
+    }
+  }
+}
+async function runWithoutWindow(host, a, label, op, started) {
+  const before = a.conn.stats.commandsSent;
+  const refuse = () => {
+    throw Errors.invalidArgument(
+      `${label} runs without a suspend window: it cannot invoke or write`
+    );
+  };
+  try {
+    const value = await op({
+      connection: a,
+      conn: a.conn,
+      catalog: a.catalog,
+      mainThread: refuse,
+      invoke: refuse,
+      markWrite: refuse
+    });
+    return { value, cost: simpleCost(a, before, started) };
+  } catch (e) {
+    if (a.conn.isClosed || isDrop(e)) {
+      host.noteDrop(a, e);
+      throw Errors.connectionLost(a.endpoint, e);
+    }
+    throw fromSdbError(e, a.endpoint);
+  }
+}
+var init_operation = __esm({
+  "unity/session/operation.ts"() {
+    "use strict";
+    init_errors7();
+    init_cost();
+  }
+});
+
+// unity/session/rw-lock.ts
+var RwLock;
+var init_rw_lock = __esm({
+  "unity/session/rw-lock.ts"() {
+    "use strict";
+    init_errors7();
+    RwLock = class {
+      shared = 0;
+      exclusive = false;
+      queue = [];
+      get state() {
+        return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
+      }
+      /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
+      acquire(exclusive, waitMs, what) {
+        if (this.queue.length === 0 && this.canGrant(exclusive))
+          return Promise.resolve(this.take(exclusive));
+        return new Promise((resolve2, reject3) => {
+          const waiter = {
+            exclusive,
+            grant: () => resolve2(this.take(exclusive)),
+            timer: setTimeout(() => {
+              const i = this.queue.indexOf(waiter);
+              if (i >= 0) this.queue.splice(i, 1);
+              reject3(
+                Errors.timeout(
+                  `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
+                  waitMs,
+                  false
+                )
+              );
+              this.pump();
+            }, waitMs)
+          };
+          this.queue.push(waiter);
+        });
+      }
+      canGrant(exclusive) {
+        return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+      }
+      take(exclusive) {
+        if (exclusive) this.exclusive = true;
+        else this.shared++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          if (exclusive) this.exclusive = false;
+          else this.shared--;
+          this.pump();
+        };
+      }
+      pump() {
+        while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
+          const next = this.queue.shift();
+          clearTimeout(next.timer);
+          next.grant();
+        }
+      }
+    };
+  }
+});
+
+// unity/session/target.ts
+function checkTarget(target2) {
+  if (target2.kind === "endpoint" && (!Number.isInteger(target2.port) || target2.port < 1 || target2.port > 65535)) {
+    throw Errors.invalidArgument(`port must be an integer in 1-65535, got ${target2.port}`);
+  }
+}
+function resolveTarget(target2, players, discoveryProblem, previous) {
+  const t = target2;
+  if (t.kind === "endpoint") return { host: t.host, port: t.port };
+  if (!players) {
+    throw Errors.noPlayer(
+      `no endpoint was given and discovery is unavailable${discoveryProblem ? ` (${discoveryProblem})` : ""}`
+    );
+  }
+  let player;
+  try {
+    player = players.select(t.kind === "player" ? t.selector : void 0);
+  } catch (e) {
+    if (!previous) throw e;
+    player = players.reselect?.(previous) ?? previous;
+  }
+  return { host: player.host, port: player.port, player };
+}
+async function gameIdentity(conn, player) {
+  const threads = await conn.send("VM.ALL_THREADS");
+  const start = conn.vmStart?.threadId;
+  const thread = start !== void 0 && threads.includes(start) ? start : threads[0];
+  if (thread === void 0)
+    throw new UnityError("ATTACH_FAILED", "the game reports no managed threads");
+  const [tid, address] = await Promise.all([
+    conn.send("THREAD.GET_TID", { threadId: thread }),
+    conn.send("THREAD.GET_ID", { threadId: thread })
+  ]);
+  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
+  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+}
+var init_target = __esm({
+  "unity/session/target.ts"() {
+    "use strict";
+    init_errors7();
+  }
+});
+
+// unity/session/session.ts
+var GameSession;
+var init_session = __esm({
+  "unity/session/session.ts"() {
+    "use strict";
+    init_sdb_protocol();
+    init_errors7();
+    init_cost();
+    init_extensions();
+    init_game_connection();
+    init_holds();
+    init_operation();
+    init_rw_lock();
+    init_target();
+    init_cost();
+    GameSession = class {
+      constructor(opts = {}) {
+        this.opts = opts;
+        this.log = opts.log ?? (() => void 0);
+        this.extensions = new Extensions(this.log);
+        this.host = {
+          replaced: () => this.replaced,
+          noteDrop: (a, reason) => this.noteDrop(a, reason),
+          log: this.log
+        };
+        if (opts.target) this.target = opts.target;
+      }
+      opts;
+      /** Connections opened so far (one per process run against one game, unless it drops). */
+      connects = 0;
+      target = { kind: "auto" };
+      attachment;
+      attaching;
+      /** The game this session was pointed at; writes are refused when another one answers. */
+      baseline;
+      replaced;
+      lastDrop;
+      /** The player last attached to, kept across drops to find it again. */
+      lastPlayer;
+      holds = new HoldTable();
+      lock = new RwLock();
+      running = /* @__PURE__ */ new Map();
+      nextOperation = 0;
+      closed = false;
+      /** Diagnostics (stderr in the server): what a caller's result also says, e.g. a fallback taken. */
+      log;
+      extensions;
+      /** What running an operation asks of this session. */
+      host;
+      /** Registers an extension (see SessionExtension); returns the unregister function. */
+      extend(extension) {
+        return this.extensions.add(extension);
+      }
+      /**
+       * True while an invoke that let every thread run is on the wire (see
+       * MainThreadInvoker.allThreadsRunning). Never attaches.
+       */
+      get invokeRunning() {
+        const a = this.attachment;
+        return a?.invokerNow?.allThreadsRunning === true;
+      }
+      /** The open connection, if any, without attaching (for extensions' own bookkeeping). */
+      get connection() {
+        return this.current?.conn;
+      }
+      /** The attached game, if its connection is open, without attaching. */
+      get current() {
+        const a = this.attachment;
+        return a && !a.conn.isClosed ? a : void 0;
+      }
+      /** How many holds `caller` has, and who else holds the game. Never attaches. */
+      holdsOf(caller) {
+        const holds = this.holds.list();
+        return {
+          mine: holds.find((h) => h.caller === caller)?.count ?? 0,
+          others: holds.filter((h) => h.caller !== caller).map((h) => h.caller)
+        };
+      }
+      /** Never attaches. */
+      status() {
+        const a = this.attachment;
+        const s = {
+          target: this.target,
+          attached: a !== void 0 && !a.conn.isClosed,
+          connects: this.connects,
+          holds: this.holds.list(),
+          operations: [...this.running.values()]
+        };
+        if (a) {
+          s.endpoint = a.endpoint;
+          if (a.player) s.player = a.player;
+          s.protocol = a.conn.version.toString();
+          s.runtime = a.conn.agent.description;
+        }
+        if (this.replaced) s.replaced = this.replaced;
+        if (this.lastDrop) s.lastDrop = this.lastDrop;
+        return s;
+      }
+      /**
+       * Points the session at a game (a player selector or an explicit endpoint) and attaches now.
+       * The game found becomes the one writes are checked against. A game waiting for its debugger
+       * (suspend=y) stays held, as a hold of `caller` (see connectNow).
+       */
+      async attach(target2, caller = "attach") {
+        this.throwIfClosed();
+        checkTarget(target2);
+        const previous = this.attachment;
+        this.target = target2;
+        this.lastPlayer = void 0;
+        this.baseline = void 0;
+        this.replaced = void 0;
+        if (previous) await this.dropAttachment(previous, "a new attach");
+        await this.ensureAttached(caller);
+        return this.status();
+      }
+      /**
+       * The escape hatch: frees the game and the debugger slot without waiting on anything it
+       * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+       * MAY_HAVE_APPLIED.
+       */
+      async detach() {
+        const a = this.attachment;
+        this.attachment = void 0;
+        this.attaching = void 0;
+        this.holds.clear();
+        if (a) await this.closeWithExtensions(a);
+      }
+      /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
+      async closeWithExtensions(a) {
+        const conn = a.conn;
+        if (!conn.isClosed) this.extensions.beforeClose(conn);
+        await conn.close();
+        this.connectionEnded(a);
+      }
+      /** Extensions forget the connection, then everything it owned is dropped. */
+      connectionEnded(a) {
+        if (a.ended) return;
+        this.extensions.connectionEnded(a.conn);
+        a.end();
+      }
+      /** Resumes, disposes, and refuses every later call. Bounded by the connection's close bound. */
+      async shutdown() {
+        this.closed = true;
+        await this.detach();
+      }
+      /** Runs `op` inside its own suspend window; the window is closed on every path. */
+      async run(label, caller, op, options = {}) {
+        this.throwIfClosed();
+        const started = performance.now();
+        const release = await this.lock.acquire(
+          options.exclusive === true,
+          options.lockWaitMs ?? 3e4,
+          label
+        );
+        const opId = ++this.nextOperation;
+        this.running.set(opId, { caller, label });
+        try {
+          let a = await this.ensureAttached(caller);
+          if (options.window === false) {
+            if (options.writes)
+              throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
+            return await runWithoutWindow(this.host, a, label, op, started);
+          }
+          try {
+            await a.conn.send("VM.SUSPEND");
+          } catch (e) {
+            if (!isDrop(e)) throw fromSdbError(e, a.endpoint);
+            this.noteDrop(a, e);
+            a = await this.ensureAttached(caller);
+            try {
+              await a.conn.send("VM.SUSPEND");
+            } catch (e2) {
+              if (isDrop(e2)) this.noteDrop(a, e2);
+              throw fromSdbError(e2, a.endpoint);
+            }
+          }
+          return await runInWindow(this.host, a, label, op, options, started);
+        } finally {
+          this.running.delete(opId);
+          release();
+        }
+      }
+      /** Takes a hold for `caller`: the game stays suspended across calls until released. */
+      async hold(caller) {
+        const started = performance.now();
+        const release = await this.lock.acquire(false, 3e4, "suspend");
+        try {
+          const a = await this.ensureAttached(caller);
+          const before = a.conn.stats.commandsSent;
+          await a.conn.send("VM.SUSPEND").catch((e) => {
+            if (isDrop(e)) this.noteDrop(a, e);
+            throw fromSdbError(e, a.endpoint);
+          });
+          this.holds.add(caller);
+          return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+        } finally {
+          release();
+        }
+      }
+      /** Releases one of `caller`'s holds; someone else's only with `force`. */
+      async release(caller, force = false) {
+        const started = performance.now();
+        const owner = this.holds.count(caller) > 0 ? caller : force ? this.holds.oldestHolder() : void 0;
+        if (!owner)
+          throw Errors.holdNotOwned(
+            caller,
+            this.holds.list().map((h) => h.caller)
+          );
+        const a = this.attachment;
+        this.holds.remove(owner);
+        if (!a || a.conn.isClosed)
+          return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+        const before = a.conn.stats.commandsSent;
+        await a.conn.send("VM.RESUME").catch((e) => {
+          throw fromSdbError(e, a.endpoint);
+        });
+        return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
+      }
+      /** A caller went away (its MCP session closed): its holds are released. */
+      async callerGone(caller) {
+        await this.extensions.callerGone(caller);
+        const n = this.holds.count(caller);
+        for (let i = 0; i < n; i++)
+          await this.release(caller).catch((e) => this.log(messageOf(e)));
+      }
+      /** The open connection, or a new one; `caller` is who the attach is for. */
+      ensureAttached(caller) {
+        const a = this.attachment;
+        if (a && !a.conn.isClosed) return Promise.resolve(a);
+        this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
+        return this.attaching;
+      }
+      /**
+       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
+       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
+       * breakpoints can be set in start-up code before `resume` (release) lets it run.
+       */
+      async connectNow(caller) {
+        this.attachment = void 0;
+        if (this.target.kind !== "endpoint") await this.opts.beforeSelect?.();
+        const { host, port, player } = resolveTarget(
+          this.target,
+          this.opts.players,
+          this.opts.discoveryProblem,
+          this.lastPlayer
+        );
+        const endpoint = `${host}:${port}`;
+        let conn;
+        try {
+          this.connects++;
+          conn = await (this.opts.connect ?? SdbConnection.connect)({
+            host,
+            port,
+            connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
+            handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
+            log: this.log,
+            keepStartSuspended: true
+          });
+        } catch (e) {
+          throw Errors.attachFailed(endpoint, e);
+        }
+        const identity = await gameIdentity(conn, player).catch(async (e) => {
+          await conn.close();
+          throw Errors.attachFailed(endpoint, e);
+        });
+        if (this.baseline === void 0) this.baseline = identity;
+        else if (this.baseline !== identity)
+          this.replaced = { expected: this.baseline, found: identity };
+        const a = new GameConnection(conn, {
+          endpoint,
+          identity,
+          ...player ? { player } : {},
+          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
+          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
+          log: this.log,
+          singleThreaded: (main2) => this.extensions.keepThreadsStopped(main2)
+        });
+        this.lastPlayer = player;
+        conn.onClose((reason) => {
+          if (this.attachment === a) this.noteDrop(a, reason);
+        });
+        this.holds.clear();
+        if (conn.startSuspended) {
+          this.holds.add(caller);
+          this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
+        }
+        this.attachment = a;
+        return a;
+      }
+      noteDrop(a, reason) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.lastDrop = `${(/* @__PURE__ */ new Date()).toISOString()}: ${messageOf(reason)}`;
+        this.log(`session: connection to ${a.endpoint} dropped: ${messageOf(reason)}`);
+        this.connectionEnded(a);
+      }
+      async dropAttachment(a, why) {
+        if (this.attachment === a) this.attachment = void 0;
+        this.holds.clear();
+        this.log(`session: leaving ${a.endpoint} for ${why}`);
+        await this.closeWithExtensions(a);
+      }
+      throwIfClosed() {
+        if (this.closed) throw Errors.shuttingDown();
+      }
+    };
+  }
+});
+
 // unity/debug/step-requests.ts
 function setStepRequest(conn, threadId, kind) {
   const depth = kind === "into" ? StepDepth.INTO : kind === "over" ? StepDepth.OVER : StepDepth.OUT;
@@ -59294,89 +59294,359 @@ var init_player_log = __esm({
   }
 });
 
+// mcp/game.ts
+var Game;
+var init_game = __esm({
+  "mcp/game.ts"() {
+    "use strict";
+    init_debugger();
+    init_journal();
+    init_player_log();
+    init_session();
+    Game = class {
+      constructor(id, key, target2, options, log) {
+        this.id = id;
+        this.key = key;
+        this.target = target2;
+        this.session = new GameSession({ ...options, target: target2 });
+        this.debug = new Debugger(this.session, log);
+      }
+      id;
+      key;
+      target;
+      session;
+      /** Breakpoints, stepping and pauses: registered on the session when the game is built. */
+      debug;
+      /** Every write made through the tools (ECS and eval) on this game, for undo. */
+      journal = new Journal();
+      /** Where this game's Player.log is. */
+      playerLog = new PlayerLogPaths();
+      /**
+       * The callers attached to this game that have a connection of their own (an MCP front-end, a
+       * CLI command): while one is here the game stays attached; when the last one leaves, the slot
+       * is freed (at once on `detach`, after the linger period when it just went away).
+       */
+      callers = /* @__PURE__ */ new Set();
+      /** Set while no caller is attached and the connection waits out the linger period. */
+      linger;
+      /** The endpoint it is attached at now (it may have moved after a restart), else its key. */
+      get endpoint() {
+        return this.session.status().endpoint ?? this.key;
+      }
+    };
+  }
+});
+
 // mcp/app.ts
+function gameStatus(g) {
+  const s = g.session.status();
+  const d = g.debug.status();
+  const owners = /* @__PURE__ */ new Map();
+  for (const b of d.breakpoints) owners.set(b.owner, (owners.get(b.owner) ?? 0) + 1);
+  return {
+    id: g.id,
+    endpoint: g.endpoint,
+    ...s.player ? { player: `${s.player.label} (${s.player.key})` } : {},
+    attached: s.attached,
+    callers: [...g.callers],
+    holds: s.holds,
+    operations: s.operations,
+    breakpoints: [...owners].map(([owner, count]) => ({ owner, count })),
+    ...d.pause ? { paused_for: d.pause.owner } : {},
+    ...g.linger ? { lingering: true } : {}
+  };
+}
 var GameApp;
 var init_app = __esm({
   "mcp/app.ts"() {
     "use strict";
     init_discovery();
-    init_session();
-    init_debugger();
-    init_journal();
-    init_player_log();
+    init_errors7();
+    init_game();
+    init_game();
     GameApp = class _GameApp {
       constructor(opts) {
         this.opts = opts;
-        const log = opts.log ?? (() => void 0);
-        this.listener = (opts.discovery ?? opts.endpoint === void 0) === false ? void 0 : new BeaconListener({
+        this.log = opts.log ?? (() => void 0);
+        const discovery = opts.discovery ?? opts.endpoint === void 0;
+        this.listener = discovery === false ? void 0 : new BeaconListener({
           ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,
           multicast: opts.multicast ?? true,
-          log
+          log: this.log
         });
-        const target2 = opts.endpoint ? { kind: "endpoint", ...opts.endpoint } : opts.player !== void 0 ? { kind: "player", selector: opts.player } : { kind: "auto" };
-        this.session = new GameSession({
-          target: target2,
-          ...this.listener ? { players: playerResolver(this.listener.registry) } : {},
-          beforeSelect: () => this.waitForFirstBeacons(),
-          log,
-          ...opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: opts.parkTimeoutMs } : {},
-          ...opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}
-        });
-        this.debug = new Debugger(this.session, log);
+        this.defaultTarget = opts.endpoint ? { kind: "endpoint", ...opts.endpoint } : opts.player !== void 0 ? { kind: "player", selector: opts.player } : { kind: "auto" };
+        if (this.defaultTarget.kind === "endpoint")
+          this.defaultGame = this.gameAt(this.defaultTarget, this.defaultTarget);
       }
       opts;
-      session;
       listener;
-      /** Every write made through the tools (ECS and eval), for undo. */
-      journal = new Journal();
-      /** Breakpoints, stepping and pauses: registered on the session when the app is built. */
-      debug;
-      /** Where the attached game's Player.log is. */
-      playerLog = new PlayerLogPaths();
-      startedAt = Date.now();
-      callerIds = /* @__PURE__ */ new Set();
+      listening;
+      discoveryStartedAt = Date.now();
+      games = /* @__PURE__ */ new Map();
+      callers = /* @__PURE__ */ new Map();
+      nextGame = 1;
+      /** The default game (the endpoint option's), if any. */
+      defaultGame;
+      defaultTarget;
+      log;
       closing;
       static async start(opts = {}) {
         const app = new _GameApp(opts);
-        await app.listener?.start();
+        if (opts.discovery !== "lazy") await app.startDiscovery();
         return app;
       }
       get registry() {
         return this.listener?.registry;
       }
       discoveryStatus() {
-        return this.listener?.status();
+        return this.listening ? this.listener?.status() : void 0;
+      }
+      /** Starts the beacon listener if it is not running (a lazy app's first need of it). */
+      startDiscovery() {
+        if (!this.listener) return Promise.resolve();
+        this.listening ??= (async () => {
+          this.discoveryStartedAt = Date.now();
+          await this.listener.start();
+        })();
+        return this.listening;
       }
       /**
-       * Players announce once a second: right after start, "no player" may only mean "not heard
-       * yet", and one player heard does not mean it is the only one. Until one beacon period has
-       * passed since start, choosing waits for it (a bounded, one-time wait).
+       * Players announce once a second: right after discovery starts, "no player" may only mean
+       * "not heard yet", and one player heard does not mean it is the only one. Until one beacon
+       * period has passed, choosing waits for it (a bounded, one-time wait).
        */
       async waitForFirstBeacons() {
-        if (!this.registry) return;
-        const left = this.startedAt + (this.opts.firstBeaconWaitMs ?? 1200) - Date.now();
+        if (!this.listening) return;
+        await this.listening;
+        const left = this.discoveryStartedAt + (this.opts.firstBeaconWaitMs ?? 1200) - Date.now();
         if (left > 0) await new Promise((r) => setTimeout(r, left));
       }
+      // ---- the default game (an app built for one endpoint: tests, the bench) -------------------
+      get only() {
+        if (!this.defaultGame)
+          throw new Error("this app has no default game: it was not started for an endpoint");
+        return this.defaultGame;
+      }
+      /** The default game's session (an app started with `endpoint`). */
+      get session() {
+        return this.only.session;
+      }
+      get debug() {
+        return this.only.debug;
+      }
+      get journal() {
+        return this.only.journal;
+      }
+      get playerLog() {
+        return this.only.playerLog;
+      }
+      // ---- callers ----------------------------------------------------------------------------
       /**
        * Registers a caller (one MCP connection): returns its id, unique among the callers open now
-       * (the label, with `#n` added when another open caller has the same one).
+       * (the label, with `#n` added when another open caller has the same one). `target` is where
+       * its calls go until it attaches or names a player.
        */
       openCaller(info2) {
         let id = info2.label;
-        for (let n = 2; this.callerIds.has(id); n++) id = `${info2.label}#${n}`;
-        this.callerIds.add(id);
+        for (let n = 2; this.callers.has(id); n++) id = `${info2.label}#${n}`;
+        this.callers.set(id, {
+          id,
+          target: info2.target,
+          connected: true,
+          since: Date.now(),
+          selected: void 0
+        });
+        if (info2.target?.kind !== "endpoint")
+          this.startDiscovery().catch((e) => this.log(`discovery: ${messageOf(e)}`));
         return id;
       }
-      /** The caller's connection closed: its holds, pauses and breakpoints go with it. */
+      /**
+       * The caller's connection closed: its holds are released, its pauses resumed and its
+       * breakpoints removed on every game it was attached to; a game left with no caller is freed
+       * after the linger period.
+       */
       async closeCaller(id) {
-        if (!this.callerIds.delete(id)) return;
-        await this.session.callerGone(id);
+        const c = this.callers.get(id);
+        if (!c) return;
+        this.callers.delete(id);
+        await Promise.all(
+          [...this.games.values()].filter((g) => g.callers.has(id) || g.session.holdsOf(id).mine > 0).map(async (g) => {
+            await this.leave(id, g);
+            if (g.callers.size === 0) this.lingerThenFree(g);
+          })
+        );
       }
-      /** Resumes the game, sends DISPOSE, closes the sockets. Idempotent. */
+      /** Callers open now (connected ones), oldest first. */
+      openCallers() {
+        return [...this.callers.values()].filter((c) => c.connected).map((c) => ({
+          caller: c.id,
+          since: c.since,
+          ...c.selected ? { game: c.selected.id } : {}
+        }));
+      }
+      callerState(id) {
+        let c = this.callers.get(id);
+        if (!c) {
+          c = { id, target: void 0, connected: false, since: Date.now(), selected: void 0 };
+          this.callers.set(id, c);
+        }
+        return c;
+      }
+      // ---- games ------------------------------------------------------------------------------
+      /** Every game known now: attached, lingering, or chosen and not attached yet. */
+      allGames() {
+        return [...this.games.values()];
+      }
+      gamesStatus() {
+        return this.allGames().map((g) => gameStatus(g));
+      }
+      /**
+       * The game `caller`'s calls go to now without naming one, if that is known without choosing:
+       * the one it chose, else the app's default game (an app started for an endpoint).
+       */
+      selectedGame(caller) {
+        return this.chosen(caller) ?? this.defaultGame;
+      }
+      /** The game `caller` chose (attached to, or named first), if it is still known. */
+      chosen(caller) {
+        const g = this.callers.get(caller)?.selected;
+        return g && this.games.get(g.key) === g ? g : void 0;
+      }
+      /**
+       * The game a call of `caller` goes to: the one `player` names (a game id from status, or a
+       * player selector, or host:port), else the caller's chosen game, else its target's (the one
+       * visible player when it has none: AMBIGUOUS_PLAYER with two). The caller is then attached
+       * to it; a caller with no game yet has chosen it.
+       */
+      async gameFor(caller, player) {
+        const c = this.callerState(caller);
+        const chosen = this.chosen(caller);
+        const game = player !== void 0 ? await this.gameNamed(player) : chosen ?? await this.gameForTarget(c.target ?? this.defaultTarget);
+        this.join(c, game);
+        return game;
+      }
+      /**
+       * Points `caller` at the game `target` names (or its default) and attaches now. Leaving
+       * another game it had chosen is a detach from that game. A game other callers are attached
+       * to is not reconnected: the caller joins the connection they use.
+       */
+      async attach(caller, target2) {
+        const c = this.callerState(caller);
+        const wanted = target2 ?? c.target ?? this.defaultTarget;
+        const game = await this.gameForTarget(wanted);
+        const previous = this.chosen(caller);
+        if (previous && previous !== game) await this.detach(caller, previous);
+        const shared = [...game.callers].some((id) => id !== caller);
+        c.selected = game;
+        this.join(c, game);
+        if (shared && game.session.status().attached) return game;
+        await game.session.attach(wanted.kind === "endpoint" ? wanted : game.target, caller);
+        return game;
+      }
+      /**
+       * `caller` leaves `game`: its holds released, pauses resumed, breakpoints removed. When no
+       * connected caller is left, the game is resumed, sent DISPOSE and closed (its slot free).
+       * Returns the callers still attached (the game stays attached for them).
+       */
+      async detach(caller, game) {
+        await this.leave(caller, game);
+        const others = [...game.callers];
+        if (others.length === 0) await this.free(game);
+        return others;
+      }
+      async leave(caller, game) {
+        game.callers.delete(caller);
+        const c = this.callers.get(caller);
+        if (c?.selected === game) c.selected = void 0;
+        await game.session.callerGone(caller).catch(
+          (e) => this.log(`${game.id}: releasing what ${caller} held: ${messageOf(e)}`)
+        );
+      }
+      join(c, game) {
+        c.selected ??= game;
+        if (!c.connected) return;
+        game.callers.add(c.id);
+        if (game.linger) {
+          clearTimeout(game.linger);
+          game.linger = void 0;
+        }
+      }
+      lingerThenFree(game) {
+        if (game.linger || !game.session.status().attached) {
+          if (!game.session.status().attached) void this.free(game);
+          return;
+        }
+        const ms = this.opts.lingerMs ?? 6e4;
+        this.log(`${game.id}: no caller attached; freeing ${game.endpoint} in ${ms} ms`);
+        game.linger = setTimeout(() => {
+          game.linger = void 0;
+          if (game.callers.size === 0) void this.free(game);
+        }, ms);
+        game.linger.unref();
+      }
+      /** Resume, DISPOSE, close; the game is forgotten (the default game is kept, detached). */
+      async free(game) {
+        if (game.linger) clearTimeout(game.linger);
+        game.linger = void 0;
+        for (const c of this.callers.values()) if (c.selected === game) c.selected = void 0;
+        if (game !== this.defaultGame && this.games.get(game.key) === game) this.games.delete(game.key);
+        await game.session.detach();
+      }
+      /** The game `selector` names: a game id, a known game's endpoint, a player, or host:port. */
+      async gameNamed(selector) {
+        for (const g of this.games.values())
+          if (g.id === selector || g.key === selector || g.endpoint === selector) return g;
+        const literal4 = /^(.+):(\d{1,5})$/.exec(selector);
+        if (this.listener) {
+          await this.startDiscovery();
+          await this.waitForFirstBeacons();
+          try {
+            return await this.gameForTarget({ kind: "player", selector });
+          } catch (e) {
+            if (!literal4) throw e;
+          }
+        }
+        if (literal4)
+          return this.gameForTarget({ kind: "endpoint", host: literal4[1], port: Number(literal4[2]) });
+        throw Errors.noPlayer(
+          `no game is named "${selector}" and discovery is off; name a game id from status or host:port`
+        );
+      }
+      /** The game a target resolves to now (built if new). */
+      async gameForTarget(target2) {
+        if (target2.kind === "endpoint") return this.gameAt(target2, target2);
+        if (!this.registry)
+          throw Errors.noPlayer(
+            "no endpoint was given and discovery is off: attach with host and port"
+          );
+        await this.startDiscovery();
+        await this.waitForFirstBeacons();
+        const p = this.registry.select(target2.kind === "player" ? target2.selector : void 0);
+        return this.gameAt(p.endpoint, { kind: "player", selector: p.key });
+      }
+      gameAt(at2, target2) {
+        const key = typeof at2 === "string" ? at2 : `${at2.host}:${at2.port}`;
+        const known = this.games.get(key);
+        if (known) return known;
+        const options = {
+          ...this.listener ? { players: playerResolver(this.listener.registry) } : {},
+          beforeSelect: () => this.waitForFirstBeacons(),
+          log: this.log,
+          ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
+          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {}
+        };
+        const game = new Game(`g${this.nextGame++}`, key, target2, options, this.log);
+        this.games.set(key, game);
+        return game;
+      }
+      /** Resumes every game, sends each DISPOSE, closes the sockets. Idempotent. */
       close() {
         this.closing ??= (async () => {
-          await this.session.shutdown();
-          await this.listener?.stop();
+          const games = [...this.games.values()];
+          if (this.defaultGame && !games.includes(this.defaultGame)) games.push(this.defaultGame);
+          for (const g of games) if (g.linger) clearTimeout(g.linger);
+          await Promise.all(games.map((g) => g.session.shutdown()));
+          if (this.listening) await this.listener?.stop();
         })();
         return this.closing;
       }
@@ -60008,14 +60278,26 @@ var init_cost2 = __esm({
 });
 
 // mcp/tool.ts
-function toolContext({ app, caller }) {
+function toolContext(call, game) {
+  const need = () => {
+    if (!game) throw new Error("a tool that routes no game used its game");
+    return game;
+  };
   return {
-    app,
-    caller,
-    session: app.session,
-    debug: app.debug,
-    journal: app.journal,
-    playerLog: app.playerLog
+    ...call,
+    game,
+    get session() {
+      return need().session;
+    },
+    get debug() {
+      return need().debug;
+    },
+    get journal() {
+      return need().journal;
+    },
+    get playerLog() {
+      return need().playerLog;
+    }
   };
 }
 function defineTool(tool) {
@@ -60371,9 +60653,9 @@ var init_advance2 = __esm({
         cost: costSchema
       }),
       annotations: CHANGES_GAME,
-      run: async (args2, { app, debug, journal, caller }) => {
+      run: async (args2, { session, debug, journal, caller }) => {
         const r = await advance(
-          app.session,
+          session,
           { debug, journal },
           {
             caller,
@@ -60741,7 +61023,7 @@ var init_eval2 = __esm({
       }),
       output: evalOutputSchema,
       annotations: CHANGES_GAME,
-      run: async (args2, { app, journal, caller }) => evalOutcome(await evaluateInSession(app.session, caller, args2.code, {}, journal))
+      run: async (args2, { session, journal, caller }) => evalOutcome(await evaluateInSession(session, caller, args2.code, {}, journal))
     });
     evalTools = [evalTool];
   }
@@ -60775,10 +61057,10 @@ var init_debug_pause_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: (_args, { app, debug }) => {
+      run: (_args, { session, debug }) => {
         const started = performance.now();
         const d = debug.status();
-        const holds = app.session.status().holds;
+        const holds = session.status().holds;
         const lines = [
           d.pause ? stopText(d.pause) : holds.length ? `held by ${holds.map((h) => h.caller).join(", ")}` : "running",
           ...d.queued.map((q) => `in line: ${stopText(q)}`),
@@ -60852,8 +61134,8 @@ var init_debug_pause_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, debug, caller }) => {
-        const r = await pauseState(app.session, debug, caller, {
+      run: async (args2, { session, debug, caller }) => {
+        const r = await pauseState(session, debug, caller, {
           ...args2.thread !== void 0 ? { threadId: args2.thread } : {},
           frames: args2.frames,
           variableFrames: args2.variable_frames,
@@ -60908,9 +61190,9 @@ var init_debug_pause_tools = __esm({
       }),
       output: evalOutputSchema,
       annotations: CHANGES_GAME,
-      run: async (args2, { app, debug, journal, caller }) => {
+      run: async (args2, { session, debug, journal, caller }) => {
         return evalOutcome(
-          await evaluateInPause(app.session, debug, journal, caller, args2.code, {
+          await evaluateInPause(session, debug, journal, caller, args2.code, {
             ...args2.frame !== void 0 ? { frame: args2.frame } : {},
             ...args2.thread !== void 0 ? { threadId: args2.thread } : {}
           })
@@ -62702,8 +62984,8 @@ var init_ecs_read_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (_args, { app, caller }) => {
-        const r = await worlds(app.session, caller);
+      run: async (_args, { session, caller }) => {
+        const r = await worlds(session, caller);
         return {
           text: r.value.map((w) => `${w.is_default ? "* " : "  "}${w.name}: ${w.entities} entities`).join("\n") || "no worlds",
           structured: { worlds: r.value },
@@ -62742,8 +63024,8 @@ var init_ecs_read_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
-        const r = await queryEntities(app.session, caller, args2);
+      run: async (args2, { session, caller }) => {
+        const r = await queryEntities(session, caller, args2);
         const v = r.value;
         const rows = v.entities.map(
           (e) => `${ent(e)}${e.components ? ` ${JSON.stringify(e.components)}` : ""}`
@@ -62792,9 +63074,9 @@ var init_ecs_read_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { session, caller }) => {
         const r = await entityComponents(
-          app.session,
+          session,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
           {
@@ -62830,9 +63112,9 @@ var init_ecs_read_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { session, caller }) => {
         const r = await getComponent(
-          app.session,
+          session,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
           args2.component
@@ -62858,9 +63140,9 @@ var init_ecs_read_tools = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { session, caller }) => {
         const r = await getBuffer(
-          app.session,
+          session,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
           args2.buffer
@@ -62920,10 +63202,10 @@ var init_ecs_write_tools = __esm({
       }),
       annotations: CONTROLS,
       // undo restores it
-      run: async (args2, { app, journal, caller }) => {
+      run: async (args2, { session, journal, caller }) => {
         const list = args2.entities ?? (args2.entity !== void 0 ? [args2.entity] : []);
         const r = await setComponents(
-          app.session,
+          session,
           journal,
           caller,
           {
@@ -62977,9 +63259,9 @@ var init_ecs_write_tools = __esm({
       }),
       annotations: CONTROLS,
       // undo restores it
-      run: async (args2, { app, journal, caller }) => {
+      run: async (args2, { session, journal, caller }) => {
         const r = await editBuffer(
-          app.session,
+          session,
           journal,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
@@ -63016,8 +63298,8 @@ after: ${JSON.stringify(v.after)}`,
       }),
       annotations: CONTROLS,
       // undo restores it
-      run: async (args2, { app, journal, caller }) => {
-        const r = await createScratchEntity(app.session, journal, caller, args2);
+      run: async (args2, { session, journal, caller }) => {
+        const r = await createScratchEntity(session, journal, caller, args2);
         const v = r.value;
         return {
           text: `created ${ent(v.entity)} in ${v.world} with ${v.components.join(", ")}`,
@@ -63049,9 +63331,9 @@ after: ${JSON.stringify(v.after)}`,
         cost: costSchema
       }),
       annotations: CHANGES_GAME,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { session, caller }) => {
         const r = await destroyEntities(
-          app.session,
+          session,
           caller,
           { world: args2.world, ...parseEntity(args2.entity) },
           { dryRun: args2.dry_run, confirm: args2.confirm }
@@ -63226,8 +63508,8 @@ var init_undo_tool = __esm({
       }),
       annotations: CONTROLS,
       // undo restores it
-      run: async (args2, { app, journal, caller }) => {
-        const r = await undo(app.session, journal, caller, {
+      run: async (args2, { session, journal, caller }) => {
+        const r = await undo(session, journal, caller, {
           steps: args2.steps,
           id: args2.id,
           force: args2.force,
@@ -63309,8 +63591,8 @@ var init_logs = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, playerLog, caller }) => {
-        const r = await readPlayerLog(app.session, playerLog, {
+      run: async (args2, { session, playerLog, caller }) => {
+        const r = await readPlayerLog(session, playerLog, {
           caller,
           ...args2.since !== void 0 ? { since: args2.since } : {},
           ...args2.level !== void 0 ? { level: args2.level } : {},
@@ -64147,8 +64429,8 @@ var init_screenshot2 = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
-        const r = await takeScreenshot(app.session, {
+      run: async (args2, { session, caller }) => {
+        const r = await takeScreenshot(session, {
           caller,
           ...args2.max_size !== void 0 ? { maxSize: args2.max_size } : {}
         });
@@ -64215,10 +64497,15 @@ function playersOut(app) {
     stale: p.stale
   }));
 }
+function gameText(g, caller) {
+  const who = g.callers.map((c) => c === caller ? `${c} (you)` : c);
+  const holds = g.holds.length ? `held by ${g.holds.map((h) => `${h.caller} x${h.count}`).join(", ")}` : g.attached ? "running" : "not attached";
+  return `${g.id} ${g.endpoint}${g.player ? ` ${g.player}` : ""}: ${holds}` + (who.length ? `; attached: ${who.join(", ")}` : "") + (g.breakpoints.length ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(", ")}` : "") + (g.paused_for !== void 0 ? `; paused for ${g.paused_for}` : "") + (g.lingering ? "; no caller attached (slot freed soon)" : "");
+}
 function debuggerUsed(d) {
   return d.breakpoints.length > 0 || d.pause || d.stops > 0 ? d : void 0;
 }
-var playerSchema, status, attach, detach, suspend, resume, sessionTools;
+var playerSchema, gameSchema, status, attach, detach, suspend, resume, sessionTools;
 var init_session2 = __esm({
   "mcp/tools/session.ts"() {
     "use strict";
@@ -64237,14 +64524,29 @@ var init_session2 = __esm({
       age_ms: external_exports.number().int().describe("since its last beacon"),
       stale: external_exports.boolean().describe("not heard recently: paused in a debugger, or gone")
     });
+    gameSchema = external_exports.object({
+      id: external_exports.string().describe("name it in `player` to send a call there"),
+      endpoint: external_exports.string(),
+      player: external_exports.string().optional().describe("the player it was found as, when from discovery"),
+      attached: external_exports.boolean(),
+      callers: external_exports.array(external_exports.string()).describe("callers attached to it (front-ends, CLI commands)"),
+      holds: external_exports.array(external_exports.object({ caller: external_exports.string(), count: external_exports.number().int() })),
+      operations: external_exports.array(external_exports.object({ caller: external_exports.string(), label: external_exports.string() })),
+      breakpoints: external_exports.array(external_exports.object({ owner: external_exports.string(), count: external_exports.number().int() })),
+      paused_for: external_exports.string().optional().describe("the caller whose event stopped the game"),
+      lingering: external_exports.boolean().optional().describe("no caller is attached: the slot is freed when the linger period ends")
+    });
     status = defineTool({
       name: "status",
-      title: "Players and session",
-      description: "The players heard on the network (with age), which one is chosen, the debugger session (endpoint, protocol, runtime, who holds the game suspended), and why discovery cannot listen if it cannot. Never attaches and never touches the game.",
+      title: "Players, games and session",
+      description: "The players heard on the network (with age), every game attached or chosen (who is attached, who holds it, whose breakpoints and pause), your session (the game your calls go to: endpoint, protocol, runtime), and why discovery cannot listen if it cannot. Never attaches and never touches the game.",
       input: external_exports.object({}),
       output: external_exports.object({
+        caller: external_exports.string().describe("who you are to the other callers"),
         players: external_exports.array(playerSchema),
-        session: sessionSchema,
+        games: external_exports.array(gameSchema).describe("every game attached or chosen, by anyone"),
+        session: sessionSchema.describe("the game your calls go to (not attached: none chosen yet)"),
+        game: external_exports.string().optional().describe("its id, once you have one"),
         discovery: external_exports.object({
           listening: external_exports.array(external_exports.number().int()).describe("UDP ports bound"),
           problems: external_exports.array(external_exports.string()).describe("why a port or the multicast group failed")
@@ -64252,25 +64554,36 @@ var init_session2 = __esm({
         debug: external_exports.object({
           breakpoints: external_exports.number().int().describe("set by anyone (debug_status lists them)"),
           pause: stopSchema.optional().describe("where the game is stopped at an event, and whose")
-        }).optional().describe("present once the debugger tools were used"),
+        }).optional().describe("present once the debugger tools were used on your game"),
         cost: costSchema
       }),
       annotations: READS,
-      run: async (_args, { app, debug }) => {
+      routing: "none",
+      run: async (_args, { app, caller }) => {
         const started = performance.now();
         await app.waitForFirstBeacons();
         const players = playersOut(app);
-        const s = app.session.status();
+        const mine = app.selectedGame(caller);
+        const s = mine?.session.status() ?? {
+          target: { kind: "auto" },
+          attached: false,
+          connects: 0,
+          holds: [],
+          operations: []
+        };
+        const games = app.gamesStatus();
         const d = app.discoveryStatus();
         const problems = (d?.problems ?? []).map(
           (p) => `${p.port !== void 0 ? `port ${p.port}: ` : ""}${p.what}: ${p.error}`
         );
-        const dbg = debuggerUsed(debug.status());
+        const dbg = mine ? debuggerUsed(mine.debug.status()) : void 0;
         const lines = [
           players.length ? `players: ${players.map(
             (p) => `${p.label}${p.project ? ` "${p.project}"` : ""} at ${p.endpoint}, heard ${(p.age_ms / 1e3).toFixed(1)} s ago${p.stale ? " (stale)" : ""}${p.debuggable ? "" : " (no script debugging)"}`
           ).join("; ")}` : d ? "players: none heard" : "players: discovery is off",
-          `session: ${sessionText(s)}`,
+          `session: ${sessionText(s)}${mine ? ` (${mine.id})` : ""}`,
+          ...games.length ? [`games: ${games.map((g) => gameText(g, caller)).join(" | ")}`] : [],
+          `you: ${caller}`,
           ...problems.length ? [`discovery problems: ${problems.join("; ")}`] : [],
           ...dbg?.pause ? [stopText(dbg.pause)] : [],
           ...dbg && dbg.breakpoints.length ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`] : []
@@ -64279,8 +64592,11 @@ var init_session2 = __esm({
         return {
           text: lines.join("\n"),
           structured: {
+            caller,
             players,
+            games,
             session: sessionOut(s),
+            ...mine ? { game: mine.id } : {},
             discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
             ...dbg ? {
               debug: {
@@ -64296,22 +64612,29 @@ var init_session2 = __esm({
     attach = defineTool({
       name: "attach",
       title: "Attach to a game",
-      description: "Attach the debugger now: to the one visible player (no arguments), to a player chosen among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: a game under Proton may announce the host address). Later calls use this game. A game started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: set breakpoints in start-up code, then `resume` lets it run.",
+      description: "Attach the debugger now: to the one visible player (no arguments), to a player chosen among several (`player`), or to an endpoint no beacon describes (`host`/`port`, any host: a game under Proton may announce the host address). Later calls use this game. A game started waiting for its debugger (Wait For Managed Debugger) stays held, as your hold: set breakpoints in start-up code, then `resume` lets it run. Several callers (agents) attached to one game share its connection; attaching elsewhere detaches you from the game you had.",
       input: external_exports.object(targetArgs),
-      output: external_exports.object({ session: sessionSchema, cost: costSchema }),
+      output: external_exports.object({
+        session: sessionSchema,
+        game: external_exports.string().describe("its id (status lists every game; `player` names one)"),
+        cost: costSchema
+      }),
       annotations: CONTROLS_IDEMPOTENT,
+      routing: "none",
       run: async (args2, { app, caller }) => {
         const started = performance.now();
         if (args2.player !== void 0 && (args2.host !== void 0 || args2.port !== void 0))
           throw Errors.invalidArgument("give either player or host/port, not both");
         if (args2.host !== void 0 && args2.port === void 0)
           throw Errors.invalidArgument("host needs a port (the debugger agent port of the game)");
-        const target2 = args2.port !== void 0 ? { kind: "endpoint", host: args2.host ?? "127.0.0.1", port: args2.port } : args2.player !== void 0 ? { kind: "player", selector: args2.player } : { kind: "auto" };
-        const s = await app.session.attach(target2, caller);
+        const target2 = args2.port !== void 0 ? { kind: "endpoint", host: args2.host ?? "127.0.0.1", port: args2.port } : args2.player !== void 0 ? { kind: "player", selector: args2.player } : void 0;
+        const game = await app.attach(caller, target2);
+        const s = game.session.status();
+        const others = [...game.callers].filter((c) => c !== caller);
         const cost = callCost(started);
         return {
-          text: sessionText(s),
-          structured: { session: sessionOut(s) },
+          text: `${sessionText(s)} (${game.id})${others.length ? `; also attached: ${others.join(", ")}` : ""}`,
+          structured: { session: sessionOut(s), game: game.id },
           cost
         };
       }
@@ -64319,18 +64642,31 @@ var init_session2 = __esm({
     detach = defineTool({
       name: "detach",
       title: "Detach",
-      description: "Resume the game and free its debugger slot (another debugger may attach). Holds are released. The next call that needs the game attaches again.",
+      description: "Leave the game: your holds are released, your pauses resumed and your breakpoints removed. When no other caller is attached, the game is resumed and its debugger slot freed (another debugger, an IDE, may attach); otherwise it stays attached for them. The next call that needs a game attaches again.",
       input: external_exports.object({}),
-      output: external_exports.object({ was_attached: external_exports.boolean(), cost: costSchema }),
+      output: external_exports.object({
+        was_attached: external_exports.boolean(),
+        freed: external_exports.boolean().describe("the slot is free: no other caller was attached"),
+        still_attached: external_exports.array(external_exports.string()).describe("other callers the game stays attached for"),
+        cost: costSchema
+      }),
       annotations: CONTROLS_IDEMPOTENT,
-      run: async (_args, { app }) => {
+      routing: "selected",
+      run: async (_args, { app, caller, game }) => {
         const started = performance.now();
-        const was = app.session.status().attached;
-        await app.session.detach();
+        if (!game) {
+          return {
+            text: "was not attached",
+            structured: { was_attached: false, freed: false, still_attached: [] },
+            cost: callCost(started)
+          };
+        }
+        const was = game.session.status().attached;
+        const others = await app.detach(caller, game);
         const cost = callCost(started);
         return {
-          text: was ? "detached: the game runs and its debugger slot is free" : "was not attached",
-          structured: { was_attached: was },
+          text: others.length ? `left ${game.id}: it stays attached for ${others.join(", ")}` : was ? "detached: the game runs and its debugger slot is free" : "was not attached",
+          structured: { was_attached: was, freed: others.length === 0, still_attached: others },
           cost
         };
       }
@@ -64342,8 +64678,8 @@ var init_session2 = __esm({
       input: external_exports.object({}),
       output: external_exports.object({ holds: external_exports.number().int().describe("your holds now"), cost: costSchema }),
       annotations: CONTROLS,
-      run: async (_args, { app, caller }) => {
-        const r = await app.session.hold(caller);
+      run: async (_args, { session, caller }) => {
+        const r = await session.hold(caller);
         return {
           text: `game held (your holds: ${r.value.holds})`,
           structured: { holds: r.value.holds },
@@ -64364,10 +64700,10 @@ var init_session2 = __esm({
         cost: costSchema
       }),
       annotations: CONTROLS,
-      run: async (args2, { app, caller }) => {
-        if (!app.session.status().attached) throw Errors.notAttached();
-        const r = await app.session.release(caller, args2.force === true);
-        const running = app.session.status().holds.length === 0;
+      run: async (args2, { session, caller }) => {
+        if (!session.status().attached) throw Errors.notAttached();
+        const r = await session.release(caller, args2.force === true);
+        const running = session.status().holds.length === 0;
         return {
           text: `released (your holds: ${r.value.holds}; game ${running ? "running" : "still held"})`,
           structured: { holds: r.value.holds, running },
@@ -64445,10 +64781,10 @@ var init_types2 = __esm({
         cost: costSchema
       }),
       annotations: READS,
-      run: async (args2, { app, caller }) => {
+      run: async (args2, { session, caller }) => {
         const started = performance.now();
         const costs = [];
-        const found = await app.session.run(
+        const found = await session.run(
           "find_types",
           caller,
           (ctx) => ctx.catalog.findTypes(args2.query, { limit: args2.limit ?? 50 }),
@@ -64458,7 +64794,7 @@ var init_types2 = __esm({
         const r = found.value;
         const described = /* @__PURE__ */ new Map();
         if (args2.members === true) {
-          const d = await app.session.run(
+          const d = await session.run(
             "find_types (members)",
             caller,
             async (ctx) => {
@@ -64568,12 +64904,18 @@ function jsonSchema(schema, io) {
   delete out.$schema;
   return out;
 }
+function inputSchema(t) {
+  const schema = jsonSchema(t.input, "input");
+  if ((t.routing ?? "game") === "none") return schema;
+  const properties = schema.properties ?? {};
+  return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, "input") } };
+}
 function listTools(tools = ALL_TOOLS) {
   return tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: jsonSchema(t.input, "input"),
+    inputSchema: inputSchema(t),
     outputSchema: jsonSchema(t.output, "output"),
     annotations: { title: t.title, ...t.annotations }
   }));
@@ -64599,7 +64941,23 @@ function errorResult(e) {
   };
 }
 async function callTool(tool, rawArgs, call) {
-  const parsed = tool.input.safeParse(rawArgs ?? {});
+  const routing = tool.routing ?? "game";
+  let args2 = rawArgs ?? {};
+  let player;
+  if (routing !== "none" && typeof args2 === "object" && !Array.isArray(args2) && "player" in args2) {
+    const { player: named, ...rest } = args2;
+    const p = playerArgument.safeParse(named);
+    if (!p.success)
+      return errorResult(
+        new UnityError(
+          "INVALID_ARGUMENT",
+          `invalid arguments for ${tool.name}: player: ${p.error.issues.map((i) => i.message).join("; ")}`
+        )
+      );
+    player = p.data;
+    args2 = rest;
+  }
+  const parsed = tool.input.safeParse(args2);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -64609,7 +64967,8 @@ async function callTool(tool, rawArgs, call) {
     );
   }
   try {
-    const out = await tool.run(parsed.data, toolContext(call));
+    const game = routing === "game" ? await call.app.gameFor(call.caller, player) : routing === "selected" ? player !== void 0 ? await call.app.gameFor(call.caller, player) : call.app.selectedGame(call.caller) : void 0;
+    const out = await tool.run(parsed.data, toolContext(call, game));
     const extras = out.structured.cost;
     return {
       content: [
@@ -64659,7 +65018,7 @@ function createServer(app, version2, frontEnd) {
   };
   return server;
 }
-var SERVER_NAME;
+var SERVER_NAME, playerArgument;
 var init_server3 = __esm({
   "mcp/server.ts"() {
     "use strict";
@@ -64671,6 +65030,9 @@ var init_server3 = __esm({
     init_tool();
     init_tools();
     SERVER_NAME = "unity";
+    playerArgument = external_exports.string().min(1).optional().describe(
+      "which game this call goes to: a game id from status (g1), a player (key, label, project name) or host:port; default: the game you attached to, else the one visible player"
+    );
   }
 });
 
@@ -64764,11 +65126,10 @@ async function runBroker(opts) {
       multicast: opts.multicast,
       ...opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: opts.parkTimeoutMs } : {},
       ...opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {},
-      // TODO(hub): pass `lingerMs: opts.lingerMs` and `discovery: 'lazy'` once GameAppOptions
-      // has them (the coordinator's hub); and drop endpoint/player (each caller's target comes
-      // from its preamble)
-      ...opts.endpoint ? { endpoint: opts.endpoint } : {},
-      ...opts.player !== void 0 ? { player: opts.player } : {},
+      lingerMs: opts.lingerMs,
+      // no beacon port is bound until a caller looks for players (every caller may name an
+      // endpoint of its own)
+      discovery: "lazy",
       log
     };
     app = await GameApp.start(appOptions);
@@ -64848,8 +65209,9 @@ async function runBroker(opts) {
         ...f.preamble.target ? { target: f.preamble.target } : {},
         since: new Date(f.since).toISOString()
       };
-    })
-    // TODO(hub): `games: app.gamesStatus()` once GameApp has it (the coordinator's hub)
+    }),
+    callers: app.openCallers().map((c) => ({ ...c, since: new Date(c.since).toISOString() })),
+    games: app.gamesStatus()
   });
   const accept = async (socket) => {
     sockets.add(socket);
@@ -65096,15 +65458,11 @@ function settings(v) {
 }
 function brokerArgs(v) {
   const s = settings(v);
-  const t = target(v);
   return [
     ...(s.beaconPorts ?? []).flatMap((p) => ["--beacon-port", String(p)]),
     ...s.multicast ? [] : ["--no-multicast"],
     ...s.parkTimeoutMs !== void 0 ? ["--park-timeout-ms", String(s.parkTimeoutMs)] : [],
-    ...s.invokeTimeoutMs !== void 0 ? ["--invoke-timeout-ms", String(s.invokeTimeoutMs)] : [],
-    // TODO(hub): drop once the broker routes each caller by its preamble's target
-    ...t?.kind === "endpoint" ? ["--host", t.host, "--port", String(t.port)] : [],
-    ...t?.kind === "player" ? ["--player", t.selector] : []
+    ...s.invokeTimeoutMs !== void 0 ? ["--invoke-timeout-ms", String(s.invokeTimeoutMs)] : []
   ];
 }
 function settingsDiffer(asked, theirs) {
@@ -65226,16 +65584,15 @@ ${s.frontEnds.length} front-end(s):
 `);
     return 0;
   }
+  if (target(v))
+    throw new UsageError("the broker serves every game: give --player or --port to a front-end");
   const { runBroker: runBroker2, DEFAULT_IDLE_EXIT_MS: DEFAULT_IDLE_EXIT_MS2, DEFAULT_LINGER_MS: DEFAULT_LINGER_MS2 } = await Promise.resolve().then(() => (init_broker(), broker_exports));
-  const t = target(v);
   const code = await runBroker2({
     paths,
     version: pkg.version,
     ...settings(v),
     lingerMs: int2("linger-ms", v["linger-ms"] ?? envInt("UNITY_DEVTOOLS_LINGER_MS")) ?? DEFAULT_LINGER_MS2,
     idleExitMs: int2("idle-exit-ms", v["idle-exit-ms"] ?? envInt("UNITY_DEVTOOLS_IDLE_EXIT_MS")) ?? DEFAULT_IDLE_EXIT_MS2,
-    ...t?.kind === "endpoint" ? { endpoint: { host: t.host, port: t.port } } : {},
-    ...t?.kind === "player" ? { player: t.selector } : {},
     log: (line2) => process.stderr.write(`${(/* @__PURE__ */ new Date()).toISOString()} unity-devtools broker: ${line2}
 `),
     announce: (line2) => process.stdout.write(`${line2}
