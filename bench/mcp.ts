@@ -1,4 +1,4 @@
-// The "mcp" benchmark: the built server as an MCP host runs it (`node dist/mcp/cli.js mcp --port
+// The "mcp" benchmark: the built server as an MCP host runs it (`node dist/cli/cli.js mcp --port
 // N`, spoken to with the SDK's Client over stdio, as test-integration/support/mcp-client.ts does).
 //   startup: spawn to the tools/list reply (initialize included), median of STARTUP_SPAWNS spawns;
 //   memory:  the server's resident set (/proc/<pid>/status VmRSS) idle, once attached, and after
@@ -33,7 +33,7 @@ import { got, median, round, type Line, type Options } from './scenario.js';
 import { processAlive } from '../unity/lifetime.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILT_CLI = path.join(ROOT, 'dist', 'mcp', 'cli.js');
+const BUILT_CLI = path.join(ROOT, 'dist', 'cli', 'cli.js');
 /** What tsconfig.build.json compiles into dist/. */
 const SERVER_SOURCES = ['sdb-protocol', 'unity', 'eval', 'mcp'];
 
@@ -71,7 +71,7 @@ async function newestSource(dir: string): Promise<number> {
 }
 
 /**
- * Compiles the server (typescript's tsc, tsconfig.build.json) unless dist/mcp/cli.js is newer
+ * Compiles the server (typescript's tsc, tsconfig.build.json) unless dist/cli/cli.js is newer
  * than every source it is made from. Returns whether it built.
  */
 async function ensureServerBuilt(): Promise<boolean> {
@@ -328,7 +328,7 @@ export const mcp = {
       {
         name: 'startup',
         unit: 'ms',
-        what: 'spawn of `node dist/mcp/cli.js mcp --port N` to the tools/list reply, initialize included',
+        what: 'spawn of `node dist/cli/cli.js mcp --port N` to the tools/list reply, initialize included',
         median_ms: round(median(st.startup), 1),
         min_ms: round(Math.min(...st.startup), 1),
         max_ms: round(Math.max(...st.startup), 1),
