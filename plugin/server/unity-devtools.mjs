@@ -50030,51 +50030,80 @@ var init_version = __esm({
 });
 
 // sdb-protocol/handshake.ts
-async function exchangeHandshake(transport, endpoint, timeoutMs) {
-  const expected = Buffer.from(HANDSHAKE, "ascii");
+async function exchangeHandshake(transport, endpoint, timeoutMs, whenLate) {
+  const arrival = handshakeArrival(transport, endpoint);
+  let timer;
+  const timedOut = new Promise((resolve2) => {
+    timer = setTimeout(() => resolve2("timeout"), timeoutMs);
+  });
   try {
-    const received = await new Promise((resolve2, reject3) => {
-      let got = Buffer.alloc(0);
-      const cleanup = () => {
-        clearTimeout(timer);
-        transport.onData(() => void 0);
-        offClose();
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject3(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ${timeoutMs} ms (another debugger may hold it, or an earlier client left without VM.DISPOSE, after which Mono accepts no new debugger)`
-          )
-        );
-      }, timeoutMs);
-      transport.onData((chunk) => {
-        got = Buffer.concat([got, chunk]);
-        if (got.length >= expected.length) {
-          cleanup();
-          resolve2(got);
-        }
-      });
-      const offClose = transport.onClose(() => {
-        cleanup();
-        reject3(
-          new SdbHandshakeError(
-            `the debugger agent at ${endpoint} closed the connection during the handshake`
-          )
-        );
-      });
-    });
-    if (!received.subarray(0, expected.length).equals(expected)) {
-      throw new SdbHandshakeError(
-        `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, expected.length).toString("latin1"))})`
-      );
-    }
-    transport.write(expected);
-    return received.subarray(expected.length);
+    const first = await Promise.race([arrival.bytes, timedOut]);
+    if (first !== "timeout") return echo(transport, endpoint, first);
   } catch (e) {
     transport.destroy();
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
+  const waited = `the debugger agent at ${endpoint} accepted the connection but sent no handshake within ${timeoutMs} ms`;
+  if (whenLate) {
+    const late = arrival.bytes.then(
+      (bytes) => echo(transport, endpoint, bytes),
+      (e) => {
+        transport.destroy();
+        throw e;
+      }
+    );
+    whenLate(late);
+    throw new SdbHandshakeError(
+      `${waited}: another debugger holds it; this connection is kept pending in its backlog and completes when that debugger leaves`
+    );
+  }
+  arrival.stop();
+  transport.destroy();
+  throw new SdbHandshakeError(
+    `${waited} (another debugger may hold it, or an earlier client left without VM.DISPOSE, after which Mono accepts no new debugger)`
+  );
+}
+function handshakeArrival(transport, endpoint) {
+  const expectedLength = HANDSHAKE.length;
+  let stop = () => void 0;
+  const bytes = new Promise((resolve2, reject3) => {
+    let got = Buffer.alloc(0);
+    const cleanup = () => {
+      transport.onData(() => void 0);
+      offClose();
+    };
+    stop = cleanup;
+    transport.onData((chunk) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= expectedLength) {
+        cleanup();
+        resolve2(got);
+      }
+    });
+    const offClose = transport.onClose(() => {
+      cleanup();
+      reject3(
+        new SdbHandshakeError(
+          `the debugger agent at ${endpoint} closed the connection during the handshake`
+        )
+      );
+    });
+  });
+  bytes.catch(() => void 0);
+  return { bytes, stop };
+}
+function echo(transport, endpoint, received) {
+  const expected = Buffer.from(HANDSHAKE, "ascii");
+  if (!received.subarray(0, expected.length).equals(expected)) {
+    transport.destroy();
+    throw new SdbHandshakeError(
+      `${endpoint} is not a Mono debugger agent (handshake was ${JSON.stringify(received.subarray(0, expected.length).toString("latin1"))})`
+    );
+  }
+  transport.write(expected);
+  return received.subarray(expected.length);
 }
 async function negotiate(conn, timeoutMs, deliver, keepStartSuspended = false) {
   const started = waitForVmStart(conn, timeoutMs);
@@ -51327,11 +51356,17 @@ var init_connection = __esm({
         return _SdbConnection.start(transport, { ...DEFAULTS, ...options });
       }
       static async start(transport, opts) {
+        const whenLate = opts.whenLate;
         const leftover = await exchangeHandshake(
           transport,
           `${opts.host}:${opts.port}`,
-          opts.handshakeTimeoutMs
+          opts.handshakeTimeoutMs,
+          whenLate && ((late) => whenLate(late.then((rest) => _SdbConnection.open(transport, opts, rest))))
         );
+        return _SdbConnection.open(transport, opts, leftover);
+      }
+      /** After the handshake: version negotiation, VM_START, the start suspension. */
+      static async open(transport, opts, leftover) {
         const conn = new _SdbConnection(transport, opts);
         try {
           const { startSuspended } = await negotiate(
@@ -51630,7 +51665,9 @@ var init_errors7 = __esm({
       ),
       ambiguousPlayer: (players) => new UnityError(
         "AMBIGUOUS_PLAYER",
-        `${players.length} players are visible and none was chosen: ${players.map((p) => `${p.label} (${p.key}, ${p.endpoint})`).join("; ")}. Choose one with attach {player: "<key>"} or attach {host, port}`,
+        `${players.length} players are visible and none was chosen: ${players.map((p) => `${p.label} (${p.key}, ${p.endpoint})`).join(
+          "; "
+        )}. Choose one with attach {player: "<key>"} (or attach {host, port}), or name it in one call's player argument`,
         { details: { players } }
       ),
       notAttached: () => new UnityError(
@@ -51642,6 +51679,22 @@ var init_errors7 = __esm({
         `cannot attach to the debugger at ${endpoint}: ${messageOf(cause)}`,
         { cause }
       ),
+      /**
+       * The debugger slot at `endpoint` is taken. `holder`: who holds it (pid and command when
+       * visible); `pending`: our own connection waits behind that debugger in the agent's backlog.
+       */
+      slotBusy: (endpoint, holder, pending = false) => {
+        const who = holder?.description ?? "another debugger";
+        const details = { endpoint };
+        if (holder?.pid !== void 0) details.holder_pid = holder.pid;
+        if (holder?.command !== void 0) details.holder = holder.command;
+        if (pending) details.pending = true;
+        return new UnityError(
+          "SLOT_BUSY",
+          pending ? `the debugger slot of the game at ${endpoint} is taken by another debugger: our connection waits behind it and will be used when that one leaves (no second connection is opened). Detach the other debugger (it frees the slot when it sends DISPOSE), then retry` : `the debugger slot of the game at ${endpoint} is held by ${who}; nothing was connected (a connection the agent never answers can end its debugger for good). Detach that debugger (the slot frees when it sends DISPOSE) or wait for it to leave, then retry`,
+          { details }
+        );
+      },
       connectionLost: (endpoint, cause) => new UnityError(
         "CONNECTION_LOST",
         `the connection to the game at ${endpoint} was lost (${messageOf(cause)}); the next call reattaches`,
@@ -53073,13 +53126,13 @@ async function listAssemblyTypes(conn, assemblyId, sources) {
     return { listed: false, reasons };
   }
 }
-async function readLocalImage(conn, assemblyId, readFile3) {
+async function readLocalImage(conn, assemblyId, readFile4) {
   const [location, guid3] = await Promise.all([
     conn.send("ASSEMBLY.GET_LOCATION", { assemblyId }),
     conn.send("ASSEMBLY.GET_MANIFEST_MODULE", { assemblyId }).then((moduleId) => conn.send("MODULE.GET_INFO", { moduleId })).then((m) => m.guid)
   ]);
   if (!location) return "the assembly has no location (loaded from memory)";
-  const image = await readFile3(location);
+  const image = await readFile4(location);
   if (!image) return `${location} is not readable here`;
   const metadata = new MetadataImage(image);
   if (guid3 && normalizeGuid(guid3) !== normalizeGuid(metadata.mvid)) {
@@ -57571,6 +57624,90 @@ var init_holds = __esm({
   }
 });
 
+// unity/session/pending-connection.ts
+var TIMED_OUT, PendingConnection;
+var init_pending_connection = __esm({
+  "unity/session/pending-connection.ts"() {
+    "use strict";
+    init_errors7();
+    TIMED_OUT = /* @__PURE__ */ Symbol("timed out");
+    PendingConnection = class {
+      constructor(endpoint, late, host) {
+        this.endpoint = endpoint;
+        this.host = host;
+        host.log(
+          `session: ${endpoint} is busy: our connection waits in its backlog until the debugger holding it leaves`
+        );
+        this.outcome = late.then(
+          async (conn) => {
+            if (!this.stillWanted()) return this.closeUnwanted(conn);
+            const a = await host.adopt(conn);
+            if (this.stillWanted()) {
+              host.log(`session: ${endpoint} accepted our pending connection: attached`);
+              return a;
+            }
+            await host.drop(a);
+            return void 0;
+          },
+          (e) => {
+            host.log(`session: our pending connection to ${endpoint} failed: ${messageOf(e)}`);
+            throw Errors.attachFailed(endpoint, e);
+          }
+        ).finally(() => this.settled = true);
+        this.outcome.catch(() => void 0);
+      }
+      endpoint;
+      host;
+      /** Adopted when the agent accepts it; false once detach, shutdown or a new target gave it up. */
+      wanted = true;
+      /** The agent answered (and the connection was adopted or closed), or the wait failed. */
+      settled = false;
+      /** The attachment made of it, or undefined when it was not wanted any more; rejects on failure. */
+      outcome;
+      /** Waits for the agent to accept, at most `ms`: TIMED_OUT when it has not. */
+      async wait(ms) {
+        let timer;
+        const bound = new Promise((resolve2) => {
+          timer = setTimeout(() => resolve2(TIMED_OUT), ms);
+        });
+        try {
+          return await Promise.race([this.outcome, bound]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      /**
+       * No longer wanted: waits at most `ms` for the agent to accept (the connection is then closed
+       * cleanly). Resolves false when it still waits: it will be closed cleanly whenever the agent
+       * accepts it, as long as this process runs.
+       */
+      async giveUp(ms) {
+        this.wanted = false;
+        if (!this.settled) await this.wait(ms).catch(() => void 0);
+        if (!this.settled) {
+          this.host.log(
+            `session: our connection to ${this.endpoint} still waits behind another debugger; it is closed cleanly (resume + DISPOSE) when the agent accepts it, unless this process has ended by then (the agent then finds it closed and accepts no debugger until the game restarts)`
+          );
+        }
+        return this.settled;
+      }
+      static timedOut(value) {
+        return value === TIMED_OUT;
+      }
+      stillWanted() {
+        return this.wanted && !this.host.closed();
+      }
+      async closeUnwanted(conn) {
+        this.host.log(
+          `session: ${this.endpoint} accepted our pending connection after it was given up: closed cleanly`
+        );
+        await conn.close();
+        return void 0;
+      }
+    };
+  }
+});
+
 // unity/session/operation.ts
 function isDrop(e) {
   const code = e?.code;
@@ -57714,6 +57851,166 @@ var init_rw_lock = __esm({
   }
 });
 
+// unity/session/slot.ts
+import { readFile, readdir, readlink } from "node:fs/promises";
+import os2 from "node:os";
+function decodeIpv4(hex3, littleEndian = os2.endianness() === "LE") {
+  const bytes = Buffer.from(hex3, "hex");
+  if (bytes.length !== 4) throw new Error(`not an IPv4 address in /proc/net/tcp: ${hex3}`);
+  const ordered = littleEndian ? [...bytes].reverse() : [...bytes];
+  return ordered.join(".");
+}
+function decodeIpv6(hex3, littleEndian = os2.endianness() === "LE") {
+  const bytes = Buffer.from(hex3, "hex");
+  if (bytes.length !== 16) throw new Error(`not an IPv6 address in /proc/net/tcp6: ${hex3}`);
+  const ordered = [];
+  for (let w = 0; w < 16; w += 4) {
+    const word = [...bytes.subarray(w, w + 4)];
+    ordered.push(...littleEndian ? word.reverse() : word);
+  }
+  const groups2 = [];
+  for (let i = 0; i < 16; i += 2) groups2.push((ordered[i] << 8 | ordered[i + 1]).toString(16));
+  return groups2.join(":");
+}
+function decodeEndpoint(text, littleEndian) {
+  const [addr, port] = text.split(":");
+  if (addr === void 0 || port === void 0) throw new Error(`bad socket address ${text}`);
+  return {
+    address: addr.length === 8 ? decodeIpv4(addr, littleEndian) : decodeIpv6(addr, littleEndian),
+    port: parseInt(port, 16)
+  };
+}
+function parseTcpTable(text, littleEndian = os2.endianness() === "LE") {
+  const entries = [];
+  for (const line2 of text.split("\n").slice(1)) {
+    const f = line2.trim().split(/\s+/);
+    if (f.length < 10 || !f[0].endsWith(":")) continue;
+    try {
+      entries.push({
+        local: decodeEndpoint(f[1], littleEndian),
+        remote: decodeEndpoint(f[2], littleEndian),
+        state: parseInt(f[3], 16),
+        uid: Number(f[7]),
+        inode: Number(f[9])
+      });
+    } catch {
+      continue;
+    }
+  }
+  return entries;
+}
+function slotConnections(entries, port) {
+  return entries.filter((e) => e.state === TCP_ESTABLISHED && e.local.port === port).map((agentSide) => ({
+    agentSide,
+    peer: entries.find(
+      (e) => e.state === TCP_ESTABLISHED && e.local.port === agentSide.remote.port && e.remote.port === port && sameHost(e.local.address, agentSide.remote.address)
+    )
+  }));
+}
+function sameHost(a, b) {
+  return unmapped(a) === unmapped(b);
+}
+function unmapped(address) {
+  const m = /^0:0:0:0:0:ffff:([0-9a-f]+):([0-9a-f]+)$/.exec(address);
+  if (!m) return address;
+  const hi = parseInt(m[1], 16);
+  const lo = parseInt(m[2], 16);
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+}
+function isLocalHost(host, interfaces = os2.networkInterfaces()) {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (LOOPBACK_NAMES.has(h) || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\./.test(h))
+    return true;
+  for (const list of Object.values(interfaces)) {
+    for (const i of list ?? []) if (i.address.toLowerCase() === h) return true;
+  }
+  return false;
+}
+async function checkSlot(host, port, proc = linuxProc(), platform = process.platform) {
+  if (platform !== "linux")
+    return { kind: "unchecked", why: `no connection table is read on ${platform}` };
+  if (!isLocalHost(host)) return { kind: "unchecked", why: `${host} is not this host` };
+  let tables;
+  try {
+    tables = await proc.readTcpTables();
+  } catch (e) {
+    return { kind: "unchecked", why: `cannot read /proc/net/tcp: ${e.message}` };
+  }
+  const entries = tables.flatMap((t) => parseTcpTable(t));
+  const taken = slotConnections(entries, port);
+  if (taken.length === 0) return { kind: "free" };
+  const holders = await Promise.all(
+    taken.map(async ({ agentSide, peer }) => {
+      const holder = { peer: agentSide.remote };
+      const pid = peer && peer.inode !== 0 ? await proc.pidOfInode(peer.inode) : void 0;
+      if (pid === void 0) return holder;
+      holder.pid = pid;
+      if (pid === proc.selfPid) holder.self = true;
+      const command = await proc.command(pid);
+      if (command) holder.command = command;
+      return holder;
+    })
+  );
+  return { kind: "busy", holders };
+}
+function describeHolder(h) {
+  if (h.self) return `this process (pid ${h.pid})`;
+  if (h.pid === void 0)
+    return `another process (not visible to this user), connected from ${formatAddress(h.peer)}`;
+  return `pid ${h.pid}${h.command ? ` (${h.command})` : ""}`;
+}
+function formatAddress(a) {
+  return a.address.includes(":") ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+}
+function linuxProc() {
+  return {
+    selfPid: process.pid,
+    readTcpTables: async () => {
+      const tables = [];
+      const problems = [];
+      for (const file2 of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+        await readFile(file2, "utf8").then(
+          (t) => tables.push(t),
+          (e) => problems.push(e.message)
+        );
+      }
+      if (tables.length === 0) throw new Error(problems.join("; "));
+      return tables;
+    },
+    pidOfInode: async (inode) => {
+      const link = `socket:[${inode}]`;
+      const pids = (await readdir("/proc")).filter((n) => /^\d+$/.test(n));
+      const found = await Promise.all(
+        pids.map(async (pid) => {
+          const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+          for (const fd of fds) {
+            const target2 = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+            if (target2 === link) return Number(pid);
+          }
+          return void 0;
+        })
+      );
+      return found.find((pid) => pid !== void 0);
+    },
+    command: async (pid) => {
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      const text = cmdline.split("\0").filter(Boolean).join(" ");
+      const name2 = text || (await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")).trim();
+      if (!name2) return void 0;
+      return name2.length > COMMAND_CHARS ? `${name2.slice(0, COMMAND_CHARS)}…` : name2;
+    }
+  };
+}
+var TCP_ESTABLISHED, LOOPBACK_NAMES, COMMAND_CHARS;
+var init_slot = __esm({
+  "unity/session/slot.ts"() {
+    "use strict";
+    TCP_ESTABLISHED = 1;
+    LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "::1", "[::1]", "0:0:0:0:0:0:0:1"]);
+    COMMAND_CHARS = 200;
+  }
+});
+
 // unity/session/target.ts
 function checkTarget(target2) {
   if (target2.kind === "endpoint" && (!Number.isInteger(target2.port) || target2.port < 1 || target2.port > 65535)) {
@@ -57758,7 +58055,7 @@ var init_target = __esm({
 });
 
 // unity/session/session.ts
-var GameSession;
+var PENDING_WAIT_MS, PENDING_RELEASE_WAIT_MS, GameSession;
 var init_session = __esm({
   "unity/session/session.ts"() {
     "use strict";
@@ -57768,10 +58065,14 @@ var init_session = __esm({
     init_extensions();
     init_game_connection();
     init_holds();
+    init_pending_connection();
     init_operation();
     init_rw_lock();
+    init_slot();
     init_target();
     init_cost();
+    PENDING_WAIT_MS = 15e3;
+    PENDING_RELEASE_WAIT_MS = 2e3;
     GameSession = class {
       constructor(opts = {}) {
         this.opts = opts;
@@ -57790,6 +58091,8 @@ var init_session = __esm({
       target = { kind: "auto" };
       attachment;
       attaching;
+      /** The one connection that waits behind another debugger, never a second beside it. */
+      pending;
       /** The game this session was pointed at; writes are refused when another one answers. */
       baseline;
       replaced;
@@ -57853,6 +58156,7 @@ var init_session = __esm({
         }
         if (this.replaced) s.replaced = this.replaced;
         if (this.lastDrop) s.lastDrop = this.lastDrop;
+        if (this.pending?.wanted && !this.pending.settled) s.pending = true;
         return s;
       }
       /**
@@ -57883,6 +58187,7 @@ var init_session = __esm({
         this.attaching = void 0;
         this.holds.clear();
         if (a) await this.closeWithExtensions(a);
+        await this.pending?.giveUp(this.opts.slot?.releaseWaitMs ?? PENDING_RELEASE_WAIT_MS);
       }
       /** Lets extensions queue their clean-up, then closes (resume every level, DISPOSE). */
       async closeWithExtensions(a) {
@@ -57990,9 +58295,8 @@ var init_session = __esm({
         return this.attaching;
       }
       /**
-       * Connects. A game that waits for its debugger (agent suspend=y, Unity's "Wait For Managed
-       * Debugger") is left suspended: that start suspension becomes a hold of `caller`, so
-       * breakpoints can be set in start-up code before `resume` (release) lets it run.
+       * Connects, unless the agent's slot is taken (SLOT_BUSY, nothing connected) or our connection
+       * already waits behind another debugger (then that one is awaited).
        */
       async connectNow(caller) {
         this.attachment = void 0;
@@ -58004,7 +58308,18 @@ var init_session = __esm({
           this.lastPlayer
         );
         const endpoint = `${host}:${port}`;
+        const waiting = this.pending;
+        if (waiting && !waiting.settled && waiting.endpoint === endpoint) {
+          waiting.wanted = true;
+          return this.awaitPending(waiting, host, port);
+        }
+        if (waiting) {
+          this.pending = void 0;
+          waiting.wanted = false;
+        }
+        await this.refuseTakenSlot(host, port, endpoint);
         let conn;
+        let late;
         try {
           this.connects++;
           conn = await (this.opts.connect ?? SdbConnection.connect)({
@@ -58013,11 +58328,63 @@ var init_session = __esm({
             connectTimeoutMs: this.opts.connectTimeoutMs ?? 3e3,
             handshakeTimeoutMs: this.opts.handshakeTimeoutMs ?? 3e3,
             log: this.log,
-            keepStartSuspended: true
+            keepStartSuspended: true,
+            // no greeting in time: the agent serves another debugger and ours waits in its backlog
+            whenLate: (p) => void (late = p)
           });
         } catch (e) {
-          throw Errors.attachFailed(endpoint, e);
+          if (!late) throw Errors.attachFailed(endpoint, e);
+          const p = new PendingConnection(endpoint, late, {
+            adopt: (c) => this.adopt(c, endpoint, player, caller),
+            drop: (a) => this.dropAttachment(a, "a detach while it was adopted"),
+            closed: () => this.closed,
+            log: this.log
+          });
+          this.pending = p;
+          return this.awaitPending(p, host, port);
         }
+        return this.adopt(conn, endpoint, player, caller);
+      }
+      /** SLOT_BUSY, before any connection, when the kernel shows the agent's slot taken. */
+      async refuseTakenSlot(host, port, endpoint) {
+        if (this.opts.slot?.check === false) return;
+        const state = await (this.opts.slot?.inspect ?? checkSlot)(host, port);
+        if (state.kind === "unchecked")
+          this.log(`session: slot of ${endpoint} not checked: ${state.why}`);
+        if (state.kind !== "busy") return;
+        throw Errors.slotBusy(endpoint, this.holderOf(state));
+      }
+      /** Who holds the slot, for SLOT_BUSY: another process before this one (our own pending). */
+      holderOf(state) {
+        if (state.kind !== "busy") return void 0;
+        const h = state.holders.find((x) => !x.self) ?? state.holders[0];
+        if (!h) return void 0;
+        return {
+          description: describeHolder(h),
+          ...h.pid !== void 0 ? { pid: h.pid } : {},
+          ...h.command !== void 0 ? { command: h.command } : {}
+        };
+      }
+      /** The calling attach waits for the pending connection, boundedly; then SLOT_BUSY pending. */
+      async awaitPending(p, host, port) {
+        const outcome = await p.wait(this.opts.slot?.pendingWaitMs ?? PENDING_WAIT_MS);
+        if (PendingConnection.timedOut(outcome)) {
+          const state = this.opts.slot?.check === false ? void 0 : await (this.opts.slot?.inspect ?? checkSlot)(host, port).catch(() => void 0);
+          throw Errors.slotBusy(p.endpoint, state && this.holderOf(state), true);
+        }
+        if (!outcome) {
+          this.throwIfClosed();
+          throw Errors.attachFailed(p.endpoint, "the session detached while the connection waited");
+        }
+        return outcome;
+      }
+      /**
+       * Makes the attachment of an open connection. A game that waits for its debugger (agent
+       * suspend=y, Unity's "Wait For Managed Debugger") is left suspended: that start suspension
+       * becomes a hold of `caller`, so breakpoints can be set in start-up code before `resume`
+       * (release) lets it run.
+       */
+      async adopt(conn, endpoint, player, caller) {
         const identity = await gameIdentity(conn, player).catch(async (e) => {
           await conn.close();
           throw Errors.attachFailed(endpoint, e);
@@ -58994,8 +59361,8 @@ var init_tool_programs = __esm({
 });
 
 // unity/wine-paths.ts
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import os2 from "node:os";
+import { readdir as readdir2, readFile as readFile2, realpath, stat } from "node:fs/promises";
+import os3 from "node:os";
 import path2 from "node:path";
 function parseWindowsPath(p) {
   const m = /^(?:[\\/]{2}[?.][\\/])?([A-Za-z]):[\\/](.*)$/.exec(p);
@@ -59010,7 +59377,7 @@ function wineLocation(w, prefix) {
 }
 async function winePrefixes(options = {}) {
   const env = options.env ?? process.env;
-  const home = options.home ?? env.HOME ?? os2.homedir();
+  const home = options.home ?? env.HOME ?? os3.homedir();
   const roots = options.steamRoots ?? [
     path2.join(home, ".steam", "steam"),
     path2.join(home, ".local", "share", "Steam"),
@@ -59047,7 +59414,7 @@ async function winePrefixes(options = {}) {
 async function steamLibraries(roots) {
   const libraries = [...roots];
   for (const root of roots) {
-    const vdf = await readFile(path2.join(root, "steamapps", "libraryfolders.vdf"), "utf8").catch(
+    const vdf = await readFile2(path2.join(root, "steamapps", "libraryfolders.vdf"), "utf8").catch(
       () => ""
     );
     for (const m of vdf.matchAll(/"path"\s+"((?:[^"\\]|\\.)*)"/g)) {
@@ -59107,7 +59474,7 @@ function fileNotHere(gamePath, tried, windows) {
   );
 }
 async function listDir(dir) {
-  return readdir(dir).catch(() => []);
+  return readdir2(dir).catch(() => []);
 }
 async function exists(p) {
   return stat(p).then(
@@ -59633,7 +60000,8 @@ var init_app = __esm({
           beforeSelect: () => this.waitForFirstBeacons(),
           log: this.log,
           ...this.opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: this.opts.parkTimeoutMs } : {},
-          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {}
+          ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
+          ...this.opts.slot ? { slot: this.opts.slot } : {}
         };
         const game = new Game(`g${this.nextGame++}`, key, target2, options, this.log);
         this.games.set(key, game);
@@ -60469,6 +60837,9 @@ var init_schemas4 = __esm({
       holds: external_exports.array(external_exports.object({ caller: external_exports.string(), count: external_exports.number().int() })).describe("who keeps the game suspended across calls"),
       operations: external_exports.array(external_exports.object({ caller: external_exports.string(), label: external_exports.string() })),
       connects: external_exports.number().int(),
+      pending: external_exports.boolean().optional().describe(
+        "our connection waits in the agent behind another debugger: used when that one leaves"
+      ),
       replaced: external_exports.object({ expected: external_exports.string(), found: external_exports.string() }).optional().describe("another game answers at the endpoint: writes are refused"),
       last_drop: external_exports.string().optional()
     });
@@ -64172,8 +64543,8 @@ var init_png = __esm({
 });
 
 // unity/screenshot.ts
-import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
-import os3 from "node:os";
+import { mkdtemp, readFile as readFile3, rm } from "node:fs/promises";
+import os4 from "node:os";
 import path3 from "node:path";
 async function takeScreenshot(session, opts) {
   const started = performance.now();
@@ -64226,7 +64597,7 @@ function captureProgram(file2) {
   return `ScreenCapture.CaptureScreenshot(@"${file2.replace(/"/g, '""')}")`;
 }
 async function captureFile(session, caller, costs) {
-  const dir = await mkdtemp(path3.join(os3.tmpdir(), "unity-devtools-screenshot-"));
+  const dir = await mkdtemp(path3.join(os4.tmpdir(), "unity-devtools-screenshot-"));
   const file2 = path3.join(dir, "screenshot.png");
   let timedOut = false;
   try {
@@ -64246,7 +64617,7 @@ async function captureFile(session, caller, costs) {
     const holders = session.status().holds.map((h) => h.caller);
     throw new UnityError(
       "TIMEOUT",
-      `the game did not write the screenshot within ${CAPTURE_TIMEOUT_MS} ms of queueing ScreenCapture.CaptureScreenshot("${file2}"). ` + (holders.length > 0 ? `The game was held meanwhile (by ${holders.join(", ")}), and a held game renders nothing: take the screenshot while holding and it is rendered from Camera.main instead, or release the hold and try again.` : `It writes the file after its next rendered frame: check that it is running (not stopped at a breakpoint, not loading) and that it can write to ${os3.tmpdir()} on this machine (a game in a container or under another user cannot). To capture anyway, hold the game first (suspend): a held game is captured by rendering Camera.main into a texture, which needs no shared disk.`),
+      `the game did not write the screenshot within ${CAPTURE_TIMEOUT_MS} ms of queueing ScreenCapture.CaptureScreenshot("${file2}"). ` + (holders.length > 0 ? `The game was held meanwhile (by ${holders.join(", ")}), and a held game renders nothing: take the screenshot while holding and it is rendered from Camera.main instead, or release the hold and try again.` : `It writes the file after its next rendered frame: check that it is running (not stopped at a breakpoint, not loading) and that it can write to ${os4.tmpdir()} on this machine (a game in a container or under another user cannot). To capture anyway, hold the game first (suspend): a held game is captured by rendering Camera.main into a texture, which needs no shared disk.`),
       { details: { timeoutMs: CAPTURE_TIMEOUT_MS, file: file2 } }
     );
   } finally {
@@ -64260,7 +64631,7 @@ async function waitForPng(file2, timeoutMs) {
   const deadline = performance.now() + timeoutMs;
   let delay = 10;
   for (; ; ) {
-    const bytes = await readFile2(file2).catch((e) => {
+    const bytes = await readFile3(file2).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw new UnityError("INTERNAL", `cannot read the screenshot ${file2}: ${messageOf(e)}`, {
         cause: e
@@ -64477,12 +64848,14 @@ function sessionOut(s) {
     holds: s.holds,
     operations: s.operations,
     connects: s.connects,
+    ...s.pending ? { pending: true } : {},
     ...s.replaced ? { replaced: s.replaced } : {},
     ...s.lastDrop !== void 0 ? { last_drop: s.lastDrop } : {}
   };
 }
 function sessionText(s) {
-  if (!s.attached) return `not attached (target: ${targetText(s.target)})`;
+  if (!s.attached)
+    return s.pending ? `not attached: our connection waits behind another debugger (target: ${targetText(s.target)})` : `not attached (target: ${targetText(s.target)})`;
   const holds = s.holds.length ? `held by ${s.holds.map((h) => `${h.caller} x${h.count}`).join(", ")}` : "running (no holds)";
   return `attached to ${s.endpoint}${s.player ? ` (${s.player.label})` : ""}, protocol ${s.protocol}, ${holds}`;
 }
