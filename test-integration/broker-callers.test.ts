@@ -5,7 +5,7 @@
 // SLOT_BUSY without connecting; a front-end killed while holding takes its hold with it; two
 // games announcing are each reached by the front-end that named it.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
@@ -58,6 +58,25 @@ async function until(probe: () => Promise<boolean>, ms: number, what: string): P
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await delay(50);
   }
+}
+
+/** The UDP ports the sockets of process `pid` are bound to (from /proc: its fds and the tables). */
+async function udpPortsOf(pid: number): Promise<number[]> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    const m = /^socket:\[(\d+)\]$/.exec(link);
+    if (m) inodes.add(m[1]!);
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/udp', '/proc/net/udp6']) {
+    const lines = (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1);
+    for (const line of lines) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && inodes.has(f[9]!)) ports.push(parseInt(f[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
 }
 
 async function frame(s: ServerUnderTest, args: Record<string, unknown> = {}): Promise<number> {
@@ -128,9 +147,14 @@ describe('one game, several front-ends of one broker', () => {
 
     // one connection served them all
     const broker = JSON.parse((await runCli(home, ['broker', '--status', '--json'])).stdout) as {
+      pid: number;
       games: GameRow[];
     };
     expect(broker.games.map((g) => g.endpoint)).toEqual([`127.0.0.1:${fixture.sdbPort}`]);
+    // discovery once: the broker listens for beacons, the front-ends bind no UDP port at all
+    expect(await udpPortsOf(broker.pid)).toContain(beaconPort);
+    expect(await udpPortsOf(a.pid!)).toEqual([]);
+    expect(await udpPortsOf(b.pid!)).toEqual([]);
 
     expect(await a.ok('detach')).toMatchObject({ freed: false, still_attached: [bId] });
     expect(await b.ok('detach')).toMatchObject({ freed: true, was_attached: true });
