@@ -330,6 +330,18 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     ['SIGHUP', 1],
   ] as const)
     process.on(signal, () => leave(signal, 128 + n));
+  // A broker that crashed would close every game's connection without DISPOSE, which ends
+  // Mono's debugger thread for good: a bug of ours ends the broker the clean way instead (an
+  // exception: games resumed and disposed, then exit 1), and a stray rejection is logged.
+  process.on('uncaughtException', (e) => {
+    log(`uncaught exception: ${e.stack ?? e.message}`);
+    leave('an uncaught exception', 1);
+  });
+  process.on('unhandledRejection', (e) => {
+    log(
+      `unhandled rejection (the broker runs on): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    );
+  });
   idleCheck();
   log(`broker ${opts.version} pid ${process.pid} listening at ${paths.socket}`);
   opts.announce(`unity-devtools broker listening at ${paths.socket}, pid ${process.pid}`);

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { exchangePreamble, tryConnect } from './client.js';
-import { Relay } from './front-end.js';
+import { Relay, lineSplitter } from './front-end.js';
 
 const BROKER_PID = 4242;
 
@@ -209,5 +209,18 @@ describe('the stdio relay', () => {
     send({ id: 7, method: 'tools/list' });
     expect((await reply(7))['result']).toEqual({ tools: [{ name: 'status' }] });
     expect(broker.connections).toHaveLength(2);
+  });
+});
+
+describe('lineSplitter', () => {
+  it('decodes a character whose UTF-8 bytes straddle two chunks whole', () => {
+    const lines: string[] = [];
+    const feed = lineSplitter((l) => lines.push(l));
+    const bytes = Buffer.from('{"code":"\u20ac = 1"}\n{"b":2}\n', 'utf8');
+    const euro = bytes.indexOf(0xe2); // the first of the euro sign's three bytes
+    feed(bytes.subarray(0, euro + 1));
+    feed(bytes.subarray(euro + 1, euro + 2));
+    feed(bytes.subarray(euro + 2));
+    expect(lines).toEqual(['{"code":"\u20ac = 1"}', '{"b":2}']);
   });
 });

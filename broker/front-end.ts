@@ -6,6 +6,7 @@
 // tool: spawn → tools/list must stay under 300 ms when a broker already runs.
 
 import type { Readable, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 
 import { BrokerError, brokerErrors } from './errors.js';
 import type { BrokerLink } from './client.js';
@@ -33,11 +34,15 @@ export interface RelayOptions {
 
 const REPLAY_ID_PREFIX = 'unity-devtools-relay-initialize-';
 
-/** Splits a byte stream into lines; calls `onLine` for each complete one. */
-function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+/**
+ * Splits a byte stream into lines; calls `onLine` for each complete one. A character whose UTF-8
+ * bytes straddle two chunks is decoded whole (a StringDecoder keeps the partial bytes).
+ */
+export function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
   let pending = '';
+  const decoder = new StringDecoder('utf8');
   return (chunk) => {
-    const text = pending + chunk.toString('utf8');
+    const text = pending + decoder.write(chunk);
     const lines = text.split('\n');
     pending = lines.pop() ?? '';
     for (const l of lines) {

@@ -233,6 +233,11 @@ describe('two games announcing', () => {
         (await third.ok<{ value: string }>('eval', { code: 'Game.Probe.SInt', player: oneId }))
           .value,
       ).toBe('111');
+      // and attach by that id makes it the third's game
+      await third.ok('attach', { player: oneId });
+      expect((await third.ok<{ value: string }>('eval', { code: 'Game.Probe.SInt' })).value).toBe(
+        '111',
+      );
     } finally {
       await onOne.ok('eval', { code: `Game.Probe.SInt = ${original}` });
     }

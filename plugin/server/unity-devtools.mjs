@@ -160,12 +160,15 @@ var init_home = __esm({
 // broker/front-end.ts
 var front_end_exports = {};
 __export(front_end_exports, {
-  Relay: () => Relay
+  Relay: () => Relay,
+  lineSplitter: () => lineSplitter
 });
+import { StringDecoder } from "node:string_decoder";
 function lineSplitter(onLine) {
   let pending = "";
+  const decoder = new StringDecoder("utf8");
   return (chunk) => {
-    const text = pending + chunk.toString("utf8");
+    const text = pending + decoder.write(chunk);
     const lines = text.split("\n");
     pending = lines.pop() ?? "";
     for (const l of lines) {
@@ -59900,7 +59903,7 @@ var init_app = __esm({
       async attach(caller, target2) {
         const c = this.callerState(caller);
         const wanted = target2 ?? c.target ?? this.defaultTarget;
-        const game = await this.gameForTarget(wanted);
+        const game = wanted.kind === "player" ? await this.gameNamed(wanted.selector) : await this.gameForTarget(wanted);
         const previous = this.chosen(caller);
         if (previous && previous !== game) await this.detach(caller, previous);
         const shared = [...game.callers].some((id) => id !== caller);
@@ -65664,6 +65667,15 @@ async function runBroker(opts) {
     ["SIGHUP", 1]
   ])
     process.on(signal, () => leave(signal, 128 + n));
+  process.on("uncaughtException", (e) => {
+    log(`uncaught exception: ${e.stack ?? e.message}`);
+    leave("an uncaught exception", 1);
+  });
+  process.on("unhandledRejection", (e) => {
+    log(
+      `unhandled rejection (the broker runs on): ${e instanceof Error ? e.stack ?? e.message : String(e)}`
+    );
+  });
   idleCheck();
   log(`broker ${opts.version} pid ${process.pid} listening at ${paths.socket}`);
   opts.announce(`unity-devtools broker listening at ${paths.socket}, pid ${process.pid}`);
