@@ -67,7 +67,17 @@ const SOURCES: Record<string, readonly string[]> = {
   wire: [...HARNESS, 'sdb-protocol', 'bench/wire.ts'],
   session: [...HARNESS, 'sdb-protocol', 'unity', 'bench/session.ts', 'bench/hitch.ts'],
   eval: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/eval.ts'],
-  mcp: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'mcp', 'bench/mcp.ts', 'tsconfig.build.json'],
+  mcp: [
+    ...HARNESS,
+    'sdb-protocol',
+    'unity',
+    'eval',
+    'mcp',
+    'broker',
+    'cli',
+    'bench/mcp.ts',
+    'tsconfig.build.json',
+  ],
   ecs: [...HARNESS, 'sdb-protocol', 'unity', 'bench/ecs.ts', 'bench/hitch.ts'],
   debug: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/debug.ts'],
 };
