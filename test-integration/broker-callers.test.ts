@@ -9,6 +9,7 @@ import { readFile, readdir, readlink } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
+import { processAlive } from '../unity/lifetime.js';
 import { agentConnections } from './support/agent-sockets.js';
 import { startForeignDebugger } from './support/foreign-debugger/launch.js';
 import {
@@ -253,6 +254,69 @@ describe('two games announcing', () => {
       );
     } finally {
       await onOne.ok('eval', { code: `Game.Probe.SInt = ${original}` });
+    }
+  });
+});
+
+describe('a game its callers left, and a broker nobody uses', () => {
+  let fixture: FixtureProcess;
+
+  beforeAll(async () => {
+    fixture = await startFixture({ entities: 10 });
+  });
+
+  afterAll(async () => {
+    await fixture?.stop();
+  });
+
+  const target = (): string[] => ['--port', String(fixture.sdbPort)];
+
+  it('lingers attached after its last front-end goes away (one that comes back reuses the connection), then is freed', async () => {
+    const home = brokerHome();
+    const env = { UNITY_DEVTOOLS_LINGER_MS: '2000' };
+    try {
+      const first = await startServer(target(), { home, env });
+      await frame(first);
+      await first.close(); // gone without detach
+      const brokerGames = async (): Promise<(GameRow & { lingering?: boolean })[]> =>
+        (
+          JSON.parse((await runCli(home, ['broker', '--status', '--json'])).stdout) as {
+            games: (GameRow & { lingering?: boolean })[];
+          }
+        ).games;
+      await until(
+        async () => (await brokerGames())[0]?.lingering === true,
+        10_000,
+        'the game to linger',
+      );
+      const back = await startServer(target(), { home, env });
+      await frame(back);
+      const st = await back.ok<{ session: { connects: number } }>('status');
+      expect(st.session.connects).toBe(1); // the same connection: no new attach
+      await back.close();
+      await until(async () => (await brokerGames()).length === 0, 15_000, 'the game freed');
+      const foreign = await startForeignDebugger(fixture.sdbPort);
+      await foreign.leave();
+    } finally {
+      await stopBroker(home);
+    }
+  });
+
+  it('a broker with no front-end for its idle period exits by itself, resuming and releasing the game', async () => {
+    const home = brokerHome();
+    const env = { UNITY_DEVTOOLS_IDLE_EXIT_MS: '1500' };
+    try {
+      const s = await startServer(target(), { home, env });
+      await frame(s);
+      const { pid } = JSON.parse((await runCli(home, ['broker', '--status', '--json'])).stdout) as {
+        pid: number;
+      };
+      await s.close(); // the game lingers (60 s), but the broker's idle period ends first
+      await until(() => Promise.resolve(!processAlive(pid)), 15_000, 'the idle broker to exit');
+      const foreign = await startForeignDebugger(fixture.sdbPort);
+      await foreign.leave();
+    } finally {
+      await stopBroker(home);
     }
   });
 });
