@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import { defineConfig } from 'vitest/config';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -21,6 +25,15 @@ const noSkippedTests: Reporter = {
   },
 };
 
+/**
+ * No test meets a user's broker: a run's default broker home is its own (tests that start
+ * brokers give each one its own home besides), and a broker a test forgot exits soon.
+ */
+const env = {
+  UNITY_DEVTOOLS_HOME: mkdtempSync(path.join(tmpdir(), 'ud-vitest-')),
+  UNITY_DEVTOOLS_IDLE_EXIT_MS: '20000',
+};
+
 export default defineConfig({
   test: {
     reporters: ['default', noSkippedTests],
@@ -28,11 +41,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          env,
           include: [
             'sdb-protocol/**/*.test.ts',
             'unity/**/*.test.ts',
             'eval/**/*.test.ts',
             'mcp/**/*.test.ts',
+            'broker/**/*.test.ts',
+            'cli/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
         },
@@ -40,6 +56,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          env,
           include: ['test-integration/**/*.test.ts'],
           globalSetup: ['test-integration/global-setup.ts'],
           testTimeout: 60_000,

@@ -291,7 +291,11 @@ export class GameApp {
   async attach(caller: string, target: Target | undefined): Promise<Game> {
     const c = this.callerState(caller);
     const wanted = target ?? c.target ?? this.defaultTarget;
-    const game = await this.gameForTarget(wanted);
+    // a selector may name a game id or a known game as well as a player
+    const game =
+      wanted.kind === 'player'
+        ? await this.gameNamed(wanted.selector)
+        : await this.gameForTarget(wanted);
     const previous = this.chosen(caller);
     if (previous && previous !== game) await this.detach(caller, previous);
     const shared = [...game.callers].some((id) => id !== caller);

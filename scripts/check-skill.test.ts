@@ -10,7 +10,11 @@ import { blocksOf, checkSkill, errorCodesIn } from './check-skill.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SKILL_DIR = 'plugin/skills/drive-unity-game';
 const skill = readFileSync(path.join(root, SKILL_DIR, 'SKILL.md'), 'utf8');
-const codes = errorCodesIn(readFileSync(path.join(root, 'unity/errors.ts'), 'utf8'));
+/** The tools' codes and the front-end's own (a dead broker, an unsafe home). */
+const codes = [
+  ...errorCodesIn(readFileSync(path.join(root, 'unity/errors.ts'), 'utf8')),
+  ...errorCodesIn(readFileSync(path.join(root, 'broker/errors.ts'), 'utf8'), 'BrokerErrorCode'),
+];
 /** `_` is eval's previous value, a name of programs, not of tools. */
 const programNames = ['_'];
 

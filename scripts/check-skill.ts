@@ -11,6 +11,7 @@
 
 import { z } from 'zod';
 
+import { playerArgument } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -44,6 +45,11 @@ function propertyNames(schema: JsonSchema, into = new Set<string>()): Set<string
   return into;
 }
 
+/** A tool that goes to a game takes the dispatcher's `player` besides its own arguments. */
+function routed(tool: Tool): boolean {
+  return (tool.routing ?? 'game') !== 'none';
+}
+
 /** The argument and result field names of a tool, as tools/list describes them. */
 function fieldsOf(tool: Tool): Set<string> {
   const out = new Set<string>();
@@ -53,6 +59,7 @@ function fieldsOf(tool: Tool): Set<string> {
   ] as const) {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
+  if (routed(tool)) out.add('player');
   return out;
 }
 
@@ -130,12 +137,18 @@ export function checkSkill(input: SkillCheckInput): string[] {
         }
         // tools/call would drop an unknown key silently (zod strips it): here it is a mistake
         const known = Object.keys(tool.input.shape);
-        const unknown = Object.keys(args).filter((k) => !known.includes(k));
+        const own = { ...(args as Record<string, unknown>) };
+        if (routed(tool) && 'player' in own) {
+          if (!playerArgument.safeParse(own.player).success)
+            problems.push(`\`${span}\`: player must be a non-empty string`);
+          delete own.player;
+        }
+        const unknown = Object.keys(own).filter((k) => !known.includes(k));
         if (unknown.length) {
           problems.push(`\`${span}\`: ${tool.name} has no argument ${unknown.join(', ')}`);
           continue;
         }
-        const parsed = tool.input.safeParse(args);
+        const parsed = tool.input.safeParse(own);
         if (!parsed.success) {
           const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
           problems.push(`\`${span}\`: ${tool.name} refuses these arguments: ${why.join('; ')}`);
@@ -161,8 +174,9 @@ export function checkSkill(input: SkillCheckInput): string[] {
 }
 
 /** The codes of the `UnityErrorCode` union, read from the source of unity/errors.ts. */
-export function errorCodesIn(source: string): string[] {
-  const union = /export type UnityErrorCode =([\s\S]*?);/.exec(source);
-  if (!union) throw new Error('unity/errors.ts has no `export type UnityErrorCode = ...;`');
+export function errorCodesIn(source: string, typeName = 'UnityErrorCode'): string[] {
+  // up to the `;` that ends a line (a comment inside the union may hold one)
+  const union = new RegExp(`export type ${typeName} =([\\s\\S]*?);[ \\t]*$`, 'm').exec(source);
+  if (!union) throw new Error(`no \`export type ${typeName} = ...;\` in the catalogue`);
   return [...union[1]!.matchAll(/\|\s*'([A-Z0-9_]+)'/g)].map((m) => m[1]!);
 }

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [
-        join(root, 'dist/mcp/cli.js'),
+        join(root, 'dist/cli/cli.js'),
         'mcp',
         '--beacon-port',
         String(beaconPort),

@@ -54,8 +54,21 @@ beforeAll(() => {
   }
 });
 
+/** Stops the broker the bundle's front-end started with this environment (`broker --stop`). */
+function stopBundledBroker(env: NodeJS.ProcessEnv): void {
+  const r = spawnSync(process.execPath, [path.join(root, SERVER_BUNDLE), 'broker', '--stop'], {
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (r.status !== 0) throw new Error(`broker --stop failed: ${r.stderr}`);
+}
+
 afterAll(() => {
-  if (home) rmSync(home, { recursive: true, force: true });
+  if (!home) return;
+  // the server Claude Code health-checked started a broker in the temporary HOME's cache dir
+  stopBundledBroker({ PATH: process.env.PATH ?? '', HOME: home });
+  rmSync(home, { recursive: true, force: true });
 });
 
 describe('the Claude Code plugin', () => {
@@ -93,11 +106,15 @@ describe('the Claude Code plugin', () => {
 describe('the bundled server', () => {
   it('answers initialize with no game present, with our version and every tool', async () => {
     const client = new Client({ name: 'plugin-test', version: '0' });
+    // its broker in a home of this test's own, never the user's
+    const brokerHome = mkdtempSync(path.join(tmpdir(), 'ud-plugin-broker-'));
+    const env = { PATH: process.env.PATH ?? '', UNITY_DEVTOOLS_HOME: brokerHome };
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [path.join(root, SERVER_BUNDLE), 'mcp'],
         cwd: tmpdir(),
+        env,
         stderr: 'ignore',
       }),
     );
@@ -109,6 +126,8 @@ describe('the bundled server', () => {
       expect(status.isError).toBeFalsy();
     } finally {
       await client.close();
+      stopBundledBroker(env);
+      rmSync(brokerHome, { recursive: true, force: true });
     }
   }, 30_000);
 

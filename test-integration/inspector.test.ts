@@ -1,5 +1,5 @@
 // A client we did not write: the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli) spawns
-// the built server (`node dist/mcp/cli.js mcp --port <game>`), runs one method and prints its
+// the built server (`node dist/cli/cli.js mcp --port <game>`), runs one method and prints its
 // result as JSON on stdout, against a real fixture game on loopback.
 
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { BUILT_CLI, TOOL_NAMES } from './support/mcp-client.js';
+import { BUILT_CLI, TOOL_NAMES, brokerEnv, brokerHome, stopBroker } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
 
 const run = promisify(execFile);
@@ -19,14 +19,18 @@ const INSPECTOR = createRequire(import.meta.url).resolve('@modelcontextprotocol/
 
 let fixture: FixtureProcess;
 let beaconPort: number;
+/** The broker every inspector run's server is a front-end of (this file's own). */
+let home: string;
 
 beforeAll(async () => {
   fixture = await startFixture({ entities: 10 });
   // The game is named by its port; an unused beacon port keeps discovery off the shared ones.
   beaconPort = await freeUdpPort();
+  home = brokerHome();
 });
 
 afterAll(async () => {
+  if (home) await stopBroker(home);
   await fixture?.stop();
 });
 
@@ -47,6 +51,7 @@ async function inspect<T = Record<string, unknown>>(...method: string[]): Promis
   // module. Its build/ folder satisfies both.
   const r = await run(process.execPath, [INSPECTOR, '--cli', ...server, ...method], {
     cwd: dirname(INSPECTOR),
+    env: brokerEnv(home),
     maxBuffer: 16 << 20,
     timeout: 45_000,
   }).catch((e: { stdout?: string; stderr?: string; message: string }) => {

@@ -137,7 +137,10 @@ describe('the session tools', () => {
     const st = await server.ok<{ session: { holds: { caller: string; count: number }[] } }>(
       'status',
     );
-    expect(st.session.holds).toEqual([{ caller: 'mcp:integration-test', count: 1 }]);
+    // through the broker, a caller is its client's name and its front-end's pid
+    expect(st.session.holds).toEqual([
+      { caller: `integration-test (pid ${server.pid})`, count: 1 },
+    ]);
     const released = await server.ok<{ holds: number; running: boolean }>('resume');
     expect(released).toMatchObject({ holds: 0, running: true });
     await new Promise((r) => setTimeout(r, 200));

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { TOOL_NAMES } from './support/mcp-client.js';
+import { TOOL_NAMES, brokerEnv, brokerHome, runCli, stopBroker } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
 
 const run = promisify(execFile);
@@ -72,7 +72,7 @@ afterAll(async () => {
 describe('the tarball', () => {
   it('ships the built server and the README, no sources, tests or test helpers', () => {
     const paths = pack.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/mcp/cli.js']));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli/cli.js']));
     for (const p of paths) {
       expect(p, p).toMatch(
         /^(package\.json|README\.md|LICENSE(\.md)?|dist\/.+\.(js|d\.ts)(\.map)?)$/,
@@ -113,7 +113,7 @@ describe('the tarball', () => {
 describe('the installed package', () => {
   it('npx unity-devtools --version runs the installed bin', async () => {
     const bin = join(app, 'node_modules', '.bin', 'unity-devtools');
-    expect(await realpath(bin)).toBe(await realpath(join(installed, 'dist', 'mcp', 'cli.js')));
+    expect(await realpath(bin)).toBe(await realpath(join(installed, 'dist', 'cli', 'cli.js')));
     // --no: never fetch a package of that name from the registry if the local bin were missing.
     const r = await run('npx', ['--no', '--', 'unity-devtools', '--version'], {
       cwd: app,
@@ -124,10 +124,13 @@ describe('the installed package', () => {
 
   it('serves MCP over stdio: initialize, then tools/list names the ten tools', async () => {
     const beaconPort = await freeUdpPort();
+    // the installed front-end starts the installed broker, in a home of this test's own
+    const home = brokerHome();
     const transport = new StdioClientTransport({
       command: join(app, 'node_modules', '.bin', 'unity-devtools'),
       args: ['mcp', '--beacon-port', String(beaconPort), '--no-multicast'],
       cwd: app,
+      env: brokerEnv(home) as Record<string, string>,
       stderr: 'pipe',
     });
     let stderr = '';
@@ -139,8 +142,12 @@ describe('the installed package', () => {
       expect(client.getServerCapabilities()?.tools, stderr).toBeDefined();
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+      const st = await runCli(home, ['broker', '--status', '--json']);
+      expect(st.code, st.stderr).toBe(0);
+      expect((JSON.parse(st.stdout) as { version: string }).version).toBe(version);
     } finally {
       await client.close();
+      await stopBroker(home);
     }
   });
 });

@@ -40,6 +40,7 @@ export type UnityErrorCode =
   | 'BREAKPOINT_NOT_OWNED'
   /** Resuming or stepping a pause another caller's breakpoint made, without force. */
   | 'PAUSE_NOT_OWNED'
+  | 'UNDO_NOT_OWNED'
   /** No sequence point at the line or IL offset asked for. */
   | 'NO_LOCATION'
   | 'UNSAFE_REQUEST'
@@ -225,6 +226,12 @@ export const Errors = {
     new UnityError(
       'BREAKPOINT_NOT_OWNED',
       `breakpoint ${id} belongs to ${owner}; removing it needs force: true`,
+      { details: { owner } },
+    ),
+  undoNotOwned: (id: number, owner: string): UnityError =>
+    new UnityError(
+      'UNDO_NOT_OWNED',
+      `journal entry ${id} is ${owner}'s write; undoing another caller's write needs force: true`,
       { details: { owner } },
     ),
   pauseNotOwned: (caller: string, owner: string): UnityError =>

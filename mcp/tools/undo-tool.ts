@@ -12,11 +12,12 @@ export const undoTool = defineTool({
   name: 'undo',
   title: 'Undo writes',
   description:
-    'Undo writes made through our tools in this session (component sets, buffer edits, ' +
+    'Undo your writes made through our tools on this game (component sets, buffer edits, ' +
     'created entities, and eval assignments to fields, statics, array elements, properties and ' +
     "indexers): the newest `steps` (default 1) or the entry `id` (from a write's journal_id). " +
     'Refused when the game no longer holds what we wrote (someone changed it since), unless ' +
-    'force: true. Entries are checked before any is restored. A property is read and restored ' +
+    "force: true (which also undoes another caller's entry by id). Entries are checked before " +
+    'any is restored. A property is read and restored ' +
     'through its getter and setter (invokes on the main thread).',
   input: z.object({
     steps: z.number().int().min(1).max(100).optional(),

@@ -35,7 +35,7 @@ export function undo(
     dryRun?: boolean | undefined;
   },
 ): Promise<OperationResult<UndoOutcome[]>> {
-  const entries = journal.pick(sel);
+  const entries = journal.pick(sel, caller);
   const op = async (ecs: EcsAccess): Promise<UndoOutcome[]> => {
     // every entry checked before any is restored: a conflict changes nothing
     const checked: {

@@ -7,7 +7,7 @@
 
 import type { Value } from '../../sdb-protocol/index.js';
 import type { WriteLocation } from '../runtime/write-observer.js';
-import { UnityError } from '../errors.js';
+import { Errors, UnityError } from '../errors.js';
 
 /** A value as JSON, the form journal entries keep (ECS components are recorded this way). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -56,8 +56,14 @@ export class Journal {
     return this.entries;
   }
 
-  /** The newest `steps` entries (newest first), or the one with this id. */
-  pick(sel: { steps?: number | undefined; id?: number | undefined }): JournalEntry[] {
+  /**
+   * `caller`'s newest `steps` entries (newest first), or the one with this id: undo is the
+   * writer's. Another caller's entry by id needs `force` (UNDO_NOT_OWNED otherwise).
+   */
+  pick(
+    sel: { steps?: number | undefined; id?: number | undefined; force?: boolean | undefined },
+    caller: string,
+  ): JournalEntry[] {
     if (sel.id !== undefined) {
       const e = this.entries.find((x) => x.id === sel.id);
       if (!e)
@@ -65,17 +71,24 @@ export class Journal {
           'INVALID_ARGUMENT',
           `no journal entry ${sel.id} (entries: ${this.entries.map((x) => x.id).join(', ') || 'none'})`,
         );
+      if (e.caller !== caller && sel.force !== true) throw Errors.undoNotOwned(e.id, e.caller);
       return [e];
     }
     const steps = sel.steps ?? 1;
     if (!Number.isInteger(steps) || steps < 1)
       throw new UnityError('INVALID_ARGUMENT', `steps must be a positive integer, got ${steps}`);
-    if (this.entries.length === 0)
+    const mine = this.entries.filter((x) => x.caller === caller);
+    if (mine.length === 0) {
+      const others = [...new Set(this.entries.map((x) => x.caller))];
       throw new UnityError(
         'INVALID_ARGUMENT',
-        'nothing to undo: no write was made through the ECS tools or eval in this session',
+        `nothing to undo: ${caller} made no write through the ECS tools or eval on this game` +
+          (others.length
+            ? ` (${others.join(', ')} did: undo one of theirs by id with force: true)`
+            : ''),
       );
-    return this.entries.slice(-steps).reverse();
+    }
+    return mine.slice(-steps).reverse();
   }
 
   remove(id: number): void {
