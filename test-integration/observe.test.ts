@@ -351,6 +351,21 @@ describe('watch and profile', () => {
     expect(wave!.values).toEqual(out.frames.map((f) => schedule(f - 1)));
   });
 
+  it('a watch whose method never runs ends at its bound with what it has, and leaves nothing armed', async () => {
+    const { out } = await watchCall(watchTool, {
+      code: ['late'],
+      frames: 10,
+      where: 'Game.DebugTargets.NotYetCompiled',
+      timeout_ms: 600,
+    });
+    expect(out.timed_out).toBe(true);
+    expect(out.samples).toBe(0);
+    expect(out.series[0]!.values).toEqual([]);
+    const status = await call('debug_status', {});
+    expect(status.breakpoints).toEqual([]);
+    expect(status.paused).toBe(false);
+  });
+
   it('profile finds the hitches the fixture injected on known frames', async () => {
     await call('eval', { code: 'Game.ObserveTargets.HitchMs = 120' });
     await call('eval', { code: 'Game.ObserveTargets.HitchEvery = 40' });
