@@ -15,7 +15,10 @@ import { decodePng } from '../unity/png/index.js';
 import { useFixtureApp } from './support/fixture-app.js';
 import { clearDebugger, fixtureMarks, toolCaller } from './support/tool-harness.js';
 
-const mark = fixtureMarks('Assembly-CSharp/Game/ObserveTargets.cs');
+const mark = fixtureMarks(
+  'Assembly-CSharp/Game/ObserveTargets.cs',
+  'Assembly-CSharp/Game/DebugTargets.cs',
+);
 
 const game = useFixtureApp({ entities: 10 });
 
@@ -183,6 +186,35 @@ describe('logpoints', () => {
     }
     const frames = t.entries.map((e) => e.frame!);
     for (let i = 1; i < frames.length; i++) expect(frames[i]).toBe(frames[i - 1]! + 3);
+  });
+
+  it('on another thread: recorded with that thread, without a frame number (no invoke waits for the main thread)', async () => {
+    await call('eval', { code: 'Game.DebugTargets.StartWorker()' });
+    const bp = (
+      await call('debug_set_breakpoint', {
+        type: 'Game.DebugTargets',
+        method: 'WorkerLoop',
+        line: mark('worker-store'),
+        log: 'ticks={ticks}',
+      })
+    ).breakpoint;
+    const deadline = Date.now() + 5000;
+    let t = await call('debug_trace', { breakpoint: bp.id });
+    while (t.entries.length < 3 && Date.now() < deadline) {
+      await sleep(50);
+      t = await call('debug_trace', { breakpoint: bp.id });
+    }
+    await call('debug_remove_breakpoint', { id: bp.id });
+    expect(t.entries.length).toBeGreaterThanOrEqual(3);
+    const threads = new Set(t.entries.map((e) => e.thread));
+    expect(threads.size).toBe(1);
+    for (const e of t.entries) {
+      expect(e.message).toMatch(/^ticks=\d+$/);
+      expect(e.frame).toBeUndefined();
+    }
+    // the worker's own ticks, one per loop
+    const ticks = t.entries.map((e) => Number(e.message.slice('ticks='.length)));
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i]).toBe(ticks[i - 1]! + 1);
   });
 
   it('refuse a message with an unclosed hole', async () => {

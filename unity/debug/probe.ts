@@ -17,8 +17,14 @@ const FRAME_COUNT_GETTER = connectionPart('Time.frameCount getter', () => ({
   id: undefined as Promise<number> | undefined,
 }));
 
-/** Time.frameCount, by its getter invoked directly (no program to parse and bind at each hit). */
-async function frameCountOf(ctx: OperationContext): Promise<number | undefined> {
+/**
+ * Time.frameCount, by its getter invoked directly (no program to parse and bind at each hit);
+ * only at a stop on the main thread: invokes run there, and a hit on another thread would wait
+ * for the main thread to reach managed code (up to a frame) for a number Unity reads only on the
+ * main thread anyway.
+ */
+async function frameCountOf(ctx: OperationContext, threadId: number): Promise<number | undefined> {
+  if (threadId !== (await ctx.mainThread().catch(() => undefined))) return undefined;
   const part = ctx.connection.part(FRAME_COUNT_GETTER);
   part.id ??= (async () => {
     try {
@@ -45,7 +51,7 @@ export async function probeFrame(
   codes: readonly string[],
 ): Promise<{ results: ProbeResult[]; frame?: number }> {
   if (codes.length === 0) {
-    const frame = await frameCountOf(ctx);
+    const frame = await frameCountOf(ctx, threadId);
     return { results: [], ...(frame !== undefined ? { frame } : {}) };
   }
   let run: (code: string) => Promise<EvaluateResult>;
@@ -64,7 +70,7 @@ export async function probeFrame(
   };
   const results: ProbeResult[] = [];
   for (const c of codes) results.push(await one(c));
-  const frame = await frameCountOf(ctx);
+  const frame = await frameCountOf(ctx, threadId);
   return { results, ...(frame !== undefined ? { frame } : {}) };
 }
 
