@@ -32,13 +32,13 @@ export async function resolveBreakpoint(
   // where to look: a line inside generated code binds there (the stub does not run the body);
   // no line on a coroutine or async method: the state machine's first line, not the stub's
   let targets: { methodId: number; name: string }[];
-  if (spec.ilOffset !== undefined) targets = stubs;
+  if (spec.ilOffset !== undefined) targets = stubs.length > 0 ? stubs : bodies;
   else if (spec.line !== undefined) {
     const inBodies: { methodId: number; name: string }[] = [];
     for (const b of bodies)
       if (offsetForLine(await cache.points(b.methodId), spec.line) !== undefined) inBodies.push(b);
     targets = inBodies.length > 0 ? inBodies : stubs;
-  } else targets = stateMachines.length > 0 ? stateMachines : stubs;
+  } else targets = stateMachines.length > 0 ? stateMachines : stubs.length > 0 ? stubs : bodies; // a local function named
   const out: CodeLocation[] = [];
   for (const m of targets) {
     const points = await cache.points(m.methodId);
