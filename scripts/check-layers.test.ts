@@ -60,7 +60,7 @@ describe('layer check', () => {
 
   it('keeps socket code in the wire layer', () => {
     expect(checkLayers(rules, [{ rel: 'mcp/x.ts', text: "import net from 'node:net';" }])).toEqual([
-      'mcp/x.ts: imports node:net, which only sdb-protocol, fixtures, test-integration, bench, scripts may use',
+      'mcp/x.ts: imports node:net, which only sdb-protocol, broker, fixtures, test-integration, bench, scripts may use',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import { readFile, readdir, readlink } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { parseTcpTable, slotConnections } from '../unity/session/slot.js';
+import { agentConnections } from './support/agent-sockets.js';
 import { startForeignDebugger } from './support/foreign-debugger/launch.js';
 import {
   brokerHome,
@@ -38,17 +38,6 @@ async function beaconing(beaconPort: number): Promise<FixtureProcess> {
   // the beacon's Guid gives 56000 + Guid % 1000 as the debugger port
   const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
   return startFixture({ entities: 10, beaconPort, sdbPort });
-}
-
-/** ESTABLISHED sockets on the agent's port: its accepted side and its backlog. */
-async function agentConnections(port: number): Promise<number> {
-  const tables = await Promise.all(
-    ['/proc/net/tcp', '/proc/net/tcp6'].map((f) => readFile(f, 'utf8').catch(() => '')),
-  );
-  return slotConnections(
-    tables.flatMap((t) => parseTcpTable(t)),
-    port,
-  ).length;
 }
 
 /** Polls the async `probe` until it holds, within a bound. */

@@ -4,7 +4,6 @@
 // debugger leaves; the game accepts a debugger after every one of these.
 // See docs/solutions/debugger-slot.md.
 
-import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,7 +11,8 @@ import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { GameApp } from '../mcp/app.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { GameSession } from '../unity/session/session.js';
-import { checkSlot, parseTcpTable, slotConnections } from '../unity/session/slot.js';
+import { checkSlot } from '../unity/session/slot.js';
+import { agentConnections } from './support/agent-sockets.js';
 import { startForeignDebugger, type ForeignDebugger } from './support/foreign-debugger/launch.js';
 import { waitFor } from './support/net.js';
 import { toolCaller } from './support/tool-harness.js';
@@ -36,17 +36,6 @@ afterEach(async () => {
 afterAll(async () => {
   await fixture?.stop();
 });
-
-/** ESTABLISHED sockets on the agent's port: its accepted side and its backlog. */
-async function agentConnections(port: number): Promise<number> {
-  const tables = await Promise.all(
-    ['/proc/net/tcp', '/proc/net/tcp6'].map((f) => readFile(f, 'utf8').catch(() => '')),
-  );
-  return slotConnections(
-    tables.flatMap((t) => parseTcpTable(t)),
-    port,
-  ).length;
-}
 
 const call = toolCaller<{ value?: string; session?: { attached: boolean } }>(ALL_TOOLS, () => app!);
 
