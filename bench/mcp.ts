@@ -4,7 +4,8 @@
 // fresh temporary UNITY_DEVTOOLS_HOME), stopped (`broker/stop`: games resumed, DISPOSE sent) and
 // its home removed at the end, whatever happened.
 //   startup:      spawn of a front-end to its tools/list reply arriving (initialize included) while the
-//                 broker runs, median of STARTUP_SPAWNS spawns; cold: the same with no broker
+//                 broker runs, median of STARTUP_SPAWNS spawns, of dist's cli.js and of the
+//                 plugin's bundle (plugin/server/unity-devtools.mjs); cold: the same with no broker
 //                 running (the front-end starts it), COLD_SPAWNS spawns, the broker stopped
 //                 between them;
 //   memory:       resident sets (/proc/<pid>/status VmRSS): the front-end idle, the broker idle,
@@ -50,6 +51,8 @@ import { got, median, round, type Line, type Options } from './scenario.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_CLI = path.join(ROOT, 'dist', 'cli', 'cli.js');
+/** The Claude Code plugin's bundled entry (scripts/build-plugin.ts; committed, checked by lint). */
+const PLUGIN_ENTRY = path.join(ROOT, 'plugin', 'server', 'unity-devtools.mjs');
 /** What tsconfig.build.json compiles into dist/. */
 const SERVER_SOURCES = ['sdb-protocol', 'unity', 'eval', 'mcp', 'broker', 'cli'];
 /** The broker refuses a front-end of another version: ours is the package's. */
@@ -242,15 +245,19 @@ interface FrontEnd extends Caller {
   close(): Promise<number>;
 }
 
-/** Spawns a front-end of `home`'s broker on the endpoint; resolves after initialize + tools/list. */
+/**
+ * Spawns a front-end (`script mcp`: dist's cli.js, or the plugin's bundle) of `home`'s broker on
+ * the endpoint; resolves after initialize + tools/list.
+ */
 async function startFrontEnd(
   port: number,
   home: string,
+  script = BUILT_CLI,
 ): Promise<{ fe: FrontEnd; startupMs: number; sdkStartupMs: number }> {
   const t0 = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BUILT_CLI, 'mcp', '--port', String(port)],
+    args: [script, 'mcp', '--port', String(port)],
     // the SDK passes only a few variables on by default: the broker's home must reach it
     env: { ...process.env, UNITY_DEVTOOLS_HOME: home },
     stderr: 'pipe',
@@ -400,13 +407,13 @@ async function rssMb(pid: number): Promise<{ rss: number; peak: number }> {
 
 // ---- the measurements --------------------------------------------------------------------------
 
-/** Spawns to tools/list with the broker running (it serves them all). */
-async function measureStartup(port: number, home: string) {
+/** Spawns of `script mcp` to tools/list with the broker running (it serves them all). */
+async function measureStartup(port: number, home: string, script = BUILT_CLI) {
   const startup: number[] = [];
   const sdk: number[] = [];
   const exit: number[] = [];
   for (let i = 0; i < STARTUP_SPAWNS; i++) {
-    const { fe, startupMs, sdkStartupMs } = await startFrontEnd(port, home);
+    const { fe, startupMs, sdkStartupMs } = await startFrontEnd(port, home, script);
     startup.push(startupMs);
     sdk.push(sdkStartupMs);
     exit.push(await fe.close());
@@ -641,6 +648,7 @@ export const mcp = {
     process.once('exit', hook);
     let cold: number[];
     let st: Awaited<ReturnType<typeof measureStartup>>;
+    let stPlugin: Awaited<ReturnType<typeof measureStartup>>;
     let mem: Awaited<ReturnType<typeof measureMemory>>;
     let per: Record<string, number[]>;
     let release: number[];
@@ -650,6 +658,8 @@ export const mcp = {
       const broker = await startBroker(home);
       process.stderr.write(` broker pid ${broker.pid}; startup, ${STARTUP_SPAWNS} spawns...`);
       st = await measureStartup(port, home);
+      process.stderr.write(` the plugin's, ${STARTUP_SPAWNS} spawns...`);
+      stPlugin = await measureStartup(port, home, PLUGIN_ENTRY);
       process.stderr.write(` memory, ${MEMORY_CALLS} eval calls...`);
       mem = await measureMemory(port, home, broker);
       process.stderr.write(` done (${seconds()} s in)\n`);
@@ -691,6 +701,14 @@ export const mcp = {
         exit_median_ms: round(median(st.exit), 1),
         exit_max_ms: round(Math.max(...st.exit), 1),
         built_dist: built,
+      },
+      {
+        name: 'startup_plugin',
+        unit: 'ms',
+        what: "the same spawn of the Claude Code plugin's `node plugin/server/unity-devtools.mjs mcp --port N` (the committed bundle)",
+        ...minMax(stPlugin.startup, 1),
+        spawns: STARTUP_SPAWNS,
+        target_ms: STARTUP_TARGET_MS,
       },
       {
         name: 'cold_startup',
@@ -773,6 +791,14 @@ export const mcp = {
         name: 'startup_ms',
         what: `spawn to the tools/list reply with the broker running, over ${STARTUP_SPAWNS} spawns`,
         ours: st.startup,
+        reference: undefined,
+        unit: 'ms',
+        target: { kind: 'below', value: STARTUP_TARGET_MS },
+      },
+      {
+        name: 'startup_plugin_ms',
+        what: `the same spawning the plugin's bundle (plugin/server/unity-devtools.mjs), over ${STARTUP_SPAWNS} spawns`,
+        ours: stPlugin.startup,
         reference: undefined,
         unit: 'ms',
         target: { kind: 'below', value: STARTUP_TARGET_MS },

@@ -3,10 +3,11 @@
 // listening for a debugger. See bench/reference/README.md.
 
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { buildCSharpProgram } from '../fixtures/csharp-program.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SOURCE_DIR = path.join(BENCH_DIR, 'reference');
@@ -91,15 +92,6 @@ async function run(
   });
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function sourceFiles(): Promise<string[]> {
   const names = (await readdir(SOURCE_DIR)).filter((n) => n.endsWith('.cs')).sort();
   if (names.length === 0) throw new Error(`no .cs sources in ${SOURCE_DIR}`);
@@ -110,48 +102,15 @@ async function buildOnce(): Promise<string> {
   // Installs mono, mcs and Mono.Debugger.Soft.dll from Debian when missing (fresh machines, CI).
   await run('bash', [path.join(BENCH_DIR, '..', 'scripts', 'ensure-mono.sh')], 600_000);
   const names = await sourceFiles();
-  const mcsVersion = (await run('mcs', ['--version'], 30_000)).stdout.trim();
-  const hash = createHash('sha256');
-  hash.update(`mcs:${mcsVersion}\0`);
-  // The referenced client too: a different DLL build means a different benchmark.
-  hash.update(
-    `dll:${createHash('sha256')
-      .update(await readFile(SDB_DLL))
-      .digest('hex')}\0`,
-  );
-  for (const name of names) {
-    const text = await readFile(path.join(SOURCE_DIR, name));
-    hash.update(`${name}\0${text.length}\0`);
-    hash.update(text);
-  }
-  const dir = path.join(BUILD_ROOT, hash.digest('hex').slice(0, 32));
-  const exe = path.join(dir, EXE_NAME);
-  if (await exists(exe)) return exe;
-
-  await mkdir(BUILD_ROOT, { recursive: true });
-  const tmp = await mkdtemp(path.join(BUILD_ROOT, 'tmp-'));
-  try {
-    await run(
-      'mcs',
-      [
-        '-nologo',
-        '-optimize+',
-        `-r:${SDB_DLL}`,
-        `-out:${path.join(tmp, EXE_NAME)}`,
-        ...names.map((n) => path.join(SOURCE_DIR, n)),
-      ],
-      COMPILE_TIMEOUT_MS,
-    );
-    try {
-      await rename(tmp, dir);
-    } catch (err) {
-      // Another build finished first: its output is identical, keep it.
-      if (!(await exists(exe))) throw err;
-    }
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
-  return exe;
+  // the referenced client is hashed too: a different DLL build means a different benchmark
+  return buildCSharpProgram({
+    sources: names.map((n) => path.join(SOURCE_DIR, n)),
+    references: [SDB_DLL],
+    exeName: EXE_NAME,
+    buildRoot: BUILD_ROOT,
+    optimize: true,
+    timeoutMs: COMPILE_TIMEOUT_MS,
+  });
 }
 
 let building: Promise<string> | undefined;

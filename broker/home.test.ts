@@ -1,4 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +56,19 @@ describe('the broker home', () => {
     expect(e.message).toContain('chmod 700');
     expect(e.message).toMatch(/mode 755/);
     expect(statSync(home).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses a directory someone else owns, even one only its owner can open', () => {
+    // as root, a 0700 directory given to nobody; as anyone else, root's own 0700 home
+    const uid = process.getuid!();
+    const home = uid === 0 ? path.join(root, 'theirs') : '/root';
+    if (uid === 0) {
+      mkdirSync(home, { mode: 0o700 });
+      chownSync(home, 65534, 65534);
+    }
+    const e = refusal({ UNITY_DEVTOOLS_HOME: home });
+    expect(e.code).toBe('BROKER_HOME_UNSAFE');
+    expect(e.message).toMatch(new RegExp(`is owned by uid \\d+, not by you \\(uid ${uid}\\)`));
   });
 
   it('refuses a file where the directory should be', () => {

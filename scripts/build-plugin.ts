@@ -1,12 +1,25 @@
 // The Claude Code plugin (plugin/) ships the server it runs, so an installed plugin needs nothing
-// but Node.js: cli/cli.ts and its npm dependencies bundled into one ESM file, committed.
-//   tsx scripts/build-plugin.ts          rebuild plugin/server/ and plugin/package.json
+// but Node.js: cli/cli.ts and its npm dependencies bundled as ESM, committed. The bundle is split
+// at cli.ts's dynamic imports: the entry (unity-devtools.mjs) and the relay's chunks are small,
+// and the MCP SDK, zod and the tools (plugin/server/chunks/, content-hash names) load only for
+// `broker` and the commands, so `mcp` starts as fast as dist/ does (issue 12).
+//   tsx scripts/build-plugin.ts          rebuild plugin/server/ and plugin/package.json, and
+//                                        delete every other file under plugin/server/
 //   tsx scripts/build-plugin.ts --check  fail when a committed file differs from what the
-//                                        sources build (part of `npm run lint`)
+//                                        sources build, is missing, or is extra (an old
+//                                        chunk) (part of `npm run lint`)
 // The build is deterministic: paths relative to the repository, no timestamps, esbuild pinned
 // in package.json, so the check compares bytes.
 
-import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -15,8 +28,12 @@ import * as prettier from 'prettier';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The files the build owns, relative to the repository root. */
+/** The files the build owns, relative to the repository root: all of SERVER_DIR, and more. */
+export const SERVER_DIR = 'plugin/server';
+/** The entry: `.mcp.json` and plugin/package.json's bin run it. */
 export const SERVER_BUNDLE = 'plugin/server/unity-devtools.mjs';
+/** The chunks the entry imports, by path relative to SERVER_DIR. */
+const CHUNKS = 'chunks';
 export const SERVER_LICENSES = 'plugin/server/THIRD-PARTY-LICENSES.txt';
 /** Where the bundled cli.ts finds its name and version (it reads `../package.json`). */
 export const PLUGIN_PACKAGE = 'plugin/package.json';
@@ -70,12 +87,17 @@ function licenses(inputs: string[]): string {
 export async function buildPlugin(): Promise<Map<string, string>> {
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['cli/cli.ts'],
+    entryPoints: { [path.basename(SERVER_BUNDLE, '.mjs')]: 'cli/cli.ts' },
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    outfile: SERVER_BUNDLE,
+    outdir: SERVER_DIR,
+    entryNames: '[name]',
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    // .mjs: plugin/package.json has no "type", so a .js chunk would load as CommonJS
+    outExtension: { '.js': '.mjs' },
     write: false,
     metafile: true,
     charset: 'utf8',
@@ -83,8 +105,13 @@ export async function buildPlugin(): Promise<Map<string, string>> {
     banner: { js: BANNER },
     logLevel: 'silent',
   });
-  const bundle = result.outputFiles[0];
-  if (!bundle) throw new Error('esbuild produced no output');
+  const outputs = new Map<string, string>();
+  for (const file of result.outputFiles) {
+    const rel = path.relative(root, file.path).split(path.sep).join('/');
+    if (!rel.startsWith(`${SERVER_DIR}/`)) throw new Error(`esbuild wrote outside: ${rel}`);
+    outputs.set(rel, file.text);
+  }
+  if (!outputs.has(SERVER_BUNDLE)) throw new Error(`esbuild produced no ${SERVER_BUNDLE}`);
   const pkg = readJson<Package>('package.json');
   // also a package with no dependencies: `npm install -g ./plugin` puts the bundle on PATH
   const pluginPackage = {
@@ -100,44 +127,103 @@ export async function buildPlugin(): Promise<Map<string, string>> {
     ...((await prettier.resolveConfig(path.join(root, PLUGIN_PACKAGE))) ?? {}),
     filepath: path.join(root, PLUGIN_PACKAGE),
   });
+  // the entry first, then the chunks in name order: the same map, in the same order, every time
+  const chunks = [...outputs.keys()].filter((k) => k !== SERVER_BUNDLE).sort();
   return new Map([
-    [SERVER_BUNDLE, bundle.text],
+    [SERVER_BUNDLE, outputs.get(SERVER_BUNDLE)!],
+    ...chunks.map((k): [string, string] => [k, outputs.get(k)!]),
     [SERVER_LICENSES, licenses(Object.keys(result.metafile.inputs))],
     [PLUGIN_PACKAGE, pluginPackageText],
   ]);
 }
 
-/** Problems with the committed plugin: stale generated files, a manifest version out of step. */
-export async function checkPlugin(): Promise<string[]> {
+/** Every file under SERVER_DIR of `base` now, by path relative to `base`, sorted. */
+function serverFiles(base: string): string[] {
+  const dir = path.join(base, SERVER_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => statSync(path.join(dir, n)).isFile())
+    .map((n) => `${SERVER_DIR}/${n.split(path.sep).join('/')}`)
+    .sort();
+}
+
+/** Files under SERVER_DIR the build does not make (chunks of an older build, strays). */
+function extraFiles(built: Map<string, string>, base: string): string[] {
+  return serverFiles(base).filter((rel) => !built.has(rel));
+}
+
+/**
+ * Problems with the committed plugin in `base` (the repository; a copy of it in tests):
+ * generated files stale or missing, files under SERVER_DIR the build does not make, the entry
+ * not executable, a manifest version out of step.
+ */
+export async function checkPlugin(base = root): Promise<string[]> {
   const problems: string[] = [];
-  for (const [rel, text] of await buildPlugin()) {
-    let current: string | undefined;
+  const built = await buildPlugin();
+  for (const [rel, text] of built) {
+    let current: string;
     try {
-      current = readFileSync(path.join(root, rel), 'utf8');
+      current = readFileSync(path.join(base, rel), 'utf8');
     } catch {
-      current = undefined;
+      problems.push(`${rel} is missing: run \`npm run plugin:build\` and commit`);
+      continue;
     }
     if (current !== text) problems.push(`${rel} is stale: run \`npm run plugin:build\` and commit`);
   }
+  for (const rel of extraFiles(built, base))
+    problems.push(
+      `${rel} is not built from the sources: run \`npm run plugin:build\` (it deletes it)`,
+    );
+  if (built.has(SERVER_BUNDLE) && serverFiles(base).includes(SERVER_BUNDLE)) {
+    const mode = statSync(path.join(base, SERVER_BUNDLE)).mode & 0o777;
+    if (mode !== 0o755)
+      problems.push(
+        `${SERVER_BUNDLE} has mode 0${mode.toString(8)}, not 0755: run \`npm run plugin:build\``,
+      );
+  }
   const { version } = readJson<Package>('package.json');
-  const manifest = readJson<{ version?: string }>(PLUGIN_MANIFEST);
+  let manifest: { version?: string };
+  try {
+    manifest = JSON.parse(
+      readFileSync(path.join(base, PLUGIN_MANIFEST), 'utf8'),
+    ) as typeof manifest;
+  } catch {
+    manifest = {};
+  }
   if (manifest.version !== version)
     problems.push(`${PLUGIN_MANIFEST} has version ${manifest.version}, package.json ${version}`);
   return problems;
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--check')) {
-    const problems = await checkPlugin();
-    for (const p of problems) process.stderr.write(`${p}\n`);
-    return problems.length ? 1 : 0;
+/**
+ * Writes what the build makes into `base` (the repository; a copy of it in tests) and deletes
+ * every other file under SERVER_DIR (chunks an older build made). Returns what it did, a line each.
+ */
+export async function writePlugin(base = root): Promise<string[]> {
+  const done: string[] = [];
+  const built = await buildPlugin();
+  for (const rel of extraFiles(built, base)) {
+    rmSync(path.join(base, rel));
+    done.push(`deleted ${rel}`);
   }
-  for (const [rel, text] of await buildPlugin()) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
+  for (const [rel, text] of built) {
+    mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
+    writeFileSync(path.join(base, rel), text);
     // the bundle is also the bin of plugin/package.json (it starts with #!/usr/bin/env node)
-    if (rel === SERVER_BUNDLE) chmodSync(path.join(root, rel), 0o755);
-    process.stdout.write(`wrote ${rel}\n`);
+    if (rel === SERVER_BUNDLE) chmodSync(path.join(base, rel), 0o755);
+    done.push(`wrote ${rel}`);
+  }
+  return done;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (!argv.includes('--check')) {
+    for (const line of await writePlugin()) process.stdout.write(`${line}\n`);
   }
   const problems = await checkPlugin();
   for (const p of problems) process.stderr.write(`${p}\n`);

@@ -4,11 +4,11 @@
 // game's debugger slot until told to leave, then detaches with VM DISPOSE and exits. Started
 // processes are ended by their own exit, or by the pid started here.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { buildCSharpProgram } from '../../../fixtures/csharp-program.js';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
 const SOURCE = path.join(DIR, 'ForeignDebugger.cs');
@@ -38,50 +38,16 @@ function tryKill(pid: number): void {
   }
 }
 
-function run(file: string, args: string[], timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} ${args.join(' ')}: ${err.message}\n${stdout}${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
 let building: Promise<string> | undefined;
 
 /** Compiles ForeignDebugger.cs once per hash of (mcs version, the DLL, the source). */
 export function buildForeignDebugger(): Promise<string> {
-  building ??= (async () => {
-    const hash = createHash('sha256');
-    hash.update(`mcs:${(await run('mcs', ['--version'], 30_000)).trim()}\0`);
-    hash.update(await readFile(SDB_DLL));
-    hash.update(await readFile(SOURCE));
-    const dir = path.join(BUILD_ROOT, hash.digest('hex').slice(0, 32));
-    const exe = path.join(dir, EXE);
-    if (await exists(exe)) return exe;
-    await mkdir(BUILD_ROOT, { recursive: true });
-    const tmp = await mkdtemp(path.join(BUILD_ROOT, 'tmp-'));
-    try {
-      await run(
-        'mcs',
-        ['-nologo', `-r:${SDB_DLL}`, `-out:${path.join(tmp, EXE)}`, SOURCE],
-        120_000,
-      );
-      await rename(tmp, dir).catch(async (err: unknown) => {
-        if (!(await exists(exe))) throw err; // another build won: identical output
-      });
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
-    return exe;
-  })().catch((err: unknown) => {
+  building ??= buildCSharpProgram({
+    sources: [SOURCE],
+    references: [SDB_DLL],
+    exeName: EXE,
+    buildRoot: BUILD_ROOT,
+  }).catch((err: unknown) => {
     building = undefined;
     throw err;
   });
