@@ -132,10 +132,10 @@ describe('logpoints', () => {
         type: 'Game.ObserveTargets',
         method: 'Frame',
         line: mark('observe-wave'),
-        log: 'frame={frame} wave={Wave} {{braces}} bad={nosuch.member}',
+        log: 'frame={Time.frameCount} arg={frame} wave={Wave} {{braces}} bad={nosuch.member}',
       })
     ).breakpoint;
-    expect(bp.log).toContain('{frame}');
+    expect(bp.log).toContain('{Time.frameCount}');
     const during = await framesIn(600);
     const status = await call('debug_status', {});
     expect(status.paused).toBe(false);
@@ -152,8 +152,9 @@ describe('logpoints', () => {
     for (let i = 1; i < frames.length; i++) expect(frames[i]).toBe(frames[i - 1]! + 1);
     for (const e of t.entries) {
       // the parameter is Time.frameCount, and Wave is still the previous frame's value
-      expect(e.message).toMatch(/^frame=\d+ wave=\d+ \{braces\} bad=<error: .*nosuch.*>$/);
-      expect(e.message.startsWith(`frame=${e.frame} `)).toBe(true);
+      expect(e.message).toMatch(/^frame=\d+ arg=\d+ wave=\d+ \{braces\} bad=<error: .*nosuch.*>$/);
+      // the entry's frame is the message's Time.frameCount; the parameter is that number too
+      expect(e.message.startsWith(`frame=${e.frame} arg=${e.frame} `)).toBe(true);
       expect(e.errors?.map((x) => x.code)).toEqual(['nosuch.member']);
       expect(e.breakpoint).toBe(bp.id);
     }
@@ -173,7 +174,7 @@ describe('logpoints', () => {
         method: 'Frame',
         line: mark('observe-wave'),
         condition: 'frame % 3 == 0',
-        log: '{frame % 3}:{frame}',
+        log: '{frame % 3}:{Time.frameCount}',
       })
     ).breakpoint;
     await sleep(500);
@@ -188,7 +189,7 @@ describe('logpoints', () => {
     for (let i = 1; i < frames.length; i++) expect(frames[i]).toBe(frames[i - 1]! + 3);
   });
 
-  it('on another thread: recorded with that thread, without a frame number (no invoke waits for the main thread)', async () => {
+  it("on another thread: recorded with that thread and its frame's values", async () => {
     await call('eval', { code: 'Game.DebugTargets.StartWorker()' });
     const bp = (
       await call('debug_set_breakpoint', {
@@ -215,6 +216,25 @@ describe('logpoints', () => {
     // the worker's own ticks, one per loop
     const ticks = t.entries.map((e) => Number(e.message.slice('ticks='.length)));
     for (let i = 1; i < ticks.length; i++) expect(ticks[i]).toBe(ticks[i - 1]! + 1);
+  });
+
+  it('record no frame number their message does not read (no invoke of their own at each hit)', async () => {
+    const bp = (
+      await call('debug_set_breakpoint', {
+        type: 'Game.ObserveTargets',
+        method: 'Frame',
+        line: mark('observe-wave'),
+        log: 'arg={frame}',
+      })
+    ).breakpoint;
+    await sleep(300);
+    await call('debug_remove_breakpoint', { id: bp.id });
+    const t = await call('debug_trace', { breakpoint: bp.id });
+    expect(t.entries.length).toBeGreaterThan(3);
+    for (const e of t.entries) {
+      expect(e.message).toMatch(/^arg=\d+$/);
+      expect(e.frame).toBeUndefined();
+    }
   });
 
   it('refuse a message with an unclosed hole', async () => {

@@ -1127,8 +1127,8 @@ namespace RefBench
 		// The "observe" scenario, the reference for a logpoint hit (bench/observe.ts): a breakpoint
 		// on the first line of Game.ObserveTargets.Frame (every frame); per hit what the logpoint
 		// "frame={frame} wave={Wave}" does by hand: the stopped thread's top frame, its parameter
-		// `frame`, the static Wave, Time.frameCount invoked on the main thread, the message as text,
-		// then resume. Row: the median stop, from the event set's arrival to the resume's reply.
+		// `frame`, the static Wave, the message as text, then resume. Row: the median stop, from
+		// the event set's arrival to the resume's reply.
 		static void ObserveScenario (Session s, Result r)
 		{
 			VirtualMachine vm = s.Vm;
@@ -1141,8 +1141,6 @@ namespace RefBench
 			if (frameMethod == null)
 				throw new BenchException ("Game.ObserveTargets.Frame not found");
 			FieldInfoMirror wave = Sdb.FindStaticField (targets, "Wave");
-			TypeMirror time = Sdb.FindType (vm, "UnityEngine.Time", "UnityEngine.CoreModule");
-			MethodMirror getFrameCount = time.GetProperty ("frameCount").GetGetMethod ();
 			BreakpointEventRequest req = vm.CreateBreakpointRequest (frameMethod.Locations [0]);
 			req.Enable ();
 			var stop = new List<double> ();
@@ -1165,8 +1163,7 @@ namespace RefBench
 						throw new BenchException ("Frame has no parameter 'frame'");
 					Value[] vals = top.GetValues (wanted.ToArray ());
 					Value w = targets.GetValue (wave);
-					Value fc = time.InvokeMethod (t, getFrameCount, new Value[0], InvokeOptions.DisableBreakpoints);
-					last = "frame=" + Describe (vals [0]) + " wave=" + Describe (w) + " (" + Describe (fc) + ")";
+					last = "frame=" + Describe (vals [0]) + " wave=" + Describe (w);
 					s.Resume ();
 					stop.Add (sw.Elapsed.TotalMilliseconds);
 				}

@@ -12,7 +12,7 @@ export const debugTrace = defineTool({
   title: 'Read logpoint entries',
   description:
     'The messages logpoints recorded (debug_set_breakpoint with `log`), oldest first: time, ' +
-    'frame (Time.frameCount, when it could be read), thread, message, and the holes that failed ' +
+    'frame (when the message has a {Time.frameCount} hole), thread, message, the holes that failed ' +
     'with their error. `breakpoint` narrows to one; `since` (the `last` of a previous call) ' +
     'returns only newer ones; at most `limit`. Each breakpoint keeps its latest 1000 entries ' +
     '(`dropped` counts the older ones). Never suspends.',

@@ -18,7 +18,7 @@ import type { TypeCatalog } from '../catalog/index.js';
 import type { BreakpointTable } from './breakpoint-table.js';
 import type { Breakpoint, CodeLocation } from './debug-types.js';
 import { evaluateInFrame } from './frame-eval.js';
-import { probeFrame } from './probe.js';
+import { numberOf, probeFrame } from './probe.js';
 import {
   holeResult,
   parseLogMessage,
@@ -30,6 +30,9 @@ import { pointAt } from './locations.js';
 import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
 import type { Stepper, StepperDeps } from './stepping.js';
+
+/** A hole that reads the frame number: the entry's `frame`. */
+const FRAME_COUNT_HOLE = /^\s*(?:UnityEngine\.)?Time\.frameCount\s*$/;
 
 /** The stepper's view of the bound debugger, and the breakpoints, the stepper and the catalogue. */
 export interface EventDecisionDeps extends StepperDeps {
@@ -287,10 +290,13 @@ export class EventDecisions {
     let frame: number | undefined;
     try {
       const r = await this.d.session.run('logpoint', bp.owner, (ctx) =>
-        probeFrame(ctx, this.d.locations(ctx), threadId, codes),
+        probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
       );
       holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
-      frame = r.value.frame;
+      // the frame is known when the message reads it (no invoke of our own at every hit)
+      const at = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
+      const n = at >= 0 ? numberOf(r.value.results[at]!) : undefined;
+      if (n !== undefined) frame = n;
     } catch (e) {
       const error = messageOf(e);
       holes = codes.map(() => ({ error }));
