@@ -13081,6 +13081,77 @@ function playerResolver(registry) {
   };
 }
 
+// unity/debug/generated-code.ts
+var STATE_MACHINE = /^(.*)\.<([^<>]+)>(c__Iterator|c__async|d__)\d+$/;
+var CLOSURE = /^(.*)\.(?:<([^<>]+)>c__AnonStorey\d+|<>c__DisplayClass[\d_]+|<>c)$/;
+var LAMBDA = /^<([^<>]+)>(?:m__\d+|b__[\d_]+)$/;
+var LOCAL_FUNCTION = /^<([^<>]+)>g__([^|]+)\|[\d_]+$/;
+function generatedName(typeName2, name2, isAsync) {
+  const sm = STATE_MACHINE.exec(typeName2);
+  if (sm && name2 === "MoveNext") {
+    const kind = sm[3] === "c__Iterator" ? "coroutine" : sm[3] === "c__async" || isAsync ? "async" : "coroutine";
+    return { type: sm[1], method: sm[2], kind };
+  }
+  const local = LOCAL_FUNCTION.exec(name2);
+  if (local) {
+    const closure2 = CLOSURE.exec(typeName2);
+    return {
+      type: closure2 ? closure2[1] : typeName2,
+      method: `${local[1]}.${local[2]}`,
+      kind: "local function"
+    };
+  }
+  const closure = CLOSURE.exec(typeName2);
+  const lambda = LAMBDA.exec(name2);
+  if (lambda) return { type: closure ? closure[1] : typeName2, method: lambda[1], kind: "lambda" };
+  if (closure?.[2] && /^<>m__\d+$/.test(name2))
+    return { type: closure[1], method: closure[2], kind: "lambda" };
+  return void 0;
+}
+function userMethodName(typeName2, name2, isAsync) {
+  const g = generatedName(typeName2, name2, isAsync);
+  return g ? `${g.type}.${g.method} (${g.kind})` : `${typeName2}.${name2}`;
+}
+function isStateMachine(typeName2) {
+  return STATE_MACHINE.test(typeName2);
+}
+function isGeneratedHolder(typeName2) {
+  return STATE_MACHINE.test(typeName2) || CLOSURE.test(typeName2);
+}
+function hoistedName(field) {
+  if (field === "$this" || field === "<>4__this" || field === "<>f__this") return "this";
+  const local = /^<([A-Za-z_][\w]*)>(?:5)?__\d+$/.exec(field);
+  if (local) return { name: local[1] };
+  if (/^[A-Za-z_][\w]*$/.test(field)) return { name: field };
+  return void 0;
+}
+async function generatedBodies(conn, typeId, method, methodName2, localName) {
+  const info2 = await conn.send("TYPE.GET_INFO", { typeId });
+  const holders = [typeId];
+  for (const nested of info2.nestedTypeIds) {
+    const n = (await conn.send("TYPE.GET_INFO", { typeId: nested })).name;
+    if (n.startsWith("<")) holders.push(nested);
+  }
+  const out = [];
+  for (const holder of holders) {
+    const isAsync = holder !== typeId ? (await conn.send("TYPE.GET_FIELDS", { typeId: holder })).some(
+      (f) => f.name === "<>t__builder" || f.name === "$builder"
+    ) : false;
+    for (const methodId of await conn.send("TYPE.GET_METHODS", { typeId: holder })) {
+      const { typeName: typeName2, name: name2 } = await methodName2(methodId);
+      const g = generatedName(typeName2, name2, isAsync);
+      if (!g) continue;
+      if (localName !== void 0) {
+        if (g.kind === "local function" && g.method.split(".").pop() === localName)
+          out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
+        continue;
+      }
+      if (g.method === method) out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
+    }
+  }
+  return out;
+}
+
 // unity/catalog/assembly-types.ts
 import { readFile as fsReadFile } from "node:fs/promises";
 
@@ -15923,6 +15994,18 @@ var LocationCache = class {
   infos = /* @__PURE__ */ new Map();
   names = /* @__PURE__ */ new Map();
   facts = /* @__PURE__ */ new Map();
+  displays = /* @__PURE__ */ new Map();
+  typeFields = /* @__PURE__ */ new Map();
+  /** A type's fields (declared there), read once. */
+  fields(typeId) {
+    let p = this.typeFields.get(typeId);
+    if (!p) {
+      p = this.conn.send("TYPE.GET_FIELDS", { typeId });
+      p.catch(() => this.typeFields.delete(typeId));
+      this.typeFields.set(typeId, p);
+    }
+    return p;
+  }
   methodFacts(methodId) {
     let p = this.facts.get(methodId);
     if (!p) {
@@ -15946,6 +16029,30 @@ var LocationCache = class {
       p = this.conn.send("METHOD.GET_DEBUG_INFO", { methodId }).then(sourcePoints);
       p.catch(() => this.infos.delete(methodId));
       this.infos.set(methodId, p);
+    }
+    return p;
+  }
+  /**
+   * A method as the user wrote it: `Game.Box<int>.Put`, or for compiler-generated code the
+   * user's method with what it is (`Game.Enemy.Patrol (coroutine)`: generated-code.ts).
+   */
+  displayName(methodId) {
+    let p = this.displays.get(methodId);
+    if (!p) {
+      p = (async () => {
+        const { typeName: typeName2, name: name2 } = await this.methodName(methodId);
+        if (!isGeneratedHolder(typeName2) && !name2.startsWith("<")) return `${typeName2}.${name2}`;
+        let isAsync = false;
+        if (name2 === "MoveNext") {
+          const typeId = await this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId });
+          isAsync = (await this.fields(typeId)).some(
+            (f) => f.name === "<>t__builder" || f.name === "$builder"
+          );
+        }
+        return userMethodName(typeName2, name2, isAsync);
+      })();
+      p.catch(() => this.displays.delete(methodId));
+      this.displays.set(methodId, p);
     }
     return p;
   }
@@ -16015,14 +16122,22 @@ async function resolveBreakpoint(ctx, cache, spec) {
     throw Errors.invalidArgument("give type and method, or file and line");
   if (spec.line !== void 0 && spec.ilOffset !== void 0)
     throw Errors.invalidArgument("give line or il_offset, not both");
-  const methods = await findMethods2(ctx.catalog, spec.type, spec.method, spec.signature);
+  const { stubs, bodies } = await methodsAndBodies(ctx, cache, spec);
+  const stateMachines = bodies.filter((b) => b.kind === "coroutine" || b.kind === "async");
+  let targets;
+  if (spec.ilOffset !== void 0) targets = stubs.length > 0 ? stubs : bodies;
+  else if (spec.line !== void 0) {
+    const inBodies = [];
+    for (const b of bodies)
+      if (offsetForLine(await cache.points(b.methodId), spec.line) !== void 0) inBodies.push(b);
+    targets = inBodies.length > 0 ? inBodies : stubs;
+  } else targets = stateMachines.length > 0 ? stateMachines : stubs.length > 0 ? stubs : bodies;
   const out = [];
-  for (const m of methods) {
+  for (const m of targets) {
     const points = await cache.points(m.methodId);
-    const name2 = `${m.typeName}.${m.name}`;
     let il;
     if (spec.ilOffset !== void 0) {
-      il = points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
+      il = spec.ilOffset === 0 || points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
     } else if (spec.line !== void 0) {
       il = offsetForLine(points, spec.line);
     } else {
@@ -16031,7 +16146,7 @@ async function resolveBreakpoint(ctx, cache, spec) {
     if (il === void 0) continue;
     const at2 = pointAt(points, il);
     out.push({
-      method: name2,
+      method: m.name,
       methodId: m.methodId,
       ilOffset: il,
       ...at2?.line !== void 0 ? { line: at2.line } : {},
@@ -16040,12 +16155,51 @@ async function resolveBreakpoint(ctx, cache, spec) {
   }
   if (out.length === 0) {
     const lines = codeLines(
-      (await Promise.all(methods.map((m) => cache.points(m.methodId)))).flat()
+      (await Promise.all([...stubs, ...bodies].map((m) => cache.points(m.methodId)))).flat()
     );
     const where = spec.ilOffset !== void 0 ? `IL offset ${spec.ilOffset}` : spec.line !== void 0 ? `line ${spec.line}` : "any line";
     throw Errors.noLocation(`${where} of ${spec.type}.${spec.method}`, lines);
   }
   return out;
+}
+async function methodsAndBodies(ctx, cache, spec) {
+  const named = (b) => ({
+    ...b,
+    name: userMethodName(b.typeName, b.name, b.kind === "async")
+  });
+  let methods;
+  try {
+    methods = await findMethods2(ctx.catalog, spec.type, spec.method, spec.signature);
+  } catch (e) {
+    if (!(e instanceof UnityError) || e.code !== "MEMBER_NOT_FOUND") throw e;
+    const typeId = await ctx.catalog.resolveType(spec.type);
+    const locals = await generatedBodies(
+      ctx.conn,
+      typeId,
+      void 0,
+      (id) => cache.methodName(id),
+      spec.method
+    );
+    if (locals.length === 0) throw e;
+    return { stubs: [], bodies: locals.map(named) };
+  }
+  const stubs = methods.map((m) => ({ methodId: m.methodId, name: `${m.typeName}.${m.name}` }));
+  const bodies = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const m of methods) {
+    const { declaringTypeId } = await cache.methodFacts(m.methodId);
+    const key = `${declaringTypeId}:${m.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const b of await generatedBodies(
+      ctx.conn,
+      declaringTypeId,
+      m.name,
+      (id) => cache.methodName(id)
+    ))
+      bodies.push(named(b));
+  }
+  return { stubs, bodies };
 }
 async function resolveFile(ctx, cache, file, line2) {
   if (line2 === void 0) throw Errors.invalidArgument("a breakpoint by file needs a line");
@@ -16062,10 +16216,9 @@ async function resolveFile(ctx, cache, file, line2) {
       const points = (await cache.points(methodId).catch(() => [])).filter(sameFile);
       const il = offsetForLine(points, line2);
       if (il === void 0) continue;
-      const { typeName: typeName2, name: name2 } = await cache.methodName(methodId);
       const at2 = pointAt(points, il);
       out.push({
-        method: `${typeName2}.${name2}`,
+        method: await cache.displayName(methodId),
         methodId,
         ilOffset: il,
         line: line2,
@@ -17610,8 +17763,51 @@ async function frameSlots(cache, threadId, frame) {
       raw: values[params.paramNames.length + i]
     })
   );
-  return slots;
+  const { typeName: typeName2 } = await cache.methodName(frame.methodId);
+  return self && isGeneratedHolder(typeName2) ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName2)) : slots;
 }
+async function unhoist(cache, slots, machineTypeId, stateMachine) {
+  const machine = slots.find((s) => s.kind === "this");
+  const fields = (await cache.fields(machineTypeId)).filter(
+    (f) => (f.attributes & FIELD_STATIC) === 0
+  );
+  let values;
+  if (machine.raw.kind === "valuetype") values = machine.raw.fields;
+  else if (machine.raw.kind === "object")
+    values = await cache.conn.send("OBJECT_REF.GET_VALUES", {
+      objectId: machine.raw.objectId,
+      fieldIds: fields.map((f) => f.fieldId)
+    });
+  else return slots;
+  const own = slots.filter((s) => s.kind !== "this" && /^[A-Za-z_]\w*$/.test(s.name));
+  const taken = new Set(own.map((s) => s.name));
+  const out = [...own.filter((s) => s.kind === "param")];
+  const hoisted = [];
+  fields.forEach((f, i) => {
+    const raw = values[i];
+    const as = hoistedName(f.name);
+    if (!raw || !as) return;
+    if (as === "this") {
+      out.push({ name: "this", position: 0, typeId: f.typeId, kind: "this", raw, hoisted: true });
+      return;
+    }
+    if (taken.has(as.name)) return;
+    taken.add(as.name);
+    const kind = stateMachine && !f.name.startsWith("<") ? "param" : "local";
+    const slot = {
+      name: as.name,
+      position: 0,
+      typeId: f.typeId,
+      kind,
+      raw,
+      hoisted: true
+    };
+    if (kind === "param") out.push(slot);
+    else hoisted.push(slot);
+  });
+  return [...out, ...hoisted, ...own.filter((s) => s.kind === "local")];
+}
+var FIELD_STATIC = 16;
 async function readFrames(conn, threadId) {
   return conn.send("THREAD.GET_FRAME_INFO", { threadId });
 }
@@ -17621,8 +17817,11 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
   const runtime = { metadata, game: new SessionGameAccess(ctx, metadata) };
   const frames = await Promise.all(
     raw.slice(0, maxFrames).map(async (f, index) => {
-      const { typeName: typeName2, name: name2 } = await cache.methodName(f.methodId);
-      const view = { index, method: `${typeName2}.${name2}`, ilOffset: f.ilOffset };
+      const view = {
+        index,
+        method: await cache.displayName(f.methodId),
+        ilOffset: f.ilOffset
+      };
       const native = (f.flags & FrameFlags.NATIVE_TRANSITION) !== 0;
       if (native) view.native = true;
       else {
@@ -17698,6 +17897,11 @@ async function frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slo
   const variables = /* @__PURE__ */ new Map();
   let self;
   for (const slot of slots) {
+    if (slot.hoisted) {
+      if (slot.kind === "this") self = variable(slot, void 0);
+      else variables.set(slot.name, variable(slot, void 0));
+      continue;
+    }
     if (slot.kind !== "this") {
       variables.set(
         slot.name,
@@ -17744,6 +17948,9 @@ function sameWire(a, b) {
 
 // unity/debug/frame-eval.ts
 async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) {
+  return (await frameEvaluator(ctx, cache, threadId, frameIndex, onWrite))(code);
+}
+async function frameEvaluator(ctx, cache, threadId, frameIndex, onWrite) {
   const frames = await readFrames(ctx.conn, threadId);
   if (frameIndex === void 0)
     frameIndex = Math.max(
@@ -17761,13 +17968,21 @@ async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) 
     frameSlots(cache, threadId, frame),
     cache.methodFacts(frame.methodId)
   ]);
-  const scope = await frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots);
+  const user = slots.find((s) => s.kind === "this" && s.hoisted);
+  const scope = await frameScope(
+    ctx,
+    threadId,
+    frameIndex,
+    frame,
+    user?.typeId ?? declaringTypeId,
+    slots
+  );
   const metadata = metadataFor(ctx);
   const defaults = await unityBuiltins(
     { metadata, game: new SessionGameAccess(ctx, metadata) },
     void 0
   );
-  return evaluateInGame(
+  return (code) => evaluateInGame(
     ctx,
     code,
     { builtins: defaults.builtins, functions: defaults.functions, scope },
@@ -17777,7 +17992,179 @@ async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) 
   );
 }
 
+// unity/debug/trace.ts
+function parseLogMessage(message) {
+  const parts = [];
+  let text = "";
+  let i = 0;
+  while (i < message.length) {
+    const c = message[i];
+    if (c === "{" && message[i + 1] === "{") {
+      text += "{";
+      i += 2;
+      continue;
+    }
+    if (c === "}" && message[i + 1] === "}") {
+      text += "}";
+      i += 2;
+      continue;
+    }
+    if (c === "}") throw Errors.invalidArgument(`log: a '}' at ${i} closes no hole (write '}}')`);
+    if (c !== "{") {
+      text += c;
+      i++;
+      continue;
+    }
+    let depth = 1;
+    let j = i + 1;
+    let quote;
+    for (; j < message.length && depth > 0; j++) {
+      const d = message[j];
+      if (quote) {
+        if (d === "\\") j++;
+        else if (d === quote) quote = void 0;
+      } else if (d === '"' || d === "'") quote = d;
+      else if (d === "{") depth++;
+      else if (d === "}") depth--;
+    }
+    if (depth > 0) throw Errors.invalidArgument(`log: the hole opened at ${i} is not closed`);
+    const code = message.slice(i + 1, j - 1).trim();
+    if (code.length === 0) throw Errors.invalidArgument(`log: the hole at ${i} is empty`);
+    if (text) parts.push({ text });
+    text = "";
+    parts.push({ code });
+    i = j;
+  }
+  if (text) parts.push({ text });
+  return parts;
+}
+function holeResult(r) {
+  if (r.kind === "value") return { text: r.text };
+  if (r.kind === "void") return { error: "the hole has no value (void)" };
+  return { error: `threw ${r.type}: ${r.message}` };
+}
+function holeError(e) {
+  if (e instanceof EvalError) return { error: `${e.code}: ${e.message}` };
+  return { error: messageOf(e) };
+}
+function renderMessage(parts, holes) {
+  let k = 0;
+  return parts.map((p) => {
+    if ("text" in p) return p.text;
+    const h = holes[k++];
+    if (!h) return "<not evaluated>";
+    return "text" in h ? h.text : `<error: ${h.error}>`;
+  }).join("");
+}
+var TRACE_CAPACITY = 1e3;
+var KEPT_TRACES = 32;
+var TraceStore = class {
+  constructor(capacity = TRACE_CAPACITY) {
+    this.capacity = capacity;
+  }
+  capacity;
+  seq = 0;
+  buffers = /* @__PURE__ */ new Map();
+  record(entry2) {
+    let b = this.buffers.get(entry2.breakpointId);
+    if (!b) {
+      b = { entries: [], dropped: 0 };
+      this.buffers.set(entry2.breakpointId, b);
+      while (this.buffers.size > KEPT_TRACES) {
+        const oldest = this.buffers.keys().next().value;
+        this.buffers.delete(oldest);
+      }
+    }
+    const full = { ...entry2, seq: ++this.seq };
+    b.entries.push(full);
+    if (b.entries.length > this.capacity) {
+      b.entries.shift();
+      b.dropped++;
+    }
+    return full;
+  }
+  /** Entries after `since` (of one breakpoint, or all), oldest first, at most `limit`. */
+  read(options = {}) {
+    const since = options.since ?? 0;
+    const limit = options.limit ?? 100;
+    const of = options.breakpointId !== void 0 ? [[options.breakpointId, this.buffers.get(options.breakpointId)]] : [...this.buffers.entries()];
+    const all = [];
+    const dropped = [];
+    for (const [id, b] of of) {
+      if (!b) continue;
+      if (b.dropped) dropped.push({ breakpointId: id, count: b.dropped });
+      for (const e of b.entries) if (e.seq > since) all.push(e);
+    }
+    all.sort((a, b) => a.seq - b.seq);
+    return { entries: all.slice(0, limit), dropped, last: this.seq };
+  }
+  has(breakpointId) {
+    return this.buffers.has(breakpointId);
+  }
+  /** The connection ended: its breakpoints are gone, and so are their traces. */
+  clear() {
+    this.buffers.clear();
+  }
+};
+
+// unity/debug/probe.ts
+var FRAME_COUNT_GETTER = connectionPart("Time.frameCount getter", () => ({
+  id: void 0
+}));
+async function frameCountOf(ctx, threadId) {
+  if (threadId !== await ctx.mainThread().catch(() => void 0)) return void 0;
+  const part = ctx.connection.part(FRAME_COUNT_GETTER);
+  part.id ??= (async () => {
+    try {
+      const found = await ctx.catalog.findMember("UnityEngine.Time", "frameCount");
+      return found.kind === "property" && found.property.isStatic ? found.property.getterId : 0;
+    } catch {
+      return 0;
+    }
+  })();
+  const getter = await part.id;
+  if (!getter) return void 0;
+  try {
+    const r = await ctx.invoke(getter, Values.null(), []);
+    return r.result.kind === "i4" ? r.result.value : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function probeFrame(ctx, cache, threadId, codes, withFrameCount = true) {
+  if (codes.length === 0) {
+    const frame2 = withFrameCount ? await frameCountOf(ctx, threadId) : void 0;
+    return { results: [], ...frame2 !== void 0 ? { frame: frame2 } : {} };
+  }
+  let run;
+  try {
+    run = await frameEvaluator(ctx, cache, threadId, 0);
+  } catch (e) {
+    const error = holeError(e).error;
+    return { results: codes.map(() => ({ kind: "error", error })) };
+  }
+  const one = async (code) => {
+    try {
+      return await run(code);
+    } catch (e) {
+      return { kind: "error", error: holeError(e).error };
+    }
+  };
+  const results = [];
+  for (const c of codes) results.push(await one(c));
+  const frame = withFrameCount ? await frameCountOf(ctx, threadId) : void 0;
+  return { results, ...frame !== void 0 ? { frame } : {} };
+}
+function numberOf(r) {
+  if (r.kind !== "value") return void 0;
+  const v = r.value;
+  if (v.kind === "number" || v.kind === "enum") return Number(v.value);
+  if (v.kind === "bool") return v.value ? 1 : 0;
+  return void 0;
+}
+
 // unity/debug/event-decisions.ts
+var FRAME_COUNT_HOLE = /^\s*(?:UnityEngine\.)?Time\.frameCount\s*$/;
 var EventDecisions = class {
   constructor(d) {
     this.d = d;
@@ -17789,7 +18176,7 @@ var EventDecisions = class {
     return this.decidingThread;
   }
   /** `duringCall`: an invoke that lets every thread run was on the wire when the set arrived. */
-  async onEventSet(conn, set, duringCall) {
+  async onEventSet(conn, set, duringCall, arrival = { at: performance.now(), wall: Date.now() }) {
     const { table, pauses, log } = this.d;
     if (set.suspendPolicy !== SuspendPolicy.ALL || conn.isClosed) return;
     for (const load of set.events.filter((e) => e.kind === "TYPE_LOAD"))
@@ -17809,17 +18196,20 @@ var EventDecisions = class {
       log(`debug: ${ev.kind} on thread ${ev.threadId} during an evaluation: let go`);
     }
     const candidate = ev !== void 0 && conn === this.d.bound() && !duringCall;
-    const located2 = candidate ? this.topLocation(conn, ev.threadId).catch((e) => {
+    const located2 = candidate && !evs.every((e) => this.neverStops(e)) ? this.topLocation(conn, ev.threadId).catch((e) => {
       log(`debug: reading where thread ${ev.threadId} stopped: ${messageOf(e)}`);
       return void 0;
     }) : Promise.resolve(void 0);
     let stop;
+    const decided = /* @__PURE__ */ new Set();
     if (candidate) {
       this.decidingThread = ev.threadId;
       try {
         for (const e of evs) {
+          const bp = table.ofRequest(e.requestId);
+          if (bp && e.kind === "BREAKPOINT") decided.add(bp);
           try {
-            const s = await this.decide(conn, e);
+            const s = await this.decide(conn, e, arrival);
             stop ??= s;
           } catch (err) {
             log(`debug: deciding on ${e.kind}: ${messageOf(err)}`);
@@ -17832,6 +18222,15 @@ var EventDecisions = class {
     if (!stop) {
       await located2;
       await conn.send("VM.RESUME").catch((e) => log(`debug: resuming a skipped event: ${messageOf(e)}`));
+      const ms = performance.now() - arrival.at;
+      for (const bp of decided) {
+        const c = bp.stopCost ??= { stops: 0, totalMs: 0, maxMs: 0 };
+        c.stops++;
+        c.totalMs += ms;
+        c.maxMs = Math.max(c.maxMs, ms);
+        (c.recentMs ??= []).push(ms);
+        if (c.recentMs.length > 100) c.recentMs.shift();
+      }
       return;
     }
     const [loc] = await Promise.all([located2, this.d.stepper.clear(conn)]);
@@ -17874,7 +18273,13 @@ var EventDecisions = class {
       log(`debug: breakpoint ${bp.id} could not bind: ${bp.bindError}`);
     }
   }
-  async decide(conn, ev) {
+  /** A hit of a logpoint or a watch: recorded or sampled, never a stop. */
+  neverStops(ev) {
+    if (ev.kind !== "BREAKPOINT" || this.d.stepper.owns(ev)) return false;
+    const bp = this.d.table.ofRequest(ev.requestId);
+    return bp !== void 0 && (bp.log !== void 0 || this.d.samplers.has(bp.id));
+  }
+  async decide(conn, ev, arrival) {
     if (this.d.stepper.owns(ev)) return this.d.stepper.decide(conn, ev);
     if (ev.kind !== "BREAKPOINT" && ev.kind !== "EXCEPTION") return void 0;
     const bp = this.d.table.ofRequest(ev.requestId);
@@ -17903,7 +18308,8 @@ var EventDecisions = class {
         bp.hits = bp.hitCount;
         bp.spent = true;
       }
-      return base;
+      if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival);
+      return this.sampled(bp, ev.threadId, arrival) ?? base;
     }
     let verdict;
     try {
@@ -17912,11 +18318,65 @@ var EventDecisions = class {
       verdict = messageOf(e);
     }
     if (verdict === false) return void 0;
-    if (typeof verdict === "string") return { ...base, conditionError: verdict };
+    if (typeof verdict === "string") {
+      if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival, verdict);
+      return { ...base, conditionError: verdict };
+    }
     bp.hits++;
     if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
     if (bp.hitCount !== void 0) bp.spent = true;
-    return base;
+    if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival);
+    return this.sampled(bp, ev.threadId, arrival) ?? base;
+  }
+  /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
+  sampled(bp, threadId, arrival) {
+    const sampler = this.d.samplers.get(bp.id);
+    if (!sampler) return void 0;
+    return sampler(threadId, arrival).then(
+      () => void 0,
+      (e) => {
+        this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
+        return void 0;
+      }
+    );
+  }
+  /**
+   * A logpoint's hit: its holes evaluated in the frame, the entry recorded; never a stop (the
+   * caller gives the level back). A hole that fails records its error; so does a probe that
+   * could not run at all: the hit is never dropped.
+   */
+  async logHit(bp, threadId, arrival, conditionError) {
+    const parts = parseLogMessage(bp.log);
+    const codes = parts.flatMap((p) => "code" in p ? [p.code] : []);
+    let holes;
+    let frame;
+    try {
+      const r = await this.d.session.run(
+        "logpoint",
+        bp.owner,
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false)
+      );
+      holes = r.value.results.map((x) => x.kind === "error" ? { error: x.error } : holeResult(x));
+      const at2 = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
+      const n = at2 >= 0 ? numberOf(r.value.results[at2]) : void 0;
+      if (n !== void 0) frame = n;
+    } catch (e) {
+      const error = messageOf(e);
+      holes = codes.map(() => ({ error }));
+    }
+    const errors = [
+      ...conditionError !== void 0 ? [{ code: `condition ${bp.condition}`, error: conditionError }] : [],
+      ...holes.flatMap((h, i) => "error" in h ? [{ code: codes[i], error: h.error }] : [])
+    ];
+    this.d.traces.record({
+      breakpointId: bp.id,
+      time: arrival.wall,
+      ...frame !== void 0 ? { frame } : {},
+      threadId,
+      message: renderMessage(parts, holes),
+      ...errors.length ? { errors } : {}
+    });
+    return void 0;
   }
   /** true/false, or why it could not be decided. */
   async condition(bp, threadId) {
@@ -17936,10 +18396,10 @@ var EventDecisions = class {
     const top = frames.find((f) => (f.flags & FrameFlags.NATIVE_TRANSITION) === 0);
     const cache = this.d.cache();
     if (!top || !cache) return void 0;
-    const { typeName: typeName2, name: name2 } = await cache.methodName(top.methodId);
+    const method = await cache.displayName(top.methodId);
     const at2 = pointAt(await cache.points(top.methodId).catch(() => []), top.ilOffset);
     return {
-      method: `${typeName2}.${name2}`,
+      method,
       methodId: top.methodId,
       ilOffset: top.ilOffset,
       ...at2 ? { line: at2.line } : {},
@@ -19141,6 +19601,8 @@ var Debugger = class {
       ...bound,
       table: this.table,
       stepper: this.stepper,
+      traces: this.traces,
+      samplers: this.samplers,
       catalog: () => this.catalog
     });
     session.extend({
@@ -19157,6 +19619,9 @@ var Debugger = class {
   cache;
   table;
   pauses = new Pauses();
+  /** Logpoint entries, per breakpoint (debug_trace). */
+  traces = new TraceStore();
+  samplers = /* @__PURE__ */ new Map();
   stepper;
   events;
   catalog;
@@ -19183,6 +19648,7 @@ var Debugger = class {
   async setBreakpoint(caller, spec) {
     if (spec.hitCount !== void 0 && (!Number.isInteger(spec.hitCount) || spec.hitCount < 1))
       throw Errors.invalidArgument("hit_count must be an integer >= 1");
+    if (spec.log !== void 0) parseLogMessage(spec.log);
     return this.session.run(
       "debug_set_breakpoint",
       caller,
@@ -19205,6 +19671,7 @@ var Debugger = class {
           requests: [],
           ...spec.condition !== void 0 ? { condition: spec.condition } : {},
           ...spec.hitCount !== void 0 ? { hitCount: spec.hitCount } : {},
+          ...spec.log !== void 0 ? { log: spec.log } : {},
           ...pending ? { pending } : {}
         };
         this.table.remember(bp, spec);
@@ -19251,6 +19718,55 @@ var Debugger = class {
       },
       { window: false }
     );
+  }
+  /**
+   * Samples `codes` at every hit of `where` (a method the game runs each frame) until `frames`
+   * samples are taken or `timeoutMs` passes, then removes its breakpoint. Each hit stops the
+   * game only while the programs are evaluated (one operation at the stop; the level is given
+   * back at once, as a logpoint's). The breakpoint is listed (`watch`) while it runs.
+   */
+  async sample(caller, where, codes, bound) {
+    const samples = [];
+    const costs = [];
+    let done = () => void 0;
+    const finished = new Promise((r) => done = r);
+    const limit = bound.frames ?? Number.POSITIVE_INFINITY;
+    const set = await this.setBreakpoint(caller, where);
+    costs[0] = set.cost;
+    const bp = set.value;
+    if (bp.pending) {
+      await this.remove(caller, bp.id, true);
+      throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
+    }
+    bp.watch = true;
+    this.samplers.set(bp.id, async (threadId, arrival) => {
+      if (samples.length >= limit) return;
+      const r = await this.session.run(
+        "watch sample",
+        caller,
+        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes)
+      );
+      costs.push(r.cost);
+      samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });
+      if (samples.length >= limit) done();
+    });
+    const timer = setTimeout(done, bound.timeoutMs);
+    try {
+      await finished;
+    } finally {
+      clearTimeout(timer);
+      this.samplers.delete(bp.id);
+      await this.remove(caller, bp.id, true).catch(
+        (e) => this.log(`debug: removing watch ${bp.id}: ${messageOf(e)}`)
+      );
+    }
+    return {
+      samples: samples.slice(0, bound.frames ?? samples.length),
+      location: bp.locations[0],
+      stopCost: bp.stopCost ?? { stops: 0, totalMs: 0, maxMs: 0 },
+      costs,
+      timedOut: bound.frames !== void 0 && samples.length < bound.frames
+    };
   }
   /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
   async remove(caller, id, force = false) {
@@ -19317,7 +19833,8 @@ var Debugger = class {
     this.cache = connection.part(LOCATION_CACHE);
     this.offEvent = conn.onEvent((set) => {
       const duringCall = this.session.invokeRunning;
-      this.queue = this.queue.then(() => this.events.onEventSet(conn, set, duringCall)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
+      const arrival = { at: performance.now(), wall: Date.now() };
+      this.queue = this.queue.then(() => this.events.onEventSet(conn, set, duringCall, arrival)).catch((e) => this.log(`debug: event handling: ${messageOf(e)}`));
     });
   }
   // ------------------------------------------------------------------ session hooks
@@ -19341,6 +19858,7 @@ var Debugger = class {
     this.cache = void 0;
     this.catalog = void 0;
     this.table.clear();
+    this.traces.clear();
     this.stepper.forget();
     this.pauses.end();
   }
@@ -21242,7 +21760,15 @@ var breakpointSchema = external_exports.object({
   subclasses: external_exports.boolean().optional(),
   condition: external_exports.string().optional(),
   hit_count: external_exports.number().int().optional(),
+  log: external_exports.string().optional().describe("a logpoint: its hits are recorded (debug_trace), not paused at"),
   hits: external_exports.number().int(),
+  stop_cost: external_exports.object({
+    stops: external_exports.number().int(),
+    avg_ms: external_exports.number(),
+    max_ms: external_exports.number()
+  }).optional().describe(
+    "hits it stopped the game for and let go at once (logpoint hits, false conditions): the game stood still this long per hit"
+  ),
   passed: external_exports.number().int().optional().describe("hits let go undecided: they came while an evaluation ran with every thread resumed"),
   spent: external_exports.boolean().optional().describe("a hit-count breakpoint after its stop: it will not stop again"),
   waiting_for: external_exports.string().optional().describe("not bound yet: it binds when this loads, before its code first runs"),
@@ -21259,13 +21785,27 @@ function breakpointOut(b) {
     ...b.kind === "exception" ? { subclasses: b.subclasses ?? true } : {},
     ...b.condition !== void 0 ? { condition: b.condition } : {},
     ...b.hitCount !== void 0 ? { hit_count: b.hitCount } : {},
+    ...b.log !== void 0 ? { log: b.log } : {},
     hits: b.hits,
+    ...b.stopCost && b.stopCost.stops > 0 ? {
+      stop_cost: {
+        stops: b.stopCost.stops,
+        avg_ms: round3(b.stopCost.totalMs / b.stopCost.stops),
+        max_ms: round3(b.stopCost.maxMs)
+      }
+    } : {},
     ...b.passed ? { passed: b.passed } : {},
     ...b.spent ? { spent: true } : {},
     ...b.pending ? { waiting_for: b.pending.waitingFor } : {},
     ...b.pending?.suggestions ? { suggestions: b.pending.suggestions } : {},
     ...b.bindError !== void 0 ? { bind_error: b.bindError } : {}
   };
+}
+var round3 = (x) => Math.round(x * 1e3) / 1e3;
+function stopCostText(b) {
+  const c = b.stopCost;
+  if (!c || c.stops === 0) return "";
+  return `, stopped ${(c.totalMs / c.stops).toFixed(2)} ms per hit (max ${c.maxMs.toFixed(2)}, ${c.stops} stops)`;
 }
 function whereText(b) {
   if (b.pending)
@@ -21378,7 +21918,7 @@ var advanceTools = [advance2];
 var debugSetBreakpoint = defineTool({
   name: "debug_set_breakpoint",
   title: "Set a breakpoint",
-  description: 'Stop the game when code reaches a location: `type` + `method` (+ `line` or `il_offset`; default the first line; `signature` like "(int)" picks an overload), or `file` + `line` (methods the game has compiled). A type (by full name) or file not in the game yet gives a pending breakpoint (`waiting_for`) that binds when that code loads, before it first runs. `condition` is C# evaluated in the frame (locals, parameters, `this`, bare members of `this`): it stops only when true. `hit_count` N stops on the N-th hit only. The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
+  description: 'Stop the game when code reaches a location: `type` + `method` (+ `line` or `il_offset`; default the first line; `signature` like "(int)" picks an overload), or `file` + `line` (methods the game has compiled). A type (by full name) or file not in the game yet gives a pending breakpoint (`waiting_for`) that binds when that code loads, before it first runs. `condition` is C# evaluated in the frame (locals, parameters, `this`, bare members of `this`): it stops only when true. `hit_count` N stops on the N-th hit only. `log` makes it a logpoint: "hp={hp}, pos={transform.position}" ({holes} are C# evaluated in the frame; {{ }} are braces) is recorded at each hit (read with debug_trace) and the game runs on, stopped only while the holes are evaluated; condition and hit_count combine with it. A coroutine (iterator), an async method, or a line inside a lambda binds to the code the compiler generated for the body (the state machine\'s MoveNext, the lambda\'s method), on your lines; a name that is no member is looked up as a local function. Their frames show your method (`Enemy.Patrol (coroutine)`), hoisted locals and parameters by their names (read-only), and the declaring object as `this`. The pause belongs to you; then debug_wait, debug_pause_state, debug_step.',
   input: external_exports.object({
     type: external_exports.string().min(1).optional().describe("full or simple type name"),
     method: external_exports.string().min(1).optional(),
@@ -21387,7 +21927,8 @@ var debugSetBreakpoint = defineTool({
     signature: external_exports.string().optional().describe('parameter types, e.g. "(int, string)"'),
     file: external_exports.string().min(1).optional().describe("source file (full path or file name)"),
     condition: external_exports.string().min(1).max(2e3).optional(),
-    hit_count: external_exports.number().int().min(1).optional()
+    hit_count: external_exports.number().int().min(1).optional(),
+    log: external_exports.string().min(1).max(2e3).optional().describe("logpoint message with C# {holes}: record and run on instead of pausing")
   }),
   output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
@@ -21400,11 +21941,12 @@ var debugSetBreakpoint = defineTool({
       ...args2.signature !== void 0 ? { signature: args2.signature } : {},
       ...args2.file !== void 0 ? { file: args2.file } : {},
       ...args2.condition !== void 0 ? { condition: args2.condition } : {},
-      ...args2.hit_count !== void 0 ? { hitCount: args2.hit_count } : {}
+      ...args2.hit_count !== void 0 ? { hitCount: args2.hit_count } : {},
+      ...args2.log !== void 0 ? { log: args2.log } : {}
     });
     const b = r.value;
     return {
-      text: `breakpoint ${b.id} ${b.pending ? "" : "at "}${whereText(b)}`,
+      text: `${b.log !== void 0 ? "logpoint" : "breakpoint"} ${b.id} ${b.pending ? "" : "at "}${whereText(b)}`,
       structured: { breakpoint: breakpointOut(b) },
       cost: r.cost
     };
@@ -21683,7 +22225,7 @@ var evalTools = [evalTool];
 var debugStatus = defineTool({
   name: "debug_status",
   title: "Debugger status",
-  description: "Breakpoints (with hits), whether the game is paused at an event and where, who owns the pause, who holds the game. Never attaches, never suspends.",
+  description: "Breakpoints (with hits, and for hits that did not pause, as a logpoint's: how long the game stood still per hit), whether the game is paused at an event and where, who owns the pause, who holds the game. Never attaches, never suspends.",
   input: external_exports.object({}),
   output: external_exports.object({
     breakpoints: external_exports.array(breakpointSchema),
@@ -21704,7 +22246,7 @@ var debugStatus = defineTool({
       d.pause ? stopText(d.pause) : holds.length ? `held by ${holds.map((h) => h.caller).join(", ")}` : "running",
       ...d.queued.map((q) => `in line: ${stopText(q)}`),
       ...d.breakpoints.map(
-        (b) => `#${b.id} ${b.kind === "exception" ? `throw ${b.exceptionType ?? "(any)"}` : whereText(b)} hits ${b.hits}${b.passed ? ` (${b.passed} let go during evaluations)` : ""}${b.condition ? ` if ${b.condition}` : ""}${b.hitCount ? ` on hit ${b.hitCount}` : ""}${b.spent ? " (spent)" : ""} [${b.owner}]`
+        (b) => `#${b.id} ${b.kind === "exception" ? `throw ${b.exceptionType ?? "(any)"}` : whereText(b)} hits ${b.hits}${stopCostText(b)}${b.passed ? ` (${b.passed} let go during evaluations)` : ""}${b.log !== void 0 ? ` log "${b.log}"` : ""}${b.condition ? ` if ${b.condition}` : ""}${b.hitCount ? ` on hit ${b.hitCount}` : ""}${b.spent ? " (spent)" : ""} [${b.owner}]`
       )
     ];
     const cost = callCost(started);
@@ -21873,6 +22415,72 @@ var debugStep = defineTool({
   }
 });
 
+// mcp/tools/debug-trace-tool.ts
+var debugTrace = defineTool({
+  name: "debug_trace",
+  title: "Read logpoint entries",
+  description: "The messages logpoints recorded (debug_set_breakpoint with `log`), oldest first: time, frame (when the message has a {Time.frameCount} hole), thread, message, the holes that failed with their error. `breakpoint` narrows to one; `since` (the `last` of a previous call) returns only newer ones; at most `limit`. Each breakpoint keeps its latest 1000 entries (`dropped` counts the older ones). Never suspends.",
+  input: external_exports.object({
+    breakpoint: external_exports.number().int().optional(),
+    since: external_exports.number().int().min(0).optional().describe("the `last` of a previous call"),
+    limit: external_exports.number().int().min(1).max(1e3).default(100)
+  }),
+  output: external_exports.object({
+    entries: external_exports.array(
+      external_exports.object({
+        seq: external_exports.number().int(),
+        breakpoint: external_exports.number().int(),
+        time: external_exports.string().describe("ISO 8601, when the hit arrived"),
+        frame: external_exports.number().int().optional(),
+        thread: external_exports.number().int(),
+        message: external_exports.string(),
+        errors: external_exports.array(external_exports.object({ code: external_exports.string(), error: external_exports.string() })).optional()
+      })
+    ),
+    dropped: external_exports.array(external_exports.object({ breakpoint: external_exports.number().int(), count: external_exports.number().int() })).describe("entries dropped (oldest first) from full buffers"),
+    last: external_exports.number().int().describe("pass as `since` to read only what comes after"),
+    more: external_exports.boolean().describe("more entries after these than `limit` allowed"),
+    cost: costSchema
+  }),
+  annotations: READS,
+  run: (args2, { debug }) => {
+    const started = performance.now();
+    const r = debug.traces.read({
+      ...args2.breakpoint !== void 0 ? { breakpointId: args2.breakpoint } : {},
+      ...args2.since !== void 0 ? { since: args2.since } : {},
+      limit: args2.limit + 1
+    });
+    const more = r.entries.length > args2.limit;
+    const entries = r.entries.slice(0, args2.limit);
+    const last = more ? entries[entries.length - 1].seq : r.last;
+    const lines = entries.map(
+      (e) => `[${e.seq}] #${e.breakpointId}${e.frame !== void 0 ? ` frame ${e.frame}` : ""} thread ${e.threadId}: ${e.message}`
+    );
+    if (entries.length === 0) lines.push("no entries");
+    for (const d of r.dropped) lines.push(`#${d.breakpointId}: ${d.count} older entries dropped`);
+    if (more) lines.push(`more after ${last}: call again with since: ${last}`);
+    const cost = callCost(started);
+    return Promise.resolve({
+      text: clip(lines.join("\n"), 2e4),
+      structured: {
+        entries: entries.map((e) => ({
+          seq: e.seq,
+          breakpoint: e.breakpointId,
+          time: new Date(e.time).toISOString(),
+          ...e.frame !== void 0 ? { frame: e.frame } : {},
+          thread: e.threadId,
+          message: e.message,
+          ...e.errors ? { errors: e.errors } : {}
+        })),
+        dropped: r.dropped.map((d) => ({ breakpoint: d.breakpointId, count: d.count })),
+        last,
+        more
+      },
+      cost
+    });
+  }
+});
+
 // mcp/tools/debug.ts
 var debugTools = [
   debugSetBreakpoint,
@@ -21883,7 +22491,8 @@ var debugTools = [
   debugPauseState,
   debugEvaluate,
   debugStep,
-  debugLocations
+  debugLocations,
+  debugTrace
 ];
 
 // unity/ecs/ecs-errors.ts
@@ -25221,6 +25830,493 @@ var findTypes = defineTool({
 });
 var typeTools = [findTypes];
 
+// unity/observe/chart.ts
+var SERIES_COLOURS = [
+  { name: "blue", rgb: [31, 119, 180] },
+  { name: "orange", rgb: [255, 127, 14] },
+  { name: "green", rgb: [44, 160, 44] },
+  { name: "red", rgb: [214, 39, 40] },
+  { name: "purple", rgb: [148, 103, 189] },
+  { name: "brown", rgb: [140, 86, 75] },
+  { name: "pink", rgb: [227, 119, 194] },
+  { name: "grey", rgb: [127, 127, 127] }
+];
+var MARGIN = 12;
+function lineChart(series, size = { width: 640, height: 260 }) {
+  const { width, height } = size;
+  const data = new Uint8Array(width * height * 4).fill(255);
+  const plot = (x, y, rgb) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const i = (Math.round(y) * width + Math.round(x)) * 4;
+    data[i] = rgb[0];
+    data[i + 1] = rgb[1];
+    data[i + 2] = rgb[2];
+    data[i + 3] = 255;
+  };
+  const line2 = (x0, y0, x1, y1, rgb, thick = 1) => {
+    const steps = Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0), 1);
+    for (let s = 0; s <= steps; s++) {
+      const x = x0 + (x1 - x0) * s / steps;
+      const y = y0 + (y1 - y0) * s / steps;
+      for (let t = 0; t < thick; t++) plot(x, y + t, rgb);
+    }
+  };
+  const left = MARGIN;
+  const right = width - MARGIN;
+  const top = MARGIN;
+  const bottom = height - MARGIN;
+  const grid = [225, 225, 225];
+  for (let k = 1; k < 4; k++)
+    line2(left, top + (bottom - top) * k / 4, right, top + (bottom - top) * k / 4, grid);
+  const axis = [90, 90, 90];
+  line2(left, top, left, bottom, axis);
+  line2(left, bottom, right, bottom, axis);
+  line2(left, top, right, top, grid);
+  line2(right, top, right, bottom, grid);
+  const frames = series.flatMap((s) => s.points.map((p) => p.frame));
+  if (frames.length === 0) return encodePng({ width, height, data });
+  const f0 = Math.min(...frames);
+  const f1 = Math.max(...frames);
+  const xOf = (f) => left + (f - f0) / (f1 - f0 || 1) * (right - left);
+  series.forEach((s, k) => {
+    const rgb = SERIES_COLOURS[k % SERIES_COLOURS.length].rgb;
+    const vs = s.points.flatMap((p) => p.value !== void 0 ? [p.value] : []);
+    if (vs.length === 0) return;
+    const lo = Math.min(...vs);
+    const hi = Math.max(...vs);
+    const yOf = (v) => hi === lo ? (top + bottom) / 2 : bottom - (v - lo) / (hi - lo) * (bottom - top);
+    let prev;
+    for (const p of s.points) {
+      if (p.value === void 0) {
+        prev = void 0;
+        continue;
+      }
+      const at2 = { x: xOf(p.frame), y: yOf(p.value) };
+      if (prev) line2(prev.x, prev.y, at2.x, at2.y, rgb, 2);
+      else plot(at2.x, at2.y, rgb);
+      prev = at2;
+    }
+  });
+  return encodePng({ width, height, data });
+}
+
+// unity/observe/stats.ts
+function quantile(sorted, q) {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+function distribution(values) {
+  if (values.length === 0) return void 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    min: sorted[0],
+    median: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    max: sorted[sorted.length - 1],
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length
+  };
+}
+function jumps(points, limit = 50) {
+  if (points.length < 2) return { jumps: [], more: 0 };
+  const deltas = points.slice(1).map((p, i) => Math.abs(p.value - points[i].value));
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const typical = quantile(sorted, 0.5);
+  const values = points.map((p) => p.value);
+  const range = Math.max(...values) - Math.min(...values);
+  const threshold = Math.max(4 * typical, range / 10);
+  const out = [];
+  let more = 0;
+  deltas.forEach((d, i) => {
+    if (d <= threshold || d === 0) return;
+    if (out.length >= limit) {
+      more++;
+      return;
+    }
+    out.push({ frame: points[i + 1].frame, from: points[i].value, to: points[i + 1].value });
+  });
+  return { jumps: out, more };
+}
+function hitches(points, factor = 2) {
+  const d = distribution(points.map((p) => p.value));
+  if (!d) return [];
+  return points.filter((p) => p.value > factor * d.median).map((p) => ({ frame: p.frame, ms: p.value }));
+}
+function histogram(values, buckets = 10) {
+  const d = distribution(values);
+  if (!d) return [];
+  const width = (d.max - d.min) / buckets || 1;
+  const out = Array.from({ length: buckets }, (_, i) => ({
+    from: d.min + i * width,
+    to: d.min + (i + 1) * width,
+    count: 0
+  }));
+  for (const v of values) out[Math.min(buckets - 1, Math.floor((v - d.min) / width))].count++;
+  return out;
+}
+
+// unity/observe/watch.ts
+var DEFAULT_SITE = {
+  type: "UnityEngine.UnitySynchronizationContext",
+  method: "ExecuteTasks",
+  ilOffset: 0
+};
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function parseWhere(where) {
+  const at2 = where.trim().lastIndexOf(".");
+  if (at2 <= 0 || at2 === where.trim().length - 1)
+    throw Errors.invalidArgument(
+      `where: give Type.Method (e.g. Game.Enemy.Update), not '${where}'`
+    );
+  return { type: where.trim().slice(0, at2), method: where.trim().slice(at2 + 1) };
+}
+async function watch(session, debug, caller, options) {
+  if (options.codes.length === 0)
+    throw Errors.invalidArgument("watch: give at least one expression");
+  if (options.frames !== void 0 && options.seconds !== void 0)
+    throw Errors.invalidArgument("watch: give frames or seconds, not both");
+  const frames = options.seconds === void 0 ? options.frames ?? 120 : void 0;
+  const runMs = options.seconds !== void 0 ? options.seconds * 1e3 : void 0;
+  const timeoutMs = options.timeoutMs ?? runMs ?? Math.min(12e4, 5e3 + frames * 100);
+  const unwatchedFrameMs = await frameTime(session, caller, options.baselineMs ?? 400);
+  const run = await sampleAt(debug, caller, options.where, options.codes, {
+    ...frames !== void 0 ? { frames } : {},
+    timeoutMs: runMs ?? timeoutMs
+  });
+  const samples = run.samples;
+  const frameOf = samples.map((s) => s.frame);
+  const series = options.codes.map((code, k) => summarise(code, samples, k));
+  let colour = 0;
+  for (const s of series)
+    if (s.numeric) s.colour = SERIES_COLOURS[colour++ % SERIES_COLOURS.length].name;
+  const png = lineChart(
+    series.filter((s) => s.numeric).map((s) => ({
+      points: s.numbers.flatMap(
+        (value, i) => frameOf[i] !== void 0 ? [{ frame: frameOf[i], value }] : []
+      )
+    }))
+  );
+  const watchedFrameMs = sampledFrameTime(samples);
+  return {
+    where: run.location,
+    frames: frameOf,
+    series,
+    timedOut: frames !== void 0 && run.timedOut,
+    cost: {
+      ...unwatchedFrameMs !== void 0 ? { unwatchedFrameMs } : {},
+      ...watchedFrameMs !== void 0 ? { watchedFrameMs } : {},
+      ...unwatchedFrameMs !== void 0 && watchedFrameMs !== void 0 ? { slowdown: watchedFrameMs / unwatchedFrameMs - 1 } : {},
+      stopMeanMs: run.stopCost.stops ? run.stopCost.totalMs / run.stopCost.stops : 0,
+      stopMaxMs: run.stopCost.maxMs
+    },
+    png,
+    operations: run.costs
+  };
+}
+async function sampleAt(debug, caller, where, codes, bound) {
+  if (where === void 0) {
+    try {
+      return await debug.sample(caller, DEFAULT_SITE, codes, bound);
+    } catch (e) {
+      if (e instanceof UnityError && (e.code === "TYPE_NOT_FOUND" || e.code === "MEMBER_NOT_FOUND" || e.code === "NO_LOCATION"))
+        throw Errors.invalidArgument(
+          `no per-frame method found (${DEFAULT_SITE.type}.${DEFAULT_SITE.method} is not in this game): give where, a method the game runs every frame (e.g. a MonoBehaviour's Update)`
+        );
+      throw e;
+    }
+  }
+  const spec = parseWhere(where);
+  try {
+    return await debug.sample(caller, spec, codes, bound);
+  } catch (e) {
+    if (!(e instanceof UnityError) || e.code !== "NO_LOCATION") throw e;
+    return debug.sample(caller, { ...spec, ilOffset: 0 }, codes, bound);
+  }
+}
+function summarise(code, samples, k) {
+  const numbers = [];
+  const texts = [];
+  let errors = 0;
+  let firstError;
+  for (const s of samples) {
+    const r = s.results[k];
+    const n = r ? numberOf(r) : void 0;
+    numbers.push(n);
+    if (!r || r.kind === "error" || r.kind === "exception" || r.kind === "void") {
+      errors++;
+      const why = !r ? "not evaluated" : r.kind === "error" ? r.error : r.kind === "exception" ? `threw ${r.type}: ${r.message}` : "no value (void)";
+      firstError ??= why;
+      texts.push(`<error: ${why}>`);
+    } else texts.push(r.text);
+  }
+  const numeric = numbers.some((n) => n !== void 0);
+  const points = numbers.flatMap((value, i) => {
+    const frame = samples[i].frame;
+    return value !== void 0 && frame !== void 0 ? [{ frame, value }] : [];
+  });
+  const j = numeric ? jumps(points) : { jumps: [], more: 0 };
+  const stats = distribution(points.map((p) => p.value));
+  return {
+    code,
+    numbers,
+    texts,
+    numeric,
+    ...stats ? { stats } : {},
+    jumps: j.jumps,
+    moreJumps: j.more,
+    errors,
+    ...firstError !== void 0 ? { firstError } : {}
+  };
+}
+function sampledFrameTime(samples) {
+  const withFrame = samples.filter((s) => s.frame !== void 0);
+  if (withFrame.length < 2) return void 0;
+  const a = withFrame[0];
+  const b = withFrame[withFrame.length - 1];
+  const frames = b.frame - a.frame;
+  return frames > 0 ? (b.at - a.at) / frames : void 0;
+}
+async function frameTime(session, caller, ms) {
+  const read2 = async () => {
+    const r = await evaluateToolProgram(
+      session,
+      caller,
+      "watch (frame count)",
+      "UnityEngine.Time.frameCount"
+    );
+    const n = r.value.kind === "value" && r.value.value.kind === "number" ? Number(r.value.value.value) : void 0;
+    return n === void 0 ? void 0 : { frame: n, at: performance.now() };
+  };
+  const a = await read2().catch(() => void 0);
+  if (!a) return void 0;
+  await sleep(ms);
+  const b = await read2().catch(() => void 0);
+  if (!b || b.frame <= a.frame) return void 0;
+  return (b.at - a.at) / (b.frame - a.frame);
+}
+var PROFILE_CODES = [
+  "UnityEngine.Time.unscaledDeltaTime * 1000f",
+  "System.GC.CollectionCount(0)",
+  "System.GC.GetTotalMemory(false)"
+];
+async function profile(session, debug, caller, options) {
+  const w = await watch(session, debug, caller, {
+    codes: PROFILE_CODES,
+    frames: options.frames,
+    ...options.where !== void 0 ? { where: options.where } : {},
+    ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
+  });
+  const [ft, gc, heap] = w.series;
+  const points = ft.numbers.flatMap((value, i) => {
+    const frame = w.frames[i];
+    return value !== void 0 && frame !== void 0 ? [{ frame, value }] : [];
+  });
+  const gcs = gc.numbers.filter((n) => n !== void 0);
+  const heaps = heap.numbers.filter((n) => n !== void 0);
+  return {
+    watch: w,
+    ...ft.stats ? { frameMs: ft.stats } : {},
+    histogram: histogram(points.map((p) => p.value)),
+    hitches: hitches(points),
+    ...gcs.length ? { gcCollections: gcs[gcs.length - 1] - gcs[0] } : {},
+    ...heaps.length ? {
+      heap: {
+        min: Math.min(...heaps),
+        max: Math.max(...heaps),
+        last: heaps[heaps.length - 1]
+      }
+    } : {}
+  };
+}
+
+// mcp/tools/watch.ts
+var MAX_VALUES = 600;
+var distributionSchema = external_exports.object({
+  count: external_exports.number().int(),
+  min: external_exports.number(),
+  median: external_exports.number(),
+  p95: external_exports.number(),
+  max: external_exports.number(),
+  mean: external_exports.number()
+});
+var watchCostSchema = external_exports.object({
+  unwatched_frame_ms: external_exports.number().optional().describe("frame time just before, unwatched"),
+  watched_frame_ms: external_exports.number().optional().describe("frame time over the frames sampled"),
+  slowdown: external_exports.number().optional().describe("watched / unwatched - 1: 0.1 is frames 10% longer"),
+  stop_mean_ms: external_exports.number().describe("the game stood still this long per sample (mean)"),
+  stop_max_ms: external_exports.number()
+}).describe("the watch's own cost on the game");
+var seriesSchema = external_exports.object({
+  code: external_exports.string(),
+  colour: external_exports.string().optional().describe("its line's colour in the chart"),
+  numeric: external_exports.boolean(),
+  stats: distributionSchema.optional(),
+  jumps: external_exports.array(external_exports.object({ frame: external_exports.number().int(), from: external_exports.number(), to: external_exports.number() })),
+  more_jumps: external_exports.number().int(),
+  errors: external_exports.number().int().describe("samples where it failed"),
+  first_error: external_exports.string().optional(),
+  values: external_exports.array(external_exports.union([external_exports.number(), external_exports.string(), external_exports.null()])).describe("per sample, as frames: the number, else the text (the first 600)")
+});
+var round2 = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+function distOut(d) {
+  return {
+    count: d.count,
+    min: d.min,
+    median: d.median,
+    p95: d.p95,
+    max: d.max,
+    mean: round2(d.mean, 6)
+  };
+}
+function watchOut(w) {
+  return {
+    where: w.where.method,
+    samples: w.frames.length,
+    timed_out: w.timedOut,
+    frames: w.frames.slice(0, MAX_VALUES).map((f) => f ?? null),
+    series: w.series.map((s) => ({
+      code: s.code,
+      ...s.colour !== void 0 ? { colour: s.colour } : {},
+      numeric: s.numeric,
+      ...s.stats ? { stats: distOut(s.stats) } : {},
+      jumps: s.jumps,
+      more_jumps: s.moreJumps,
+      errors: s.errors,
+      ...s.firstError !== void 0 ? { first_error: s.firstError } : {},
+      values: s.numbers.slice(0, MAX_VALUES).map((n, i) => n ?? s.texts[i] ?? null)
+    })),
+    watch_cost: {
+      ...w.cost.unwatchedFrameMs !== void 0 ? { unwatched_frame_ms: round2(w.cost.unwatchedFrameMs) } : {},
+      ...w.cost.watchedFrameMs !== void 0 ? { watched_frame_ms: round2(w.cost.watchedFrameMs) } : {},
+      ...w.cost.slowdown !== void 0 ? { slowdown: round2(w.cost.slowdown) } : {},
+      stop_mean_ms: round2(w.cost.stopMeanMs),
+      stop_max_ms: round2(w.cost.stopMaxMs)
+    }
+  };
+}
+var fmt = (x) => Number.isInteger(x) ? String(x) : x.toPrecision(4);
+function watchText(w) {
+  const lines = [
+    `${w.frames.length} samples at ${w.where.method}${w.timedOut ? " (the bound ran out first)" : ""}; frames ${w.frames[0] ?? "?"}..${w.frames[w.frames.length - 1] ?? "?"}`
+  ];
+  for (const s of w.series) {
+    const st = s.stats;
+    lines.push(
+      `${s.colour ? `[${s.colour}] ` : ""}${s.code}: ${st ? `min ${fmt(st.min)} median ${fmt(st.median)} p95 ${fmt(st.p95)} max ${fmt(st.max)}` : `not numeric (last ${s.texts[s.texts.length - 1] ?? "-"})`}${s.errors ? `; ${s.errors} failed: ${s.firstError}` : ""}`
+    );
+    if (s.jumps.length)
+      lines.push(
+        `  jumps at frames ${s.jumps.map((j) => `${j.frame} (${fmt(j.from)}→${fmt(j.to)})`).join(", ")}${s.moreJumps ? ` and ${s.moreJumps} more` : ""}`
+      );
+  }
+  const c = w.cost;
+  lines.push(
+    `watch cost: the game stopped ${c.stopMeanMs.toFixed(2)} ms per sample (max ${c.stopMaxMs.toFixed(2)})${c.unwatchedFrameMs !== void 0 && c.watchedFrameMs !== void 0 ? `; frame time ${c.unwatchedFrameMs.toFixed(2)} ms unwatched, ${c.watchedFrameMs.toFixed(2)} ms watched (${c.slowdown >= 0 ? "+" : ""}${(c.slowdown * 100).toFixed(1)}%)` : ""}`
+  );
+  return lines;
+}
+var boundArgs = {
+  where: external_exports.string().min(1).optional().describe(
+    "Type.Method the game runs every frame (default: the engine's per-frame task pump, UnityEngine.UnitySynchronizationContext.ExecuteTasks)"
+  ),
+  timeout_ms: external_exports.number().int().min(100).max(12e4).optional().describe("bound on the whole watch (default: 5 s + 100 ms per frame, at most 120 s)")
+};
+var watchOutput = {
+  where: external_exports.string().describe("the method sampled"),
+  samples: external_exports.number().int(),
+  timed_out: external_exports.boolean().describe("fewer frames than asked came within the bound"),
+  frames: external_exports.array(external_exports.number().int().nullable()).describe("Time.frameCount of each sample"),
+  series: external_exports.array(seriesSchema),
+  watch_cost: watchCostSchema
+};
+var watchTool = defineTool({
+  name: "watch",
+  title: "Watch values per frame",
+  description: "Sample C# expressions once per frame while the game runs (`frames` N, default 120, or `seconds`), at a method the game runs every frame (`where`; names resolve as in that method's body). Returns per expression min / median / p95 / max, the frames where the value jumped, its values, and an inline PNG line chart (one line per numeric expression, each scaled to its own range, frame on the x axis). The game stops only while the expressions are evaluated at each frame; the watch reports that stop and the frame time with and without it. Bounded by `timeout_ms`.",
+  input: external_exports.object({
+    code: external_exports.array(external_exports.string().min(1).max(2e3)).min(1).max(8),
+    frames: external_exports.number().int().min(2).max(2e3).optional(),
+    seconds: external_exports.number().min(0.1).max(60).optional(),
+    ...boundArgs
+  }),
+  output: external_exports.object({ ...watchOutput, cost: costSchema }),
+  annotations: READS,
+  run: async (args2, { session, debug, caller }) => {
+    const started = performance.now();
+    const w = await watch(session, debug, caller, {
+      codes: args2.code,
+      ...args2.frames !== void 0 ? { frames: args2.frames } : {},
+      ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
+      ...args2.where !== void 0 ? { where: args2.where } : {},
+      ...args2.timeout_ms !== void 0 ? { timeoutMs: args2.timeout_ms } : {}
+    });
+    return {
+      text: clip(watchText(w).join("\n"), 2e4),
+      structured: watchOut(w),
+      cost: callCost(started, w.operations),
+      images: [{ data: w.png.toString("base64"), mimeType: "image/png" }]
+    };
+  }
+});
+var profileTool = defineTool({
+  name: "profile",
+  title: "Profile frame time",
+  description: "A watch preset to frame time (Time.unscaledDeltaTime in ms), GC collections (generation 0) and the managed heap (GC.GetTotalMemory) for `frames` frames (default 300): the chart, the frame-time distribution and histogram, and the hitches (frames over 2x the median frame time; a frame's time is the wait since the previous frame, so a hitch is reported on the frame after the one that was slow).",
+  input: external_exports.object({
+    frames: external_exports.number().int().min(10).max(2e3).default(300),
+    ...boundArgs
+  }),
+  output: external_exports.object({
+    ...watchOutput,
+    frame_ms: distributionSchema.optional(),
+    histogram: external_exports.array(external_exports.object({ from: external_exports.number(), to: external_exports.number(), count: external_exports.number().int() })),
+    hitches: external_exports.array(external_exports.object({ frame: external_exports.number().int(), ms: external_exports.number() })),
+    gc_collections: external_exports.number().int().optional().describe("gen-0 collections during the profile"),
+    heap: external_exports.object({ min: external_exports.number(), max: external_exports.number(), last: external_exports.number() }).optional(),
+    cost: costSchema
+  }),
+  annotations: READS,
+  run: async (args2, { session, debug, caller }) => {
+    const started = performance.now();
+    const p = await profile(session, debug, caller, {
+      frames: args2.frames,
+      ...args2.where !== void 0 ? { where: args2.where } : {},
+      ...args2.timeout_ms !== void 0 ? { timeoutMs: args2.timeout_ms } : {}
+    });
+    const lines = watchText(p.watch);
+    if (p.frameMs)
+      lines.push(
+        `frame time: median ${p.frameMs.median.toFixed(2)} ms, p95 ${p.frameMs.p95.toFixed(2)}, max ${p.frameMs.max.toFixed(2)}`
+      );
+    lines.push(
+      p.hitches.length ? `hitches (over 2x the median): ${p.hitches.map((h) => `frame ${h.frame} ${h.ms.toFixed(1)} ms`).join(", ")}` : "no hitches (no frame over 2x the median)"
+    );
+    if (p.gcCollections !== void 0) lines.push(`GC collections: ${p.gcCollections}`);
+    if (p.heap)
+      lines.push(
+        `managed heap: ${(p.heap.min / 1048576).toFixed(1)}..${(p.heap.max / 1048576).toFixed(1)} MB`
+      );
+    return {
+      text: clip(lines.join("\n"), 2e4),
+      structured: {
+        ...watchOut(p.watch),
+        ...p.frameMs ? { frame_ms: distOut(p.frameMs) } : {},
+        histogram: p.histogram.map((b) => ({
+          from: round2(b.from),
+          to: round2(b.to),
+          count: b.count
+        })),
+        hitches: p.hitches.map((h) => ({ frame: h.frame, ms: round2(h.ms) })),
+        ...p.gcCollections !== void 0 ? { gc_collections: p.gcCollections } : {},
+        ...p.heap ? { heap: p.heap } : {}
+      },
+      cost: callCost(started, p.watch.operations),
+      images: [{ data: p.watch.png.toString("base64"), mimeType: "image/png" }]
+    };
+  }
+});
+var watchTools = [watchTool, profileTool];
+
 // mcp/tools/index.ts
 var ALL_TOOLS = [
   ...sessionTools,
@@ -25230,7 +26326,8 @@ var ALL_TOOLS = [
   ...logTools,
   ...advanceTools,
   ...ecsTools,
-  ...debugTools
+  ...debugTools,
+  ...watchTools
 ];
 
 // mcp/server.ts
