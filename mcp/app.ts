@@ -342,10 +342,11 @@ export class GameApp {
   }
 
   private lingerThenFree(game: Game): void {
-    if (game.linger || !game.session.status().attached) {
-      if (!game.session.status().attached) void this.free(game);
+    if (!game.session.status().attached) {
+      void this.free(game);
       return;
     }
+    if (game.linger) return;
     const ms = this.opts.lingerMs ?? 60_000;
     this.log(`${game.id}: no caller attached; freeing ${game.endpoint} in ${ms} ms`);
     game.linger = setTimeout(() => {
@@ -370,8 +371,6 @@ export class GameApp {
       if (g.id === selector || g.key === selector || g.endpoint === selector) return g;
     const literal = /^(.+):(\d{1,5})$/.exec(selector);
     if (this.listener) {
-      await this.startDiscovery();
-      await this.waitForFirstBeacons();
       try {
         return await this.gameForTarget({ kind: 'player', selector });
       } catch (e) {

@@ -51,9 +51,39 @@ export const playerArgument = z
       'name) or host:port; default: the game you attached to, else the one visible player',
   );
 
+/** Whether a tool goes to a game, and so takes the dispatcher's `player` besides its own arguments. */
+export function takesPlayer(t: Tool): boolean {
+  return (t.routing ?? 'game') !== 'none';
+}
+
+/**
+ * A call's arguments split into the dispatcher's `player` and the tool's own (`problem`: why the
+ * `player` given is refused).
+ */
+export function splitPlayer(
+  t: Tool,
+  args: unknown,
+): { player?: string; own: unknown } | { problem: string } {
+  if (!takesPlayer(t) || typeof args !== 'object' || args === null || Array.isArray(args))
+    return { own: args };
+  if (!('player' in args)) return { own: args };
+  const { player, ...own } = args as Record<string, unknown>;
+  const p = playerArgument.safeParse(player);
+  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join('; ') };
+  return { ...(p.data !== undefined ? { player: p.data } : {}), own };
+}
+
+/** The game a call goes to, by the tool's routing (Tool.routing). */
+async function gameOfCall(t: Tool, call: ToolCall, player: string | undefined) {
+  const routing = t.routing ?? 'game';
+  if (routing === 'none') return undefined;
+  if (routing === 'selected' && player === undefined) return call.app.selectedGame(call.caller);
+  return call.app.gameFor(call.caller, player);
+}
+
 function inputSchema(t: Tool): ListedTool['inputSchema'] {
   const schema = jsonSchema(t.input, 'input') as ListedTool['inputSchema'];
-  if ((t.routing ?? 'game') === 'none') return schema;
+  if (!takesPlayer(t)) return schema;
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
   return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, 'input') } };
 }
@@ -100,23 +130,15 @@ export async function callTool(
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
-  const routing = tool.routing ?? 'game';
-  let args = rawArgs ?? {};
-  let player: string | undefined;
-  if (routing !== 'none' && typeof args === 'object' && !Array.isArray(args) && 'player' in args) {
-    const { player: named, ...rest } = args as Record<string, unknown>;
-    const p = playerArgument.safeParse(named);
-    if (!p.success)
-      return errorResult(
-        new UnityError(
-          'INVALID_ARGUMENT',
-          `invalid arguments for ${tool.name}: player: ${p.error.issues.map((i) => i.message).join('; ')}`,
-        ),
-      );
-    player = p.data;
-    args = rest;
-  }
-  const parsed = tool.input.safeParse(args);
+  const split = splitPlayer(tool, rawArgs ?? {});
+  if ('problem' in split)
+    return errorResult(
+      new UnityError(
+        'INVALID_ARGUMENT',
+        `invalid arguments for ${tool.name}: player: ${split.problem}`,
+      ),
+    );
+  const parsed = tool.input.safeParse(split.own);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -126,14 +148,7 @@ export async function callTool(
     );
   }
   try {
-    const game =
-      routing === 'game'
-        ? await call.app.gameFor(call.caller, player)
-        : routing === 'selected'
-          ? player !== undefined
-            ? await call.app.gameFor(call.caller, player)
-            : call.app.selectedGame(call.caller)
-          : undefined;
+    const game = await gameOfCall(tool, call, split.player);
     const out = await tool.run(parsed.data, toolContext(call, game));
     const extras = (out.structured as { cost?: object }).cost;
     return {

@@ -11,7 +11,7 @@
 
 import { z } from 'zod';
 
-import { playerArgument } from '../mcp/server.js';
+import { splitPlayer, takesPlayer } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -45,11 +45,6 @@ function propertyNames(schema: JsonSchema, into = new Set<string>()): Set<string
   return into;
 }
 
-/** A tool that goes to a game takes the dispatcher's `player` besides its own arguments. */
-function routed(tool: Tool): boolean {
-  return (tool.routing ?? 'game') !== 'none';
-}
-
 /** The argument and result field names of a tool, as tools/list describes them. */
 function fieldsOf(tool: Tool): Set<string> {
   const out = new Set<string>();
@@ -59,7 +54,7 @@ function fieldsOf(tool: Tool): Set<string> {
   ] as const) {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
-  if (routed(tool)) out.add('player');
+  if (takesPlayer(tool)) out.add('player');
   return out;
 }
 
@@ -137,12 +132,12 @@ export function checkSkill(input: SkillCheckInput): string[] {
         }
         // tools/call would drop an unknown key silently (zod strips it): here it is a mistake
         const known = Object.keys(tool.input.shape);
-        const own = { ...(args as Record<string, unknown>) };
-        if (routed(tool) && 'player' in own) {
-          if (!playerArgument.safeParse(own.player).success)
-            problems.push(`\`${span}\`: player must be a non-empty string`);
-          delete own.player;
+        const split = splitPlayer(tool, args);
+        if ('problem' in split) {
+          problems.push(`\`${span}\`: ${tool.name} refuses its player: ${split.problem}`);
+          continue;
         }
+        const own = split.own as Record<string, unknown>;
         const unknown = Object.keys(own).filter((k) => !known.includes(k));
         if (unknown.length) {
           problems.push(`\`${span}\`: ${tool.name} has no argument ${unknown.join(', ')}`);
