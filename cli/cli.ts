@@ -266,6 +266,32 @@ async function serve(v: Values): Promise<void> {
   await relay.run();
 }
 
+/** `broker --status`'s games, a line each: who is attached and who holds it. */
+function gamesText(games: unknown): string {
+  const list = Array.isArray(games)
+    ? (games as {
+        id: string;
+        endpoint: string;
+        attached: boolean;
+        callers: string[];
+        holds: { caller: string; count: number }[];
+        lingering?: boolean;
+      }[])
+    : [];
+  return (
+    `${list.length} game(s)${list.length ? ':' : ''}\n` +
+    list
+      .map(
+        (g) =>
+          `  ${g.id} ${g.endpoint}: ${g.attached ? 'attached' : 'not attached'}` +
+          `${g.callers.length ? `, callers ${g.callers.join(', ')}` : ''}` +
+          `${g.holds.length ? `, held by ${g.holds.map((h) => `${h.caller} x${h.count}`).join(', ')}` : ''}` +
+          `${g.lingering ? ', no caller (freed when the linger period ends)' : ''}\n`,
+      )
+      .join('')
+  );
+}
+
 function envInt(name: string): string | undefined {
   const v = process.env[name];
   return v === undefined || v === '' ? undefined : v;
@@ -308,7 +334,8 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
                     `  ${f.kind} pid ${f.pid}${typeof f['client'] === 'string' ? ` (${f['client']})` : ''} since ${f.since}`,
                 )
                 .join('\n') +
-              '\n',
+              '\n' +
+              gamesText(s.games),
       );
       return 0;
     }

@@ -141,6 +141,11 @@ describe('one game, several front-ends of one broker', () => {
       games: GameRow[];
     };
     expect(broker.games.map((g) => g.endpoint)).toEqual([`127.0.0.1:${fixture.sdbPort}`]);
+    const text = (await runCli(home, ['broker', '--status'])).stdout;
+    expect(text).toContain(
+      `1 game(s):\n  ${broker.games[0]!.id} 127.0.0.1:${fixture.sdbPort}: attached, callers `,
+    );
+    expect(text).toContain(aId);
     // discovery once: the broker listens for beacons, the front-ends bind no UDP port at all
     expect(await udpPortsOf(broker.pid)).toContain(beaconPort);
     expect(await udpPortsOf(a.pid!)).toEqual([]);

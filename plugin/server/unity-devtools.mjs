@@ -219,6 +219,14 @@ async function serve(v) {
   installLifetime(() => relay.close(), { stdin: process.stdin, log });
   await relay.run();
 }
+function gamesText(games) {
+  const list = Array.isArray(games) ? games : [];
+  return `${list.length} game(s)${list.length ? ":" : ""}
+` + list.map(
+    (g) => `  ${g.id} ${g.endpoint}: ${g.attached ? "attached" : "not attached"}${g.callers.length ? `, callers ${g.callers.join(", ")}` : ""}${g.holds.length ? `, held by ${g.holds.map((h) => `${h.caller} x${h.count}`).join(", ")}` : ""}${g.lingering ? ", no caller (freed when the linger period ends)" : ""}
+`
+  ).join("");
+}
 function envInt(name) {
   const v = process.env[name];
   return v === void 0 || v === "" ? void 0 : v;
@@ -256,7 +264,7 @@ async function broker(v, positionals) {
 ${s.frontEnds.length} front-end(s):
 ` + s.frontEnds.map(
           (f) => `  ${f.kind} pid ${f.pid}${typeof f["client"] === "string" ? ` (${f["client"]})` : ""} since ${f.since}`
-        ).join("\n") + "\n"
+        ).join("\n") + "\n" + gamesText(s.games)
       );
       return 0;
     }
@@ -274,7 +282,7 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-VDJRJPMC.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-7NQSBTS2.mjs");
   const code = await runBroker({
     paths,
     version: pkg.version,

@@ -20816,10 +20816,11 @@ var GameApp = class _GameApp {
     }
   }
   lingerThenFree(game) {
-    if (game.linger || !game.session.status().attached) {
-      if (!game.session.status().attached) void this.free(game);
+    if (!game.session.status().attached) {
+      void this.free(game);
       return;
     }
+    if (game.linger) return;
     const ms = this.opts.lingerMs ?? 6e4;
     this.log(`${game.id}: no caller attached; freeing ${game.endpoint} in ${ms} ms`);
     game.linger = setTimeout(() => {
@@ -20842,8 +20843,6 @@ var GameApp = class _GameApp {
       if (g.id === selector || g.key === selector || g.endpoint === selector) return g;
     const literal3 = /^(.+):(\d{1,5})$/.exec(selector);
     if (this.listener) {
-      await this.startDiscovery();
-      await this.waitForFirstBeacons();
       try {
         return await this.gameForTarget({ kind: "player", selector });
       } catch (e) {
@@ -26340,9 +26339,27 @@ function jsonSchema(schema, io) {
 var playerArgument = external_exports.string().min(1).optional().describe(
   "which game this call goes to: a game id from status (g1), a player (key, label, project name) or host:port; default: the game you attached to, else the one visible player"
 );
+function takesPlayer(t) {
+  return (t.routing ?? "game") !== "none";
+}
+function splitPlayer(t, args2) {
+  if (!takesPlayer(t) || typeof args2 !== "object" || args2 === null || Array.isArray(args2))
+    return { own: args2 };
+  if (!("player" in args2)) return { own: args2 };
+  const { player, ...own } = args2;
+  const p = playerArgument.safeParse(player);
+  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join("; ") };
+  return { ...p.data !== void 0 ? { player: p.data } : {}, own };
+}
+async function gameOfCall(t, call, player) {
+  const routing = t.routing ?? "game";
+  if (routing === "none") return void 0;
+  if (routing === "selected" && player === void 0) return call.app.selectedGame(call.caller);
+  return call.app.gameFor(call.caller, player);
+}
 function inputSchema(t) {
   const schema = jsonSchema(t.input, "input");
-  if ((t.routing ?? "game") === "none") return schema;
+  if (!takesPlayer(t)) return schema;
   const properties = schema.properties ?? {};
   return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, "input") } };
 }
@@ -26377,23 +26394,15 @@ function errorResult(e) {
   };
 }
 async function callTool(tool, rawArgs, call) {
-  const routing = tool.routing ?? "game";
-  let args2 = rawArgs ?? {};
-  let player;
-  if (routing !== "none" && typeof args2 === "object" && !Array.isArray(args2) && "player" in args2) {
-    const { player: named, ...rest } = args2;
-    const p = playerArgument.safeParse(named);
-    if (!p.success)
-      return errorResult(
-        new UnityError(
-          "INVALID_ARGUMENT",
-          `invalid arguments for ${tool.name}: player: ${p.error.issues.map((i) => i.message).join("; ")}`
-        )
-      );
-    player = p.data;
-    args2 = rest;
-  }
-  const parsed = tool.input.safeParse(args2);
+  const split = splitPlayer(tool, rawArgs ?? {});
+  if ("problem" in split)
+    return errorResult(
+      new UnityError(
+        "INVALID_ARGUMENT",
+        `invalid arguments for ${tool.name}: player: ${split.problem}`
+      )
+    );
+  const parsed = tool.input.safeParse(split.own);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -26403,7 +26412,7 @@ async function callTool(tool, rawArgs, call) {
     );
   }
   try {
-    const game = routing === "game" ? await call.app.gameFor(call.caller, player) : routing === "selected" ? player !== void 0 ? await call.app.gameFor(call.caller, player) : call.app.selectedGame(call.caller) : void 0;
+    const game = await gameOfCall(tool, call, split.player);
     const out = await tool.run(parsed.data, toolContext(call, game));
     const extras = out.structured.cost;
     return {
