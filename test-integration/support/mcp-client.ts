@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli/cli.js', import.meta.url));
 
@@ -22,9 +22,25 @@ export const TOOL_NAMES: readonly string[] = (
   ) as { name: string }[]
 ).map((t) => t.name);
 
-/** A fresh broker home (0700, as mkdtemp makes it): no other test's broker lives there. */
+/**
+ * Every home brokerHome made for this test file: removed after the file's own afterAll hooks
+ * (vitest runs them in reverse order of registration, and this one is registered on import,
+ * first), so its brokers are stopped by then.
+ */
+const homes = new Set<string>();
+afterAll(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+  homes.clear();
+});
+
+/**
+ * A fresh broker home (0700, as mkdtemp makes it): no other test's broker lives there. Removed
+ * with the test file's other clean-up, whichever test made it.
+ */
 export function brokerHome(): string {
-  return mkdtempSync(path.join(tmpdir(), 'ud-broker-'));
+  const home = mkdtempSync(path.join(tmpdir(), 'ud-broker-'));
+  homes.add(home);
+  return home;
 }
 
 /** The environment a front-end or broker of `home` runs with. */
