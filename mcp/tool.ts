@@ -134,6 +134,14 @@ export function toolContext(call: ToolCall, game: Game | undefined): ToolContext
  */
 export type Routing = 'game' | 'selected' | 'none';
 
+/**
+ * How a call shares its game with other callers' calls. `instant`: no suspend window and no
+ * invoke (status, find_types, debug_status): it never waits behind anyone's work. `smooth`: one
+ * bounded suspend window (eval, ECS reads and writes, frame reads, screenshot). `heavy`: runs the
+ * game or holds it across time (advance, stepping, debug_wait, watch).
+ */
+export type Tier = 'instant' | 'smooth' | 'heavy';
+
 export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
@@ -143,6 +151,7 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject
   annotations: ToolAnnotations;
   /** Default `game`; tools with `game` or `selected` take an optional `player` argument. */
   routing?: Routing;
+  tier: Tier;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome<z.input<O>>>;
 }
 

@@ -45,6 +45,7 @@ export const advance = defineTool({
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
+  tier: 'heavy',
   run: async (args, { session, debug, journal, caller }) => {
     const r = await advanceGame(
       session,

@@ -45,6 +45,7 @@ export const debugSetBreakpoint = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
+  tier: 'smooth',
   run: async (args, { debug, caller }) => {
     const r = await debug.setBreakpoint(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -79,6 +80,7 @@ export const debugBreakOnException = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
+  tier: 'smooth',
   run: async (args, { debug, caller }) => {
     const r = await debug.breakOnException(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -106,6 +108,7 @@ export const debugRemoveBreakpoint = defineTool({
   }),
   output: z.object({ removed: z.array(z.number().int()), cost: costSchema }),
   annotations: CONTROLS_IDEMPOTENT,
+  tier: 'smooth',
   run: async (args, { debug, caller }) => {
     if ((args.id === undefined) === (args.all !== true))
       throw new UnityError('INVALID_ARGUMENT', 'give id, or all: true');
@@ -146,6 +149,7 @@ export const debugLocations = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'instant',
   run: async (args, { debug, caller }) => {
     const r = await debug.methodLocations(caller, args.type, args.method, args.signature);
     const lines: string[] = [];

@@ -43,6 +43,7 @@ export const debugStatus = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'instant',
   run: (_args, { session, debug }) => {
     const started = performance.now();
     const d = debug.status();
@@ -87,6 +88,7 @@ export const debugWait = defineTool({
   }),
   output: z.object({ stopped: z.boolean(), stop: stopSchema.optional(), cost: costSchema }),
   annotations: READS,
+  tier: 'heavy',
   run: async (args, { debug }) => {
     const started = performance.now();
     const s = await debug.wait(args.timeout_ms);
@@ -134,6 +136,7 @@ export const debugPauseState = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, debug, caller }) => {
     const r = await pauseState(session, debug, caller, {
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
@@ -205,6 +208,7 @@ export const debugEvaluate = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
+  tier: 'smooth',
   run: async (args, { session, debug, journal, caller }) => {
     return evalOutcome(
       await evaluateInPause(session, debug, journal, caller, args.code, {
@@ -243,6 +247,7 @@ export const debugStep = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
+  tier: 'heavy',
   run: async (args, { debug, caller }) => {
     const r = await debug.step(caller, args.kind, {
       force: args.force === true,

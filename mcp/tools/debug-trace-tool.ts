@@ -41,6 +41,7 @@ export const debugTrace = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'heavy',
   run: (args, { debug }) => {
     const started = performance.now();
     const r = debug.traces.read({

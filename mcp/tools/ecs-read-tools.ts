@@ -44,6 +44,7 @@ export const ecsWorlds = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (_args, { session, caller }) => {
     const r = await worlds(session, caller);
     return {
@@ -105,6 +106,7 @@ export const ecsQuery = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await queryEntities(session, caller, args);
     const v = r.value;
@@ -166,6 +168,7 @@ export const ecsListComponents = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await entityComponents(
       session,
@@ -209,6 +212,7 @@ export const ecsGetComponent = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await getComponent(
       session,
@@ -239,6 +243,7 @@ export const ecsGetBuffer = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await getBuffer(
       session,

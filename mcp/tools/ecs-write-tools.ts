@@ -66,6 +66,7 @@ export const ecsSetComponent = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
+  tier: 'smooth',
   run: async (args, { session, journal, caller }) => {
     const list = args.entities ?? (args.entity !== undefined ? [args.entity] : []);
     const r = await setComponents(
@@ -127,6 +128,7 @@ export const ecsBufferEdit = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
+  tier: 'smooth',
   run: async (args, { session, journal, caller }) => {
     const r = await editBuffer(
       session,
@@ -170,6 +172,7 @@ export const ecsCreateEntity = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
+  tier: 'smooth',
   run: async (args, { session, journal, caller }) => {
     const r = await createScratchEntity(session, journal, caller, args);
     const v = r.value;
@@ -206,6 +209,7 @@ export const ecsDestroyEntity = defineTool({
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await destroyEntities(
       session,

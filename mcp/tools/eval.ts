@@ -166,6 +166,7 @@ export const evalTool = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
+  tier: 'smooth',
   run: async (args, { session, journal, caller }) =>
     evalOutcome(await evaluateInSession(session, caller, args.code, {}, journal)),
 });

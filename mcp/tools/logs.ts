@@ -52,6 +52,7 @@ export const logs = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'instant',
   run: async (args, { session, playerLog, caller }) => {
     const r = await readPlayerLog(session, playerLog, {
       caller,

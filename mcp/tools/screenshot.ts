@@ -32,6 +32,7 @@ export const screenshot = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     const r = await takeScreenshot(session, {
       caller,

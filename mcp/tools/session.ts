@@ -132,6 +132,7 @@ export const status = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'instant',
   routing: 'none',
   run: async (_args, { app, caller }) => {
     const started = performance.now();
@@ -213,6 +214,7 @@ export const attach = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS_IDEMPOTENT,
+  tier: 'smooth',
   routing: 'none',
   run: async (args, { app, caller }) => {
     const started = performance.now();
@@ -254,6 +256,7 @@ export const detach = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS_IDEMPOTENT,
+  tier: 'instant',
   routing: 'selected',
   run: async (_args, { app, caller, game }) => {
     const started = performance.now();
@@ -289,6 +292,7 @@ export const suspend = defineTool({
   input: z.object({}),
   output: z.object({ holds: z.number().int().describe('your holds now'), cost: costSchema }),
   annotations: CONTROLS,
+  tier: 'smooth',
   run: async (_args, { session, caller }) => {
     const r = await session.hold(caller);
     return {
@@ -314,6 +318,7 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args.force === true);

@@ -84,6 +84,7 @@ export const findTypes = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'instant',
   run: async (args, { session, caller }) => {
     const started = performance.now();
     const costs: OperationCost[] = [];

@@ -38,6 +38,7 @@ export const undoTool = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS, // undo restores it
+  tier: 'smooth',
   run: async (args, { session, journal, caller }) => {
     const r = await undo(session, journal, caller, {
       steps: args.steps,

@@ -158,6 +158,7 @@ export const watchTool = defineTool({
   }),
   output: z.object({ ...watchOutput, cost: costSchema }),
   annotations: READS,
+  tier: 'heavy',
   run: async (args, { session, debug, caller }) => {
     const started = performance.now();
     const w = await watch(session, debug, caller, {
@@ -199,6 +200,7 @@ export const profileTool = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
+  tier: 'heavy',
   run: async (args, { session, debug, caller }) => {
     const started = performance.now();
     const p = await profile(session, debug, caller, {
