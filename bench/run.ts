@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { buildReference, runReference } from './reference.js';
+import { agents } from './agents.js';
 import { ecs } from './ecs.js';
 import { debug } from './debug.js';
 import { observe } from './observe.js';
@@ -77,11 +78,24 @@ const SOURCES: Record<string, readonly string[]> = {
     'broker',
     'cli',
     'bench/mcp.ts',
+    'bench/broker-harness.ts',
     'tsconfig.build.json',
   ],
   ecs: [...HARNESS, 'sdb-protocol', 'unity', 'bench/ecs.ts', 'bench/hitch.ts'],
   debug: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/debug.ts'],
   observe: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/observe.ts'],
+  agents: [
+    ...HARNESS,
+    'sdb-protocol',
+    'unity',
+    'eval',
+    'mcp',
+    'broker',
+    'cli',
+    'bench/agents.ts',
+    'bench/broker-harness.ts',
+    'tsconfig.build.json',
+  ],
 };
 
 const wire: Scenario = {
@@ -262,6 +276,7 @@ const scenarios: Record<string, Scenario> = {
   ecs,
   debug,
   observe,
+  agents,
 };
 
 function printTable(name: string, rows: RowResult[], rounds: number): void {
