@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
-import type { Target } from '../unity/session/session.js';
+import { inToolCall, type Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
@@ -148,8 +148,11 @@ export async function callTool(
     );
   }
   try {
-    const game = await gameOfCall(tool, call, split.player);
-    const out = await tool.run(parsed.data, toolContext(call, game));
+    // the scheduler learns the call's tier from here (queue_status; an instant tool's window)
+    const out = await inToolCall(tool.name, tool.tier, async () => {
+      const game = await gameOfCall(tool, call, split.player);
+      return tool.run(parsed.data, toolContext(call, game));
+    });
     const extras = (out.structured as { cost?: object }).cost;
     return {
       content: [

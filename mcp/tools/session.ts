@@ -318,7 +318,8 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
-  tier: 'smooth',
+  // a RESUME, no window: releasing never waits behind anyone
+  tier: 'instant',
   run: async (args, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args.force === true);
