@@ -6,7 +6,7 @@ beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
 
 const req = (caller: string, label = `${caller} op`, more: Partial<TurnRequest> = {}) =>
-  ({ caller, label, tier: 'smooth', waitMs: 1000, ...more }) as TurnRequest;
+  ({ caller, label, tier: 'smooth', waitMs: 1000, ...more });
 
 /** Each granted turn in grant order; each is released by the test. */
 function recorder(s: Scheduler) {
