@@ -25,7 +25,7 @@ const mark = fixtureMarks('Assembly-CSharp/Game/DebugTargets.cs');
 beforeAll(async () => {
   fixture = await startFixture({ entities: 10 });
   app = await GameApp.start({ discovery: false, lingerMs: 1000 });
-  call = toolCaller<Out>(ALL_TOOLS, () => app) as typeof call;
+  call = toolCaller<Out>(ALL_TOOLS, () => app);
 });
 
 afterAll(async () => {
@@ -66,7 +66,11 @@ describe('scheduling several callers on one game', () => {
       call('eval', FRAME, a).then((r) => (done.push(`a${i}`), r)),
     );
     await until('A has work queued', () => session().queue().waiting.length >= 10);
-    const callersWithWork = new Set(session().queue().waiting.map((w) => w.caller));
+    const callersWithWork = new Set(
+      session()
+        .queue()
+        .waiting.map((w) => w.caller),
+    );
     callersWithWork.delete(b);
     const mine = await call('eval', FRAME, b);
     done.push('b');
@@ -106,7 +110,11 @@ describe('scheduling several callers on one game', () => {
         return r;
       }),
     );
-    await until('B has work queued', () => session().queue().waiting.some((w) => w.caller === b));
+    await until('B has work queued', () =>
+      session()
+        .queue()
+        .waiting.some((w) => w.caller === b),
+    );
 
     // C: status, find_types, debug_status and queue_status take no turn and wait behind no one
     const instant: Out[] = [];

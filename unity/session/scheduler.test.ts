@@ -5,8 +5,17 @@ import { Scheduler, type Turn, type TurnRequest } from './scheduler.js';
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
 
-const req = (caller: string, label = `${caller} op`, more: Partial<TurnRequest> = {}) =>
-  ({ caller, label, tier: 'smooth', waitMs: 1000, ...more });
+const req = (
+  caller: string,
+  label = `${caller} op`,
+  more: Partial<TurnRequest> = {},
+): TurnRequest => ({
+  caller,
+  label,
+  tier: 'smooth',
+  waitMs: 1000,
+  ...more,
+});
 
 /** Each granted turn in grant order; each is released by the test. */
 function recorder(s: Scheduler) {
