@@ -212,7 +212,7 @@ export class GameSession {
 
   /**
    * The escape hatch: frees the game and the debugger slot without waiting on anything it
-   * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+   * recovers from (a stuck call, a turn never given back). Calls in flight fail with CONNECTION_LOST or
    * MAY_HAVE_APPLIED.
    */
   async detach(): Promise<void> {
