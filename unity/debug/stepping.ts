@@ -71,7 +71,7 @@ export class Stepper {
     const { pauses, session } = this.d;
     if (!pauses.current) return this.stepFromHold(caller, kind, options);
     const p = pauses.owned(caller, options.force === true, `debug_step ${kind}`);
-    // The wait for the stop happens outside the operation, so that it holds no turn while the
+    // The wait for the stop happens outside the operation, so that it holds no lock while the
     // game runs (a condition on the way is evaluated in an operation of its own).
     const r = await session.run(
       `debug_step ${kind}`,
