@@ -92,6 +92,22 @@ export interface GameStatus {
   paused_for?: string;
   /** No caller is attached: the slot is freed when the linger period ends. */
   lingering?: boolean;
+  /** Its queue in one line's worth: the window running now and how many wait (queue_status). */
+  queue: { running?: { caller: string; label: string; ms: number }; waiting: number };
+}
+
+/** One of a caller's jobs (a long call that answered with a job id), as queue_status lists it. */
+export interface CallerJob {
+  job: string;
+  tool: string;
+  status: string;
+  /** For how long it has run (ms). */
+  ms?: number;
+}
+
+/** What the jobs layer tells the queue view: a caller's jobs (none without it). */
+export interface JobsView {
+  of(caller: string): CallerJob[];
 }
 
 export class GameApp {
@@ -106,6 +122,8 @@ export class GameApp {
   private readonly defaultTarget: Target;
   private readonly log: (line: string) => void;
   private closing: Promise<void> | undefined;
+  /** The jobs of each caller, for queue_status: set by whoever runs jobs (none until then). */
+  jobs: JobsView | undefined;
   /** The request store and the audit log (mcp/ledger). */
   readonly ledger: Ledger;
 
@@ -462,5 +480,15 @@ export function gameStatus(g: Game): GameStatus {
     breakpoints: [...owners].map(([owner, count]) => ({ owner, count })),
     ...(d.pause ? { paused_for: d.pause.owner } : {}),
     ...(g.linger ? { lingering: true } : {}),
+    queue: queueSummary(g),
+  };
+}
+
+function queueSummary(g: Game): GameStatus['queue'] {
+  const q = g.session.queue();
+  const r = q.running;
+  return {
+    ...(r ? { running: { caller: r.caller, label: r.label, ms: r.ms } } : {}),
+    waiting: q.waiting.length + q.heavyWaiting.length,
   };
 }

@@ -6,6 +6,7 @@ import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
 import { evalTools } from './eval.js';
 import { logTools } from './logs.js';
+import { queueTools } from './queue.js';
 import { screenshotTools } from './screenshot.js';
 import { sessionTools } from './session.js';
 import { typeTools } from './types.js';
@@ -13,6 +14,7 @@ import { watchTools } from './watch.js';
 
 export const ALL_TOOLS: readonly Tool[] = [
   ...sessionTools,
+  ...queueTools,
   ...typeTools,
   ...evalTools,
   ...screenshotTools,
