@@ -165,13 +165,11 @@ describe('scheduling several callers on one game', () => {
       ['debug_status', {}],
       ['debug_trace', {}],
       ['debug_remove_breakpoint', { all: true }],
-      ['resume', {}], // after a hold (below)
       ['detach', {}],
     ];
     const instantTools = ALL_TOOLS.filter((t) => t.tier === 'instant').map((t) => t.name);
     expect(calls.map(([n]) => n).sort()).toEqual([...instantTools].sort());
     for (const [name, args] of calls) {
-      if (name === 'resume') await call('suspend', {}, a);
       const r = await call(name, args, a);
       expect(r.cost, name).toMatchObject({ queue_ms: 0, queued_behind: 0 });
     }

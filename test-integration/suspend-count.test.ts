@@ -15,7 +15,7 @@ import { toolCaller } from './support/tool-harness.js';
 
 let fixture: FixtureProcess;
 let app: GameApp;
-const ROUNDS = 150;
+const ROUNDS = 5;
 
 beforeAll(async () => {
   fixture = await startFixture({ entities: 10 });
@@ -41,18 +41,16 @@ describe('holds of one caller beside invokes of another', () => {
     const record = (who: string) => (e: unknown) => {
       errors.push(`${who}: ${(e as Error).message}`);
     };
-    let done = false;
-    const holds = (async () => {
-      for (let i = 0; i < ROUNDS; i++) {
-        await call('suspend', {}, holder).catch(record('suspend'));
-        await call('resume', {}, holder).catch(record('resume'));
-      }
-      done = true;
-    })();
-    const invokes = (async () => {
-      while (!done) await frame(invoker).catch(record('eval'));
-    })();
-    await Promise.all([holds, invokes]);
+    for (let i = 0; i < ROUNDS; i++) {
+      await call('suspend', {}, holder);
+      // the invoker's call keeps the main thread 150 ms; the hold is released in the middle of it
+      const busy = call('eval', { code: 'System.Threading.Thread.Sleep(150)' }, invoker).catch(
+        record('eval'),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      await call('resume', {}, holder).catch(record('resume'));
+      await busy;
+    }
 
     expect(errors).toEqual([]);
     const status = (await call('status', {}, holder)) as { games: { holds: unknown[] }[] };

@@ -358,8 +358,9 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
-  // a RESUME, no window: releasing never waits behind anyone
-  tier: 'instant',
+  // a RESUME, no window, but a turn (first in line): sent during another operation's invoke it
+  // would be lost (unity/session/operation.ts, RunOptions.turn)
+  tier: 'smooth',
   run: async (args, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args.force === true);

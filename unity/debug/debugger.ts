@@ -425,20 +425,35 @@ export class Debugger {
             this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`),
           );
     if (this.stepper.owner === caller) await this.stepper.clear(conn);
-    // its stops in line: each level given back (the thread runs on when the game does)
-    for (const q of this.pauses.takeQueuedOf(caller))
-      await conn
-        .send('VM.RESUME')
-        .catch((e: unknown) =>
-          this.log(
-            `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`,
-          ),
-        );
-    while (this.pauses.current?.owner === caller)
-      await this.pauses
-        .resume(conn)
-        .catch((e: unknown) =>
-          this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`),
-        );
+    const owns = (): boolean =>
+      this.pauses.current?.owner === caller || this.pauses.inLine().some((q) => q.owner === caller);
+    if (!owns()) return;
+    // Its stops given back in a turn of their own, first in line: a RESUME landing in another
+    // operation's invoke would be lost (see RunOptions.turn).
+    await this.session
+      .run(
+        `resume the stops of ${caller}, who left`,
+        caller,
+        async () => {
+          if (conn.isClosed) return;
+          // its stops in line: each level given back (the thread runs on when the game does)
+          for (const q of this.pauses.takeQueuedOf(caller))
+            await conn
+              .send('VM.RESUME')
+              .catch((e: unknown) =>
+                this.log(
+                  `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`,
+                ),
+              );
+          while (this.pauses.current?.owner === caller)
+            await this.pauses
+              .resume(conn)
+              .catch((e: unknown) =>
+                this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`),
+              );
+        },
+        { window: false, turn: true, urgent: true },
+      )
+      .catch((e: unknown) => this.log(`debug: resuming the stops of ${caller}: ${messageOf(e)}`));
   }
 }

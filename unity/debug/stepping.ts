@@ -89,7 +89,8 @@ export class Stepper {
         await pauses.resume(ctx.conn);
         return { next };
       },
-      { window: false },
+      // no window, but a turn: the resume must not land in another operation's invoke
+      { window: false, turn: true, urgent: true },
     );
     return afterStep(r);
   }

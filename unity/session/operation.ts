@@ -37,6 +37,13 @@ export interface RunOptions {
    * counters, cursors). Invokes and writes need a window and are refused.
    */
   window?: boolean;
+  /**
+   * With `window: false`: still take a turn. For commands that change the game's suspend count
+   * outside a window (a pause's resume): one sent while another operation's invoke runs reaches
+   * an agent that has resumed the whole VM for the call and is lost (NOT_SUSPENDED), and the
+   * call's end suspends the game again with nobody left to resume it.
+   */
+  turn?: boolean;
 }
 
 /** What an operation may use while its window is open. */

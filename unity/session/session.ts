@@ -259,12 +259,15 @@ export class GameSession {
     this.throwIfClosed();
     const started = performance.now();
     if (options.window === false) {
-      return this.tracked(caller, label, async () => {
+      const bare = async (): Promise<OperationResult<T>> => {
         const a = await this.ensureAttached(caller);
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
         return runWithoutWindow(this.host, a, label, op, started);
-      });
+      };
+      return options.turn
+        ? this.inTurn(label, caller, options, bare)
+        : this.tracked(caller, label, bare);
     }
     return this.inTurn(label, caller, options, async () => {
       let a = await this.ensureAttached(caller);
@@ -378,15 +381,25 @@ export class GameSession {
         caller,
         this.holds.list().map((h) => h.caller),
       );
-    const a = this.attachment;
-    this.holds.remove(owner);
-    if (!a || a.conn.isClosed)
-      return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
-    const before = a.conn.stats.commandsSent;
-    await a.conn.send('VM.RESUME').catch((e: unknown) => {
-      throw fromSdbError(e, a.endpoint);
+    // In a turn, first in line: a RESUME sent while another operation's invoke runs is lost
+    // (the agent has resumed the whole VM for the call and suspends it again afterwards), and
+    // the game would stay frozen with no hold left to release.
+    return this.inTurn('resume', caller, { urgent: true }, async () => {
+      const a = this.attachment;
+      if (this.holds.count(owner) === 0)
+        throw Errors.holdNotOwned(
+          caller,
+          this.holds.list().map((h) => h.caller),
+        );
+      this.holds.remove(owner);
+      if (!a || a.conn.isClosed)
+        return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+      const before = a.conn.stats.commandsSent;
+      await a.conn.send('VM.RESUME').catch((e: unknown) => {
+        throw fromSdbError(e, a.endpoint);
+      });
+      return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
     });
-    return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
   }
 
   /** A caller went away (its MCP session closed): its holds are released. */
