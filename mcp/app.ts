@@ -17,6 +17,7 @@ import type { Debugger } from '../unity/debug/debugger.js';
 import type { Journal } from '../unity/journal/journal.js';
 import type { PlayerLogPaths } from '../unity/player-log.js';
 import { Game } from './game.js';
+import { JobTable } from './jobs.js';
 
 export { Game } from './game.js';
 
@@ -91,6 +92,8 @@ export class GameApp {
   private discoveryStartedAt = Date.now();
   private readonly games = new Map<string, Game>();
   private readonly callers = new Map<string, Caller>();
+  /** Heavy calls run as jobs of their callers (mcp/jobs.ts); ids unique in this app. */
+  readonly jobs = new JobTable();
   private nextGame = 1;
   /** The default game (the endpoint option's), if any. */
   private readonly defaultGame: Game | undefined;
@@ -202,14 +205,17 @@ export class GameApp {
   }
 
   /**
-   * The caller's connection closed: its holds are released, its pauses resumed and its
-   * breakpoints removed on every game it was attached to; a game left with no caller is freed
-   * after the linger period.
+   * The caller's connection closed: its running jobs are cancelled (and waited for, bounded)
+   * and their results dropped; its holds are released, its pauses resumed and its breakpoints
+   * removed on every game it was attached to; a game left with no caller is freed after the
+   * linger period.
    */
   async closeCaller(id: string): Promise<void> {
     const c = this.callers.get(id);
     if (!c) return;
     this.callers.delete(id);
+    // its jobs first: a cancelled advance retakes its holds before they are released below
+    await this.jobs.callerGone(id);
     await Promise.all(
       [...this.games.values()]
         .filter((g) => g.callers.has(id) || g.session.holdsOf(id).mine > 0)
@@ -422,6 +428,7 @@ export class GameApp {
       const games = [...this.games.values()];
       if (this.defaultGame && !games.includes(this.defaultGame)) games.push(this.defaultGame);
       for (const g of games) if (g.linger) clearTimeout(g.linger);
+      this.jobs.close();
       await Promise.all(games.map((g) => g.session.shutdown()));
       if (this.listening) await this.listener?.stop();
     })();

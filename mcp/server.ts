@@ -17,6 +17,15 @@ import { UnityError, messageOf } from '../unity/errors.js';
 import type { Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
+import {
+  answerAsJob,
+  jobReplySchema,
+  noJob,
+  type CallRequest,
+  type Job,
+  type JobHooks,
+} from './jobs.js';
+import { createTask, registerTaskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -30,6 +39,8 @@ export interface ListedTool {
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema: { type: 'object'; [k: string]: unknown };
   annotations: Tool['annotations'] & { title: string };
+  /** Heavy tools run as MCP tasks for clients that ask (tools/call `task`). */
+  execution?: { taskSupport: 'optional' };
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object' } {
@@ -73,6 +84,40 @@ export function splitPlayer(
   return { ...(p.data !== undefined ? { player: p.data } : {}), own };
 }
 
+/**
+ * The argument every heavy tool takes besides its own (added by the dispatcher, as `player`):
+ * how long the call may take before it is answered with a job id instead (mcp/jobs.ts).
+ */
+export const waitArgument = z
+  .number()
+  .int()
+  .min(0)
+  .max(600_000)
+  .default(20_000)
+  .describe(
+    'answer within this many ms: a call still running then returns {job, status: "running", ' +
+      'progress} and goes on (job_wait, job_status, job_cancel take the job); 0: a job at once',
+  );
+
+/** Whether a tool takes the dispatcher's `wait_ms` (heavy tools: they run as jobs). */
+export function takesWait(t: Tool): boolean {
+  return t.tier === 'heavy';
+}
+
+/** A heavy tool's own arguments without the dispatcher's `wait_ms` (`problem`: why it is refused). */
+export function splitWait(
+  t: Tool,
+  args: unknown,
+): { waitMs: number; own: unknown } | { problem: string } {
+  const none = { waitMs: 0, own: args };
+  if (!takesWait(t) || typeof args !== 'object' || args === null || Array.isArray(args))
+    return none;
+  const { wait_ms: w, ...own } = args as Record<string, unknown>;
+  const p = waitArgument.safeParse(w);
+  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join('; ') };
+  return { waitMs: p.data, own };
+}
+
 /** The game a call goes to, by the tool's routing (Tool.routing). */
 async function gameOfCall(t: Tool, call: ToolCall, player: string | undefined) {
   const routing = t.routing ?? 'game';
@@ -83,9 +128,22 @@ async function gameOfCall(t: Tool, call: ToolCall, player: string | undefined) {
 
 function inputSchema(t: Tool): ListedTool['inputSchema'] {
   const schema = jsonSchema(t.input, 'input') as ListedTool['inputSchema'];
-  if (!takesPlayer(t)) return schema;
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, 'input') } };
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      ...(takesPlayer(t) ? { player: jsonSchema(playerArgument, 'input') } : {}),
+      ...(takesWait(t) ? { wait_ms: jsonSchema(waitArgument, 'input') } : {}),
+    },
+  };
+}
+
+/** A heavy tool answers its result, or a job reply when it outlives wait_ms: either validates. */
+function outputSchema(t: Tool): ListedTool['outputSchema'] {
+  const own = jsonSchema(t.output, 'output');
+  if (!takesWait(t)) return own;
+  return { type: 'object', anyOf: [own, jsonSchema(jobReplySchema, 'output')] };
 }
 
 export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
@@ -94,8 +152,9 @@ export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
     title: t.title,
     description: t.description,
     inputSchema: inputSchema(t),
-    outputSchema: jsonSchema(t.output, 'output'),
+    outputSchema: outputSchema(t),
     annotations: { title: t.title, ...t.annotations },
+    ...(takesWait(t) ? { execution: { taskSupport: 'optional' as const } } : {}),
   }));
 }
 
@@ -130,6 +189,8 @@ export async function callTool(
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
+  // a heavy call runs as a job (mcp/jobs.ts): answered within its wait_ms, else by a job id
+  if (takesWait(tool) && call.job === undefined) return callAsJob(tool, rawArgs, call);
   const split = splitPlayer(tool, rawArgs ?? {});
   if ('problem' in split)
     return errorResult(
@@ -138,7 +199,15 @@ export async function callTool(
         `invalid arguments for ${tool.name}: player: ${split.problem}`,
       ),
     );
-  const parsed = tool.input.safeParse(split.own);
+  const wait = splitWait(tool, split.own);
+  if ('problem' in wait)
+    return errorResult(
+      new UnityError(
+        'INVALID_ARGUMENT',
+        `invalid arguments for ${tool.name}: wait_ms: ${wait.problem}`,
+      ),
+    );
+  const parsed = tool.input.safeParse(wait.own);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -163,6 +232,32 @@ export async function callTool(
   }
 }
 
+/** The wait a heavy call's arguments ask for; undefined when callTool refuses them. */
+function waitOf(tool: Tool, rawArgs: unknown): number | undefined {
+  const split = splitPlayer(tool, rawArgs ?? {});
+  if ('problem' in split) return undefined;
+  const wait = splitWait(tool, split.own);
+  if ('problem' in wait || !tool.input.safeParse(wait.own).success) return undefined;
+  return wait.waitMs;
+}
+
+/** A heavy call: refused at once when its arguments are (no job), else run as a job. */
+async function callAsJob(tool: Tool, rawArgs: unknown, call: ToolCall): Promise<CallToolResult> {
+  const run = (job: JobHooks) => callTool(tool, rawArgs, { ...call, job });
+  const waitMs = waitOf(tool, rawArgs);
+  if (waitMs === undefined) return run(noJob());
+  return answerAsJob(call.app.jobs, tool.name, call.caller, call.request, waitMs, (job) =>
+    run(job.hooks()),
+  );
+}
+
+/** Starts a heavy call as a job at once, for an MCP task (a refusal: a job that failed). */
+function startJob(tool: Tool, rawArgs: unknown, call: ToolCall): Job {
+  return call.app.jobs.start(tool.name, call.caller, (job) =>
+    callTool(tool, rawArgs, { ...call, job: job.hooks() }),
+  );
+}
+
 /** Who is on the other end of one MCP connection, as its front-end told the broker. */
 export interface FrontEnd {
   /** The front-end's process id (the caller is labelled with it). */
@@ -182,7 +277,7 @@ export function createServer(app: GameApp, version: string, frontEnd?: FrontEnd)
   const server = new Server(
     { name: SERVER_NAME, title: 'Unity (Mono debugger)', version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, tasks: TASKS_CAPABILITY },
       instructions:
         'Drives a running Unity development build (Mono) over its debugger. Start with `status`; ' +
         'game calls attach by themselves to the one visible player. `eval` runs C# in the game. ' +
@@ -192,15 +287,40 @@ export function createServer(app: GameApp, version: string, frontEnd?: FrontEnd)
   const listed = listTools();
   const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`,
       );
-    return callTool(tool, request.params.arguments, { app, caller: callerId() });
+    const token = request.params._meta?.progressToken;
+    const call: ToolCall & { request: CallRequest } = {
+      app,
+      caller: callerId(),
+      request: {
+        signal: extra.signal,
+        ...(token !== undefined
+          ? {
+              sendProgress: (p) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...p },
+                }),
+            }
+          : {}),
+      },
+    };
+    const task = request.params.task;
+    if (task === undefined) return callTool(tool, request.params.arguments, call);
+    if (!takesWait(tool))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${tool.name} does not run as a task (execution.taskSupport is forbidden): call it without task`,
+      );
+    return createTask(app.jobs, startJob(tool, request.params.arguments, call), task, call.request);
   });
+  registerTaskHandlers(server, app.jobs, () => callerId());
   let caller: string | undefined;
   const callerId = (): string => {
     if (caller === undefined) {

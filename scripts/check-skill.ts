@@ -11,7 +11,7 @@
 
 import { z } from 'zod';
 
-import { splitPlayer, takesPlayer } from '../mcp/server.js';
+import { splitPlayer, splitWait, takesPlayer, takesWait } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -55,6 +55,7 @@ function fieldsOf(tool: Tool): Set<string> {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
   if (takesPlayer(tool)) out.add('player');
+  if (takesWait(tool)) out.add('wait_ms');
   return out;
 }
 
@@ -137,7 +138,12 @@ export function checkSkill(input: SkillCheckInput): string[] {
           problems.push(`\`${span}\`: ${tool.name} refuses its player: ${split.problem}`);
           continue;
         }
-        const own = split.own as Record<string, unknown>;
+        const wait = splitWait(tool, split.own);
+        if ('problem' in wait) {
+          problems.push(`\`${span}\`: ${tool.name} refuses its wait_ms: ${wait.problem}`);
+          continue;
+        }
+        const own = wait.own as Record<string, unknown>;
         const unknown = Object.keys(own).filter((k) => !known.includes(k));
         if (unknown.length) {
           problems.push(`\`${span}\`: ${tool.name} has no argument ${unknown.join(', ')}`);

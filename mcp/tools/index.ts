@@ -5,6 +5,7 @@ import { advanceTools } from './advance.js';
 import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
 import { evalTools } from './eval.js';
+import { jobTools } from './jobs.js';
 import { logTools } from './logs.js';
 import { screenshotTools } from './screenshot.js';
 import { sessionTools } from './session.js';
@@ -21,4 +22,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...ecsTools,
   ...debugTools,
   ...watchTools,
+  ...jobTools,
 ];
