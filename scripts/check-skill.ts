@@ -11,6 +11,7 @@
 
 import { z } from 'zod';
 
+import { jobReplySchema } from '../mcp/jobs.js';
 import { splitPlayer, splitWait, takesPlayer, takesWait } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
@@ -55,7 +56,11 @@ function fieldsOf(tool: Tool): Set<string> {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
   if (takesPlayer(tool)) out.add('player');
-  if (takesWait(tool)) out.add('wait_ms');
+  // a heavy tool also takes wait_ms and may answer a job reply
+  if (takesWait(tool)) {
+    out.add('wait_ms');
+    propertyNames(z.toJSONSchema(jobReplySchema, { io: 'output' }) as JsonSchema, out);
+  }
   return out;
 }
 

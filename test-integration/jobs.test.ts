@@ -223,7 +223,7 @@ describe('MCP tasks', () => {
       CallToolResultSchema,
     )) {
       kinds.push(m.type);
-      if (m.type === 'result') result = m.result as CallToolResult;
+      if (m.type === 'result') result = m.result;
       if (m.type === 'error') throw m.error;
     }
     expect(kinds[0]).toBe('taskCreated');
