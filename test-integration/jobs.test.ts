@@ -165,6 +165,23 @@ describe('jobs', () => {
     expect(c).toMatchObject({ status: 'cancelled', result: { stopped: false, cancelled: true } });
   });
 
+  it('job_cancel stops a watch between samples and removes its breakpoint', async () => {
+    const a = await agent('agent-a');
+    const reply = await a.ok<JobOut>('watch', {
+      code: ['UnityEngine.Time.frameCount'],
+      frames: 2000,
+      wait_ms: 100,
+    });
+    await statusUntil(a, reply.job, (s) => (s.progress.frames ?? 0) > 3, 'samples');
+    const c = await a.ok<JobOut>('job_cancel', { job: reply.job });
+    expect(c.status).toBe('cancelled');
+    expect(c.result).toMatchObject({ cancelled: true, timed_out: false });
+    const samples = c.result!.samples as number;
+    expect(samples).toBeGreaterThan(3);
+    expect(samples).toBeLessThan(2000);
+    expect((await a.ok<{ breakpoints: unknown[] }>('debug_status')).breakpoints).toEqual([]);
+  });
+
   it('progress notifications arrive about once a second while a call waits', async () => {
     const a = await agent('agent-a');
     const seen: Progress[] = [];
