@@ -18,6 +18,7 @@ import type { Journal } from '../unity/journal/journal.js';
 import type { PlayerLogPaths } from '../unity/player-log.js';
 import { Game } from './game.js';
 import { JobTable } from './jobs.js';
+import { Ledger } from './ledger/ledger.js';
 
 export { Game } from './game.js';
 
@@ -52,6 +53,14 @@ export interface GameAppOptions {
   lingerMs?: number;
   /** The debugger-slot check and pending connections of every game's session. */
   slot?: SessionOptions['slot'];
+  /**
+   * Where the request store (requests.jsonl) and the audit log (audit.jsonl) live: the broker
+   * passes its home. Without one, request_id outcomes are kept in memory only (status says
+   * `durable: false`) and no audit log is written.
+   */
+  stateDir?: string;
+  /** The audit log's size before it rotates (default 10 MB). */
+  auditMaxBytes?: number;
   /** Diagnostics: stderr in the server, never stdout. */
   log?: (line: string) => void;
 }
@@ -100,9 +109,16 @@ export class GameApp {
   private readonly defaultTarget: Target;
   private readonly log: (line: string) => void;
   private closing: Promise<void> | undefined;
+  /** The request store and the audit log (mcp/ledger). */
+  readonly ledger: Ledger;
 
   private constructor(private readonly opts: GameAppOptions) {
     this.log = opts.log ?? (() => undefined);
+    this.ledger = new Ledger({
+      ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}),
+      ...(opts.auditMaxBytes !== undefined ? { auditMaxBytes: opts.auditMaxBytes } : {}),
+      log: this.log,
+    });
     const discovery = opts.discovery ?? opts.endpoint === undefined;
     this.listener =
       discovery === false
@@ -431,6 +447,7 @@ export class GameApp {
       this.jobs.close();
       await Promise.all(games.map((g) => g.session.shutdown()));
       if (this.listening) await this.listener?.stop();
+      await this.ledger.close();
     })();
     return this.closing;
   }

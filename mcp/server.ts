@@ -25,6 +25,7 @@ import {
   type Job,
   type JobHooks,
 } from './jobs.js';
+import type { CallTrail } from './ledger/ledger.js';
 import { createTask, registerTaskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -68,25 +69,28 @@ export function takesPlayer(t: Tool): boolean {
 }
 
 /**
- * A call's arguments split into the dispatcher's `player` and the tool's own (`problem`: why the
- * `player` given is refused).
+ * The argument every tool that changes the game takes (Tool.writes): the agent's name for this
+ * write, so that a retry returns the first outcome instead of applying it twice (mcp/ledger).
  */
-export function splitPlayer(
-  t: Tool,
-  args: unknown,
-): { player?: string; own: unknown } | { problem: string } {
-  if (!takesPlayer(t) || typeof args !== 'object' || args === null || Array.isArray(args))
-    return { own: args };
-  if (!('player' in args)) return { own: args };
-  const { player, ...own } = args as Record<string, unknown>;
-  const p = playerArgument.safeParse(player);
-  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join('; ') };
-  return { ...(p.data !== undefined ? { player: p.data } : {}), own };
+export const requestIdArgument = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe(
+    'your unique name for this write (a UUID): a retry with the same request_id and arguments ' +
+      'returns the first outcome without running again, for 24 h and across restarts; the same ' +
+      'id with other arguments is IDEMPOTENCY_CONFLICT',
+  );
+
+/** Whether a tool takes the dispatcher's `request_id`. */
+export function takesRequestId(t: Tool): boolean {
+  return t.writes !== undefined;
 }
 
 /**
- * The argument every heavy tool takes besides its own (added by the dispatcher, as `player`):
- * how long the call may take before it is answered with a job id instead (mcp/jobs.ts).
+ * The argument every heavy tool takes (Tool.tier): how long the call may take before it is
+ * answered with a job id instead (mcp/jobs.ts).
  */
 export const waitArgument = z
   .number()
@@ -104,18 +108,30 @@ export function takesWait(t: Tool): boolean {
   return t.tier === 'heavy';
 }
 
-/** A heavy tool's own arguments without the dispatcher's `wait_ms` (`problem`: why it is refused). */
-export function splitWait(
+/**
+ * A call's arguments split into the dispatcher's `player`, `request_id` and `wait_ms` and the
+ * tool's own (`problem`: why one of those given is refused).
+ */
+export function splitPlayer(
   t: Tool,
   args: unknown,
-): { waitMs: number; own: unknown } | { problem: string } {
-  const none = { waitMs: 0, own: args };
-  if (!takesWait(t) || typeof args !== 'object' || args === null || Array.isArray(args))
-    return none;
-  const { wait_ms: w, ...own } = args as Record<string, unknown>;
-  const p = waitArgument.safeParse(w);
-  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join('; ') };
-  return { waitMs: p.data, own };
+): { player?: string; requestId?: string; waitMs?: number; own: unknown } | { problem: string } {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { own: args };
+  const own = { ...(args as Record<string, unknown>) };
+  const out: { player?: string; requestId?: string; waitMs?: number } = {};
+  for (const [key, takes, schema, set] of [
+    ['player', takesPlayer(t), playerArgument, (v: string) => (out.player = v)],
+    ['request_id', takesRequestId(t), requestIdArgument, (v: string) => (out.requestId = v)],
+    ['wait_ms', takesWait(t), waitArgument, (v: number) => (out.waitMs = v)],
+  ] as const) {
+    if (!takes || !(key in own)) continue;
+    const p = (schema as z.ZodType<string | number | undefined>).safeParse(own[key]);
+    if (!p.success)
+      return { problem: `${key}: ${p.error.issues.map((i) => i.message).join('; ')}` };
+    if (p.data !== undefined) (set as (v: string | number) => void)(p.data);
+    delete own[key];
+  }
+  return { ...out, own };
 }
 
 /** The game a call goes to, by the tool's routing (Tool.routing). */
@@ -128,15 +144,11 @@ async function gameOfCall(t: Tool, call: ToolCall, player: string | undefined) {
 
 function inputSchema(t: Tool): ListedTool['inputSchema'] {
   const schema = jsonSchema(t.input, 'input') as ListedTool['inputSchema'];
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  return {
-    ...schema,
-    properties: {
-      ...properties,
-      ...(takesPlayer(t) ? { player: jsonSchema(playerArgument, 'input') } : {}),
-      ...(takesWait(t) ? { wait_ms: jsonSchema(waitArgument, 'input') } : {}),
-    },
-  };
+  const properties = { ...((schema.properties ?? {}) as Record<string, unknown>) };
+  if (takesPlayer(t)) properties.player = jsonSchema(playerArgument, 'input');
+  if (takesRequestId(t)) properties.request_id = jsonSchema(requestIdArgument, 'input');
+  if (takesWait(t)) properties.wait_ms = jsonSchema(waitArgument, 'input');
+  return { ...schema, properties };
 }
 
 /** A heavy tool answers its result, or a job reply when it outlives wait_ms: either validates. */
@@ -183,31 +195,34 @@ export function errorResult(e: unknown): CallToolResult {
   };
 }
 
-/** Runs one tool call: arguments checked, failures as results with a stable code. */
+/**
+ * Runs one tool call: arguments checked, failures as results with a stable code; once per
+ * request_id for the tools that take one, and every call in the audit log (mcp/ledger).
+ */
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
-  // a heavy call runs as a job (mcp/jobs.ts): answered within its wait_ms, else by a job id
+  // a heavy call runs as a job (mcp/jobs.ts): answered within its wait_ms, else by a job id;
+  // the job's own call (call.job set) is the one audited, when it ends
   if (takesWait(tool) && call.job === undefined) return callAsJob(tool, rawArgs, call);
+  const trail = call.app.ledger.begin(tool, call.caller);
+  return trail.end(await dispatch(tool, rawArgs, call, trail));
+}
+
+async function dispatch(
+  tool: Tool,
+  rawArgs: unknown,
+  call: ToolCall,
+  trail: CallTrail,
+): Promise<CallToolResult> {
   const split = splitPlayer(tool, rawArgs ?? {});
   if ('problem' in split)
     return errorResult(
-      new UnityError(
-        'INVALID_ARGUMENT',
-        `invalid arguments for ${tool.name}: player: ${split.problem}`,
-      ),
+      new UnityError('INVALID_ARGUMENT', `invalid arguments for ${tool.name}: ${split.problem}`),
     );
-  const wait = splitWait(tool, split.own);
-  if ('problem' in wait)
-    return errorResult(
-      new UnityError(
-        'INVALID_ARGUMENT',
-        `invalid arguments for ${tool.name}: wait_ms: ${wait.problem}`,
-      ),
-    );
-  const parsed = tool.input.safeParse(wait.own);
+  const parsed = tool.input.safeParse(split.own);
   if (!parsed.success) {
     return errorResult(
       new UnityError(
@@ -216,29 +231,34 @@ export async function callTool(
       ),
     );
   }
-  try {
-    const game = await gameOfCall(tool, call, split.player);
-    const out = await tool.run(parsed.data, toolContext(call, game));
-    const extras = (out.structured as { cost?: object }).cost;
-    return {
-      content: [
-        { type: 'text', text: `${out.text}\n${costText(out.cost)}` },
-        ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
-      ],
-      structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } },
-    };
-  } catch (e) {
-    return errorResult(e);
-  }
+  trail.accepted(parsed.data, split.player, split.requestId);
+  return trail
+    .once(async () => {
+      try {
+        const game = await gameOfCall(tool, call, split.player);
+        trail.reached(game);
+        const out = await tool.run(parsed.data, toolContext(call, game));
+        trail.cost(out.cost);
+        const extras = (out.structured as { cost?: object }).cost;
+        return {
+          content: [
+            { type: 'text', text: `${out.text}\n${costText(out.cost)}` },
+            ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
+          ],
+          structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } },
+        };
+      } catch (e) {
+        return errorResult(e);
+      }
+    })
+    .catch(errorResult);
 }
 
-/** The wait a heavy call's arguments ask for; undefined when callTool refuses them. */
+/** The wait a heavy call's arguments ask for; undefined when dispatch refuses them. */
 function waitOf(tool: Tool, rawArgs: unknown): number | undefined {
   const split = splitPlayer(tool, rawArgs ?? {});
-  if ('problem' in split) return undefined;
-  const wait = splitWait(tool, split.own);
-  if ('problem' in wait || !tool.input.safeParse(wait.own).success) return undefined;
-  return wait.waitMs;
+  if ('problem' in split || !tool.input.safeParse(split.own).success) return undefined;
+  return split.waitMs ?? waitArgument.parse(undefined);
 }
 
 /** A heavy call: refused at once when its arguments are (no job), else run as a job. */

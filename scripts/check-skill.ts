@@ -12,7 +12,7 @@
 import { z } from 'zod';
 
 import { jobReplySchema } from '../mcp/jobs.js';
-import { splitPlayer, splitWait, takesPlayer, takesWait } from '../mcp/server.js';
+import { splitPlayer, takesPlayer, takesRequestId, takesWait } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -56,6 +56,7 @@ function fieldsOf(tool: Tool): Set<string> {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
   if (takesPlayer(tool)) out.add('player');
+  if (takesRequestId(tool)) out.add('request_id');
   // a heavy tool also takes wait_ms and may answer a job reply
   if (takesWait(tool)) {
     out.add('wait_ms');
@@ -143,12 +144,7 @@ export function checkSkill(input: SkillCheckInput): string[] {
           problems.push(`\`${span}\`: ${tool.name} refuses its player: ${split.problem}`);
           continue;
         }
-        const wait = splitWait(tool, split.own);
-        if ('problem' in wait) {
-          problems.push(`\`${span}\`: ${tool.name} refuses its wait_ms: ${wait.problem}`);
-          continue;
-        }
-        const own = wait.own as Record<string, unknown>;
+        const own = split.own as Record<string, unknown>;
         const unknown = Object.keys(own).filter((k) => !known.includes(k));
         if (unknown.length) {
           problems.push(`\`${span}\`: ${tool.name} has no argument ${unknown.join(', ')}`);

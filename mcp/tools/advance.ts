@@ -50,6 +50,7 @@ export const advance = defineTool({
   }),
   annotations: CHANGES_GAME,
   tier: 'heavy',
+  writes: 'in-steps',
   run: async (args, { session, debug, journal, caller, signal, progress }) => {
     progress({
       frames: 0,

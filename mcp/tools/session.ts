@@ -6,6 +6,7 @@ import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
 import type { DebugStatus } from '../../unity/debug/debugger.js';
 import type { GameApp, GameStatus } from '../app.js';
+import type { LedgerPlaces } from '../ledger/ledger.js';
 import { stopOut, stopSchema, stopText } from './debug-format.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { callCost } from '../cost.js';
@@ -129,6 +130,16 @@ export const status = defineTool({
       })
       .optional()
       .describe('present once the debugger tools were used on your game'),
+    records: z
+      .object({
+        requests: z
+          .string()
+          .optional()
+          .describe('the file of request_id outcomes (absent: kept in memory only)'),
+        durable: z.boolean().describe('a request_id outcome survives a restart of the server'),
+        audit: z.string().optional().describe('the audit log, one JSON line per call'),
+      })
+      .describe('where request_id outcomes and the audit log are kept'),
     cost: costSchema,
   }),
   annotations: READS,
@@ -152,6 +163,7 @@ export const status = defineTool({
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
     const dbg = mine ? debuggerUsed(mine.debug.status()) : undefined;
+    const records = app.ledger.places();
     const lines = [
       players.length
         ? `players: ${players
@@ -171,6 +183,7 @@ export const status = defineTool({
       ...(dbg && dbg.breakpoints.length
         ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`]
         : []),
+      recordsText(records),
     ];
     const cost = callCost(started);
     return {
@@ -190,11 +203,19 @@ export const status = defineTool({
               },
             }
           : {}),
+        records,
       },
       cost,
     };
   },
 });
+
+function recordsText(r: LedgerPlaces): string {
+  return (
+    `records: request_id outcomes ${r.requests !== undefined ? `in ${r.requests}` : 'in memory only (not durable: this server has no state directory)'}; ` +
+    `audit log ${r.audit ?? 'off (no state directory)'}`
+  );
+}
 
 export const attach = defineTool({
   name: 'attach',
