@@ -11,7 +11,13 @@ import { Errors, UnityError, type UnityErrorCode } from '../../unity/errors.js';
 import { callCost } from '../cost.js';
 import { progressOut, progressSchema, progressText, type Job } from '../jobs.js';
 import { costSchema } from '../schemas.js';
-import { CONTROLS, READS, defineTool, type ToolContext, type ToolImage } from '../tool.js';
+import {
+  CONTROLS_IDEMPOTENT,
+  READS,
+  defineTool,
+  type ToolContext,
+  type ToolImage,
+} from '../tool.js';
 
 const jobArgument = z.string().min(1).describe('a job id from a heavy call\'s reply ("j-17")');
 
@@ -197,7 +203,7 @@ export const jobCancel = defineTool({
     'then returns it). A job that already ended is returned as it ended.',
   input: z.object({ job: jobArgument }),
   output: jobOutput,
-  annotations: CONTROLS,
+  annotations: CONTROLS_IDEMPOTENT,
   routing: 'none',
   tier: 'instant',
   run: async (args, ctx) => {
