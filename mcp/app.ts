@@ -93,6 +93,17 @@ export interface GameStatus {
   paused_for?: string;
   /** No caller is attached: the slot is freed when the linger period ends. */
   lingering?: boolean;
+  /** Its queue in one line's worth: the window running now and how many wait (queue_status). */
+  queue: { running?: { caller: string; label: string; ms: number }; waiting: number };
+}
+
+/** One of a caller's jobs (a long call that answered with a job id), as queue_status lists it. */
+export interface CallerJob {
+  job: string;
+  tool: string;
+  status: string;
+  /** For how long it has run (ms). */
+  ms?: number;
 }
 
 export class GameApp {
@@ -469,5 +480,15 @@ export function gameStatus(g: Game): GameStatus {
     breakpoints: [...owners].map(([owner, count]) => ({ owner, count })),
     ...(d.pause ? { paused_for: d.pause.owner } : {}),
     ...(g.linger ? { lingering: true } : {}),
+    queue: queueSummary(g),
+  };
+}
+
+function queueSummary(g: Game): GameStatus['queue'] {
+  const q = g.session.queue();
+  const r = q.running;
+  return {
+    ...(r ? { running: { caller: r.caller, label: r.label, ms: r.ms } } : {}),
+    waiting: q.waiting.length + q.heavyWaiting.length,
   };
 }

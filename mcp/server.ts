@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
-import type { Target } from '../unity/session/session.js';
+import { inToolCall, type Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
 import {
@@ -235,9 +235,12 @@ async function dispatch(
   return trail
     .once(async () => {
       try {
-        const game = await gameOfCall(tool, call, split.player);
-        trail.reached(game);
-        const out = await tool.run(parsed.data, toolContext(call, game));
+        // the scheduler learns the call's tier from here (queue_status; an instant tool's window)
+        const out = await inToolCall(tool.name, tool.tier, async () => {
+          const game = await gameOfCall(tool, call, split.player);
+          trail.reached(game);
+          return tool.run(parsed.data, toolContext(call, game));
+        });
         trail.cost(out.cost);
         const extras = (out.structured as { cost?: object }).cost;
         return {

@@ -84,6 +84,15 @@ const gameSchema = z.object({
     .boolean()
     .optional()
     .describe('no caller is attached: the slot is freed when the linger period ends'),
+  queue: z
+    .object({
+      running: z
+        .object({ caller: z.string(), label: z.string(), ms: z.number().int() })
+        .optional()
+        .describe('the suspend window running now, whose, for how long'),
+      waiting: z.number().int().describe('operations waiting for their turn (queue_status)'),
+    })
+    .describe('who has the game now and how many wait: queue_status says more'),
 });
 
 function gameText(g: GameStatus, caller: string): string {
@@ -100,7 +109,17 @@ function gameText(g: GameStatus, caller: string): string {
       ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(', ')}`
       : '') +
     (g.paused_for !== undefined ? `; paused for ${g.paused_for}` : '') +
-    (g.lingering ? '; no caller attached (slot freed soon)' : '')
+    (g.lingering ? '; no caller attached (slot freed soon)' : '') +
+    `; queue: ${queueText(g.queue)}`
+  );
+}
+
+/** The one-line summary of a game's queue (queue_status has the rest). */
+export function queueText(q: GameStatus['queue']): string {
+  const r = q.running;
+  return (
+    (r ? `${r.label} for ${r.caller} (${r.ms} ms)` : 'idle') +
+    (q.waiting ? `, ${q.waiting} waiting` : '')
   );
 }
 
@@ -339,7 +358,8 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
-  tier: 'smooth',
+  // a RESUME, no window: releasing never waits behind anyone
+  tier: 'instant',
   run: async (args, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args.force === true);
