@@ -5,6 +5,7 @@ import { advanceTools } from './advance.js';
 import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
 import { evalTools } from './eval.js';
+import { jobTools } from './jobs.js';
 import { logTools } from './logs.js';
 import { queueTools } from './queue.js';
 import { screenshotTools } from './screenshot.js';
@@ -23,4 +24,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...ecsTools,
   ...debugTools,
   ...watchTools,
+  ...jobTools,
 ];
