@@ -33,7 +33,7 @@ let home: string;
 const agents: ServerUnderTest[] = [];
 
 beforeAll(async () => {
-  fixture = await startFixture({ entities: 50 });
+  fixture = await startFixture({ entities: 200 });
   home = brokerHome();
   for (let i = 0; i < AGENTS; i++)
     agents.push(await startServer(['--port', String(fixture.sdbPort)], { home }));

@@ -37,7 +37,10 @@ export function toolCaller<Out>(
   return async (name, args, caller = 'agent-a') => {
     const tool = byName.get(name);
     if (!tool) throw new Error(`${name} is not among this test's tools`);
-    const r = await callTool(tool, args, { app: app(), caller });
+    // a heavy call past its wait_ms (default 20 s) becomes a job: tests that wait for the
+    // result say so, unless they test the job reply itself (a wait_ms of their own)
+    const a = tool.tier === 'heavy' && !('wait_ms' in args) ? { ...args, wait_ms: 600_000 } : args;
+    const r = await callTool(tool, a, { app: app(), caller });
     if (r.isError) {
       const text = (r.content[0] as { text: string }).text;
       throw Object.assign(new Error(text), { code: (r._meta as { code: string }).code });
