@@ -237,7 +237,7 @@ async function broker(v, positionals) {
   const { ensureHome } = await import("./chunks/home-QYG5TL2A.mjs");
   const paths = ensureHome();
   if (v.status || v.stop) {
-    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-UCTVFNOJ.mjs");
+    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-ASDPHOJR.mjs");
     let c;
     try {
       c = await openBrokerClient({
@@ -282,7 +282,7 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-7NQSBTS2.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-JWZNJG35.mjs");
   const code = await runBroker({
     paths,
     version: pkg.version,
@@ -335,7 +335,7 @@ async function runCommand(command, positionals, v) {
   const spec = COMMANDS[command];
   if (!spec?.tool) throw new UsageError(`unknown command "${command}" (see --help)`);
   const args = toolArgs(command, positionals, v);
-  const { openBrokerClient } = await import("./chunks/cli-client-UCTVFNOJ.mjs");
+  const { openBrokerClient } = await import("./chunks/cli-client-ASDPHOJR.mjs");
   const c = await openBrokerClient({ ...await connectOptions(v, "cli"), spawn: true });
   try {
     const r = await c.client.callTool({ name: spec.tool, arguments: args });

@@ -35,7 +35,7 @@ import {
   getObjectShape,
   mergeCapabilities,
   safeParse
-} from "./chunk-HLOSVXZ3.mjs";
+} from "./chunk-42KZDX5Q.mjs";
 import {
   connectOrSpawn,
   exchangePreamble,

@@ -7,20 +7,25 @@ import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
   CallToolResultSchema,
+  CancelTaskRequestSchema,
   CreateMessageResultSchema,
   CreateMessageResultWithToolsSchema,
   CreateTaskResultSchema,
   ElicitResultSchema,
   EmptyResultSchema,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   InitializeRequestSchema,
   InitializedNotificationSchema,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
   McpError,
   Protocol,
+  RELATED_TASK_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   SetLevelRequestSchema,
   SocketTransport,
@@ -31,7 +36,7 @@ import {
   getObjectShape,
   mergeCapabilities,
   safeParse
-} from "./chunk-HLOSVXZ3.mjs";
+} from "./chunk-42KZDX5Q.mjs";
 import {
   BROKER_PROTOCOL,
   parsePreamble,
@@ -42,7 +47,7 @@ import "./chunk-5BYRNRVK.mjs";
 import "./chunk-FS443VZI.mjs";
 
 // broker/broker.ts
-import { chmodSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync as readFileSync2, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 
 // unity/discovery/beacon-message.ts
@@ -2474,21 +2479,21 @@ var NestingTooDeep = class extends Error {
 var CLOSER = { ")": "(", "]": "[", "}": "{" };
 function matchBrackets(tokens) {
   const match2 = new Int32Array(tokens.length).fill(-1);
-  const open2 = [];
+  const open4 = [];
   tokens.forEach((t, i) => {
     if (t.kind !== "punct") return;
     if (t.punct === "(" || t.punct === "[" || t.punct === "{") {
-      open2.push(i);
+      open4.push(i);
       return;
     }
     const opener = CLOSER[t.punct];
     if (opener === void 0) return;
-    for (let k = open2.length - 1; k >= 0; k--) {
-      const j = open2[k];
+    for (let k = open4.length - 1; k >= 0; k--) {
+      const j = open4[k];
       if (tokens[j].punct === opener) {
         match2[i] = j;
         match2[j] = i;
-        open2.length = k;
+        open4.length = k;
         return;
       }
     }
@@ -2853,10 +2858,10 @@ function rejectLambda(p, start) {
   }
   return errorAt(p, start);
 }
-function rejectTuple(p, open2) {
-  const start = p.tokens[open2].span;
+function rejectTuple(p, open4) {
+  const start = p.tokens[open4].span;
   p.error(Diagnostics.tuple(start));
-  p.pos = open2;
+  p.pos = open4;
   p.skipGroup();
   return errorAt(p, start);
 }
@@ -2886,8 +2891,8 @@ function rejectAnonymousMethod(p) {
 function parseParenthesizedOrCast(p) {
   const start = p.tok.span;
   if (isLambdaAhead(p)) return rejectLambda(p, start);
-  const open2 = p.pos;
-  const close = p.match[open2] ?? -1;
+  const open4 = p.pos;
+  const close = p.match[open4] ?? -1;
   const type = close < 0 ? null : p.speculate(() => {
     p.advance();
     const t = parseType(p, "type");
@@ -2901,7 +2906,7 @@ function parseParenthesizedOrCast(p) {
       const operand = parseUnary(p);
       return { kind: "Cast", type, operand, span: p.finish(start) };
     }
-    p.pos = open2;
+    p.pos = open4;
   }
   if (close >= 0 && isPointerCast(p, close)) {
     p.error(Diagnostics.pointer(start));
@@ -2911,7 +2916,7 @@ function parseParenthesizedOrCast(p) {
   }
   p.advance();
   const expression = parseExpression(p);
-  if (p.atPunct(",") && close >= 0) return rejectTuple(p, open2);
+  if (p.atPunct(",") && close >= 0) return rejectTuple(p, open4);
   p.expectPunct(")");
   return { kind: "Parenthesized", expression, span: p.finish(start) };
 }
@@ -2924,12 +2929,12 @@ function canFollowCast(t) {
   return t.kind !== "eof";
 }
 function isPointerCast(p, close) {
-  const open2 = p.pos;
+  const open4 = p.pos;
   const end = p.speculate(() => {
     p.advance();
     return parseType(p, "type") === null ? null : p.pos;
   });
-  p.pos = open2;
+  p.pos = open4;
   if (end === null) return false;
   let i = end;
   while (i < close && isStar(p.tokens[i])) i++;
@@ -3047,9 +3052,9 @@ function endsPattern(t) {
 }
 
 // eval/syntax/parse-arguments.ts
-function parseArguments(p, open2, close) {
+function parseArguments(p, open4, close) {
   const args2 = [];
-  p.expectPunct(open2);
+  p.expectPunct(open4);
   if (p.eatPunct(close)) return args2;
   for (; ; ) {
     const before = p.pos;
@@ -3241,8 +3246,8 @@ function parseObjectOrCollectionInitializer(p) {
   });
   return { kind: "CollectionInitializer", elements, span: p.finish(start) };
 }
-function isAssignmentAfterGroup(p, open2) {
-  const close = p.match[open2] ?? -1;
+function isAssignmentAfterGroup(p, open4) {
+  const close = p.match[open4] ?? -1;
   const t = close < 0 ? void 0 : p.tokens[close + 1];
   return t?.kind === "punct" && t.punct === "=";
 }
@@ -8320,8 +8325,8 @@ var TypeFacts = class {
     if (direct || ownArity > 0) return direct;
     const d = await this.md.describe(t);
     if (!d.genericDefinition || d.typeArguments.length === 0) return void 0;
-    const open2 = (await this.md.members(d.genericDefinition, reflection)).nestedTypes[0];
-    return open2 ? this.md.constructGeneric(open2, d.typeArguments) : void 0;
+    const open4 = (await this.md.members(d.genericDefinition, reflection)).nestedTypes[0];
+    return open4 ? this.md.constructGeneric(open4, d.typeArguments) : void 0;
   }
   /** A reference/boxing/identity conversion from `from` to `to`. */
   async assignable(to, from) {
@@ -10190,12 +10195,12 @@ var methodCommands = {
       if (v.atLeast(13)) {
         const n2 = r.count("source file count");
         for (let i = 0; i < n2; i++) {
-          const path3 = r.string();
-          files.push(v.atLeast(14) ? { path: path3, hash: Buffer.from(r.bytes(16)) } : { path: path3 });
+          const path5 = r.string();
+          files.push(v.atLeast(14) ? { path: path5, hash: Buffer.from(r.bytes(16)) } : { path: path5 });
         }
       } else {
-        const path3 = r.string();
-        if (path3) files.push({ path: path3 });
+        const path5 = r.string();
+        if (path5) files.push({ path: path5 });
       }
       const perEntry = 8 + (v.atLeast(13) ? 4 : 0) + (v.atLeast(19) ? 4 : 0) + (v.atLeast(32) ? 8 : 0);
       const n = r.count("sequence point count", Math.floor(r.remaining / perEntry));
@@ -12654,6 +12659,16 @@ var Errors = {
     `${caller} holds no suspension of the game${holders.length ? ` (held by ${holders.join(", ")})` : ""}; resuming someone else's hold needs force: true`,
     { details: { holders } }
   ),
+  jobNotFound: (id, known) => new UnityError(
+    "JOB_NOT_FOUND",
+    `no job ${JSON.stringify(id)}: a job is kept until its result is read, or 10 minutes after it ended${known.length ? `; your jobs: ${known.join(", ")}` : ""}`,
+    { suggestions: known }
+  ),
+  jobNotOwned: (id, owner) => new UnityError(
+    "JOB_NOT_OWNED",
+    `job ${id} belongs to ${owner}: only its owner may wait for it or cancel it (job_status shows its state)`,
+    { details: { owner } }
+  ),
   shuttingDown: () => new UnityError("SHUTTING_DOWN", "the server is shutting down"),
   notPaused: (what) => new UnityError(
     "NOT_PAUSED",
@@ -12683,6 +12698,16 @@ var Errors = {
     "NO_LOCATION",
     `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(", ")}` : ""} (debug_locations lists them)`,
     { details: { lines } }
+  ),
+  idempotencyConflict: (requestId, first, tool) => new UnityError(
+    "IDEMPOTENCY_CONFLICT",
+    `request_id ${JSON.stringify(requestId)} was already used at ${first.at} by ${first.caller} for ${first.tool === tool ? "this tool with other arguments" : `${first.tool}, not ${tool}`}; nothing was run. A retry must repeat the same tool and arguments; a new call needs a new request_id`,
+    { details: { request_id: requestId, first_tool: first.tool, first_at: first.at } }
+  ),
+  requestInProgress: (requestId, waitedMs) => new UnityError(
+    "REQUEST_IN_PROGRESS",
+    `the first call with request_id ${JSON.stringify(requestId)} is still running after ${waitedMs} ms; nothing was run for this one. Repeat it later with the same request_id to get that call's outcome`,
+    { details: { request_id: requestId, waitedMs } }
   )
 };
 function messageOf(e) {
@@ -12945,9 +12970,9 @@ var BeaconListener = class {
   stop() {
     this.stopping ??= (async () => {
       await this.starting?.catch(() => void 0);
-      const open2 = this.open;
+      const open4 = this.open;
       this.open = [];
-      await Promise.all(open2.map((o) => closeBounded(o.socket, this.timeoutMs)));
+      await Promise.all(open4.map((o) => closeBounded(o.socket, this.timeoutMs)));
     })();
     return this.stopping;
   }
@@ -12966,8 +12991,8 @@ var BeaconListener = class {
     const socket = dgram.createSocket({ type: "udp4", reuseAddr: true });
     socket.on("message", (data, remote) => this.onDatagram(data, remote));
     socket.on("error", (error) => {
-      const open2 = this.open.find((o) => o.socket === socket);
-      if (open2) this.problem(open2.port, "socket error", error);
+      const open4 = this.open.find((o) => o.socket === socket);
+      if (open4) this.problem(open4.port, "socket error", error);
     });
     try {
       await bindBounded(socket, requestedPort, this.bindAddress, this.timeoutMs);
@@ -13875,18 +13900,18 @@ function nestedFullNames(raw, enclosing) {
   const names2 = new Array(raw.length);
   const onPath = new Uint8Array(raw.length + 1);
   for (let start = 1; start <= raw.length; start++) {
-    const path3 = [];
+    const path5 = [];
     let row = start;
     while (names2[row - 1] === void 0) {
       if (onPath[row]) throw new MetadataFormatError(`TypeDef ${row} is nested in itself`);
       onPath[row] = 1;
-      path3.push(row);
+      path5.push(row);
       const outer = enclosing[row];
       if (outer === 0) break;
       row = outer;
     }
-    for (let i = path3.length - 1; i >= 0; i--) {
-      const r = path3[i];
+    for (let i = path5.length - 1; i >= 0; i--) {
+      const r = path5[i];
       onPath[r] = 0;
       const t = raw[r - 1];
       const outer = enclosing[r];
@@ -13899,26 +13924,26 @@ function typeRefNamer(tables, strings) {
   const count = tables.rows[Table.TypeRef];
   const memo2 = /* @__PURE__ */ new Map();
   return (start) => {
-    const path3 = [];
+    const path5 = [];
     let outer;
     for (let row = start; ; ) {
       outer = memo2.get(row);
       if (outer !== void 0) break;
       if (row < 1 || row > count) throw new MetadataFormatError(`bad TypeRef row ${row}`);
-      if (path3.includes(row)) throw new MetadataFormatError(`TypeRef ${row} is nested in itself`);
-      if (path3.length >= 64) throw new MetadataFormatError("TypeRef nesting too deep");
-      path3.push(row);
+      if (path5.includes(row)) throw new MetadataFormatError(`TypeRef ${row} is nested in itself`);
+      if (path5.length >= 64) throw new MetadataFormatError("TypeRef nesting too deep");
+      path5.push(row);
       const scope = tables.row(Table.TypeRef, row).index(0);
       const [table, scopeRow] = tables.decode("ResolutionScope", scope);
       if (table !== Table.TypeRef || scopeRow === 0) break;
       row = scopeRow;
     }
-    for (let i = path3.length - 1; i >= 0; i--) {
-      const r = tables.row(Table.TypeRef, path3[i]);
+    for (let i = path5.length - 1; i >= 0; i--) {
+      const r = tables.row(Table.TypeRef, path5[i]);
       const simple2 = escapeTypeNameChars(strings.at(r.index(1)));
       const ns = strings.at(r.index(2));
       outer = outer !== void 0 ? `${outer}+${simple2}` : ns ? `${escapeTypeNameChars(ns)}.${simple2}` : simple2;
-      memo2.set(path3[i], outer);
+      memo2.set(path5[i], outer);
     }
     return outer;
   };
@@ -14026,9 +14051,9 @@ function regexQuery(source, flags) {
 
 // unity/catalog/assembly-types.ts
 var BLOB_TIMEOUT_MS = 6e4;
-async function defaultReadFile(path3) {
+async function defaultReadFile(path5) {
   try {
-    return await fsReadFile(path3);
+    return await fsReadFile(path5);
   } catch {
     return void 0;
   }
@@ -18354,7 +18379,8 @@ var EventDecisions = class {
       const r = await this.d.session.run(
         "logpoint",
         bp.owner,
-        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false)
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+        { urgent: true }
       );
       holes = r.value.results.map((x) => x.kind === "error" ? { error: x.error } : holeResult(x));
       const at2 = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
@@ -18383,7 +18409,9 @@ var EventDecisions = class {
     const r = await this.d.session.run(
       "breakpoint condition",
       bp.owner,
-      (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition)
+      (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition),
+      { urgent: true }
+      // the game stands at the hit until it is decided
     );
     const v = r.value;
     if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
@@ -18438,33 +18466,35 @@ var Pauses = class {
     if (this.pause) this.queued.push({ ...stop, queued: true });
     else this.report(stop);
   }
-  /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
-  wait(timeoutMs) {
+  /**
+   * Waits (bounded) for the next stop; a pause already in place is returned at once. `signal`
+   * ends the wait early (a cancelled job) as the bound does: undefined.
+   */
+  wait(timeoutMs, signal) {
     if (this.pause) return Promise.resolve(this.pause);
-    return new Promise((resolve2) => {
-      const done = (s) => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve2(s);
-      };
-      const timer = setTimeout(() => done(void 0), timeoutMs);
-      this.waiters.add(done);
-    });
+    return this.waitFor(() => true, timeoutMs, signal);
   }
-  /** The next stop after now (the current pause, if any, does not count). */
-  nextStop(timeoutMs) {
+  /** The next stop after now (the current pause, if any, does not count); `signal` as wait's. */
+  nextStop(timeoutMs, signal) {
     const after = this.seq;
+    return this.waitFor((s) => s.seq > after, timeoutMs, signal);
+  }
+  waitFor(wanted, timeoutMs, signal) {
     return new Promise((resolve2) => {
-      const done = (s) => {
-        if (s && s.seq <= after) return;
+      const end = (s) => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
         this.waiters.delete(done);
         resolve2(s);
       };
-      const timer = setTimeout(() => {
-        this.waiters.delete(done);
-        resolve2(void 0);
-      }, timeoutMs);
+      const done = (s) => {
+        if (s && !wanted(s)) return;
+        end(s);
+      };
+      const aborted = () => end(void 0);
+      const timer = setTimeout(aborted, timeoutMs);
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener("abort", aborted, { once: true });
       this.waiters.add(done);
     });
   }
@@ -18515,6 +18545,22 @@ var Pauses = class {
   }
 };
 
+// unity/session/call-scope.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var storage = new AsyncLocalStorage();
+function inToolCall(tool, tier, fn) {
+  return storage.run({ tool, tier }, fn);
+}
+function currentScope() {
+  return storage.getStore();
+}
+function inTurn(turn, fn) {
+  return storage.run({ ...storage.getStore(), turn }, fn);
+}
+function outsideCalls(fn) {
+  return storage.exit(fn);
+}
+
 // unity/session/cost.ts
 function round(ms) {
   return Math.round(ms * 100) / 100;
@@ -18543,6 +18589,9 @@ function sumCosts(costs, startedAt) {
     total.invokes += c.invokes;
     total.freezeMs = round(total.freezeMs + c.freezeMs);
     total.wallMs = round(total.wallMs + c.wallMs);
+    if (c.queueMs !== void 0) total.queueMs = round((total.queueMs ?? 0) + c.queueMs);
+    if (c.queuedBehind !== void 0)
+      total.queuedBehind = (total.queuedBehind ?? 0) + c.queuedBehind;
   }
   if (startedAt !== void 0) total.wallMs = round(performance.now() - startedAt);
   return total;
@@ -18771,59 +18820,231 @@ async function runWithoutWindow(host, a, label, op, started) {
   }
 }
 
-// unity/session/rw-lock.ts
-var RwLock = class {
-  shared = 0;
-  exclusive = false;
-  queue = [];
-  get state() {
-    return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
+// unity/session/scheduler.ts
+var Scheduler = class {
+  running;
+  queues = /* @__PURE__ */ new Map();
+  /** Callers with work queued, in the order they are served (the running caller is not here). */
+  ring = [];
+  urgent = [];
+  grants = 0;
+  nextId = 0;
+  byTier = {
+    instant: 0,
+    smooth: 0,
+    heavy: 0,
+    internal: 0
+  };
+  heavySlot = new HeavySlot();
+  /** The turn running now, if any (its id: see GameSession's nested operations). */
+  get current() {
+    return this.running?.id;
   }
-  /** Resolves with the release function once granted; rejects with TIMEOUT after `waitMs`. */
-  acquire(exclusive, waitMs, what) {
-    if (this.queue.length === 0 && this.canGrant(exclusive))
-      return Promise.resolve(this.take(exclusive));
+  state() {
+    const now = performance.now();
+    const op = (req, since) => ({
+      caller: req.caller,
+      label: req.label,
+      tier: req.tier,
+      ms: Math.round(now - since)
+    });
+    return {
+      ...this.running ? { running: op(this.running.req, this.running.since) } : {},
+      waiting: this.servingOrder().map((w) => op(w.req, w.since)),
+      ...this.heavySlot.state(now),
+      served: this.grants,
+      servedByTier: { ...this.byTier }
+    };
+  }
+  /** Resolves with the turn once granted; rejects with TIMEOUT after `waitMs`, naming what it waited behind. */
+  acquire(req) {
+    if (!this.running && this.urgent.length === 0 && this.ring.length === 0)
+      return Promise.resolve(this.start(req, 0, 0));
     return new Promise((resolve2, reject3) => {
       const waiter = {
-        exclusive,
-        grant: () => resolve2(this.take(exclusive)),
+        req,
+        since: performance.now(),
+        grantsBefore: this.grants,
+        busyBefore: this.running !== void 0,
+        grant: resolve2,
         timer: setTimeout(() => {
-          const i = this.queue.indexOf(waiter);
-          if (i >= 0) this.queue.splice(i, 1);
+          const behind = this.describeAhead(waiter);
+          this.remove(waiter);
           reject3(
             Errors.timeout(
-              `waiting for the game (held by ${this.exclusive ? "an exclusive sequence" : "other calls"}) before ${what}`,
-              waitMs,
+              `waiting for the game before ${req.label} (behind ${behind})`,
+              req.waitMs,
               false
             )
           );
-          this.pump();
-        }, waitMs)
+        }, req.waitMs)
       };
-      this.queue.push(waiter);
+      if (req.urgent) this.urgent.push(waiter);
+      else {
+        const q = this.queues.get(req.caller);
+        if (q) q.push(waiter);
+        else {
+          this.queues.set(req.caller, [waiter]);
+          if (this.running?.req.caller !== req.caller) this.ring.push(req.caller);
+        }
+      }
     });
   }
-  canGrant(exclusive) {
-    return exclusive ? !this.exclusive && this.shared === 0 : !this.exclusive;
+  /**
+   * Runs `fn` holding the heavy slot of kind `what` (one holder per game; others wait FIFO,
+   * bounded by `waitMs`, then TIMEOUT naming the holder).
+   */
+  heavy(what, caller, waitMs, fn) {
+    return this.heavySlot.run(what, caller, waitMs, fn);
   }
-  take(exclusive) {
-    if (exclusive) this.exclusive = true;
-    else this.shared++;
+  start(req, waitedMs, ranBefore) {
+    const id = ++this.nextId;
+    this.grants++;
+    this.byTier[req.tier]++;
+    this.running = { id, req, since: performance.now() };
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (exclusive) this.exclusive = false;
-      else this.shared--;
-      this.pump();
+    return {
+      id,
+      waitedMs: Math.round(waitedMs * 100) / 100,
+      ranBefore,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.finish(req.caller);
+      }
     };
   }
+  finish(caller) {
+    this.running = void 0;
+    if (this.queues.has(caller) && !this.ring.includes(caller)) this.ring.push(caller);
+    this.pump();
+  }
   pump() {
-    while (this.queue.length > 0 && this.canGrant(this.queue[0].exclusive)) {
-      const next = this.queue.shift();
-      clearTimeout(next.timer);
-      next.grant();
+    if (this.running) return;
+    const next = this.urgent.shift() ?? this.takeFromRing();
+    if (!next) return;
+    clearTimeout(next.timer);
+    const ranBefore = this.grants - next.grantsBefore + (next.busyBefore ? 1 : 0);
+    next.grant(this.start(next.req, performance.now() - next.since, ranBefore));
+  }
+  takeFromRing() {
+    const caller = this.ring.shift();
+    if (caller === void 0) return void 0;
+    const q = this.queues.get(caller);
+    const w = q.shift();
+    if (q.length === 0) this.queues.delete(caller);
+    return w;
+  }
+  remove(w) {
+    const u = this.urgent.indexOf(w);
+    if (u >= 0) this.urgent.splice(u, 1);
+    const q = this.queues.get(w.req.caller);
+    const i = q ? q.indexOf(w) : -1;
+    if (q && i >= 0) {
+      q.splice(i, 1);
+      if (q.length === 0) {
+        this.queues.delete(w.req.caller);
+        const r = this.ring.indexOf(w.req.caller);
+        if (r >= 0) this.ring.splice(r, 1);
+      }
     }
+    this.pump();
+  }
+  /** The waiters in the order they would be served if nothing else arrived. */
+  servingOrder() {
+    const out = [...this.urgent];
+    const queues = new Map([...this.queues].map(([c, q]) => [c, [...q]]));
+    const ring = [...this.ring];
+    const runningCaller = this.running?.req.caller;
+    if (runningCaller !== void 0 && queues.has(runningCaller) && !ring.includes(runningCaller))
+      ring.push(runningCaller);
+    while (ring.length > 0) {
+      const c = ring.shift();
+      const q = queues.get(c);
+      out.push(q.shift());
+      if (q.length > 0) ring.push(c);
+    }
+    return out;
+  }
+  /** What a waiter has ahead of it, for its TIMEOUT message. */
+  describeAhead(w) {
+    const r = this.running;
+    const order = this.servingOrder();
+    const ahead = order.slice(0, Math.max(0, order.indexOf(w)));
+    const running = r ? `${r.req.label} for ${r.req.caller}, running ${Math.round(performance.now() - r.since)} ms` : "nothing running";
+    const callers = [...new Set(ahead.map((a) => a.req.caller))];
+    return ahead.length > 0 ? `${running}, then ${ahead.length} queued of ${callers.join(", ")}` : running;
+  }
+};
+var HeavySlot = class {
+  grants = 0;
+  holder;
+  waiting = [];
+  state(now) {
+    const op = (x) => ({
+      caller: x.caller,
+      label: x.what,
+      tier: "heavy",
+      ms: Math.round(now - x.since)
+    });
+    return {
+      ...this.holder ? { heavy: op(this.holder) } : {},
+      heavyWaiting: this.waiting.map(op)
+    };
+  }
+  async run(what, caller, waitMs, fn) {
+    let waited = { waitedMs: 0, ranBefore: 0 };
+    if (this.holder || this.waiting.length > 0) {
+      const since = performance.now();
+      const grantsBefore = this.grants;
+      await this.wait(what, caller, waitMs);
+      waited = {
+        waitedMs: Math.round((performance.now() - since) * 100) / 100,
+        // its own grant counts in place of the holder's when it began waiting
+        ranBefore: this.grants - grantsBefore
+      };
+    } else {
+      this.holder = { what, caller, since: performance.now() };
+      this.grants++;
+    }
+    try {
+      return await fn(waited);
+    } finally {
+      this.handOver();
+    }
+  }
+  /** The slot goes to the next in line at once (so no newcomer slips in between). */
+  handOver() {
+    const next = this.waiting.shift();
+    this.holder = next && { what: next.what, caller: next.caller, since: performance.now() };
+    if (next) this.grants++;
+    next?.go();
+  }
+  wait(what, caller, waitMs) {
+    return new Promise((resolve2, reject3) => {
+      const entry2 = {
+        what,
+        caller,
+        since: performance.now(),
+        go: () => {
+          clearTimeout(timer);
+          resolve2();
+        }
+      };
+      const timer = setTimeout(() => {
+        const i = this.waiting.indexOf(entry2);
+        if (i >= 0) this.waiting.splice(i, 1);
+        const h = this.holder;
+        reject3(
+          Errors.timeout(
+            `waiting for the game's ${h ? `${h.what} for ${h.caller} (running ${Math.round(performance.now() - h.since)} ms)` : "heavy work"} to end before ${what}: one runs at a time per game`,
+            waitMs,
+            false
+          )
+        );
+      }, waitMs);
+      this.waiting.push(entry2);
+    });
   }
 };
 
@@ -19048,7 +19269,8 @@ var GameSession = class {
   /** The player last attached to, kept across drops to find it again. */
   lastPlayer;
   holds = new HoldTable();
-  lock = new RwLock();
+  /** Who gets the game next: windows one at a time, callers round-robin (scheduler.ts). */
+  scheduler = new Scheduler();
   running = /* @__PURE__ */ new Map();
   nextOperation = 0;
   closed = false;
@@ -19126,7 +19348,7 @@ var GameSession = class {
   }
   /**
    * The escape hatch: frees the game and the debugger slot without waiting on anything it
-   * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+   * recovers from (a stuck call, a turn never given back). Calls in flight fail with CONNECTION_LOST or
    * MAY_HAVE_APPLIED.
    */
   async detach() {
@@ -19155,24 +19377,24 @@ var GameSession = class {
     this.closed = true;
     await this.detach();
   }
-  /** Runs `op` inside its own suspend window; the window is closed on every path. */
+  /**
+   * Runs `op` inside its own suspend window, closed on every path. Windows take turns (the
+   * scheduler); an operation without one (`window: false`) runs at once, behind no one.
+   */
   async run(label, caller, op, options = {}) {
     this.throwIfClosed();
     const started = performance.now();
-    const release = await this.lock.acquire(
-      options.exclusive === true,
-      options.lockWaitMs ?? 3e4,
-      label
-    );
-    const opId = ++this.nextOperation;
-    this.running.set(opId, { caller, label });
-    try {
-      let a = await this.ensureAttached(caller);
-      if (options.window === false) {
+    if (options.window === false) {
+      const bare = async () => {
+        const a = await this.ensureAttached(caller);
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-        return await runWithoutWindow(this.host, a, label, op, started);
-      }
+        return runWithoutWindow(this.host, a, label, op, started);
+      };
+      return options.turn ? this.inTurn(label, caller, options, bare) : this.tracked(caller, label, bare);
+    }
+    return this.inTurn(label, caller, options, async () => {
+      let a = await this.ensureAttached(caller);
       try {
         await a.conn.send("VM.SUSPEND");
       } catch (e) {
@@ -19186,17 +19408,65 @@ var GameSession = class {
           throw fromSdbError(e2, a.endpoint);
         }
       }
-      return await runInWindow(this.host, a, label, op, options, started);
+      return runInWindow(this.host, a, label, op, options, started);
+    });
+  }
+  /** What holds the game and what waits for it (never attaches). */
+  queue() {
+    return this.scheduler.state();
+  }
+  /**
+   * Runs `fn` as the one heavy work of kind `what` on this game (one `advance` at a time): a
+   * second one waits its turn, FIFO, at most `waitMs` (then TIMEOUT naming the one running).
+   * Its windows still take turns with everyone's.
+   */
+  heavy(what, caller, fn, waitMs = 3e4) {
+    this.throwIfClosed();
+    return this.scheduler.heavy(what, caller, waitMs, fn);
+  }
+  /**
+   * Runs `fn` in a turn of the scheduler (or in the turn of the operation it is called from,
+   * when that one runs on this game now: it would otherwise wait behind itself); the turn's
+   * wait is added to the cost.
+   */
+  async inTurn(label, caller, options, fn) {
+    const scope = currentScope();
+    const outer = scope?.turn;
+    if (outer?.scheduler === this.scheduler && outer.id === this.scheduler.current)
+      return this.tracked(caller, label, fn);
+    const turn = await this.scheduler.acquire({
+      caller,
+      label,
+      tier: scope?.tier ?? "internal",
+      ...options.urgent ? { urgent: true } : {},
+      waitMs: options.lockWaitMs ?? 3e4
+    });
+    if (scope?.tier === "instant")
+      this.log(
+        `session: ${label}, of the instant tool ${scope.tool ?? "?"}, took a turn for a window: its tier is wrong`
+      );
+    try {
+      const mine = { scheduler: this.scheduler, id: turn.id };
+      const r = await inTurn(mine, () => this.tracked(caller, label, fn));
+      return { value: r.value, cost: withQueue(r.cost, turn.waitedMs, turn.ranBefore) };
+    } finally {
+      turn.release();
+    }
+  }
+  /** Listed in status().operations while it runs. */
+  async tracked(caller, label, fn) {
+    const opId = ++this.nextOperation;
+    this.running.set(opId, { caller, label });
+    try {
+      return await fn();
     } finally {
       this.running.delete(opId);
-      release();
     }
   }
   /** Takes a hold for `caller`: the game stays suspended across calls until released. */
   async hold(caller) {
     const started = performance.now();
-    const release = await this.lock.acquire(false, 3e4, "suspend");
-    try {
+    return this.inTurn("suspend", caller, {}, async () => {
       const a = await this.ensureAttached(caller);
       const before = a.conn.stats.commandsSent;
       await a.conn.send("VM.SUSPEND").catch((e) => {
@@ -19205,9 +19475,7 @@ var GameSession = class {
       });
       this.holds.add(caller);
       return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-    } finally {
-      release();
-    }
+    });
   }
   /** Releases one of `caller`'s holds; someone else's only with `force`. */
   async release(caller, force = false) {
@@ -19218,15 +19486,22 @@ var GameSession = class {
         caller,
         this.holds.list().map((h) => h.caller)
       );
-    const a = this.attachment;
-    this.holds.remove(owner);
-    if (!a || a.conn.isClosed)
-      return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
-    const before = a.conn.stats.commandsSent;
-    await a.conn.send("VM.RESUME").catch((e) => {
-      throw fromSdbError(e, a.endpoint);
+    return this.inTurn("resume", caller, { urgent: true }, async () => {
+      const a = this.attachment;
+      if (this.holds.count(owner) === 0)
+        throw Errors.holdNotOwned(
+          caller,
+          this.holds.list().map((h) => h.caller)
+        );
+      this.holds.remove(owner);
+      if (!a || a.conn.isClosed)
+        return { value: { holds: this.holds.count(caller) }, cost: zeroCost(started) };
+      const before = a.conn.stats.commandsSent;
+      await a.conn.send("VM.RESUME").catch((e) => {
+        throw fromSdbError(e, a.endpoint);
+      });
+      return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
     });
-    return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
   }
   /** A caller went away (its MCP session closed): its holds are released. */
   async callerGone(caller) {
@@ -19239,7 +19514,9 @@ var GameSession = class {
   ensureAttached(caller) {
     const a = this.attachment;
     if (a && !a.conn.isClosed) return Promise.resolve(a);
-    this.attaching ??= this.connectNow(caller).finally(() => this.attaching = void 0);
+    this.attaching ??= outsideCalls(() => this.connectNow(caller)).finally(
+      () => this.attaching = void 0
+    );
     return this.attaching;
   }
   /**
@@ -19378,6 +19655,9 @@ var GameSession = class {
     if (this.closed) throw Errors.shuttingDown();
   }
 };
+function withQueue(c, waitedMs, ranBefore) {
+  return waitedMs > 0 || ranBefore > 0 ? { ...c, queueMs: waitedMs, queuedBehind: ranBefore } : c;
+}
 
 // unity/debug/step-requests.ts
 function setStepRequest(conn, threadId, kind) {
@@ -19463,11 +19743,12 @@ var Stepper = class {
           return { next: Promise.resolve(pauses.current) };
         }
         await this.arm(ctx.conn, caller, p.threadId, kind);
-        const next = pauses.nextStop(options.timeoutMs);
+        const next = pauses.nextStop(options.timeoutMs, options.signal);
         await pauses.resume(ctx.conn);
         return { next };
       },
-      { window: false }
+      // no window, but a turn: the resume must not land in another operation's invoke
+      { window: false, turn: true, urgent: true }
     );
     return afterStep(r);
   }
@@ -19502,7 +19783,7 @@ var Stepper = class {
           this.d.locations(ctx);
           const thread = options.threadId ?? await ctx.mainThread();
           await this.arm(ctx.conn, caller, thread, kind, ctx);
-          return { next: this.d.pauses.nextStop(options.timeoutMs) };
+          return { next: this.d.pauses.nextStop(options.timeoutMs, options.signal) };
         },
         // a window (nested in the hold): finding the main thread may invoke
         { window: true }
@@ -19744,17 +20025,24 @@ var Debugger = class {
       const r = await this.session.run(
         "watch sample",
         caller,
-        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes)
+        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
+        { urgent: true }
+        // the game stands at the hit until it is sampled
       );
       costs.push(r.cost);
       samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });
+      bound.onSample?.(samples.length);
       if (samples.length >= limit) done();
     });
     const timer = setTimeout(done, bound.timeoutMs);
+    const signal = bound.signal;
+    if (signal?.aborted) done();
+    signal?.addEventListener("abort", done, { once: true });
     try {
       await finished;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       this.samplers.delete(bp.id);
       await this.remove(caller, bp.id, true).catch(
         (e) => this.log(`debug: removing watch ${bp.id}: ${messageOf(e)}`)
@@ -19765,7 +20053,8 @@ var Debugger = class {
       location: bp.locations[0],
       stopCost: bp.stopCost ?? { stops: 0, totalMs: 0, maxMs: 0 },
       costs,
-      timedOut: bound.frames !== void 0 && samples.length < bound.frames
+      timedOut: bound.frames !== void 0 && samples.length < bound.frames && signal?.aborted !== true,
+      cancelled: signal?.aborted === true
     };
   }
   /** Removes one breakpoint (or all of them with `id` undefined); only the owner's unless forced. */
@@ -19790,9 +20079,12 @@ var Debugger = class {
       { window: false }
     );
   }
-  /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
-  wait(timeoutMs) {
-    return this.pauses.wait(timeoutMs);
+  /**
+   * Waits (bounded) for the next stop; a pause already in place is returned at once. `signal`
+   * (a cancelled job) ends the wait as the bound does.
+   */
+  wait(timeoutMs, signal) {
+    return this.pauses.wait(timeoutMs, signal);
   }
   /**
    * Lets the paused game run (resume) or steps its stopped thread, then waits for the stop.
@@ -19871,16 +20163,26 @@ var Debugger = class {
           (e) => this.log(`debug: clearing breakpoint ${b.id} of ${caller}, who left: ${messageOf(e)}`)
         );
     if (this.stepper.owner === caller) await this.stepper.clear(conn);
-    for (const q of this.pauses.takeQueuedOf(caller))
-      await conn.send("VM.RESUME").catch(
-        (e) => this.log(
-          `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`
-        )
-      );
-    while (this.pauses.current?.owner === caller)
-      await this.pauses.resume(conn).catch(
-        (e) => this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`)
-      );
+    const owns = () => this.pauses.current?.owner === caller || this.pauses.inLine().some((q) => q.owner === caller);
+    if (!owns()) return;
+    await this.session.run(
+      `resume the stops of ${caller}, who left`,
+      caller,
+      async () => {
+        if (conn.isClosed) return;
+        for (const q of this.pauses.takeQueuedOf(caller))
+          await conn.send("VM.RESUME").catch(
+            (e) => this.log(
+              `debug: resuming thread ${q.threadId}'s stop of ${caller}, who left: ${messageOf(e)}`
+            )
+          );
+        while (this.pauses.current?.owner === caller)
+          await this.pauses.resume(conn).catch(
+            (e) => this.log(`debug: ending the pause of ${caller}, who left: ${messageOf(e)}`)
+          );
+      },
+      { window: false, turn: true, urgent: true }
+    ).catch((e) => this.log(`debug: resuming the stops of ${caller}: ${messageOf(e)}`));
   }
 };
 
@@ -19958,8 +20260,8 @@ function decodeCursor(s) {
   if (!Number.isSafeInteger(c.offset) || !Number.isSafeInteger(c.line) || c.line < 1) throw bad();
   return c;
 }
-async function readLogChunk(path3, since, maxBytes) {
-  const fh = await open(path3, "r");
+async function readLogChunk(path5, since, maxBytes) {
+  const fh = await open(path5, "r");
   try {
     const st = await fh.stat({ bigint: true });
     const id = { dev: st.dev.toString(), ino: st.ino.toString(), birth: st.birthtimeNs.toString() };
@@ -20463,26 +20765,26 @@ async function readPlayerLog(session, paths, q, options = {}) {
   }
   const maxBytes = options.maxReadBytes ?? MAX_LOG_READ_BYTES;
   let chunk;
-  let path3 = known.localPath;
+  let path5 = known.localPath;
   let fallback;
   try {
-    path3 ??= (await locateGameFile(known.gamePath, options.wine)).path;
-    chunk = await readLogChunk(path3, query2.since, maxBytes);
+    path5 ??= (await locateGameFile(known.gamePath, options.wine)).path;
+    chunk = await readLogChunk(path5, query2.since, maxBytes);
   } catch (e) {
-    if (known.localPath === void 0 || !isMissing(e)) throw unreadable(e, path3);
+    if (known.localPath === void 0 || !isMissing(e)) throw unreadable(e, path5);
     fallback = `the log file found before (${known.localPath}) cannot be read (${messageOf(e)}): looked for ${known.gamePath} again`;
     (options.log ?? session.log)(`logs: ${fallback}`);
-    path3 = (await locateGameFile(known.gamePath, options.wine)).path;
-    chunk = await readLogChunk(path3, query2.since, maxBytes).catch((e2) => {
-      throw unreadable(e2, path3);
+    path5 = (await locateGameFile(known.gamePath, options.wine)).path;
+    chunk = await readLogChunk(path5, query2.since, maxBytes).catch((e2) => {
+      throw unreadable(e2, path5);
     });
   }
-  known.localPath = path3;
+  known.localPath = path5;
   const matching = parseBlocks(chunk.blocks).filter((e) => matches(e, query2));
   const entries = query2.limit === 0 ? [] : matching.slice(-query2.limit);
   return {
     value: {
-      path: path3,
+      path: path5,
       gamePath: known.gamePath,
       entries,
       cursor: encodeCursor(chunk.cursor),
@@ -20565,12 +20867,12 @@ function checkPath(p) {
 function isMissing(e) {
   return e instanceof UnityError && e.code === "UNSUPPORTED" || e instanceof Error && e.code === "ENOENT";
 }
-function unreadable(e, path3) {
+function unreadable(e, path5) {
   if (e instanceof UnityError) return e;
   const why = e instanceof Error ? e.message : String(e);
-  return new UnityError("UNSUPPORTED", `cannot read the player log ${path3 ?? ""}: ${why}`, {
+  return new UnityError("UNSUPPORTED", `cannot read the player log ${path5 ?? ""}: ${why}`, {
     cause: e,
-    details: { path: path3 }
+    details: { path: path5 }
   });
 }
 
@@ -20607,11 +20909,782 @@ var Game = class {
   }
 };
 
+// mcp/jobs.ts
+function noJob() {
+  return {
+    signal: new AbortController().signal,
+    progress: () => void 0,
+    onGame: () => void 0
+  };
+}
+var progressSchema = external_exports.object({
+  ms_waited: external_exports.number().describe("how long the call has run"),
+  frames: external_exports.number().int().optional().describe("frames advanced (advance) or sampled (watch, profile) so far"),
+  frames_total: external_exports.number().int().optional().describe("the frames asked for"),
+  queue_position: external_exports.number().int().optional().describe("where the call waits in line for the game (1: next), when it waits")
+}).describe("how far the call has got");
+var jobReplySchema = external_exports.object({
+  job: external_exports.string().describe("the job id: job_status, job_wait and job_cancel take it"),
+  status: external_exports.literal("running"),
+  tool: external_exports.string(),
+  progress: progressSchema
+});
+var JOB_KEEP_MS = 10 * 6e4;
+var CALLER_GONE_WAIT_MS = 3e4;
+var Job = class {
+  constructor(id, tool, caller) {
+    this.id = id;
+    this.tool = tool;
+    this.caller = caller;
+    this.ended = new Promise((r) => this.markEnded = r);
+  }
+  id;
+  tool;
+  caller;
+  abort = new AbortController();
+  state = "running";
+  startedAt = Date.now();
+  endedAt;
+  /** The tool's result (an error result when it failed), once it ended. */
+  result;
+  /** The game it went to, once routed. */
+  game;
+  /** A reply named it (a job reply, a task): it stays until read or kept out. */
+  detached = false;
+  /** Created as an MCP task: kept this long after it ended, read or not. */
+  taskTtlMs;
+  /** Why it was cancelled, if it was. */
+  cancelReason;
+  reported = {};
+  lastUpdate = Date.now();
+  ended;
+  markEnded = () => void 0;
+  get running() {
+    return this.state === "running";
+  }
+  report(r) {
+    this.reported = { ...this.reported, ...r };
+    this.lastUpdate = Date.now();
+  }
+  get progress() {
+    return { ...this.reported, msWaited: (this.endedAt ?? Date.now()) - this.startedAt };
+  }
+  hooks() {
+    return {
+      signal: this.abort.signal,
+      progress: (r) => this.report(r),
+      onGame: (id) => this.game = id
+    };
+  }
+  /** Called once by the table when the run settles. */
+  finish(result) {
+    this.result = result;
+    this.endedAt = Date.now();
+    this.lastUpdate = this.endedAt;
+    this.state = this.abort.signal.aborted ? "cancelled" : result.isError ? "failed" : "done";
+    this.markEnded();
+  }
+};
+function progressOut(job) {
+  const p = job.progress;
+  return {
+    ms_waited: p.msWaited,
+    ...p.frames !== void 0 ? { frames: p.frames } : {},
+    ...p.framesTotal !== void 0 ? { frames_total: p.framesTotal } : {},
+    ...p.queuePosition !== void 0 ? { queue_position: p.queuePosition } : {}
+  };
+}
+function progressText(job) {
+  const p = job.progress;
+  const parts = [
+    ...p.frames !== void 0 ? [`${p.frames}${p.framesTotal !== void 0 ? ` of ${p.framesTotal}` : ""} frames`] : [],
+    `${(p.msWaited / 1e3).toFixed(1)} s`,
+    ...p.queuePosition !== void 0 ? [`number ${p.queuePosition} in line`] : []
+  ];
+  return parts.join(", ");
+}
+var JobTable = class {
+  constructor(keepMs = JOB_KEEP_MS) {
+    this.keepMs = keepMs;
+  }
+  keepMs;
+  jobs = /* @__PURE__ */ new Map();
+  expiry = /* @__PURE__ */ new Map();
+  next = 1;
+  /** Starts `run` as a job of `caller` (running until `run` settles; it never rejects here). */
+  start(tool, caller, run) {
+    const job = new Job(`j-${this.next++}`, tool, caller);
+    this.jobs.set(job.id, job);
+    void (async () => {
+      let result;
+      try {
+        result = await run(job);
+      } catch (e) {
+        result = {
+          isError: true,
+          content: [{ type: "text", text: `INTERNAL: ${messageOf(e)}` }],
+          _meta: { code: "INTERNAL" }
+        };
+      }
+      job.finish(result);
+      if (job.detached) this.keepUntilExpiry(job);
+    })();
+    return job;
+  }
+  get(id) {
+    return this.jobs.get(id);
+  }
+  /** The jobs of `caller`, oldest first. */
+  of(caller) {
+    return this.all().filter((j) => j.caller === caller);
+  }
+  all() {
+    return [...this.jobs.values()];
+  }
+  /** A reply named the job: it is kept (once it ends) until read or for the keep period. */
+  detach(job) {
+    job.detached = true;
+    if (!job.running) this.keepUntilExpiry(job);
+  }
+  /**
+   * The owner was given the final result: the job is forgotten (a task stays for its ttl: a
+   * client may still ask tasks/get after tasks/result).
+   */
+  read(job) {
+    if (job.running || job.taskTtlMs !== void 0) return;
+    this.forget(job.id);
+  }
+  /** Aborts the job's signal: the call stops at its next safe point. */
+  cancel(job, reason) {
+    if (!job.running || job.abort.signal.aborted) return;
+    job.cancelReason = reason;
+    job.abort.abort(new Error(reason));
+  }
+  /**
+   * `caller` went away: its running jobs are cancelled and waited for (bounded), then all of its
+   * jobs are dropped with their results.
+   */
+  async callerGone(caller, waitMs = CALLER_GONE_WAIT_MS) {
+    const mine = this.of(caller);
+    for (const j of mine) this.cancel(j, `${caller} went away`);
+    const running = mine.filter((j) => j.running).map((j) => j.ended);
+    if (running.length) {
+      let timer;
+      await Promise.race([
+        Promise.all(running),
+        new Promise((r) => {
+          timer = setTimeout(r, waitMs);
+          timer.unref();
+        })
+      ]);
+      clearTimeout(timer);
+    }
+    for (const j of mine) this.forget(j.id);
+  }
+  /** Cancels every job and forgets them all (the app closing). */
+  close() {
+    for (const j of this.jobs.values()) this.cancel(j, "the server is shutting down");
+    for (const t of this.expiry.values()) clearTimeout(t);
+    this.expiry.clear();
+    this.jobs.clear();
+  }
+  keepUntilExpiry(job) {
+    if (this.expiry.has(job.id) || !this.jobs.has(job.id)) return;
+    const t = setTimeout(
+      () => this.forget(job.id),
+      Math.min(job.taskTtlMs ?? this.keepMs, this.keepMs)
+    );
+    t.unref();
+    this.expiry.set(job.id, t);
+  }
+  forget(id) {
+    const t = this.expiry.get(id);
+    if (t) clearTimeout(t);
+    this.expiry.delete(id);
+    this.jobs.delete(id);
+  }
+};
+var PROGRESS_EVERY_MS = 500;
+function pumpProgress(job, send) {
+  let last = -1;
+  const tick = () => {
+    const p = job.progress;
+    const byFrames = p.frames !== void 0;
+    const progress = byFrames ? p.frames : p.msWaited;
+    if (progress <= last) return;
+    last = progress;
+    const total = byFrames ? p.framesTotal : p.expectedMs;
+    send({
+      progress,
+      ...total !== void 0 ? { total } : {},
+      message: `${job.tool}: ${progressText(job)}`
+    }).catch(() => void 0);
+  };
+  tick();
+  const timer = setInterval(tick, PROGRESS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+function jobReply(job) {
+  return {
+    content: [
+      {
+        type: "text",
+        text: `${job.tool} still runs as job ${job.id} (${progressText(job)}): job_wait {job: "${job.id}"} returns its result, job_status shows how far it got, job_cancel stops it`
+      }
+    ],
+    structuredContent: {
+      job: job.id,
+      status: "running",
+      tool: job.tool,
+      progress: progressOut(job)
+    }
+  };
+}
+async function answerAsJob(jobs, tool, caller, request, waitMs, run) {
+  const job = jobs.start(tool, caller, run);
+  if (waitMs === 0) {
+    jobs.detach(job);
+    return jobReply(job);
+  }
+  const stopPump = request?.sendProgress ? pumpProgress(job, request.sendProgress) : void 0;
+  const onAbort = () => jobs.cancel(job, "the request was cancelled");
+  request?.signal?.addEventListener("abort", onAbort, { once: true });
+  if (request?.signal?.aborted) onAbort();
+  let timer;
+  const outcome = await Promise.race([
+    job.ended.then(() => "ended"),
+    new Promise((r) => timer = setTimeout(() => r("waited"), waitMs))
+  ]);
+  clearTimeout(timer);
+  stopPump?.();
+  request?.signal?.removeEventListener("abort", onAbort);
+  if (outcome === "ended") {
+    jobs.read(job);
+    return job.result;
+  }
+  jobs.detach(job);
+  return jobReply(job);
+}
+
+// mcp/ledger/audit.ts
+import { chmod, open as open2, rename, stat as stat2 } from "node:fs/promises";
+import path2 from "node:path";
+var AUDIT_FILE = "audit.jsonl";
+var AUDIT_MAX_BYTES = 10 * 1024 * 1024;
+var AUDIT_KEEP = 3;
+var AUDIT_BUFFER_LINES = 1e4;
+function auditFile(dir, n = 0) {
+  return path2.join(dir, n === 0 ? AUDIT_FILE : `audit.${n}.jsonl`);
+}
+var AuditLog = class {
+  constructor(opts) {
+    this.opts = opts;
+    this.file = auditFile(opts.dir);
+    this.maxBytes = opts.maxBytes ?? AUDIT_MAX_BYTES;
+    this.keep = opts.keep ?? AUDIT_KEEP;
+    this.bufferLines = opts.bufferLines ?? AUDIT_BUFFER_LINES;
+    this.log = opts.log ?? (() => void 0);
+  }
+  opts;
+  file;
+  maxBytes;
+  keep;
+  bufferLines;
+  log;
+  pending = [];
+  dropped = 0;
+  writing;
+  handle;
+  size;
+  /** Queues one line; written soon, in order, never waited for by the caller. */
+  append(entry2) {
+    this.pending.push(`${JSON.stringify(entry2)}
+`);
+    if (this.pending.length > this.bufferLines) {
+      const over = this.pending.length - this.bufferLines;
+      this.pending.splice(0, over);
+      this.dropped += over;
+    }
+    this.writing ??= this.drain();
+  }
+  /** Resolves once every line queued so far is written. */
+  async flush() {
+    while (this.writing) await this.writing;
+  }
+  async close() {
+    if (this.pending.length > 0) this.writing ??= this.drain();
+    await this.flush();
+    const h = this.handle;
+    this.handle = void 0;
+    await h?.close();
+  }
+  async drain() {
+    await new Promise((r) => setImmediate(r));
+    try {
+      while (this.pending.length > 0) {
+        const lines = this.pending;
+        this.pending = [];
+        if (this.dropped > 0) {
+          this.log(`audit log: ${this.dropped} line(s) dropped (the disk did not keep up)`);
+          lines.unshift(
+            `${JSON.stringify({ time: (/* @__PURE__ */ new Date()).toISOString(), dropped: this.dropped })}
+`
+          );
+          this.dropped = 0;
+        }
+        await this.write(lines.join(""));
+      }
+    } catch (e) {
+      this.log(`audit log ${this.file}: ${messageOf(e)}`);
+      const h = this.handle;
+      this.handle = void 0;
+      this.size = void 0;
+      await h?.close().catch(() => void 0);
+    } finally {
+      this.writing = void 0;
+    }
+  }
+  async write(text) {
+    const bytes = Buffer.byteLength(text);
+    const size = this.size ?? await sizeOf(this.file);
+    if (size > 0 && size + bytes > this.maxBytes) await this.rotate();
+    if (!this.handle) {
+      this.handle = await open2(this.file, "a", 384);
+      await chmod(this.file, 384);
+      this.size = await sizeOf(this.file);
+    }
+    await this.handle.write(text);
+    this.size = (this.size ?? 0) + bytes;
+  }
+  /** audit.(n-1) → audit.n for n = keep..1; the live file becomes audit.1. */
+  async rotate() {
+    const h = this.handle;
+    this.handle = void 0;
+    await h?.close();
+    for (let n = this.keep; n >= 1; n--) {
+      await rename(auditFile(this.opts.dir, n - 1), auditFile(this.opts.dir, n)).catch(
+        (e) => {
+          if (e.code !== "ENOENT") throw e;
+        }
+      );
+    }
+    this.size = 0;
+  }
+};
+async function sizeOf(file) {
+  try {
+    return (await stat2(file)).size;
+  } catch (e) {
+    if (e.code === "ENOENT") return 0;
+    throw e;
+  }
+}
+
+// mcp/ledger/digest.ts
+import { createHash } from "node:crypto";
+function canonicalJson(value) {
+  return JSON.stringify(value, (_key, v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted = {};
+    for (const k of Object.keys(v).sort()) sorted[k] = v[k];
+    return sorted;
+  });
+}
+function sha256(text) {
+  return createHash("sha256").update(text).digest("hex");
+}
+function callDigest(tool, player, args2) {
+  return sha256(canonicalJson({ tool, player: player ?? null, args: args2 ?? null }));
+}
+
+// mcp/ledger/requests.ts
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { open as open3 } from "node:fs/promises";
+import path3 from "node:path";
+var REQUESTS_FILE = "requests.jsonl";
+var REQUEST_TTL_MS = 24 * 60 * 60 * 1e3;
+var IN_FLIGHT_WAIT_MS = 6e4;
+var RequestStore = class {
+  file;
+  entries = /* @__PURE__ */ new Map();
+  inFlight = /* @__PURE__ */ new Map();
+  ttlMs;
+  waitMs;
+  now;
+  log;
+  handle;
+  /** Appends in order, one at a time (each one write + fsync). */
+  chain = Promise.resolve();
+  /** Lines in the file now (live or expired), to know when a rewrite pays. */
+  linesOnDisk = 0;
+  constructor(opts = {}) {
+    this.ttlMs = opts.ttlMs ?? REQUEST_TTL_MS;
+    this.waitMs = opts.inFlightWaitMs ?? IN_FLIGHT_WAIT_MS;
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? (() => void 0);
+    this.file = opts.dir !== void 0 ? path3.join(opts.dir, REQUESTS_FILE) : void 0;
+    if (this.file) this.load(this.file);
+  }
+  /** Whether an outcome survives a restart of the app (it has a file). */
+  get durable() {
+    return this.file !== void 0;
+  }
+  /** Outcomes kept now (unexpired). */
+  get size() {
+    this.sweep();
+    return this.entries.size;
+  }
+  /**
+   * Runs `run` once per `id`: a repeat with the same digest gets the recorded outcome (the game
+   * untouched); with another digest IDEMPOTENCY_CONFLICT. A repeat while the first runs waits
+   * for it (bounded: REQUEST_IN_PROGRESS), then is answered as if it came after. An outcome
+   * `run` marks not to record (it proves nothing was applied) is not kept: the next repeat runs.
+   */
+  async once(req, run) {
+    const deadline = this.now() + this.waitMs;
+    for (; ; ) {
+      const known = this.get(req.id);
+      if (known) {
+        if (known.digest !== req.digest || known.tool !== req.tool) throw this.conflict(req, known);
+        return { result: known.result, replayed: known };
+      }
+      const running = this.inFlight.get(req.id);
+      if (!running) break;
+      if (running.digest !== req.digest || running.tool !== req.tool)
+        throw this.conflict(req, { ...running, at: running.since });
+      const left = deadline - this.now();
+      if (left <= 0 || !await settlesWithin(running.done, left))
+        throw Errors.requestInProgress(req.id, this.waitMs);
+    }
+    let finished;
+    const done = new Promise((r) => finished = r);
+    this.inFlight.set(req.id, { ...req, since: this.now(), done });
+    try {
+      const ran = await run();
+      if (ran.record) {
+        const entry2 = {
+          id: req.id,
+          tool: req.tool,
+          digest: req.digest,
+          at: this.now(),
+          caller: req.caller,
+          ...ran.game ? { game: ran.game } : {},
+          result: ran.result
+        };
+        this.entries.set(req.id, entry2);
+        try {
+          await this.append(entry2);
+        } catch (e) {
+          return { result: ran.result, notRecorded: messageOf(e) };
+        }
+      }
+      return { result: ran.result };
+    } finally {
+      this.inFlight.delete(req.id);
+      finished();
+    }
+  }
+  /** The recorded outcome of `id`, if it is kept and unexpired. */
+  get(id) {
+    const e = this.entries.get(id);
+    if (e && this.expired(e)) {
+      this.entries.delete(id);
+      return void 0;
+    }
+    return e;
+  }
+  /** Waits for the appends under way, then closes the file. */
+  async close() {
+    await this.chain;
+    const h = this.handle;
+    this.handle = void 0;
+    if (h) await (await h).close();
+  }
+  conflict(req, first) {
+    return Errors.idempotencyConflict(
+      req.id,
+      { tool: first.tool, at: new Date(first.at).toISOString(), caller: first.caller },
+      req.tool
+    );
+  }
+  expired(e) {
+    return this.now() - e.at >= this.ttlMs;
+  }
+  sweep() {
+    for (const [id, e] of this.entries) if (this.expired(e)) this.entries.delete(id);
+  }
+  /**
+   * Reads the file: lines that do not parse (the torn last line of a crash) are skipped, expired
+   * ones dropped; when either happened the file is rewritten with only the live ones (a torn
+   * line left in place would swallow the next append's line).
+   */
+  load(file) {
+    let text;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") return;
+      throw e;
+    }
+    let bad = 0;
+    let dropped = 0;
+    for (const line2 of text.split("\n")) {
+      if (!line2) continue;
+      const e = parseEntry(line2);
+      if (!e) bad++;
+      else if (this.expired(e)) dropped++;
+      else this.entries.set(e.id, e);
+    }
+    if (bad > 0) this.log(`${file}: skipped ${bad} unreadable line(s) (a write cut short)`);
+    this.linesOnDisk = this.entries.size + bad + dropped;
+    if (bad > 0 || dropped > 0 || text.length > 0 && !text.endsWith("\n")) this.rewrite(file);
+  }
+  /** The live entries written to a new file, fsync'd, renamed over the old one. */
+  rewrite(file) {
+    const tmp = `${file}.tmp`;
+    const fd = openSync(tmp, "w", 384);
+    try {
+      for (const e of this.entries.values()) writeSync(fd, `${JSON.stringify(e)}
+`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    syncDir(path3.dirname(file));
+    this.linesOnDisk = this.entries.size;
+  }
+  append(entry2) {
+    const file = this.file;
+    if (!file) return Promise.resolve();
+    const line2 = `${JSON.stringify(entry2)}
+`;
+    const step = this.chain.then(async () => {
+      this.sweep();
+      if (this.linesOnDisk > 100 && this.linesOnDisk > 2 * (this.entries.size + 1)) {
+        const h2 = this.handle;
+        this.handle = void 0;
+        if (h2) await (await h2).close();
+        this.rewrite(file);
+      }
+      this.handle ??= open3(file, "a", 384);
+      const h = await this.handle;
+      await h.write(line2);
+      await h.sync();
+      this.linesOnDisk++;
+    });
+    this.chain = step.catch((e) => {
+      this.log(`${file}: recording an outcome failed: ${messageOf(e)}`);
+      this.handle = void 0;
+    });
+    return step;
+  }
+};
+function parseEntry(line2) {
+  try {
+    const e = JSON.parse(line2);
+    if (typeof e.id === "string" && typeof e.tool === "string" && typeof e.digest === "string" && typeof e.at === "number" && typeof e.caller === "string" && typeof e.result === "object" && e.result !== null)
+      return e;
+  } catch {
+  }
+  return void 0;
+}
+function syncDir(dir) {
+  if (process.platform === "win32") return;
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+async function settlesWithin(p, ms) {
+  let timer;
+  const t = new Promise((r) => timer = setTimeout(() => r(false), ms));
+  try {
+    return await Promise.race([p.then(() => true), t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// mcp/ledger/ledger.ts
+var NOTHING_APPLIED = /* @__PURE__ */ new Set([
+  "INVALID_ARGUMENT",
+  "NO_PLAYER",
+  "AMBIGUOUS_PLAYER",
+  "NOT_ATTACHED",
+  "ATTACH_FAILED",
+  "SLOT_BUSY",
+  "GAME_REPLACED",
+  "CONNECTION_LOST",
+  "MAIN_THREAD_BUSY",
+  "SHUTTING_DOWN",
+  "PARSE_ERROR",
+  "EVAL_COMPILE",
+  "EVAL_UNSUPPORTED",
+  "NAME_NOT_FOUND",
+  "TYPE_NOT_FOUND",
+  "MEMBER_NOT_FOUND",
+  "AMBIGUOUS_NAME",
+  "CONFIRM_REQUIRED",
+  "HOLD_NOT_OWNED",
+  "PAUSE_NOT_OWNED",
+  "UNDO_NOT_OWNED",
+  "UNDO_CONFLICT",
+  "NOT_PAUSED"
+]);
+var Ledger = class {
+  requests;
+  audit;
+  constructor(opts = {}) {
+    const log = opts.log ?? (() => void 0);
+    this.requests = new RequestStore({
+      ...opts.stateDir !== void 0 ? { dir: opts.stateDir } : {},
+      ...opts.inFlightWaitMs !== void 0 ? { inFlightWaitMs: opts.inFlightWaitMs } : {},
+      log
+    });
+    this.audit = opts.stateDir !== void 0 ? new AuditLog({
+      dir: opts.stateDir,
+      ...opts.auditMaxBytes !== void 0 ? { maxBytes: opts.auditMaxBytes } : {},
+      log
+    }) : void 0;
+  }
+  places() {
+    return {
+      ...this.requests.file !== void 0 ? { requests: this.requests.file } : {},
+      durable: this.requests.durable,
+      ...this.audit ? { audit: this.audit.file } : {}
+    };
+  }
+  /** Starts the trail of one tools/call of `tool` by `caller`. */
+  begin(tool, caller) {
+    return new CallTrail(this, tool, caller);
+  }
+  /** Writes what is queued, closes the files. */
+  async close() {
+    await Promise.all([this.requests.close(), this.audit?.close()]);
+  }
+};
+var CallTrail = class {
+  constructor(ledger, tool, caller) {
+    this.ledger = ledger;
+    this.tool = tool;
+    this.caller = caller;
+  }
+  ledger;
+  tool;
+  caller;
+  started = performance.now();
+  digest;
+  requestId;
+  player;
+  game;
+  reachedHandler = false;
+  spent;
+  replayed = false;
+  /** The arguments are accepted: the tool's own (parsed), the `player` and `request_id` given. */
+  accepted(args2, player, requestId) {
+    this.player = player;
+    this.requestId = requestId;
+    this.digest = callDigest(this.tool.name, player, args2);
+  }
+  /** The handler is about to run, on this game: from here a failure may have touched it. */
+  reached(game) {
+    this.reachedHandler = true;
+    if (game) this.game = { id: game.id, endpoint: game.endpoint };
+  }
+  /** What the handler's work cost the game. */
+  cost(c) {
+    this.spent = c;
+  }
+  /**
+   * Runs the call, once per request_id when it has one (the tool takes one: Tool.writes): a
+   * repeat gets the first outcome back (`_meta.replayed`, and a line saying so), other arguments
+   * under the same id IDEMPOTENCY_CONFLICT, a repeat that waited too long for the first
+   * REQUEST_IN_PROGRESS (both thrown: nothing was run).
+   */
+  async once(run) {
+    const id = this.requestId;
+    if (id === void 0 || this.digest === void 0 || !this.tool.writes) return run();
+    const r = await this.ledger.requests.once(
+      { id, tool: this.tool.name, digest: this.digest, caller: this.caller },
+      async () => {
+        const result = await run();
+        return {
+          result,
+          record: this.recordable(result),
+          ...this.game ? { game: this.game } : {}
+        };
+      }
+    );
+    if (r.replayed) return this.replay(r.replayed);
+    const recorded = this.recordable(r.result);
+    return withMeta(r.result, {
+      request_id: id,
+      recorded,
+      ...recorded ? { durable: this.ledger.requests.durable && r.notRecorded === void 0 } : {},
+      ...r.notRecorded !== void 0 ? { not_recorded: `${r.notRecorded} (kept in memory only until the server ends)` } : {}
+    });
+  }
+  /** The call's result is final: its audit line is queued, the result handed back as is. */
+  end(result) {
+    const audit = this.ledger.audit;
+    if (!audit) return result;
+    const code = result.isError ? result._meta?.code : "ok";
+    const c = this.spent;
+    const entry2 = {
+      time: (/* @__PURE__ */ new Date()).toISOString(),
+      caller: this.caller,
+      ...this.game ? { player: { game: this.game.id, endpoint: this.game.endpoint } } : {},
+      tool: this.tool.name,
+      ...this.digest !== void 0 ? { args_sha256: this.digest } : {},
+      ...this.requestId !== void 0 ? { request_id: this.requestId } : {},
+      outcome: typeof code === "string" ? code : "INTERNAL",
+      ...this.replayed ? { replayed: true } : {},
+      ...c && !this.replayed ? { cost: { wire_commands: c.wireCommands, invokes: c.invokes, freeze_ms: c.freezeMs } } : {},
+      duration_ms: Math.round((performance.now() - this.started) * 10) / 10
+    };
+    audit.append(entry2);
+    return result;
+  }
+  /** Whether this outcome is kept: anything after the handler began, but proofs of nothing. */
+  recordable(result) {
+    if (!this.reachedHandler) return false;
+    if (!result.isError) return true;
+    const code = result._meta?.code;
+    if (this.tool.writes === "in-steps") return code !== "INVALID_ARGUMENT";
+    return !NOTHING_APPLIED.has(code);
+  }
+  replay(first) {
+    this.replayed = true;
+    if (first.game) this.game = first.game;
+    const at2 = new Date(first.at).toISOString();
+    const line2 = `replayed: request_id ${JSON.stringify(first.id)} was first run at ${at2} by ${first.caller}; this is its recorded outcome, and the game was not touched again`;
+    const [head, ...rest] = first.result.content;
+    const content = head?.type === "text" ? [{ ...head, text: `${line2}
+${head.text}` }, ...rest] : [{ type: "text", text: line2 }, ...first.result.content];
+    return withMeta(
+      { ...first.result, content },
+      { request_id: first.id, replayed: true, first_at: at2, first_caller: first.caller }
+    );
+  }
+};
+function withMeta(result, meta) {
+  return { ...result, _meta: { ...result._meta ?? {}, ...meta } };
+}
+
 // mcp/app.ts
 var GameApp = class _GameApp {
   constructor(opts) {
     this.opts = opts;
     this.log = opts.log ?? (() => void 0);
+    this.ledger = new Ledger({
+      ...opts.stateDir !== void 0 ? { stateDir: opts.stateDir } : {},
+      ...opts.auditMaxBytes !== void 0 ? { auditMaxBytes: opts.auditMaxBytes } : {},
+      log: this.log
+    });
     const discovery = opts.discovery ?? opts.endpoint === void 0;
     this.listener = discovery === false ? void 0 : new BeaconListener({
       ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,
@@ -20628,12 +21701,16 @@ var GameApp = class _GameApp {
   discoveryStartedAt = Date.now();
   games = /* @__PURE__ */ new Map();
   callers = /* @__PURE__ */ new Map();
+  /** Heavy calls run as jobs of their callers (mcp/jobs.ts); ids unique in this app. */
+  jobs = new JobTable();
   nextGame = 1;
   /** The default game (the endpoint option's), if any. */
   defaultGame;
   defaultTarget;
   log;
   closing;
+  /** The request store and the audit log (mcp/ledger). */
+  ledger;
   static async start(opts = {}) {
     const app = new _GameApp(opts);
     if (opts.discovery !== "lazy") await app.startDiscovery();
@@ -20705,14 +21782,16 @@ var GameApp = class _GameApp {
     return id;
   }
   /**
-   * The caller's connection closed: its holds are released, its pauses resumed and its
-   * breakpoints removed on every game it was attached to; a game left with no caller is freed
-   * after the linger period.
+   * The caller's connection closed: its running jobs are cancelled (and waited for, bounded)
+   * and their results dropped; its holds are released, its pauses resumed and its breakpoints
+   * removed on every game it was attached to; a game left with no caller is freed after the
+   * linger period.
    */
   async closeCaller(id) {
     const c = this.callers.get(id);
     if (!c) return;
     this.callers.delete(id);
+    await this.jobs.callerGone(id);
     await Promise.all(
       [...this.games.values()].filter((g) => g.callers.has(id) || g.session.holdsOf(id).mine > 0).map(async (g) => {
         await this.leave(id, g);
@@ -20889,8 +21968,10 @@ var GameApp = class _GameApp {
       const games = [...this.games.values()];
       if (this.defaultGame && !games.includes(this.defaultGame)) games.push(this.defaultGame);
       for (const g of games) if (g.linger) clearTimeout(g.linger);
+      this.jobs.close();
       await Promise.all(games.map((g) => g.session.shutdown()));
       if (this.listening) await this.listener?.stop();
+      await this.ledger.close();
     })();
     return this.closing;
   }
@@ -20910,7 +21991,16 @@ function gameStatus(g) {
     operations: s.operations,
     breakpoints: [...owners].map(([owner, count]) => ({ owner, count })),
     ...d.pause ? { paused_for: d.pause.owner } : {},
-    ...g.linger ? { lingering: true } : {}
+    ...g.linger ? { lingering: true } : {},
+    queue: queueSummary(g)
+  };
+}
+function queueSummary(g) {
+  const q = g.session.queue();
+  const r = q.running;
+  return {
+    ...r ? { running: { caller: r.caller, label: r.label, ms: r.ms } } : {},
+    waiting: q.waiting.length + q.heavyWaiting.length
   };
 }
 
@@ -21507,11 +22597,102 @@ function costFields(c) {
     wire_commands: c.wireCommands,
     invokes: c.invokes,
     freeze_ms: c.freezeMs,
-    wall_ms: c.wallMs
+    wall_ms: c.wallMs,
+    queue_ms: c.queueMs ?? 0,
+    queued_behind: c.queuedBehind ?? 0
   };
 }
 function costText(c) {
-  return `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? "" : "s"}, ${c.invokes} invoke${c.invokes === 1 ? "" : "s"}, game frozen ${c.freezeMs} ms, ${c.wallMs} ms wall`;
+  return `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? "" : "s"}, ${c.invokes} invoke${c.invokes === 1 ? "" : "s"}, game frozen ${c.freezeMs} ms, ${c.wallMs} ms wall` + (c.queueMs || c.queuedBehind ? `, waited ${c.queueMs ?? 0} ms for the game behind ${c.queuedBehind ?? 0} other operation${c.queuedBehind === 1 ? "" : "s"}` : "");
+}
+
+// mcp/tasks.ts
+var TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+var POLL_MS = 500;
+var RESULT_WAIT_MS = 6e5;
+var CANCEL_WAIT_MS = 1e4;
+var STATUS = {
+  running: "working",
+  done: "completed",
+  failed: "failed",
+  cancelled: "cancelled"
+};
+function taskOf(job) {
+  return {
+    taskId: job.id,
+    status: STATUS[job.state],
+    ttl: job.taskTtlMs ?? JOB_KEEP_MS,
+    createdAt: new Date(job.startedAt).toISOString(),
+    lastUpdatedAt: new Date(job.lastUpdate).toISOString(),
+    pollInterval: POLL_MS,
+    ...job.state === "cancelled" && job.cancelReason ? { statusMessage: `cancelled: ${job.cancelReason}` } : job.state === "failed" ? { statusMessage: failure(job) } : {}
+  };
+}
+function failure(job) {
+  const text = job.result?.content.find((c) => c.type === "text");
+  return text && "text" in text ? text.text.split("\n")[0] : "failed";
+}
+function createTask(jobs, job, task, request) {
+  job.taskTtlMs = Math.min(task.ttl ?? JOB_KEEP_MS, JOB_KEEP_MS);
+  jobs.detach(job);
+  if (request?.sendProgress) {
+    const stop = pumpProgress(job, request.sendProgress);
+    void job.ended.then(stop);
+  }
+  return { task: taskOf(job) };
+}
+async function ended(job, ms, signal) {
+  if (!job.running) return true;
+  let timer;
+  let onAbort;
+  await Promise.race([
+    job.ended,
+    new Promise((r) => {
+      timer = setTimeout(r, ms);
+      onAbort = () => r();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    })
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal?.removeEventListener("abort", onAbort);
+  return !job.running;
+}
+function registerTaskHandlers(server, jobs, caller) {
+  const own = (taskId) => {
+    const job = jobs.get(taskId);
+    if (!job || job.caller !== caller())
+      throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    return job;
+  };
+  server.setRequestHandler(GetTaskRequestSchema, (request) => taskOf(own(request.params.taskId)));
+  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+    const job = own(request.params.taskId);
+    if (!await ended(job, RESULT_WAIT_MS, extra.signal))
+      throw new McpError(
+        ErrorCode.InternalError,
+        `task ${job.id} is still running after ${RESULT_WAIT_MS} ms: ask tasks/result again`
+      );
+    jobs.read(job);
+    const result = job.result;
+    return {
+      ...result,
+      _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: job.id } }
+    };
+  });
+  server.setRequestHandler(ListTasksRequestSchema, () => ({
+    tasks: jobs.of(caller()).map(taskOf)
+  }));
+  server.setRequestHandler(CancelTaskRequestSchema, async (request, extra) => {
+    const job = own(request.params.taskId);
+    if (!job.running)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot cancel task in terminal status: ${STATUS[job.state]}`
+      );
+    jobs.cancel(job, `${caller()} cancelled it (tasks/cancel)`);
+    await ended(job, CANCEL_WAIT_MS, extra.signal);
+    return taskOf(job);
+  });
 }
 
 // mcp/tool.ts
@@ -21540,6 +22721,8 @@ var CHANGES_GAME = {
   openWorldHint: false
 };
 function toolContext(call, game) {
+  const job = call.job;
+  if (game) job?.onGame(game.id);
   const need = () => {
     if (!game) throw new Error("a tool that routes no game used its game");
     return game;
@@ -21547,6 +22730,8 @@ function toolContext(call, game) {
   return {
     ...call,
     game,
+    signal: job?.signal,
+    progress: job?.progress ?? (() => void 0),
     get session() {
       return need().session;
     },
@@ -21570,10 +22755,29 @@ function clip(text, max) {
 
 // unity/advance.ts
 var STOP_POLL_MS = 50;
+var PROGRESS_READ_MS = 250;
 var MAX_ADVANCE_FRAMES = 1e4;
 var MAX_ADVANCE_SECONDS = 60;
-async function advance(session, { debug, journal }, req) {
+var ADVANCE_WAIT_MS = 3e4;
+async function advance(session, deps, req) {
   const started = performance.now();
+  checkRequest(req);
+  return session.heavy(
+    "advance",
+    req.caller,
+    async (waited) => {
+      const r = await advanceAlone(session, deps, req);
+      if (waited.ranBefore === 0) return r;
+      const slot = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0, ...toQueue(waited) };
+      return { value: r.value, cost: sumCosts([r.cost, slot], started) };
+    },
+    ADVANCE_WAIT_MS
+  );
+}
+function toQueue(w) {
+  return { queueMs: w.waitedMs, queuedBehind: w.ranBefore };
+}
+function checkRequest(req) {
   const { frames, seconds: seconds2 } = req;
   if (frames === void 0 === (seconds2 === void 0))
     throw Errors.invalidArgument("give exactly one of frames or seconds");
@@ -21583,6 +22787,10 @@ async function advance(session, { debug, journal }, req) {
     );
   if (seconds2 !== void 0 && !(seconds2 > 0 && seconds2 <= MAX_ADVANCE_SECONDS))
     throw Errors.invalidArgument(`seconds must be in (0, ${MAX_ADVANCE_SECONDS}], got ${seconds2}`);
+}
+async function advanceAlone(session, { debug, journal }, req) {
+  const started = performance.now();
+  const { frames, seconds: seconds2 } = req;
   const costs = [];
   const run = async (source) => {
     const r = await evaluateInSession(session, req.caller, source, {}, journal);
@@ -21618,6 +22826,12 @@ async function advance(session, { debug, journal }, req) {
     if (p && p.seq > stopsBefore) stop = p;
     return stop !== void 0;
   };
+  const cancelled = () => req.signal?.aborted === true;
+  const read2 = async () => {
+    const n = await frameCount();
+    req.onProgress?.(n - frameBefore);
+    return n;
+  };
   try {
     for (; released < mine; released++) {
       const r = await session.release(req.caller);
@@ -21626,21 +22840,27 @@ async function advance(session, { debug, journal }, req) {
     const bound = req.timeoutMs ?? (frames !== void 0 ? 1e4 + frames * 100 : seconds2 * 1e3 + 1e4);
     if (seconds2 !== void 0) {
       const end = runStarted + seconds2 * 1e3;
-      while (!stopped() && performance.now() < end)
+      let nextRead = runStarted + PROGRESS_READ_MS;
+      while (!stopped() && !cancelled() && performance.now() < end) {
         await new Promise(
           (r) => setTimeout(r, Math.min(STOP_POLL_MS, Math.max(0, end - performance.now())))
         );
+        if (req.onProgress && performance.now() >= nextRead && performance.now() < end) {
+          frameAfter = await read2();
+          nextRead = performance.now() + PROGRESS_READ_MS;
+        }
+      }
       frameAfter = await frameCount();
     } else {
       const target = frameBefore + frames;
-      while (frameAfter < target && !stopped()) {
+      while (frameAfter < target && !stopped() && !cancelled()) {
         if (performance.now() - runStarted > bound)
           throw Errors.timeout(
             `advancing ${frames} frames (${frameAfter - frameBefore} passed: the main thread may be stuck in native code or the game paused)`,
             bound,
             true
           );
-        frameAfter = await frameCount();
+        frameAfter = await read2();
       }
     }
   } finally {
@@ -21650,6 +22870,7 @@ async function advance(session, { debug, journal }, req) {
     }
   }
   const elapsedMs = Math.round((performance.now() - runStarted) * 100) / 100;
+  const endedEarly = stop === void 0 && cancelled() && (seconds2 !== void 0 ? elapsedMs < seconds2 * 1e3 : frameAfter < frameBefore + frames);
   if (released > 0) frameAfter = await frameCount();
   const after = req.after !== void 0 ? await run(req.after) : void 0;
   const result = {
@@ -21662,8 +22883,10 @@ async function advance(session, { debug, journal }, req) {
     holdsRetaken: released,
     ...before !== void 0 ? { before } : {},
     ...after !== void 0 ? { after } : {},
-    ...stop ? { stop } : {}
+    ...stop ? { stop } : {},
+    ...endedEarly ? { cancelled: true } : {}
   };
+  req.onProgress?.(result.framesAdvanced);
   return { value: result, cost: sumCosts(costs, started) };
 }
 
@@ -21672,7 +22895,9 @@ var costSchema = external_exports.object({
   wire_commands: external_exports.number().int().describe("SDB commands sent"),
   invokes: external_exports.number().int().describe("methods run on the main thread"),
   freeze_ms: external_exports.number().describe("how long the game was suspended by this call"),
-  wall_ms: external_exports.number().describe("time the call took")
+  wall_ms: external_exports.number().describe("time the call took"),
+  queue_ms: external_exports.number().describe("of wall_ms, how long the call waited for its turn at the game"),
+  queued_behind: external_exports.number().int().describe("other callers' (or your own earlier) operations that ran while it waited")
 }).describe("what the call cost in the game");
 var fallbackSchema = external_exports.string().optional().describe("the fast path failed and a slower one answered: why (the server log records it too)");
 var sessionSchema = external_exports.object({
@@ -21873,10 +23098,18 @@ var advance2 = defineTool({
     before: external_exports.string().optional().describe("value of the `before` program"),
     after: external_exports.string().optional().describe("value of the `after` program"),
     stop: stopSchema.optional().describe("the game stopped on the way: the advance ended there"),
+    cancelled: external_exports.boolean().optional().describe("job_cancel (or the caller leaving) ended it early: frames_advanced passed"),
     cost: costSchema
   }),
   annotations: CHANGES_GAME,
-  run: async (args2, { session, debug, journal, caller }) => {
+  tier: "heavy",
+  writes: "in-steps",
+  run: async (args2, { session, debug, journal, caller, signal, progress }) => {
+    progress({
+      frames: 0,
+      ...args2.frames !== void 0 ? { framesTotal: args2.frames } : {},
+      ...args2.seconds !== void 0 ? { expectedMs: args2.seconds * 1e3 } : {}
+    });
     const r = await advance(
       session,
       { debug, journal },
@@ -21885,7 +23118,9 @@ var advance2 = defineTool({
         ...args2.frames !== void 0 ? { frames: args2.frames } : {},
         ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
         ...args2.before !== void 0 ? { before: args2.before } : {},
-        ...args2.after !== void 0 ? { after: args2.after } : {}
+        ...args2.after !== void 0 ? { after: args2.after } : {},
+        ...signal ? { signal } : {},
+        onProgress: (frames) => progress({ frames })
       }
     );
     const v = r.value;
@@ -21893,7 +23128,8 @@ var advance2 = defineTool({
       `advanced ${v.framesAdvanced} frame${v.framesAdvanced === 1 ? "" : "s"} (${v.frameBefore} → ${v.frameAfter}) in ${v.elapsedMs} ms; game ${v.holdsRetaken > 0 ? "held again" : "running"}`,
       ...v.before !== void 0 ? [`before: ${v.before}`] : [],
       ...v.after !== void 0 ? [`after: ${v.after}`] : [],
-      ...v.stop ? [`ended early: ${stopText(v.stop)}`] : []
+      ...v.stop ? [`ended early: ${stopText(v.stop)}`] : [],
+      ...v.cancelled ? ["cancelled: it ended early"] : []
     ];
     return {
       text: lines.join("\n"),
@@ -21905,7 +23141,8 @@ var advance2 = defineTool({
         held: v.holdsRetaken > 0,
         ...v.before !== void 0 ? { before: v.before } : {},
         ...v.after !== void 0 ? { after: v.after } : {},
-        ...v.stop ? { stop: stopOut(v.stop) } : {}
+        ...v.stop ? { stop: stopOut(v.stop) } : {},
+        ...v.cancelled ? { cancelled: true } : {}
       },
       cost: r.cost
     };
@@ -21931,6 +23168,8 @@ var debugSetBreakpoint = defineTool({
   }),
   output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
+  // wire commands without a window (Debugger.setBreakpoint): it waits behind no one
+  tier: "instant",
   run: async (args2, { debug, caller }) => {
     const r = await debug.setBreakpoint(caller, {
       ...args2.type !== void 0 ? { type: args2.type } : {},
@@ -21961,6 +23200,8 @@ var debugBreakOnException = defineTool({
   }),
   output: external_exports.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
+  // wire commands without a window: it waits behind no one
+  tier: "instant",
   run: async (args2, { debug, caller }) => {
     const r = await debug.breakOnException(caller, {
       ...args2.type !== void 0 ? { type: args2.type } : {},
@@ -21985,6 +23226,8 @@ var debugRemoveBreakpoint = defineTool({
   }),
   output: external_exports.object({ removed: external_exports.array(external_exports.number().int()), cost: costSchema }),
   annotations: CONTROLS_IDEMPOTENT,
+  // wire commands without a window: it waits behind no one
+  tier: "instant",
   run: async (args2, { debug, caller }) => {
     if (args2.id === void 0 === (args2.all !== true))
       throw new UnityError("INVALID_ARGUMENT", "give id, or all: true");
@@ -22022,6 +23265,7 @@ var debugLocations = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "instant",
   run: async (args2, { debug, caller }) => {
     const r = await debug.methodLocations(caller, args2.type, args2.method, args2.signature);
     const lines = [];
@@ -22216,6 +23460,8 @@ var evalTool = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, journal, caller }) => evalOutcome(await evaluateInSession(session, caller, args2.code, {}, journal))
 });
 var evalTools = [evalTool];
@@ -22237,6 +23483,7 @@ var debugStatus = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "instant",
   run: (_args, { session, debug }) => {
     const started = performance.now();
     const d = debug.status();
@@ -22271,17 +23518,26 @@ var debugWait = defineTool({
   input: external_exports.object({
     timeout_ms: external_exports.number().int().min(0).max(12e4).default(1e4)
   }),
-  output: external_exports.object({ stopped: external_exports.boolean(), stop: stopSchema.optional(), cost: costSchema }),
+  output: external_exports.object({
+    stopped: external_exports.boolean(),
+    stop: stopSchema.optional(),
+    cancelled: external_exports.boolean().optional().describe("job_cancel ended the wait before a stop came"),
+    cost: costSchema
+  }),
   annotations: READS,
-  run: async (args2, { debug }) => {
+  tier: "heavy",
+  run: async (args2, { debug, signal, progress }) => {
     const started = performance.now();
-    const s = await debug.wait(args2.timeout_ms);
+    progress({ expectedMs: args2.timeout_ms });
+    const s = await debug.wait(args2.timeout_ms, signal);
     const cost = callCost(started);
+    const cancelled = s === void 0 && signal?.aborted === true;
     return {
-      text: s ? stopText(s) : `no stop within ${args2.timeout_ms} ms`,
+      text: s ? stopText(s) : cancelled ? "cancelled before a stop came" : `no stop within ${args2.timeout_ms} ms`,
       structured: {
         stopped: s !== void 0,
-        ...s ? { stop: stopOut(s) } : {}
+        ...s ? { stop: stopOut(s) } : {},
+        ...cancelled ? { cancelled: true } : {}
       },
       cost
     };
@@ -22314,6 +23570,7 @@ var debugPauseState = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, debug, caller }) => {
     const r = await pauseState(session, debug, caller, {
       ...args2.thread !== void 0 ? { threadId: args2.thread } : {},
@@ -22370,6 +23627,8 @@ var debugEvaluate = defineTool({
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, debug, journal, caller }) => {
     return evalOutcome(
       await evaluateInPause(session, debug, journal, caller, args2.code, {
@@ -22395,14 +23654,17 @@ var debugStep = defineTool({
     cost: costSchema
   }),
   annotations: CONTROLS,
-  run: async (args2, { debug, caller }) => {
+  tier: "heavy",
+  run: async (args2, { debug, caller, signal, progress }) => {
+    progress({ expectedMs: args2.timeout_ms });
     const r = await debug.step(caller, args2.kind, {
       force: args2.force === true,
       timeoutMs: args2.timeout_ms,
+      ...signal ? { signal } : {},
       ...args2.thread !== void 0 ? { threadId: args2.thread } : {}
     });
     const s = r.value;
-    const text = s?.queued === true ? `this pause ended; ${stopText(s)}` : args2.kind === "resume" ? "resumed" : s ? stopText(s) : `the step did not finish within ${args2.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
+    const text = s?.queued === true ? `this pause ended; ${stopText(s)}` : args2.kind === "resume" ? "resumed" : s ? stopText(s) : signal?.aborted ? "cancelled before the step finished; the game runs (debug_wait catches the stop)" : `the step did not finish within ${args2.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
     return {
       text,
       structured: {
@@ -22442,6 +23704,8 @@ var debugTrace = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  // reads what logpoints recorded here: it never touches the game
+  tier: "instant",
   run: (args2, { debug }) => {
     const started = performance.now();
     const r = debug.traces.read({
@@ -23179,25 +24443,25 @@ var INT_RANGES = {
   u4: [0, 4294967295],
   char: [0, 65535]
 };
-function numberIn(x, path3) {
+function numberIn(x, path5) {
   if (typeof x === "number") return x;
   if (x === "NaN") return NaN;
   if (x === "Infinity") return Infinity;
   if (x === "-Infinity") return -Infinity;
-  throw Errors.invalidArgument(`${path3}: expected a number, got ${JSON.stringify(x)}`);
+  throw Errors.invalidArgument(`${path5}: expected a number, got ${JSON.stringify(x)}`);
 }
-async function fromJson(template, patch, types, path3 = "value") {
+async function fromJson(template, patch, types, path5 = "value") {
   switch (template.kind) {
     case "bool":
       if (typeof patch !== "boolean")
         throw Errors.invalidArgument(
-          `${path3}: expected true or false, got ${JSON.stringify(patch)}`
+          `${path5}: expected true or false, got ${JSON.stringify(patch)}`
         );
       return Values.bool(patch);
     case "r4":
-      return Values.r4(numberIn(patch, path3));
+      return Values.r4(numberIn(patch, path5));
     case "r8":
-      return Values.r8(numberIn(patch, path3));
+      return Values.r8(numberIn(patch, path5));
     case "char":
     case "i1":
     case "u1":
@@ -23205,10 +24469,10 @@ async function fromJson(template, patch, types, path3 = "value") {
     case "u2":
     case "i4":
     case "u4": {
-      const n = template.kind === "char" && typeof patch === "string" && patch.length === 1 ? patch.charCodeAt(0) : numberIn(patch, path3);
+      const n = template.kind === "char" && typeof patch === "string" && patch.length === 1 ? patch.charCodeAt(0) : numberIn(patch, path5);
       const [min, max] = INT_RANGES[template.kind];
       if (!Number.isInteger(n) || n < min || n > max)
-        throw Errors.invalidArgument(`${path3}: ${n} is not a ${template.kind} (${min}..${max})`);
+        throw Errors.invalidArgument(`${path5}: ${n} is not a ${template.kind} (${min}..${max})`);
       return Values.number(template.kind, n);
     }
     case "i8":
@@ -23217,10 +24481,10 @@ async function fromJson(template, patch, types, path3 = "value") {
       try {
         b = BigInt(typeof patch === "number" || typeof patch === "string" ? patch : NaN);
       } catch {
-        throw Errors.invalidArgument(`${path3}: expected an integer, got ${JSON.stringify(patch)}`);
+        throw Errors.invalidArgument(`${path5}: expected an integer, got ${JSON.stringify(patch)}`);
       }
       const ok = template.kind === "i8" ? BigInt.asIntN(64, b) === b : b >= 0n && BigInt.asUintN(64, b) === b;
-      if (!ok) throw Errors.invalidArgument(`${path3}: ${b} is out of range for ${template.kind}`);
+      if (!ok) throw Errors.invalidArgument(`${path5}: ${b} is out of range for ${template.kind}`);
       return { kind: template.kind, value: b };
     }
     case "valuetype": {
@@ -23233,21 +24497,21 @@ async function fromJson(template, patch, types, path3 = "value") {
         if (raw === void 0) {
           const name2 = await types.fullName(template.typeId);
           throw Errors.invalidArgument(
-            `${path3}: ${JSON.stringify(patch)} is not a ${name2} (one of ${[...constants.keys()].join(", ")}, or its number)`
+            `${path5}: ${JSON.stringify(patch)} is not a ${name2} (one of ${[...constants.keys()].join(", ")}, or its number)`
           );
         }
         const inner = await fromJson(
           first,
           typeof raw === "bigint" ? raw.toString() : raw,
           types,
-          path3
+          path5
         );
         return Values.struct(template.typeId, [inner], true);
       }
       if (patch === null || typeof patch !== "object" || Array.isArray(patch)) {
         const name2 = await types.fullName(template.typeId);
         throw Errors.invalidArgument(
-          `${path3}: ${name2} is a struct: give an object of the fields to change, got ${JSON.stringify(patch)}`
+          `${path5}: ${name2} is a struct: give an object of the fields to change, got ${JSON.stringify(patch)}`
         );
       }
       const names2 = await types.fieldNames(template.typeId);
@@ -23261,7 +24525,7 @@ async function fromJson(template, patch, types, path3 = "value") {
       for (let i = 0; i < template.fields.length; i++) {
         const name2 = names2[i];
         const f = template.fields[i];
-        fields.push(name2 in patch ? await fromJson(f, patch[name2], types, `${path3}.${name2}`) : f);
+        fields.push(name2 in patch ? await fromJson(f, patch[name2], types, `${path5}.${name2}`) : f);
       }
       return Values.struct(template.typeId, fields, false);
     }
@@ -23274,12 +24538,12 @@ async function fromJson(template, patch, types, path3 = "value") {
     case "parent_vtype":
     case "fixed_array":
       throw Errors.invalidArgument(
-        `${path3}: a ${template.kind} field cannot be written by this tool`
+        `${path5}: a ${template.kind} field cannot be written by this tool`
       );
   }
 }
-function patchAt(path3, value) {
-  const parts = path3.split(".").filter((p) => p.length > 0);
+function patchAt(path5, value) {
+  const parts = path5.split(".").filter((p) => p.length > 0);
   if (parts.length === 0)
     throw Errors.invalidArgument('field must name a field, e.g. "Stats.Level"');
   let out = value;
@@ -23383,7 +24647,7 @@ async function listComponents(ecs, at2, opts) {
           const refs = await entityFields(ecs, v, "");
           if (refs.length) {
             c.references = {};
-            for (const [path3, e] of refs) {
+            for (const [path5, e] of refs) {
               const exists2 = e.index !== 0 || e.version !== 0 ? await ecs.exists(at2.em, e) : false;
               const target = {
                 ...e,
@@ -23393,7 +24657,7 @@ async function listComponents(ecs, at2, opts) {
                 const sub = await listComponents(ecs, { ...at2, entity: e }, { enabled: false });
                 target.components = sub.map((s) => s.name);
               }
-              c.references[path3] = target;
+              c.references[path5] = target;
             }
           }
         }
@@ -23410,8 +24674,8 @@ async function entityFields(ecs, v, prefix) {
   const names2 = await ecs.fieldNames(v.typeId);
   const out = [];
   for (let i = 0; i < v.fields.length; i++) {
-    const path3 = prefix ? `${prefix}.${names2[i]}` : names2[i];
-    out.push(...await entityFields(ecs, v.fields[i], path3));
+    const path5 = prefix ? `${prefix}.${names2[i]}` : names2[i];
+    out.push(...await entityFields(ecs, v.fields[i], path5));
   }
   return out;
 }
@@ -24080,6 +25344,7 @@ var ecsWorlds = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (_args, { session, caller }) => {
     const r = await worlds(session, caller);
     return {
@@ -24120,6 +25385,7 @@ var ecsQuery = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     const r = await queryEntities(session, caller, args2);
     const v = r.value;
@@ -24170,6 +25436,7 @@ var ecsListComponents = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     const r = await entityComponents(
       session,
@@ -24208,6 +25475,7 @@ var ecsGetComponent = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     const r = await getComponent(
       session,
@@ -24236,6 +25504,7 @@ var ecsGetBuffer = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     const r = await getBuffer(
       session,
@@ -24287,6 +25556,8 @@ var ecsSetComponent = defineTool({
   }),
   annotations: CONTROLS,
   // undo restores it
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, journal, caller }) => {
     const list = args2.entities ?? (args2.entity !== void 0 ? [args2.entity] : []);
     const r = await setComponents(
@@ -24344,6 +25615,8 @@ var ecsBufferEdit = defineTool({
   }),
   annotations: CONTROLS,
   // undo restores it
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, journal, caller }) => {
     const r = await editBuffer(
       session,
@@ -24383,6 +25656,8 @@ var ecsCreateEntity = defineTool({
   }),
   annotations: CONTROLS,
   // undo restores it
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, journal, caller }) => {
     const r = await createScratchEntity(session, journal, caller, args2);
     const v = r.value;
@@ -24416,6 +25691,8 @@ var ecsDestroyEntity = defineTool({
     cost: costSchema
   }),
   annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, caller }) => {
     const r = await destroyEntities(
       session,
@@ -24569,6 +25846,8 @@ var undoTool = defineTool({
   }),
   annotations: CONTROLS,
   // undo restores it
+  tier: "smooth",
+  writes: "checked-first",
   run: async (args2, { session, journal, caller }) => {
     const r = await undo(session, journal, caller, {
       steps: args2.steps,
@@ -24600,6 +25879,164 @@ var ecsTools = [
   ecsDestroyEntity,
   undoTool
 ];
+
+// mcp/tools/jobs.ts
+var jobArgument = external_exports.string().min(1).describe(`a job id from a heavy call's reply ("j-17")`);
+var jobOutput = external_exports.object({
+  job: external_exports.string(),
+  tool: external_exports.string(),
+  status: external_exports.enum(["running", "done", "failed", "cancelled"]),
+  owner: external_exports.string().describe("the caller whose call it is"),
+  game: external_exports.string().optional().describe("the game it went to (a game id from status)"),
+  progress: progressSchema,
+  started: external_exports.string().describe("ISO 8601"),
+  ended: external_exports.string().optional().describe("ISO 8601"),
+  cancelling: external_exports.boolean().optional().describe("cancelled: it stops at its next safe point"),
+  result: external_exports.record(external_exports.string(), external_exports.unknown()).optional().describe(
+    "the tool's result (as that tool's structured result), given once to the owner: the job is then forgotten"
+  ),
+  error: external_exports.object({ code: external_exports.string(), message: external_exports.string() }).optional().describe("why it failed (given once, as result is)"),
+  cost: costSchema
+});
+function ownJobs(ctx) {
+  return ctx.app.jobs.of(ctx.caller).map((j) => j.id);
+}
+function find(ctx, id) {
+  const job = ctx.app.jobs.get(id);
+  if (!job) throw Errors.jobNotFound(id, ownJobs(ctx));
+  return job;
+}
+function owned(ctx, id) {
+  const job = find(ctx, id);
+  if (job.caller !== ctx.caller) throw Errors.jobNotOwned(id, job.caller);
+  return job;
+}
+function failureOf(r) {
+  const text = r.content.find((c) => c.type === "text");
+  const message = text && "text" in text ? text.text : "";
+  const code = typeof r._meta?.code === "string" ? r._meta.code : "INTERNAL";
+  return { code, message: message.replace(`${code}: `, "") };
+}
+function jobOut(job, deliver) {
+  const r = deliver ? job.result : void 0;
+  return {
+    job: job.id,
+    tool: job.tool,
+    status: job.state,
+    owner: job.caller,
+    ...job.game !== void 0 ? { game: job.game } : {},
+    progress: progressOut(job),
+    started: new Date(job.startedAt).toISOString(),
+    ...job.endedAt !== void 0 ? { ended: new Date(job.endedAt).toISOString() } : {},
+    ...job.running && job.abort.signal.aborted ? { cancelling: true } : {},
+    ...r && !r.isError && r.structuredContent ? { result: r.structuredContent } : {},
+    ...r?.isError ? { error: failureOf(r) } : {}
+  };
+}
+function stateText(job) {
+  return `job ${job.id} (${job.tool}, ${job.caller}): ${job.state}${job.running && job.abort.signal.aborted ? ", cancelling" : ""}; ${progressText(job)}`;
+}
+function delivered(job) {
+  const content = job.result?.content ?? [];
+  const text = content.flatMap((c) => c.type === "text" ? [c.text] : []).join("\n");
+  const images = content.flatMap(
+    (c) => c.type === "image" ? [{ data: c.data, mimeType: "image/png" }] : []
+  );
+  return { text: `${stateText(job)}
+${text}`, images };
+}
+async function ended2(job, ms, signal) {
+  if (!job.running) return;
+  let timer;
+  const stop = new AbortController();
+  await Promise.race([
+    job.ended,
+    new Promise((r) => {
+      timer = setTimeout(r, ms);
+      signal?.addEventListener("abort", () => r(), { once: true, signal: stop.signal });
+    })
+  ]);
+  clearTimeout(timer);
+  stop.abort();
+}
+function answer(ctx, job, started) {
+  const mine = job.caller === ctx.caller;
+  const final = mine && !job.running;
+  const out = jobOut(job, final);
+  const shown = final ? delivered(job) : { text: stateText(job), images: [] };
+  if (final) ctx.app.jobs.read(job);
+  return {
+    text: shown.text,
+    structured: out,
+    cost: callCost(started),
+    ...shown.images.length ? { images: shown.images } : {}
+  };
+}
+var jobStatus = defineTool({
+  name: "job_status",
+  title: "Job status",
+  description: "The state of a job (a heavy call that outlived its `wait_ms`): running, done, failed or cancelled, its progress (frames, time, place in line). Answers at once. Once it ended, its owner is given the tool's result here (`result`, or `error`), once: the job is then forgotten. Another caller's job shows its state, never its result.",
+  input: external_exports.object({ job: jobArgument }),
+  output: jobOutput,
+  annotations: READS,
+  routing: "none",
+  tier: "instant",
+  run: (args2, ctx) => Promise.resolve(answer(ctx, find(ctx, args2.job), performance.now()))
+});
+var jobWait = defineTool({
+  name: "job_wait",
+  title: "Wait for a job",
+  description: "Wait (at most `timeout_ms`) for your job to end and return the tool's result: its text and images, its structured result in `result` (the job is then forgotten). A job that failed returns the tool's error, with its code. Still running when the time runs out: its state and progress, and the job goes on.",
+  input: external_exports.object({
+    job: jobArgument,
+    timeout_ms: external_exports.number().int().min(0).max(6e5).default(2e4)
+  }),
+  output: jobOutput,
+  annotations: READS,
+  routing: "none",
+  tier: "instant",
+  run: async (args2, ctx) => {
+    const started = performance.now();
+    const job = owned(ctx, args2.job);
+    await ended2(job, args2.timeout_ms, ctx.request?.signal);
+    if (job.state === "failed" && job.result) {
+      ctx.app.jobs.read(job);
+      throw jobFailure(job, job.result);
+    }
+    return answer(ctx, job, started);
+  }
+});
+function jobFailure(job, r) {
+  const f = failureOf(r);
+  const meta = r._meta ?? {};
+  return new UnityError(
+    f.code,
+    `job ${job.id} (${job.tool}) failed: ${f.message}`,
+    {
+      ...meta.suggestions ? { suggestions: meta.suggestions } : {},
+      details: { ...meta.details, job: job.id }
+    }
+  );
+}
+var jobCancel = defineTool({
+  name: "job_cancel",
+  title: "Cancel a job",
+  description: "Stop your job at its next safe point (an advance between frame reads, with your holds taken back; a wait or step at once; a watch between samples) and return what it did: the tool's result so far (an advance's frames_advanced, a watch's samples; the job is then forgotten), or `cancelling` if it has not stopped within a few seconds (job_wait then returns it). A job that already ended is returned as it ended.",
+  input: external_exports.object({ job: jobArgument }),
+  output: jobOutput,
+  annotations: CONTROLS_IDEMPOTENT,
+  routing: "none",
+  tier: "instant",
+  run: async (args2, ctx) => {
+    const started = performance.now();
+    const job = owned(ctx, args2.job);
+    ctx.app.jobs.cancel(job, `${ctx.caller} cancelled it (job_cancel)`);
+    await ended2(job, CANCEL_WAIT_MS2, ctx.request?.signal);
+    return answer(ctx, job, started);
+  }
+});
+var CANCEL_WAIT_MS2 = 1e4;
+var jobTools = [jobStatus, jobWait, jobCancel];
 
 // mcp/tools/logs.ts
 var LEVELS = ["exception", "error", "assert", "warning", "log"];
@@ -24633,6 +26070,8 @@ var logs = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  // the first call on a connection reads the log's path with an invoke (a window)
+  tier: "smooth",
   run: async (args2, { session, playerLog, caller }) => {
     const r = await readPlayerLog(session, playerLog, {
       caller,
@@ -24669,6 +26108,136 @@ var logs = defineTool({
 });
 var logTools = [logs];
 
+// mcp/tools/queue.ts
+var operationSchema = external_exports.object({
+  caller: external_exports.string(),
+  label: external_exports.string(),
+  tier: external_exports.string().describe("instant, smooth, heavy, or internal (no tool call: a breakpoint hit)"),
+  ms: external_exports.number().int().describe("running, or waiting, for this long")
+});
+var waitingSchema = external_exports.object({
+  tier: external_exports.string(),
+  caller: external_exports.string(),
+  count: external_exports.number().int(),
+  oldest_ms: external_exports.number().int().describe("how long the oldest of them has waited")
+});
+var callerSchema = external_exports.object({
+  caller: external_exports.string(),
+  connected_ms: external_exports.number().int().describe("since the caller connected"),
+  game: external_exports.string().optional().describe("the game its calls go to"),
+  holds: external_exports.array(external_exports.object({ game: external_exports.string(), count: external_exports.number().int() })),
+  pauses: external_exports.array(external_exports.string()).describe("games stopped at an event of this caller"),
+  breakpoints: external_exports.array(external_exports.object({ game: external_exports.string(), count: external_exports.number().int() })),
+  jobs: external_exports.array(
+    external_exports.object({
+      job: external_exports.string(),
+      tool: external_exports.string(),
+      status: external_exports.string(),
+      ms: external_exports.number().optional()
+    })
+  )
+});
+var gameQueueSchema = external_exports.object({
+  game: external_exports.string(),
+  endpoint: external_exports.string(),
+  running: operationSchema.optional().describe("the suspend window open now (one at a time)"),
+  heavy: operationSchema.optional().describe("the heavy work running alone on it (an advance)"),
+  waiting: external_exports.array(waitingSchema).describe("operations waiting for a turn, by tier and caller"),
+  heavy_waiting: external_exports.array(operationSchema).describe("heavy work waiting for the one running"),
+  served: external_exports.number().int().describe("turns given so far")
+});
+function waitingOut(ops) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const o of ops) {
+    const key = `${o.tier}\0${o.caller}`;
+    const g = groups2.get(key);
+    if (g) {
+      g.count++;
+      g.oldest_ms = Math.max(g.oldest_ms, o.ms);
+    } else groups2.set(key, { tier: o.tier, caller: o.caller, count: 1, oldest_ms: o.ms });
+  }
+  return [...groups2.values()];
+}
+function gameQueueOut(g, q) {
+  return {
+    game: g.id,
+    endpoint: g.endpoint,
+    ...q.running ? { running: q.running } : {},
+    ...q.heavy ? { heavy: q.heavy } : {},
+    waiting: waitingOut(q.waiting),
+    heavy_waiting: q.heavyWaiting,
+    served: q.served
+  };
+}
+function callersOut(app, games) {
+  const now = Date.now();
+  return app.openCallers().map((c) => {
+    const holds = [];
+    const pauses = [];
+    const breakpoints = [];
+    for (const g of games) {
+      const mine = g.session.holdsOf(c.caller).mine;
+      if (mine > 0) holds.push({ game: g.id, count: mine });
+      const d = g.debug.status();
+      if (d.pause?.owner === c.caller) pauses.push(g.id);
+      const n = d.breakpoints.filter((b) => b.owner === c.caller).length;
+      if (n > 0) breakpoints.push({ game: g.id, count: n });
+    }
+    const jobs = app.jobs.of(c.caller).map((j) => ({
+      job: j.id,
+      tool: j.tool,
+      status: j.state,
+      ms: j.progress.msWaited
+    }));
+    return {
+      caller: c.caller,
+      connected_ms: Math.max(0, now - c.since),
+      ...c.game !== void 0 ? { game: c.game } : {},
+      holds,
+      pauses,
+      breakpoints,
+      jobs
+    };
+  });
+}
+var opText = (o) => `${o.label} for ${o.caller} (${o.ms} ms)`;
+var queueStatus = defineTool({
+  name: "queue_status",
+  title: "Who waits for the game",
+  description: "How the callers (agents) share the games: each connected caller with its holds, pauses, breakpoints and jobs; per game the suspend window running now (whose, for how long; windows run one at a time, callers served in turn), the heavy work running alone (one `advance` per game), and what waits, by tier and caller. Never attaches, never touches the game: use it when a call waited (its cost says `queue_ms`) to see behind whom.",
+  input: external_exports.object({}),
+  output: external_exports.object({
+    caller: external_exports.string().describe("you"),
+    callers: external_exports.array(callerSchema).describe("callers connected now"),
+    games: external_exports.array(gameQueueSchema),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "instant",
+  routing: "none",
+  run: (_args, { app, caller }) => {
+    const started = performance.now();
+    const games = app.allGames();
+    const queues = games.map((g) => gameQueueOut(g, g.session.queue()));
+    const callers = callersOut(app, games);
+    const lines = [
+      ...callers.map(
+        (c) => `${c.caller}${c.caller === caller ? " (you)" : ""}${c.game !== void 0 ? ` on ${c.game}` : ""}` + (c.holds.length ? `; holds ${c.holds.map((h) => `${h.game} x${h.count}`).join(", ")}` : "") + (c.pauses.length ? `; paused ${c.pauses.join(", ")}` : "") + (c.breakpoints.length ? `; breakpoints ${c.breakpoints.map((b) => `${b.game} x${b.count}`).join(", ")}` : "") + (c.jobs.length ? `; jobs ${c.jobs.map((j) => `${j.job} ${j.status}`).join(", ")}` : "")
+      ),
+      ...queues.map(
+        (q) => `${q.game} ${q.endpoint}: ${q.running ? `running ${opText(q.running)}` : "idle"}` + (q.heavy ? `; heavy: ${opText(q.heavy)}` : "") + (q.waiting.length ? `; waiting: ${q.waiting.map((w) => `${w.tier} ${w.caller} x${w.count} (oldest ${w.oldest_ms} ms)`).join(", ")}` : "") + (q.heavy_waiting.length ? `; heavy waiting: ${q.heavy_waiting.map((h) => opText(h)).join(", ")}` : "")
+      )
+    ];
+    if (games.length === 0) lines.push("no game attached or chosen");
+    return Promise.resolve({
+      text: lines.join("\n"),
+      structured: { caller, callers, games: queues },
+      cost: callCost(started)
+    });
+  }
+});
+var queueTools = [queueStatus];
+
 // mcp/tools/screenshot.ts
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -24676,7 +26245,7 @@ import { resolve } from "node:path";
 // unity/screenshot.ts
 import { mkdtemp, readFile as readFile3, rm } from "node:fs/promises";
 import os4 from "node:os";
-import path2 from "node:path";
+import path4 from "node:path";
 
 // unity/png/png-decode.ts
 import { inflateSync } from "node:zlib";
@@ -24743,9 +26312,9 @@ function decodePng(png) {
   let palette;
   let transparency;
   const idat = [];
-  let ended = false;
+  let ended3 = false;
   let pos = 8;
-  while (pos < buf.length && !ended) {
+  while (pos < buf.length && !ended3) {
     if (pos + 12 > buf.length) throw new PngError("corrupt", "truncated PNG: a chunk is cut short");
     const length = buf.readUInt32BE(pos);
     const type = buf.toString("latin1", pos + 4, pos + 8);
@@ -24773,7 +26342,7 @@ function decodePng(png) {
         idat.push(data);
         break;
       case "IEND":
-        ended = true;
+        ended3 = true;
         break;
       default:
         if ((type.charCodeAt(0) & 32) === 0) {
@@ -24782,7 +26351,7 @@ function decodePng(png) {
     }
   }
   if (!header) throw new PngError("corrupt", "truncated PNG: no IHDR chunk");
-  if (!ended) throw new PngError("corrupt", "truncated PNG: no IEND chunk");
+  if (!ended3) throw new PngError("corrupt", "truncated PNG: no IEND chunk");
   if (idat.length === 0) throw new PngError("corrupt", "corrupt PNG: no image data (IDAT)");
   if (header.colorType === 3 && (!palette || palette.length % 3 !== 0)) {
     throw new PngError("corrupt", "corrupt PNG: a palette image without a valid PLTE chunk");
@@ -25233,8 +26802,8 @@ function captureProgram(file) {
   return `ScreenCapture.CaptureScreenshot(@"${file.replace(/"/g, '""')}")`;
 }
 async function captureFile(session, caller, costs) {
-  const dir = await mkdtemp(path2.join(os4.tmpdir(), "unity-devtools-screenshot-"));
-  const file = path2.join(dir, "screenshot.png");
+  const dir = await mkdtemp(path4.join(os4.tmpdir(), "unity-devtools-screenshot-"));
+  const file = path4.join(dir, "screenshot.png");
   let timedOut = false;
   try {
     const r = await evaluateToolProgram(
@@ -25409,6 +26978,7 @@ var screenshot = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     const r = await takeScreenshot(session, {
       caller,
@@ -25496,12 +27066,20 @@ var gameSchema = external_exports.object({
   operations: external_exports.array(external_exports.object({ caller: external_exports.string(), label: external_exports.string() })),
   breakpoints: external_exports.array(external_exports.object({ owner: external_exports.string(), count: external_exports.number().int() })),
   paused_for: external_exports.string().optional().describe("the caller whose event stopped the game"),
-  lingering: external_exports.boolean().optional().describe("no caller is attached: the slot is freed when the linger period ends")
+  lingering: external_exports.boolean().optional().describe("no caller is attached: the slot is freed when the linger period ends"),
+  queue: external_exports.object({
+    running: external_exports.object({ caller: external_exports.string(), label: external_exports.string(), ms: external_exports.number().int() }).optional().describe("the suspend window running now, whose, for how long"),
+    waiting: external_exports.number().int().describe("operations waiting for their turn (queue_status)")
+  }).describe("who has the game now and how many wait: queue_status says more")
 });
 function gameText(g, caller) {
   const who = g.callers.map((c) => c === caller ? `${c} (you)` : c);
   const holds = g.holds.length ? `held by ${g.holds.map((h) => `${h.caller} x${h.count}`).join(", ")}` : g.attached ? "running" : "not attached";
-  return `${g.id} ${g.endpoint}${g.player ? ` ${g.player}` : ""}: ${holds}` + (who.length ? `; attached: ${who.join(", ")}` : "") + (g.breakpoints.length ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(", ")}` : "") + (g.paused_for !== void 0 ? `; paused for ${g.paused_for}` : "") + (g.lingering ? "; no caller attached (slot freed soon)" : "");
+  return `${g.id} ${g.endpoint}${g.player ? ` ${g.player}` : ""}: ${holds}` + (who.length ? `; attached: ${who.join(", ")}` : "") + (g.breakpoints.length ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(", ")}` : "") + (g.paused_for !== void 0 ? `; paused for ${g.paused_for}` : "") + (g.lingering ? "; no caller attached (slot freed soon)" : "") + `; queue: ${queueText(g.queue)}`;
+}
+function queueText(q) {
+  const r = q.running;
+  return (r ? `${r.label} for ${r.caller} (${r.ms} ms)` : "idle") + (q.waiting ? `, ${q.waiting} waiting` : "");
 }
 var status = defineTool({
   name: "status",
@@ -25522,9 +27100,15 @@ var status = defineTool({
       breakpoints: external_exports.number().int().describe("set by anyone (debug_status lists them)"),
       pause: stopSchema.optional().describe("where the game is stopped at an event, and whose")
     }).optional().describe("present once the debugger tools were used on your game"),
+    records: external_exports.object({
+      requests: external_exports.string().optional().describe("the file of request_id outcomes (absent: kept in memory only)"),
+      durable: external_exports.boolean().describe("a request_id outcome survives a restart of the server"),
+      audit: external_exports.string().optional().describe("the audit log, one JSON line per call")
+    }).describe("where request_id outcomes and the audit log are kept"),
     cost: costSchema
   }),
   annotations: READS,
+  tier: "instant",
   routing: "none",
   run: async (_args, { app, caller }) => {
     const started = performance.now();
@@ -25544,6 +27128,7 @@ var status = defineTool({
       (p) => `${p.port !== void 0 ? `port ${p.port}: ` : ""}${p.what}: ${p.error}`
     );
     const dbg = mine ? debuggerUsed(mine.debug.status()) : void 0;
+    const records = app.ledger.places();
     const lines = [
       players.length ? `players: ${players.map(
         (p) => `${p.label}${p.project ? ` "${p.project}"` : ""} at ${p.endpoint}, heard ${(p.age_ms / 1e3).toFixed(1)} s ago${p.stale ? " (stale)" : ""}${p.debuggable ? "" : " (no script debugging)"}`
@@ -25553,7 +27138,8 @@ var status = defineTool({
       `you: ${caller}`,
       ...problems.length ? [`discovery problems: ${problems.join("; ")}`] : [],
       ...dbg?.pause ? [stopText(dbg.pause)] : [],
-      ...dbg && dbg.breakpoints.length ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`] : []
+      ...dbg && dbg.breakpoints.length ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`] : [],
+      recordsText(records)
     ];
     const cost = callCost(started);
     return {
@@ -25570,12 +27156,16 @@ var status = defineTool({
             breakpoints: dbg.breakpoints.length,
             ...dbg.pause ? { pause: stopOut(dbg.pause) } : {}
           }
-        } : {}
+        } : {},
+        records
       },
       cost
     };
   }
 });
+function recordsText(r) {
+  return `records: request_id outcomes ${r.requests !== void 0 ? `in ${r.requests}` : "in memory only (not durable: this server has no state directory)"}; audit log ${r.audit ?? "off (no state directory)"}`;
+}
 var attach = defineTool({
   name: "attach",
   title: "Attach to a game",
@@ -25587,6 +27177,7 @@ var attach = defineTool({
     cost: costSchema
   }),
   annotations: CONTROLS_IDEMPOTENT,
+  tier: "smooth",
   routing: "none",
   run: async (args2, { app, caller }) => {
     const started = performance.now();
@@ -25618,6 +27209,7 @@ var detach = defineTool({
     cost: costSchema
   }),
   annotations: CONTROLS_IDEMPOTENT,
+  tier: "instant",
   routing: "selected",
   run: async (_args, { app, caller, game }) => {
     const started = performance.now();
@@ -25645,6 +27237,7 @@ var suspend = defineTool({
   input: external_exports.object({}),
   output: external_exports.object({ holds: external_exports.number().int().describe("your holds now"), cost: costSchema }),
   annotations: CONTROLS,
+  tier: "smooth",
   run: async (_args, { session, caller }) => {
     const r = await session.hold(caller);
     return {
@@ -25667,6 +27260,9 @@ var resume = defineTool({
     cost: costSchema
   }),
   annotations: CONTROLS,
+  // a RESUME, no window, but a turn (first in line): sent during another operation's invoke it
+  // would be lost (unity/session/operation.ts, RunOptions.turn)
+  tier: "smooth",
   run: async (args2, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args2.force === true);
@@ -25690,20 +27286,20 @@ function typeName(name2) {
 }
 function memberLine(m) {
   const access = m.access === "public" ? "" : `${m.access} `;
-  const stat2 = m.isStatic ? "static " : "";
+  const stat3 = m.isStatic ? "static " : "";
   if (m.kind === "field") {
     const mod = m.isLiteral ? "const " : m.isReadOnly ? "readonly " : "";
-    return `${access}${m.isLiteral ? "" : stat2}${mod}${typeName(m.type.name)} ${m.name}`;
+    return `${access}${m.isLiteral ? "" : stat3}${mod}${typeName(m.type.name)} ${m.name}`;
   }
   if (m.kind === "property") {
     const index = m.indexParameters.length ? `this[${m.indexParameters.map((p) => `${typeName(p.type.name)} ${p.name}`).join(", ")}]` : m.name;
     const acc = `${m.getterId ? "get; " : ""}${m.setterId ? "set; " : ""}`;
-    return `${access}${stat2}${m.type ? typeName(m.type.name) : "?"} ${index} { ${acc}}`;
+    return `${access}${stat3}${m.type ? typeName(m.type.name) : "?"} ${index} { ${acc}}`;
   }
   const generic = m.genericArity ? `<${Array.from({ length: m.genericArity }, (_, i) => `T${i + 1}`).join(", ")}>` : "";
   const params = m.parameters.map((p) => `${typeName(p.type.name)} ${p.name}`).join(", ");
   const virt = m.isAbstract ? "abstract " : m.isVirtual ? "virtual " : "";
-  return `${access}${stat2}${virt}${typeName(m.returnType.name)} ${m.name}${generic}(${params})`;
+  return `${access}${stat3}${virt}${typeName(m.returnType.name)} ${m.name}${generic}(${params})`;
 }
 var memberListSchema = external_exports.object({
   items: external_exports.array(external_exports.string()),
@@ -25740,6 +27336,7 @@ var findTypes = defineTool({
     cost: costSchema
   }),
   annotations: READS,
+  tier: "instant",
   run: async (args2, { session, caller }) => {
     const started = performance.now();
     const costs = [];
@@ -25980,7 +27577,9 @@ async function watch(session, debug, caller, options) {
   const unwatchedFrameMs = await frameTime(session, caller, options.baselineMs ?? 400);
   const run = await sampleAt(debug, caller, options.where, options.codes, {
     ...frames !== void 0 ? { frames } : {},
-    timeoutMs: runMs ?? timeoutMs
+    timeoutMs: runMs ?? timeoutMs,
+    ...options.signal ? { signal: options.signal } : {},
+    ...options.onSample ? { onSample: options.onSample } : {}
   });
   const samples = run.samples;
   const frameOf = samples.map((s) => s.frame);
@@ -26001,6 +27600,7 @@ async function watch(session, debug, caller, options) {
     frames: frameOf,
     series,
     timedOut: frames !== void 0 && run.timedOut,
+    cancelled: run.cancelled,
     cost: {
       ...unwatchedFrameMs !== void 0 ? { unwatchedFrameMs } : {},
       ...watchedFrameMs !== void 0 ? { watchedFrameMs } : {},
@@ -26102,6 +27702,8 @@ async function profile(session, debug, caller, options) {
   const w = await watch(session, debug, caller, {
     codes: PROFILE_CODES,
     frames: options.frames,
+    ...options.signal ? { signal: options.signal } : {},
+    ...options.onSample ? { onSample: options.onSample } : {},
     ...options.where !== void 0 ? { where: options.where } : {},
     ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
   });
@@ -26172,6 +27774,7 @@ function watchOut(w) {
     where: w.where.method,
     samples: w.frames.length,
     timed_out: w.timedOut,
+    ...w.cancelled ? { cancelled: true } : {},
     frames: w.frames.slice(0, MAX_VALUES).map((f) => f ?? null),
     series: w.series.map((s) => ({
       code: s.code,
@@ -26196,7 +27799,7 @@ function watchOut(w) {
 var fmt = (x) => Number.isInteger(x) ? String(x) : x.toPrecision(4);
 function watchText(w) {
   const lines = [
-    `${w.frames.length} samples at ${w.where.method}${w.timedOut ? " (the bound ran out first)" : ""}; frames ${w.frames[0] ?? "?"}..${w.frames[w.frames.length - 1] ?? "?"}`
+    `${w.frames.length} samples at ${w.where.method}${w.timedOut ? " (the bound ran out first)" : ""}${w.cancelled ? " (cancelled)" : ""}; frames ${w.frames[0] ?? "?"}..${w.frames[w.frames.length - 1] ?? "?"}`
   ];
   for (const s of w.series) {
     const st = s.stats;
@@ -26224,6 +27827,7 @@ var watchOutput = {
   where: external_exports.string().describe("the method sampled"),
   samples: external_exports.number().int(),
   timed_out: external_exports.boolean().describe("fewer frames than asked came within the bound"),
+  cancelled: external_exports.boolean().optional().describe("job_cancel ended it early: the samples are those taken before"),
   frames: external_exports.array(external_exports.number().int().nullable()).describe("Time.frameCount of each sample"),
   series: external_exports.array(seriesSchema),
   watch_cost: watchCostSchema
@@ -26240,10 +27844,18 @@ var watchTool = defineTool({
   }),
   output: external_exports.object({ ...watchOutput, cost: costSchema }),
   annotations: READS,
-  run: async (args2, { session, debug, caller }) => {
+  tier: "heavy",
+  run: async (args2, { session, debug, caller, signal, progress }) => {
     const started = performance.now();
+    progress({
+      frames: 0,
+      ...args2.frames !== void 0 ? { framesTotal: args2.frames } : {},
+      ...args2.seconds !== void 0 ? { expectedMs: args2.seconds * 1e3 } : {}
+    });
     const w = await watch(session, debug, caller, {
       codes: args2.code,
+      ...signal ? { signal } : {},
+      onSample: (frames) => progress({ frames }),
       ...args2.frames !== void 0 ? { frames: args2.frames } : {},
       ...args2.seconds !== void 0 ? { seconds: args2.seconds } : {},
       ...args2.where !== void 0 ? { where: args2.where } : {},
@@ -26275,10 +27887,14 @@ var profileTool = defineTool({
     cost: costSchema
   }),
   annotations: READS,
-  run: async (args2, { session, debug, caller }) => {
+  tier: "heavy",
+  run: async (args2, { session, debug, caller, signal, progress }) => {
     const started = performance.now();
+    progress({ frames: 0, framesTotal: args2.frames });
     const p = await profile(session, debug, caller, {
       frames: args2.frames,
+      ...signal ? { signal } : {},
+      onSample: (frames) => progress({ frames }),
       ...args2.where !== void 0 ? { where: args2.where } : {},
       ...args2.timeout_ms !== void 0 ? { timeoutMs: args2.timeout_ms } : {}
     });
@@ -26319,6 +27935,7 @@ var watchTools = [watchTool, profileTool];
 // mcp/tools/index.ts
 var ALL_TOOLS = [
   ...sessionTools,
+  ...queueTools,
   ...typeTools,
   ...evalTools,
   ...screenshotTools,
@@ -26326,7 +27943,8 @@ var ALL_TOOLS = [
   ...advanceTools,
   ...ecsTools,
   ...debugTools,
-  ...watchTools
+  ...watchTools,
+  ...jobTools
 ];
 
 // mcp/server.ts
@@ -26342,14 +27960,35 @@ var playerArgument = external_exports.string().min(1).optional().describe(
 function takesPlayer(t) {
   return (t.routing ?? "game") !== "none";
 }
+var requestIdArgument = external_exports.string().min(1).max(200).optional().describe(
+  "your unique name for this write (a UUID): a retry with the same request_id and arguments returns the first outcome without running again, for 24 h and across restarts; the same id with other arguments is IDEMPOTENCY_CONFLICT"
+);
+function takesRequestId(t) {
+  return t.writes !== void 0;
+}
+var waitArgument = external_exports.number().int().min(0).max(6e5).default(2e4).describe(
+  'answer within this many ms: a call still running then returns {job, status: "running", progress} and goes on (job_wait, job_status, job_cancel take the job); 0: a job at once'
+);
+function takesWait(t) {
+  return t.tier === "heavy";
+}
 function splitPlayer(t, args2) {
-  if (!takesPlayer(t) || typeof args2 !== "object" || args2 === null || Array.isArray(args2))
-    return { own: args2 };
-  if (!("player" in args2)) return { own: args2 };
-  const { player, ...own } = args2;
-  const p = playerArgument.safeParse(player);
-  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join("; ") };
-  return { ...p.data !== void 0 ? { player: p.data } : {}, own };
+  if (typeof args2 !== "object" || args2 === null || Array.isArray(args2)) return { own: args2 };
+  const own = { ...args2 };
+  const out = {};
+  for (const [key, takes, schema, set] of [
+    ["player", takesPlayer(t), playerArgument, (v) => out.player = v],
+    ["request_id", takesRequestId(t), requestIdArgument, (v) => out.requestId = v],
+    ["wait_ms", takesWait(t), waitArgument, (v) => out.waitMs = v]
+  ]) {
+    if (!takes || !(key in own)) continue;
+    const p = schema.safeParse(own[key]);
+    if (!p.success)
+      return { problem: `${key}: ${p.error.issues.map((i) => i.message).join("; ")}` };
+    if (p.data !== void 0) set(p.data);
+    delete own[key];
+  }
+  return { ...out, own };
 }
 async function gameOfCall(t, call, player) {
   const routing = t.routing ?? "game";
@@ -26359,9 +27998,16 @@ async function gameOfCall(t, call, player) {
 }
 function inputSchema(t) {
   const schema = jsonSchema(t.input, "input");
-  if (!takesPlayer(t)) return schema;
-  const properties = schema.properties ?? {};
-  return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, "input") } };
+  const properties = { ...schema.properties ?? {} };
+  if (takesPlayer(t)) properties.player = jsonSchema(playerArgument, "input");
+  if (takesRequestId(t)) properties.request_id = jsonSchema(requestIdArgument, "input");
+  if (takesWait(t)) properties.wait_ms = jsonSchema(waitArgument, "input");
+  return { ...schema, properties };
+}
+function outputSchema(t) {
+  const own = jsonSchema(t.output, "output");
+  if (!takesWait(t)) return own;
+  return { type: "object", anyOf: [own, jsonSchema(jobReplySchema, "output")] };
 }
 function listTools(tools = ALL_TOOLS) {
   return tools.map((t) => ({
@@ -26369,8 +28015,9 @@ function listTools(tools = ALL_TOOLS) {
     title: t.title,
     description: t.description,
     inputSchema: inputSchema(t),
-    outputSchema: jsonSchema(t.output, "output"),
-    annotations: { title: t.title, ...t.annotations }
+    outputSchema: outputSchema(t),
+    annotations: { title: t.title, ...t.annotations },
+    ...takesWait(t) ? { execution: { taskSupport: "optional" } } : {}
   }));
 }
 function argumentProblems(error) {
@@ -26394,13 +28041,15 @@ function errorResult(e) {
   };
 }
 async function callTool(tool, rawArgs, call) {
+  if (takesWait(tool) && call.job === void 0) return callAsJob(tool, rawArgs, call);
+  const trail = call.app.ledger.begin(tool, call.caller);
+  return trail.end(await dispatch(tool, rawArgs, call, trail));
+}
+async function dispatch(tool, rawArgs, call, trail) {
   const split = splitPlayer(tool, rawArgs ?? {});
   if ("problem" in split)
     return errorResult(
-      new UnityError(
-        "INVALID_ARGUMENT",
-        `invalid arguments for ${tool.name}: player: ${split.problem}`
-      )
+      new UnityError("INVALID_ARGUMENT", `invalid arguments for ${tool.name}: ${split.problem}`)
     );
   const parsed = tool.input.safeParse(split.own);
   if (!parsed.success) {
@@ -26411,42 +28060,96 @@ async function callTool(tool, rawArgs, call) {
       )
     );
   }
-  try {
-    const game = await gameOfCall(tool, call, split.player);
-    const out = await tool.run(parsed.data, toolContext(call, game));
-    const extras = out.structured.cost;
-    return {
-      content: [
-        { type: "text", text: `${out.text}
+  trail.accepted(parsed.data, split.player, split.requestId);
+  return trail.once(async () => {
+    try {
+      const out = await inToolCall(tool.name, tool.tier, async () => {
+        const game = await gameOfCall(tool, call, split.player);
+        trail.reached(game);
+        return tool.run(parsed.data, toolContext(call, game));
+      });
+      trail.cost(out.cost);
+      const extras = out.structured.cost;
+      return {
+        content: [
+          { type: "text", text: `${out.text}
 ${costText(out.cost)}` },
-        ...(out.images ?? []).map((i) => ({ type: "image", ...i }))
-      ],
-      structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } }
-    };
-  } catch (e) {
-    return errorResult(e);
-  }
+          ...(out.images ?? []).map((i) => ({ type: "image", ...i }))
+        ],
+        structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } }
+      };
+    } catch (e) {
+      return errorResult(e);
+    }
+  }).catch(errorResult);
+}
+function waitOf(tool, rawArgs) {
+  const split = splitPlayer(tool, rawArgs ?? {});
+  if ("problem" in split || !tool.input.safeParse(split.own).success) return void 0;
+  return split.waitMs ?? waitArgument.parse(void 0);
+}
+async function callAsJob(tool, rawArgs, call) {
+  const run = (job) => callTool(tool, rawArgs, { ...call, job });
+  const waitMs = waitOf(tool, rawArgs);
+  if (waitMs === void 0) return run(noJob());
+  return answerAsJob(
+    call.app.jobs,
+    tool.name,
+    call.caller,
+    call.request,
+    waitMs,
+    (job) => run(job.hooks())
+  );
+}
+function startJob(tool, rawArgs, call) {
+  return call.app.jobs.start(
+    tool.name,
+    call.caller,
+    (job) => callTool(tool, rawArgs, { ...call, job: job.hooks() })
+  );
 }
 function createServer(app, version, frontEnd) {
   const server = new Server(
     { name: SERVER_NAME, title: "Unity (Mono debugger)", version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, tasks: TASKS_CAPABILITY },
       instructions: "Drives a running Unity development build (Mono) over its debugger. Start with `status`; game calls attach by themselves to the one visible player. `eval` runs C# in the game. Every result reports what it cost the game (invokes, freeze)."
     }
   );
   const listed2 = listTools();
   const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed2 }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(", ")}`
       );
-    return callTool(tool, request.params.arguments, { app, caller: callerId() });
+    const token = request.params._meta?.progressToken;
+    const call = {
+      app,
+      caller: callerId(),
+      request: {
+        signal: extra.signal,
+        ...token !== void 0 ? {
+          sendProgress: (p) => extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, ...p }
+          })
+        } : {}
+      }
+    };
+    const task = request.params.task;
+    if (task === void 0) return callTool(tool, request.params.arguments, call);
+    if (!takesWait(tool))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${tool.name} does not run as a task (execution.taskSupport is forbidden): call it without task`
+      );
+    return createTask(app.jobs, startJob(tool, request.params.arguments, call), task, call.request);
   });
+  registerTaskHandlers(server, app.jobs, () => callerId());
   let caller;
   const callerId = () => {
     if (caller === void 0) {
@@ -26474,7 +28177,7 @@ var StatusRequest = external_exports.object({ method: external_exports.literal("
 var StopRequest = external_exports.object({ method: external_exports.literal("broker/stop") });
 function readPid(file) {
   try {
-    const n = Number(readFileSync(file, "utf8").trim());
+    const n = Number(readFileSync2(file, "utf8").trim());
     return Number.isInteger(n) && n > 0 ? n : void 0;
   } catch {
     return void 0;
@@ -26557,6 +28260,8 @@ async function runBroker(opts) {
       // no beacon port is bound until a caller looks for players (every caller may name an
       // endpoint of its own)
       discovery: "lazy",
+      // request_id outcomes and the audit log live beside the socket (0700, this user's)
+      stateDir: paths.home,
       log
     };
     app = await GameApp.start(appOptions);
@@ -26570,7 +28275,7 @@ async function runBroker(opts) {
     ...opts.parkTimeoutMs !== void 0 ? { parkTimeoutMs: opts.parkTimeoutMs } : {},
     ...opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: opts.invokeTimeoutMs } : {}
   };
-  const answer = {
+  const answer2 = {
     broker: "unity-devtools",
     protocol: BROKER_PROTOCOL,
     version: opts.version,
@@ -26673,7 +28378,7 @@ async function runBroker(opts) {
       return;
     }
     const { preamble } = parsed;
-    socket.write(`${JSON.stringify(answer)}
+    socket.write(`${JSON.stringify(answer2)}
 `);
     const server = createServer(app, opts.version, {
       pid: preamble.pid,
