@@ -11,19 +11,25 @@ import {
   type CallToolResult,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import type { AuditEntry } from '../mcp/ledger/audit.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { GameApp } from '../mcp/app.js';
 import { createServer } from '../mcp/server.js';
 
 let fixture: FixtureProcess;
 let app: GameApp;
+let stateDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   fixture = await startFixture({ entities: 10 });
-  app = await GameApp.start({ discovery: false, lingerMs: 60_000 });
+  stateDir = mkdtempSync(path.join(tmpdir(), 'ud-jobs-state-'));
+  app = await GameApp.start({ discovery: false, lingerMs: 60_000, stateDir });
 });
 
 afterEach(async () => {
@@ -33,6 +39,7 @@ afterEach(async () => {
 afterAll(async () => {
   await app?.close();
   await fixture?.stop();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
 interface Agent {
@@ -221,6 +228,17 @@ describe('jobs', () => {
       if (Date.now() > until) throw new Error('the game did not run within 10 s');
       await sleep(50);
     }
+    // what the job did before it was cancelled is in the audit log, as its caller's call
+    await app.ledger.audit!.flush();
+    const lines = readFileSync(path.join(stateDir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
+    const advance = lines.filter((l) => l.tool === 'advance' && l.caller.includes('agent-b'));
+    expect(advance).toHaveLength(1);
+    expect(advance[0]).toMatchObject({ outcome: 'ok', player: { game: expect.any(String) } });
+    expect(advance[0]!.cost!.wire_commands).toBeGreaterThan(0);
+    expect(advance[0]!.duration_ms).toBeGreaterThan(0);
   });
 });
 
