@@ -206,10 +206,21 @@ export function resolveObject(tree: SceneTree, at: number | string, scene?: stri
         level.map((n) => ({ label: n.name, keys: [n.name] })),
       );
       const where = k === 0 ? 'at the root' : `under ${parts.slice(0, k).join('/')}`;
+      const there = [...new Set(level.map((n) => n.name))];
+      const hint = suggestions.length
+        ? `; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(', ')}?`
+        : there.length
+          ? ` (there: ${there
+              .slice(0, 10)
+              .map((s) => JSON.stringify(s))
+              .join(', ')}${there.length > 10 ? `, and ${there.length - 10} more` : ''})`
+          : ' (nothing there)';
       throw new UnityError(
         'OBJECT_NOT_FOUND',
-        `no GameObject ${JSON.stringify(parts[k])} ${where}${suggestions.length ? `; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(', ')}?` : ''}`,
-        { suggestions },
+        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}`,
+        {
+          suggestions,
+        },
       );
     }
     if (k === parts.length - 1) {
