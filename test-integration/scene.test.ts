@@ -5,7 +5,7 @@
 // on layer 9). Checked against what the game itself says (eval), never against numbers alone.
 
 // Tool results are checked as the JSON an agent gets: untyped by design.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-assignment */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument */
 
 import { describe, expect, it } from 'vitest';
 
