@@ -4,14 +4,17 @@
 
 import { z } from 'zod';
 
+import { MAX_QUERY_OBJECTS } from '../../unity/scene/scene-query.js';
 import {
   listScenes,
+  querySceneObjects,
   sceneFind as findObjects,
   sceneHierarchy as readHierarchy,
 } from '../../unity/scene/scene-service.js';
 import { DEFAULT_DEPTH, DEFAULT_NODES, pathOf } from '../../unity/scene/scene-tree.js';
 import { Errors } from '../../unity/errors.js';
 import { costSchema } from '../schemas.js';
+import { json } from './ecs-format.js';
 import { READS, defineTool } from '../tool.js';
 import {
   filterArgs,
@@ -221,4 +224,64 @@ export const sceneFind = defineTool({
   },
 });
 
-export const sceneTools = [sceneList, sceneHierarchy, sceneFind];
+export const sceneQuery = defineTool({
+  name: 'scene_query',
+  title: 'Query components across the scenes',
+  description:
+    'Every loaded object carrying a component (inactive ones too), with the values of the ' +
+    'members in `read` (fields and properties, dotted paths: "health", "transform.position", ' +
+    '"bounty.count"), read in bulk: a property step is one invoke for all objects, a field ' +
+    "step wire reads, never an invoke per object. Rows carry the GameObject's instance id and " +
+    'name. Values are JSON (structs as objects, enums by name, references as {$object: id}).',
+  input: z.object({
+    component: z.string().min(1).describe('component type, simple or full name ("Enemy")'),
+    read: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/),
+      )
+      .min(1)
+      .max(8)
+      .describe('member paths to read on each component'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_QUERY_OBJECTS)
+      .optional()
+      .describe('rows returned (default 100)'),
+    offset: z.number().int().min(0).optional(),
+  }),
+  output: z.object({
+    component: z.string(),
+    total: z.number().int().describe('objects carrying the component'),
+    offset: z.number().int(),
+    next: z.number().int().optional(),
+    rows: z.array(
+      z.object({ id: z.number().int(), name: z.string(), values: z.record(z.string(), json) }),
+    ),
+    cost: costSchema,
+  }),
+  annotations: READS,
+  tier: 'smooth',
+  run: async (args, { session, caller }) => {
+    const r = await querySceneObjects(session, caller, args);
+    const v = r.value;
+    const end = v.offset + v.rows.length;
+    const next = end < v.total ? end : undefined;
+    const head =
+      `${v.total} ${v.component} components; ` +
+      (v.rows.length ? `showing ${v.offset + 1}-${end}` : 'none shown') +
+      (next !== undefined ? `; more: offset ${next}` : '');
+    const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);
+    return {
+      text: sceneText([head, ...rows].join('\n')),
+      structured: { ...v, next },
+      cost: r.cost,
+    };
+  },
+});
+
+export const sceneTools = [sceneList, sceneHierarchy, sceneFind, sceneQuery];

@@ -10,6 +10,7 @@ import {
   type OperationResult,
 } from '../session/session.js';
 import { isCollected, SceneCalls } from './scene-calls.js';
+import { sceneQuery, type SceneQueryArgs, type SceneQueryResult } from './scene-query.js';
 import {
   copySnapshot,
   loadedScenes,
@@ -100,4 +101,19 @@ export async function sceneFind(
 ): Promise<OperationResult<{ found: TreeNode[]; total: number; offset: number; tree: SceneTree }>> {
   const r = await takeSnapshot(session, caller, 'scene_find', { tags: args.tag !== undefined });
   return { value: { ...find(r.value, args), tree: r.value }, cost: r.cost };
+}
+
+/** scene_query: one window for the invokes and reads (values of one moment). */
+export function querySceneObjects(
+  session: GameSession,
+  caller: string,
+  args: SceneQueryArgs,
+): Promise<OperationResult<SceneQueryResult>> {
+  return sceneRead(session, caller, 'scene_query', async (c) => {
+    try {
+      return await sceneQuery(c, args);
+    } finally {
+      await c.release();
+    }
+  });
 }
