@@ -21,6 +21,7 @@ import { buildReference, runReference } from './reference.js';
 import { ecs } from './ecs.js';
 import { debug } from './debug.js';
 import { observe } from './observe.js';
+import { scene } from './scene.js';
 import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
@@ -82,6 +83,7 @@ const SOURCES: Record<string, readonly string[]> = {
   ecs: [...HARNESS, 'sdb-protocol', 'unity', 'bench/ecs.ts', 'bench/hitch.ts'],
   debug: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/debug.ts'],
   observe: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/observe.ts'],
+  scene: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/scene.ts'],
 };
 
 const wire: Scenario = {
@@ -262,6 +264,7 @@ const scenarios: Record<string, Scenario> = {
   ecs,
   debug,
   observe,
+  scene,
 };
 
 function printTable(name: string, rows: RowResult[], rounds: number): void {
