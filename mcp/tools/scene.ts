@@ -15,6 +15,7 @@ import { DEFAULT_DEPTH, DEFAULT_NODES, pathOf } from '../../unity/scene/scene-tr
 import { Errors } from '../../unity/errors.js';
 import { costSchema } from '../schemas.js';
 import { json } from './ecs-format.js';
+import { objectTools } from './scene-object-tools.js';
 import { READS, defineTool } from '../tool.js';
 import {
   filterArgs,
@@ -284,4 +285,4 @@ export const sceneQuery = defineTool({
   },
 });
 
-export const sceneTools = [sceneList, sceneHierarchy, sceneFind, sceneQuery];
+export const sceneTools = [sceneList, sceneHierarchy, sceneFind, sceneQuery, ...objectTools];

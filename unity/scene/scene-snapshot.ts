@@ -215,17 +215,21 @@ function assemble(
   scenes: (SceneInfo & { roots: number[] })[],
 ): SceneTree {
   // components by owner GameObject (object id); each object's name from its Transform's entry
-  const byOwner = new Map<number, string[]>();
+  const byOwner = new Map<number, { types: string[]; ids: number[] }>();
   const nameOf = new Map<number, string>();
-  cIds.forEach((_, j) => {
+  cIds.forEach((cid, j) => {
     const [name, type] = splitToString(text[j]!);
     const owner = ownerIds[j]!;
     let list = byOwner.get(owner);
-    if (!list) byOwner.set(owner, (list = []));
+    if (!list) byOwner.set(owner, (list = { types: [], ids: [] }));
     if (type === T || type === 'UnityEngine.RectTransform') {
       nameOf.set(owner, name);
-      list.unshift(type);
-    } else list.push(type);
+      list.types.unshift(type);
+      list.ids.unshift(cid);
+    } else {
+      list.types.push(type);
+      list.ids.push(cid);
+    }
   });
   const objects: RawObject[] = tIds.map((tid, i) => {
     const go = goIds[i]!;
@@ -237,7 +241,8 @@ function assemble(
       activeSelf: act[i]!,
       parentTransformId: parentIds[i]!,
       sibling: sib[i]!,
-      components: byOwner.get(go) ?? [],
+      components: byOwner.get(go)?.types ?? [],
+      componentIds: byOwner.get(go)?.ids ?? [],
     };
     if (tagList) o.tag = tagList[i] ?? '';
     if (layerList) o.layer = layerList[i]!;

@@ -20,6 +20,8 @@ export interface RawObject {
   sibling: number;
   /** Component types' full names, the Transform first. */
   components: string[];
+  /** The components' object ids, in the order of `components`. */
+  componentIds?: number[];
   tag?: string;
   layer?: number;
 }
