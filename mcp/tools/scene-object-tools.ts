@@ -3,10 +3,17 @@
 
 import { z } from 'zod';
 
-import { inspectObject, setMember } from '../../unity/scene/scene-object.js';
+import {
+  destroyObject,
+  inspectObject,
+  setActive,
+  setMember,
+  type ChangePreview,
+} from '../../unity/scene/scene-object.js';
 import { pathOf, simpleName } from '../../unity/scene/scene-tree.js';
 import { costSchema } from '../schemas.js';
 import { CHANGES_GAME, READS, defineTool } from '../tool.js';
+import { gateArgs } from './ecs-format.js';
 import { evalOutcome } from './eval.js';
 import { activeText, objectArg, sceneArg, sceneText } from './scene-format.js';
 
@@ -141,4 +148,88 @@ export const objectSet = defineTool({
   },
 });
 
-export const objectTools = [objectInspect, objectSet];
+const previewSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  scene: z.string(),
+  active_self: z.boolean(),
+  active_in_hierarchy: z.boolean(),
+  components: z.array(z.string()),
+  descendants: z.number().int().describe('objects below it'),
+  flips: z
+    .number()
+    .int()
+    .optional()
+    .describe('object_set_active: objects whose active-in-hierarchy state it changes'),
+});
+
+const previewOut = (p: ChangePreview): z.input<typeof previewSchema> => ({
+  id: p.id,
+  path: p.path,
+  scene: p.scene,
+  active_self: p.activeSelf,
+  active_in_hierarchy: p.activeInHierarchy,
+  components: p.components,
+  descendants: p.descendants,
+  ...(p.flips !== undefined ? { flips: p.flips } : {}),
+});
+
+const changeOutput = z.object({
+  applied: z.boolean(),
+  preview: previewSchema,
+  after: z.string().optional().describe('object_set_active: activeSelf read back'),
+  cost: costSchema,
+});
+
+export const objectSetActive = defineTool({
+  name: 'object_set_active',
+  title: 'Activate or deactivate a GameObject',
+  description:
+    "GameObject.SetActive: runs the game's OnEnable/OnDisable for it and everything below it. " +
+    'Needs confirm: true; dry_run (or the refusal) previews how many objects it (de)activates. ' +
+    'Not journaled: undo it by calling it again with the old state.',
+  input: z.object({ object: objectArg, active: z.boolean(), scene: sceneArg, ...gateArgs }),
+  output: changeOutput,
+  annotations: CHANGES_GAME,
+  tier: 'smooth',
+  run: async (args, { session, caller }) => {
+    const r = await setActive(session, caller, args, {
+      dryRun: args.dry_run,
+      confirm: args.confirm,
+    });
+    const v = r.value;
+    const p = v.preview;
+    return {
+      text: `${v.applied ? 'set' : 'dry run, would set'} ${p.path} [${p.id}] active ${args.active}: ${p.flips} object(s) change state${v.after !== undefined ? `; activeSelf now ${v.after}` : ''}`,
+      structured: { applied: v.applied, preview: previewOut(p), after: v.after },
+      cost: r.cost,
+    };
+  },
+});
+
+export const objectDestroy = defineTool({
+  name: 'object_destroy',
+  title: 'Destroy a GameObject',
+  description:
+    'Object.Destroy on a GameObject and everything below it (Unity destroys at the end of the ' +
+    'frame). Needs confirm: true; dry_run (or the refusal) previews what goes. Cannot be undone.',
+  input: z.object({ object: objectArg, scene: sceneArg, ...gateArgs }),
+  output: changeOutput,
+  annotations: CHANGES_GAME,
+  tier: 'smooth',
+  run: async (args, { session, caller }) => {
+    const r = await destroyObject(session, caller, args, {
+      dryRun: args.dry_run,
+      confirm: args.confirm,
+    });
+    const v = r.value;
+    const p = v.preview;
+    return {
+      text: `${v.applied ? 'destroying (at the end of this frame)' : 'dry run, would destroy'} ${p.path} [${p.id}] and ${p.descendants} object(s) below it`,
+      structured: { applied: v.applied, preview: previewOut(p) },
+      cost: r.cost,
+    };
+  },
+});
+
+export const objectTools = [objectInspect, objectSet, objectSetActive, objectDestroy];

@@ -17,7 +17,8 @@ import { sumCosts, type GameSession, type OperationResult } from '../session/ses
 import type { EvaluateResult } from '../../eval/index.js';
 import type { SceneCalls } from './scene-calls.js';
 import { sceneRead, takeSnapshot } from './scene-service.js';
-import { resolveObject, simpleName, type SceneTree, type TreeNode } from './scene-tree.js';
+import { EcsErrors } from '../ecs/ecs-errors.js';
+import { pathOf, resolveObject, simpleName, type SceneTree, type TreeNode } from './scene-tree.js';
 
 /** The engine's bases: their members are the engine's plumbing, not the component's state. */
 const ENGINE_BASES = new Set([
@@ -293,4 +294,139 @@ export async function setMember(
     },
     cost: sumCosts([snap.cost, check.cost, r.cost], started),
   };
+}
+
+export interface Gate {
+  dryRun?: boolean | undefined;
+  confirm?: boolean | undefined;
+}
+
+export interface ChangePreview {
+  id: number;
+  path: string;
+  scene: string;
+  activeSelf: boolean;
+  activeInHierarchy: boolean;
+  components: string[];
+  /** Objects below it (destroyed with it, or activated / deactivated with it). */
+  descendants: number;
+  /** Objects whose activeInHierarchy the change flips (object_set_active). */
+  flips?: number;
+}
+
+export interface ChangeResult {
+  applied: boolean;
+  preview: ChangePreview;
+  /** After applying: the program's result (activeSelf read back; void for destroy). */
+  after?: string;
+}
+
+function descendants(tree: SceneTree, n: TreeNode): TreeNode[] {
+  const out: TreeNode[] = [];
+  const stack = [...n.children];
+  while (stack.length) {
+    const c = tree.nodes[stack.pop()!]!;
+    out.push(c);
+    stack.push(...c.children);
+  }
+  return out;
+}
+
+/** Finds the object, previews, and applies `program` over it (`target`) only when confirmed. */
+async function gatedChange(
+  session: GameSession,
+  caller: string,
+  label: string,
+  args: { object: number | string; scene?: string | undefined },
+  gate: Gate,
+  preview: (tree: SceneTree, n: TreeNode) => ChangePreview,
+  program: string,
+): Promise<OperationResult<ChangeResult>> {
+  const started = performance.now();
+  const snap = await takeSnapshot(session, caller, `${label} (find)`, {});
+  const node = resolveObject(snap.value, args.object, args.scene);
+  const p = preview(snap.value, node);
+  if (gate.dryRun) return { value: { applied: false, preview: p }, cost: snap.cost };
+  if (!gate.confirm) throw EcsErrors.confirmRequired(`${label} ${p.path} [${p.id}]`, p);
+  const alive = await sceneRead(session, caller, `${label} (check)`, async (c) => {
+    await checkAlive(c, node, node.objectId);
+    return c.type('UnityEngine.GameObject');
+  });
+  const builtins = new Map([
+    [
+      'target',
+      {
+        type: handleOf(alive.value),
+        value: () => Promise.resolve<EvalValue>({ kind: 'object', ref: { id: node.objectId } }),
+      },
+    ],
+  ]);
+  const r = await evaluateInSession(session, caller, program, { builtins, functions: new Map() });
+  const v = r.value;
+  if (v.kind === 'exception')
+    throw new UnityError('GAME_EXCEPTION', `${v.type}: ${v.message}`, {
+      details: { type: v.type, message: v.message },
+    });
+  return {
+    value: { applied: true, preview: p, ...(v.kind === 'value' ? { after: v.text } : {}) },
+    cost: sumCosts([snap.cost, alive.cost, r.cost], started),
+  };
+}
+
+const previewOf = (tree: SceneTree, n: TreeNode): ChangePreview => ({
+  id: n.id,
+  path: pathOf(tree, n),
+  scene: n.scene,
+  activeSelf: n.activeSelf,
+  activeInHierarchy: n.activeInHierarchy,
+  components: n.components,
+  descendants: descendants(tree, n).length,
+});
+
+/** GameObject.SetActive behind the gate; the preview counts the objects it (de)activates. */
+export function setActive(
+  session: GameSession,
+  caller: string,
+  args: { object: number | string; active: boolean; scene?: string | undefined },
+  gate: Gate,
+): Promise<OperationResult<ChangeResult>> {
+  return gatedChange(
+    session,
+    caller,
+    'object_set_active',
+    args,
+    gate,
+    (tree, n) => {
+      const p = previewOf(tree, n);
+      const parentActive = n.parent < 0 || tree.nodes[n.parent]!.activeInHierarchy;
+      // what activeInHierarchy becomes for the object and each descendant
+      let flips = 0;
+      const walk = (m: TreeNode, above: boolean, self: boolean): void => {
+        const now = above && self;
+        if (now !== m.activeInHierarchy) flips++;
+        for (const c of m.children) walk(tree.nodes[c]!, now, tree.nodes[c]!.activeSelf);
+      };
+      walk(n, parentActive, args.active);
+      return { ...p, flips };
+    },
+    `target.SetActive(${args.active ? 'true' : 'false'});\ntarget.activeSelf`,
+  );
+}
+
+/** Object.Destroy behind the gate (Unity destroys it, and everything below it, at frame end). */
+export function destroyObject(
+  session: GameSession,
+  caller: string,
+  args: { object: number | string; scene?: string | undefined },
+  gate: Gate,
+): Promise<OperationResult<ChangeResult>> {
+  return gatedChange(
+    session,
+    caller,
+    'object_destroy',
+    args,
+    gate,
+    previewOf,
+    'UnityEngine.Object.Destroy(target)',
+  );
 }
