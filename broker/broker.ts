@@ -163,6 +163,8 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
       // no beacon port is bound until a caller looks for players (every caller may name an
       // endpoint of its own)
       discovery: 'lazy',
+      // request_id outcomes and the audit log live beside the socket (0700, this user's)
+      stateDir: paths.home,
       log,
     };
     app = await GameApp.start(appOptions);

@@ -17,6 +17,7 @@ import type { Debugger } from '../unity/debug/debugger.js';
 import type { Journal } from '../unity/journal/journal.js';
 import type { PlayerLogPaths } from '../unity/player-log.js';
 import { Game } from './game.js';
+import { Ledger } from './ledger/ledger.js';
 
 export { Game } from './game.js';
 
@@ -51,6 +52,14 @@ export interface GameAppOptions {
   lingerMs?: number;
   /** The debugger-slot check and pending connections of every game's session. */
   slot?: SessionOptions['slot'];
+  /**
+   * Where the request store (requests.jsonl) and the audit log (audit.jsonl) live: the broker
+   * passes its home. Without one, request_id outcomes are kept in memory only (status says
+   * `durable: false`) and no audit log is written.
+   */
+  stateDir?: string;
+  /** The audit log's size before it rotates (default 10 MB). */
+  auditMaxBytes?: number;
   /** Diagnostics: stderr in the server, never stdout. */
   log?: (line: string) => void;
 }
@@ -83,6 +92,22 @@ export interface GameStatus {
   paused_for?: string;
   /** No caller is attached: the slot is freed when the linger period ends. */
   lingering?: boolean;
+  /** Its queue in one line's worth: the window running now and how many wait (queue_status). */
+  queue: { running?: { caller: string; label: string; ms: number }; waiting: number };
+}
+
+/** One of a caller's jobs (a long call that answered with a job id), as queue_status lists it. */
+export interface CallerJob {
+  job: string;
+  tool: string;
+  status: string;
+  /** For how long it has run (ms). */
+  ms?: number;
+}
+
+/** What the jobs layer tells the queue view: a caller's jobs (none without it). */
+export interface JobsView {
+  of(caller: string): CallerJob[];
 }
 
 export class GameApp {
@@ -97,9 +122,18 @@ export class GameApp {
   private readonly defaultTarget: Target;
   private readonly log: (line: string) => void;
   private closing: Promise<void> | undefined;
+  /** The jobs of each caller, for queue_status: set by whoever runs jobs (none until then). */
+  jobs: JobsView | undefined;
+  /** The request store and the audit log (mcp/ledger). */
+  readonly ledger: Ledger;
 
   private constructor(private readonly opts: GameAppOptions) {
     this.log = opts.log ?? (() => undefined);
+    this.ledger = new Ledger({
+      ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}),
+      ...(opts.auditMaxBytes !== undefined ? { auditMaxBytes: opts.auditMaxBytes } : {}),
+      log: this.log,
+    });
     const discovery = opts.discovery ?? opts.endpoint === undefined;
     this.listener =
       discovery === false
@@ -424,6 +458,7 @@ export class GameApp {
       for (const g of games) if (g.linger) clearTimeout(g.linger);
       await Promise.all(games.map((g) => g.session.shutdown()));
       if (this.listening) await this.listener?.stop();
+      await this.ledger.close();
     })();
     return this.closing;
   }
@@ -445,5 +480,15 @@ export function gameStatus(g: Game): GameStatus {
     breakpoints: [...owners].map(([owner, count]) => ({ owner, count })),
     ...(d.pause ? { paused_for: d.pause.owner } : {}),
     ...(g.linger ? { lingering: true } : {}),
+    queue: queueSummary(g),
+  };
+}
+
+function queueSummary(g: Game): GameStatus['queue'] {
+  const q = g.session.queue();
+  const r = q.running;
+  return {
+    ...(r ? { running: { caller: r.caller, label: r.label, ms: r.ms } } : {}),
+    waiting: q.waiting.length + q.heavyWaiting.length,
   };
 }

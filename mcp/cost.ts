@@ -10,6 +10,9 @@ export interface CostFields {
   invokes: number;
   freeze_ms: number;
   wall_ms: number;
+  /** The wait for a turn at the game, and how many other operations ran meanwhile. */
+  queue_ms: number;
+  queued_behind: number;
 }
 
 /**
@@ -29,6 +32,8 @@ export function costFields(c: OperationCost): CostFields {
     invokes: c.invokes,
     freeze_ms: c.freezeMs,
     wall_ms: c.wallMs,
+    queue_ms: c.queueMs ?? 0,
+    queued_behind: c.queuedBehind ?? 0,
   };
 }
 
@@ -36,6 +41,9 @@ export function costText(c: OperationCost): string {
   return (
     `cost: ${c.wireCommands} wire command${c.wireCommands === 1 ? '' : 's'}, ` +
     `${c.invokes} invoke${c.invokes === 1 ? '' : 's'}, game frozen ${c.freezeMs} ms, ` +
-    `${c.wallMs} ms wall`
+    `${c.wallMs} ms wall` +
+    (c.queueMs || c.queuedBehind
+      ? `, waited ${c.queueMs ?? 0} ms for the game behind ${c.queuedBehind ?? 0} other operation${c.queuedBehind === 1 ? '' : 's'}`
+      : '')
   );
 }

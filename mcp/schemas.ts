@@ -8,6 +8,11 @@ export const costSchema = z
     invokes: z.number().int().describe('methods run on the main thread'),
     freeze_ms: z.number().describe('how long the game was suspended by this call'),
     wall_ms: z.number().describe('time the call took'),
+    queue_ms: z.number().describe('of wall_ms, how long the call waited for its turn at the game'),
+    queued_behind: z
+      .number()
+      .int()
+      .describe("other callers' (or your own earlier) operations that ran while it waited"),
   })
   .describe('what the call cost in the game');
 

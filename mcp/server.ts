@@ -14,9 +14,10 @@ import {
 import { z } from 'zod';
 
 import { UnityError, messageOf } from '../unity/errors.js';
-import type { Target } from '../unity/session/session.js';
+import { inToolCall, type Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
+import type { CallTrail } from './ledger/ledger.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -57,20 +58,48 @@ export function takesPlayer(t: Tool): boolean {
 }
 
 /**
- * A call's arguments split into the dispatcher's `player` and the tool's own (`problem`: why the
- * `player` given is refused).
+ * The argument every tool that changes the game takes (Tool.writes): the agent's name for this
+ * write, so that a retry returns the first outcome instead of applying it twice (mcp/ledger).
+ */
+export const requestIdArgument = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe(
+    'your unique name for this write (a UUID): a retry with the same request_id and arguments ' +
+      'returns the first outcome without running again, for 24 h and across restarts; the same ' +
+      'id with other arguments is IDEMPOTENCY_CONFLICT',
+  );
+
+/** Whether a tool takes the dispatcher's `request_id`. */
+export function takesRequestId(t: Tool): boolean {
+  return t.writes !== undefined;
+}
+
+/**
+ * A call's arguments split into the dispatcher's `player` and `request_id` and the tool's own
+ * (`problem`: why the `player` or `request_id` given is refused).
  */
 export function splitPlayer(
   t: Tool,
   args: unknown,
-): { player?: string; own: unknown } | { problem: string } {
-  if (!takesPlayer(t) || typeof args !== 'object' || args === null || Array.isArray(args))
-    return { own: args };
-  if (!('player' in args)) return { own: args };
-  const { player, ...own } = args as Record<string, unknown>;
-  const p = playerArgument.safeParse(player);
-  if (!p.success) return { problem: p.error.issues.map((i) => i.message).join('; ') };
-  return { ...(p.data !== undefined ? { player: p.data } : {}), own };
+): { player?: string; requestId?: string; own: unknown } | { problem: string } {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { own: args };
+  const own = { ...(args as Record<string, unknown>) };
+  const out: { player?: string; requestId?: string } = {};
+  for (const [key, takes, schema, set] of [
+    ['player', takesPlayer(t), playerArgument, (v: string) => (out.player = v)],
+    ['request_id', takesRequestId(t), requestIdArgument, (v: string) => (out.requestId = v)],
+  ] as const) {
+    if (!takes || !(key in own)) continue;
+    const p = schema.safeParse(own[key]);
+    if (!p.success)
+      return { problem: `${key}: ${p.error.issues.map((i) => i.message).join('; ')}` };
+    if (p.data !== undefined) set(p.data);
+    delete own[key];
+  }
+  return { ...out, own };
 }
 
 /** The game a call goes to, by the tool's routing (Tool.routing). */
@@ -83,9 +112,10 @@ async function gameOfCall(t: Tool, call: ToolCall, player: string | undefined) {
 
 function inputSchema(t: Tool): ListedTool['inputSchema'] {
   const schema = jsonSchema(t.input, 'input') as ListedTool['inputSchema'];
-  if (!takesPlayer(t)) return schema;
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  return { ...schema, properties: { ...properties, player: jsonSchema(playerArgument, 'input') } };
+  const properties = { ...((schema.properties ?? {}) as Record<string, unknown>) };
+  if (takesPlayer(t)) properties.player = jsonSchema(playerArgument, 'input');
+  if (takesRequestId(t)) properties.request_id = jsonSchema(requestIdArgument, 'input');
+  return { ...schema, properties };
 }
 
 export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
@@ -124,19 +154,29 @@ export function errorResult(e: unknown): CallToolResult {
   };
 }
 
-/** Runs one tool call: arguments checked, failures as results with a stable code. */
+/**
+ * Runs one tool call: arguments checked, failures as results with a stable code; once per
+ * request_id for the tools that take one, and every call in the audit log (mcp/ledger).
+ */
 export async function callTool(
   tool: Tool,
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
+  const trail = call.app.ledger.begin(tool, call.caller);
+  return trail.end(await dispatch(tool, rawArgs, call, trail));
+}
+
+async function dispatch(
+  tool: Tool,
+  rawArgs: unknown,
+  call: ToolCall,
+  trail: CallTrail,
+): Promise<CallToolResult> {
   const split = splitPlayer(tool, rawArgs ?? {});
   if ('problem' in split)
     return errorResult(
-      new UnityError(
-        'INVALID_ARGUMENT',
-        `invalid arguments for ${tool.name}: player: ${split.problem}`,
-      ),
+      new UnityError('INVALID_ARGUMENT', `invalid arguments for ${tool.name}: ${split.problem}`),
     );
   const parsed = tool.input.safeParse(split.own);
   if (!parsed.success) {
@@ -147,20 +187,30 @@ export async function callTool(
       ),
     );
   }
-  try {
-    const game = await gameOfCall(tool, call, split.player);
-    const out = await tool.run(parsed.data, toolContext(call, game));
-    const extras = (out.structured as { cost?: object }).cost;
-    return {
-      content: [
-        { type: 'text', text: `${out.text}\n${costText(out.cost)}` },
-        ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
-      ],
-      structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } },
-    };
-  } catch (e) {
-    return errorResult(e);
-  }
+  trail.accepted(parsed.data, split.player, split.requestId);
+  return trail
+    .once(async () => {
+      try {
+        // the scheduler learns the call's tier from here (queue_status; an instant tool's window)
+        const out = await inToolCall(tool.name, tool.tier, async () => {
+          const game = await gameOfCall(tool, call, split.player);
+          trail.reached(game);
+          return tool.run(parsed.data, toolContext(call, game));
+        });
+        trail.cost(out.cost);
+        const extras = (out.structured as { cost?: object }).cost;
+        return {
+          content: [
+            { type: 'text', text: `${out.text}\n${costText(out.cost)}` },
+            ...(out.images ?? []).map((i) => ({ type: 'image' as const, ...i })),
+          ],
+          structuredContent: { ...out.structured, cost: { ...costFields(out.cost), ...extras } },
+        };
+      } catch (e) {
+        return errorResult(e);
+      }
+    })
+    .catch(errorResult);
 }
 
 /** Who is on the other end of one MCP connection, as its front-end told the broker. */

@@ -31,10 +31,12 @@ describe('callTool', () => {
       expect(Object.keys(cost).sort()).toEqual([
         'freeze_ms',
         'invokes',
+        'queue_ms',
+        'queued_behind',
         'wall_ms',
         'wire_commands',
       ]);
-      expect(cost).toMatchObject({ wire_commands: 0, invokes: 0, freeze_ms: 0 });
+      expect(cost).toMatchObject({ wire_commands: 0, invokes: 0, freeze_ms: 0, queue_ms: 0 });
       const text = r.content[0]?.type === 'text' ? r.content[0].text : '';
       expect(text.split('\n').at(-1)).toBe(
         `cost: 0 wire commands, 0 invokes, game frozen 0 ms, ${cost.wall_ms} ms wall`,

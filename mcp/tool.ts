@@ -152,6 +152,16 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject
   /** Default `game`; tools with `game` or `selected` take an optional `player` argument. */
   routing?: Routing;
   tier: Tier;
+  /**
+   * The tool changes the game and a retry must not apply it twice: the dispatcher takes a
+   * `request_id` for it (mcp/ledger), records the outcome and gives it back to a repeat.
+   * `checked-first`: every refusal it makes comes before it writes (binding a whole program,
+   * the destructive gate, undo's checks), so the codes of NOTHING_APPLIED prove nothing was
+   * applied and are not recorded. `in-steps`: it runs several steps (advance: a program,
+   * frames, a program), so only a refusal of its arguments proves that. Tools whose effect
+   * belongs to the caller and ends with it (holds, breakpoints, pauses) take no request_id.
+   */
+  writes?: 'checked-first' | 'in-steps';
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome<z.input<O>>>;
 }
 

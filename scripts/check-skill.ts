@@ -11,7 +11,7 @@
 
 import { z } from 'zod';
 
-import { splitPlayer, takesPlayer } from '../mcp/server.js';
+import { splitPlayer, takesPlayer, takesRequestId } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -55,6 +55,7 @@ function fieldsOf(tool: Tool): Set<string> {
     propertyNames(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema, out);
   }
   if (takesPlayer(tool)) out.add('player');
+  if (takesRequestId(tool)) out.add('request_id');
   return out;
 }
 

@@ -17,6 +17,7 @@ import { evaluateToolProgram } from './tool-programs.js';
 import {
   sumCosts,
   type GameSession,
+  type HeavyWait,
   type OperationCost,
   type OperationResult,
 } from './session/session.js';
@@ -54,16 +55,41 @@ const STOP_POLL_MS = 50;
 export const MAX_ADVANCE_FRAMES = 10_000;
 export const MAX_ADVANCE_SECONDS = 60;
 
+/** How long a second advance on one game waits for the one running (then TIMEOUT naming it). */
+export const ADVANCE_WAIT_MS = 30_000;
+
 /**
  * `debug` is the session's debugger (a stop on the way ends the run); `journal` records the
- * writes of the `before` and `after` programs.
+ * writes of the `before` and `after` programs. One advance runs at a time per game: another
+ * one (anyone's) waits for it, FIFO, at most ADVANCE_WAIT_MS; meanwhile every caller's other
+ * calls take turns with its frame reads.
  */
 export async function advance(
   session: GameSession,
-  { debug, journal }: { debug: Debugger; journal: Journal },
+  deps: { debug: Debugger; journal: Journal },
   req: AdvanceRequest,
 ): Promise<OperationResult<AdvanceResult>> {
   const started = performance.now();
+  checkRequest(req);
+  return session.heavy(
+    'advance',
+    req.caller,
+    async (waited) => {
+      const r = await advanceAlone(session, deps, req);
+      if (waited.ranBefore === 0) return r;
+      // the wait for the advance before it is this call's wait for the game too
+      const slot = { wireCommands: 0, invokes: 0, freezeMs: 0, wallMs: 0, ...toQueue(waited) };
+      return { value: r.value, cost: sumCosts([r.cost, slot], started) };
+    },
+    ADVANCE_WAIT_MS,
+  );
+}
+
+function toQueue(w: HeavyWait): { queueMs: number; queuedBehind: number } {
+  return { queueMs: w.waitedMs, queuedBehind: w.ranBefore };
+}
+
+function checkRequest(req: AdvanceRequest): void {
   const { frames, seconds } = req;
   if ((frames === undefined) === (seconds === undefined))
     throw Errors.invalidArgument('give exactly one of frames or seconds');
@@ -76,7 +102,15 @@ export async function advance(
     );
   if (seconds !== undefined && !(seconds > 0 && seconds <= MAX_ADVANCE_SECONDS))
     throw Errors.invalidArgument(`seconds must be in (0, ${MAX_ADVANCE_SECONDS}], got ${seconds}`);
+}
 
+async function advanceAlone(
+  session: GameSession,
+  { debug, journal }: { debug: Debugger; journal: Journal },
+  req: AdvanceRequest,
+): Promise<OperationResult<AdvanceResult>> {
+  const started = performance.now();
+  const { frames, seconds } = req;
   const costs: OperationCost[] = [];
   // `before` and `after` are the agent's programs, as eval's (journaled, `_` set); the frame
   // counter is ours, and leaves `_` alone

@@ -63,6 +63,10 @@ export type UnityErrorCode =
   | 'CONFIRM_REQUIRED'
   /** undo refused: the value changed since our write (force: true overrides). */
   | 'UNDO_CONFLICT'
+  /** A request_id already used for another tool or other arguments (mcp/ledger/requests.ts). */
+  | 'IDEMPOTENCY_CONFLICT'
+  /** The first call with this request_id still runs after the bounded wait of a repeat. */
+  | 'REQUEST_IN_PROGRESS'
   | 'INTERNAL';
 
 export interface UnityErrorOptions {
@@ -247,6 +251,22 @@ export const Errors = {
       'NO_LOCATION',
       `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(', ')}` : ''} (debug_locations lists them)`,
       { details: { lines } },
+    ),
+  idempotencyConflict: (
+    requestId: string,
+    first: { tool: string; at: string; caller: string },
+    tool: string,
+  ): UnityError =>
+    new UnityError(
+      'IDEMPOTENCY_CONFLICT',
+      `request_id ${JSON.stringify(requestId)} was already used at ${first.at} by ${first.caller} for ${first.tool === tool ? 'this tool with other arguments' : `${first.tool}, not ${tool}`}; nothing was run. A retry must repeat the same tool and arguments; a new call needs a new request_id`,
+      { details: { request_id: requestId, first_tool: first.tool, first_at: first.at } },
+    ),
+  requestInProgress: (requestId: string, waitedMs: number): UnityError =>
+    new UnityError(
+      'REQUEST_IN_PROGRESS',
+      `the first call with request_id ${JSON.stringify(requestId)} is still running after ${waitedMs} ms; nothing was run for this one. Repeat it later with the same request_id to get that call's outcome`,
+      { details: { request_id: requestId, waitedMs } },
     ),
 };
 

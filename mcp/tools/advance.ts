@@ -46,6 +46,7 @@ export const advance = defineTool({
   }),
   annotations: CHANGES_GAME,
   tier: 'heavy',
+  writes: 'in-steps',
   run: async (args, { session, debug, journal, caller }) => {
     const r = await advanceGame(
       session,

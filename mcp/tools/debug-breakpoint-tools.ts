@@ -45,7 +45,8 @@ export const debugSetBreakpoint = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
-  tier: 'smooth',
+  // wire commands without a window (Debugger.setBreakpoint): it waits behind no one
+  tier: 'instant',
   run: async (args, { debug, caller }) => {
     const r = await debug.setBreakpoint(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -80,7 +81,8 @@ export const debugBreakOnException = defineTool({
   }),
   output: z.object({ breakpoint: breakpointSchema, cost: costSchema }),
   annotations: CONTROLS,
-  tier: 'smooth',
+  // wire commands without a window: it waits behind no one
+  tier: 'instant',
   run: async (args, { debug, caller }) => {
     const r = await debug.breakOnException(caller, {
       ...(args.type !== undefined ? { type: args.type } : {}),
@@ -108,7 +110,8 @@ export const debugRemoveBreakpoint = defineTool({
   }),
   output: z.object({ removed: z.array(z.number().int()), cost: costSchema }),
   annotations: CONTROLS_IDEMPOTENT,
-  tier: 'smooth',
+  // wire commands without a window: it waits behind no one
+  tier: 'instant',
   run: async (args, { debug, caller }) => {
     if ((args.id === undefined) === (args.all !== true))
       throw new UnityError('INVALID_ARGUMENT', 'give id, or all: true');

@@ -209,6 +209,7 @@ export const debugEvaluate = defineTool({
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, debug, journal, caller }) => {
     return evalOutcome(
       await evaluateInPause(session, debug, journal, caller, args.code, {

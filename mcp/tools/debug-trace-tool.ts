@@ -41,7 +41,8 @@ export const debugTrace = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  tier: 'heavy',
+  // reads what logpoints recorded here: it never touches the game
+  tier: 'instant',
   run: (args, { debug }) => {
     const started = performance.now();
     const r = debug.traces.read({

@@ -67,6 +67,7 @@ export const ecsSetComponent = defineTool({
   }),
   annotations: CONTROLS, // undo restores it
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) => {
     const list = args.entities ?? (args.entity !== undefined ? [args.entity] : []);
     const r = await setComponents(
@@ -129,6 +130,7 @@ export const ecsBufferEdit = defineTool({
   }),
   annotations: CONTROLS, // undo restores it
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) => {
     const r = await editBuffer(
       session,
@@ -173,6 +175,7 @@ export const ecsCreateEntity = defineTool({
   }),
   annotations: CONTROLS, // undo restores it
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) => {
     const r = await createScratchEntity(session, journal, caller, args);
     const v = r.value;
@@ -210,6 +213,7 @@ export const ecsDestroyEntity = defineTool({
   }),
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, caller }) => {
     const r = await destroyEntities(
       session,

@@ -167,6 +167,7 @@ export const evalTool = defineTool({
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) =>
     evalOutcome(await evaluateInSession(session, caller, args.code, {}, journal)),
 });

@@ -7,6 +7,7 @@ import { ecsTools } from './ecs.js';
 import { sceneTools } from './scene.js';
 import { evalTools } from './eval.js';
 import { logTools } from './logs.js';
+import { queueTools } from './queue.js';
 import { screenshotTools } from './screenshot.js';
 import { sessionTools } from './session.js';
 import { typeTools } from './types.js';
@@ -14,6 +15,7 @@ import { watchTools } from './watch.js';
 
 export const ALL_TOOLS: readonly Tool[] = [
   ...sessionTools,
+  ...queueTools,
   ...typeTools,
   ...evalTools,
   ...screenshotTools,

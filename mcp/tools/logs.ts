@@ -52,7 +52,8 @@ export const logs = defineTool({
     cost: costSchema,
   }),
   annotations: READS,
-  tier: 'instant',
+  // the first call on a connection reads the log's path with an invoke (a window)
+  tier: 'smooth',
   run: async (args, { session, playerLog, caller }) => {
     const r = await readPlayerLog(session, playerLog, {
       caller,

@@ -6,6 +6,7 @@ import { Errors } from '../../unity/errors.js';
 import type { SessionStatus, Target } from '../../unity/session/session.js';
 import type { DebugStatus } from '../../unity/debug/debugger.js';
 import type { GameApp, GameStatus } from '../app.js';
+import type { LedgerPlaces } from '../ledger/ledger.js';
 import { stopOut, stopSchema, stopText } from './debug-format.js';
 import { costSchema, sessionSchema, targetArgs } from '../schemas.js';
 import { callCost } from '../cost.js';
@@ -83,6 +84,15 @@ const gameSchema = z.object({
     .boolean()
     .optional()
     .describe('no caller is attached: the slot is freed when the linger period ends'),
+  queue: z
+    .object({
+      running: z
+        .object({ caller: z.string(), label: z.string(), ms: z.number().int() })
+        .optional()
+        .describe('the suspend window running now, whose, for how long'),
+      waiting: z.number().int().describe('operations waiting for their turn (queue_status)'),
+    })
+    .describe('who has the game now and how many wait: queue_status says more'),
 });
 
 function gameText(g: GameStatus, caller: string): string {
@@ -99,7 +109,17 @@ function gameText(g: GameStatus, caller: string): string {
       ? `; breakpoints: ${g.breakpoints.map((b) => `${b.owner} x${b.count}`).join(', ')}`
       : '') +
     (g.paused_for !== undefined ? `; paused for ${g.paused_for}` : '') +
-    (g.lingering ? '; no caller attached (slot freed soon)' : '')
+    (g.lingering ? '; no caller attached (slot freed soon)' : '') +
+    `; queue: ${queueText(g.queue)}`
+  );
+}
+
+/** The one-line summary of a game's queue (queue_status has the rest). */
+export function queueText(q: GameStatus['queue']): string {
+  const r = q.running;
+  return (
+    (r ? `${r.label} for ${r.caller} (${r.ms} ms)` : 'idle') +
+    (q.waiting ? `, ${q.waiting} waiting` : '')
   );
 }
 
@@ -129,6 +149,16 @@ export const status = defineTool({
       })
       .optional()
       .describe('present once the debugger tools were used on your game'),
+    records: z
+      .object({
+        requests: z
+          .string()
+          .optional()
+          .describe('the file of request_id outcomes (absent: kept in memory only)'),
+        durable: z.boolean().describe('a request_id outcome survives a restart of the server'),
+        audit: z.string().optional().describe('the audit log, one JSON line per call'),
+      })
+      .describe('where request_id outcomes and the audit log are kept'),
     cost: costSchema,
   }),
   annotations: READS,
@@ -152,6 +182,7 @@ export const status = defineTool({
       (p) => `${p.port !== undefined ? `port ${p.port}: ` : ''}${p.what}: ${p.error}`,
     );
     const dbg = mine ? debuggerUsed(mine.debug.status()) : undefined;
+    const records = app.ledger.places();
     const lines = [
       players.length
         ? `players: ${players
@@ -171,6 +202,7 @@ export const status = defineTool({
       ...(dbg && dbg.breakpoints.length
         ? [`breakpoints: ${dbg.breakpoints.length} (debug_status)`]
         : []),
+      recordsText(records),
     ];
     const cost = callCost(started);
     return {
@@ -190,11 +222,19 @@ export const status = defineTool({
               },
             }
           : {}),
+        records,
       },
       cost,
     };
   },
 });
+
+function recordsText(r: LedgerPlaces): string {
+  return (
+    `records: request_id outcomes ${r.requests !== undefined ? `in ${r.requests}` : 'in memory only (not durable: this server has no state directory)'}; ` +
+    `audit log ${r.audit ?? 'off (no state directory)'}`
+  );
+}
 
 export const attach = defineTool({
   name: 'attach',
@@ -318,7 +358,8 @@ export const resume = defineTool({
     cost: costSchema,
   }),
   annotations: CONTROLS,
-  tier: 'smooth',
+  // a RESUME, no window: releasing never waits behind anyone
+  tier: 'instant',
   run: async (args, { session, caller }) => {
     if (!session.status().attached) throw Errors.notAttached();
     const r = await session.release(caller, args.force === true);

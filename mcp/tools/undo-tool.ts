@@ -39,6 +39,7 @@ export const undoTool = defineTool({
   }),
   annotations: CONTROLS, // undo restores it
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) => {
     const r = await undo(session, journal, caller, {
       steps: args.steps,

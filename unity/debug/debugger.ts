@@ -257,8 +257,11 @@ export class Debugger {
     bp.watch = true;
     this.samplers.set(bp.id, async (threadId: number, arrival: Arrival) => {
       if (samples.length >= limit) return;
-      const r = await this.session.run('watch sample', caller, (ctx) =>
-        probeFrame(ctx, this.locations(ctx), threadId, codes),
+      const r = await this.session.run(
+        'watch sample',
+        caller,
+        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
+        { urgent: true }, // the game stands at the hit until it is sampled
       );
       costs.push(r.cost);
       samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });

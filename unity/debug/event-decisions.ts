@@ -289,8 +289,12 @@ export class EventDecisions {
     let holes: HoleResult[];
     let frame: number | undefined;
     try {
-      const r = await this.d.session.run('logpoint', bp.owner, (ctx) =>
-        probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+      // urgent: the game stands at the hit until this is read (never behind queued calls)
+      const r = await this.d.session.run(
+        'logpoint',
+        bp.owner,
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+        { urgent: true },
       );
       holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
       // the frame is known when the message reads it (no invoke of our own at every hit)
@@ -320,8 +324,11 @@ export class EventDecisions {
 
   /** true/false, or why it could not be decided. */
   private async condition(bp: Breakpoint, threadId: number): Promise<boolean | string> {
-    const r = await this.d.session.run('breakpoint condition', bp.owner, (ctx) =>
-      evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition!),
+    const r = await this.d.session.run(
+      'breakpoint condition',
+      bp.owner,
+      (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition!),
+      { urgent: true }, // the game stands at the hit until it is decided
     );
     const v = r.value;
     if (v.kind === 'value' && v.value.kind === 'bool') return v.value.value;

@@ -1,4 +1,5 @@
-// What an operation cost: wire commands, invokes, how long it held the game, and its wall time;
+// What an operation cost: wire commands, invokes, how long it held the game, its wall time, and
+// its wait for a turn (queue ms, and how many operations ran before it meanwhile);
 // measured from the connection's command counter and performance.now().
 
 import type { GameConnection } from './game-connection.js';
@@ -9,6 +10,10 @@ export interface OperationCost {
   /** How long the game was held by this operation's window (ms). */
   freezeMs: number;
   wallMs: number;
+  /** How long it waited for its turn at the game (ms; absent: it did not wait). */
+  queueMs?: number;
+  /** How many other operations held the game while it waited. */
+  queuedBehind?: number;
 }
 
 export function round(ms: number): number {
@@ -58,6 +63,9 @@ export function sumCosts(costs: readonly OperationCost[], startedAt?: number): O
     total.invokes += c.invokes;
     total.freezeMs = round(total.freezeMs + c.freezeMs);
     total.wallMs = round(total.wallMs + c.wallMs);
+    if (c.queueMs !== undefined) total.queueMs = round((total.queueMs ?? 0) + c.queueMs);
+    if (c.queuedBehind !== undefined)
+      total.queuedBehind = (total.queuedBehind ?? 0) + c.queuedBehind;
   }
   if (startedAt !== undefined) total.wallMs = round(performance.now() - startedAt);
   return total;

@@ -2,7 +2,7 @@
 // how it runs inside its counted suspend window (or, for reads that need no snapshot, without
 // one), with its cost measured and its failures translated once: a drop is CONNECTION_LOST, or
 // MAY_HAVE_APPLIED when the operation had begun to write. GameSession opens the window (the
-// SUSPEND, retried once on a drop) and holds the lock; see docs/solutions/session-promises.md.
+// SUSPEND, retried once on a drop) in its scheduler turn; see docs/solutions/session-promises.md.
 
 import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
 import { Errors, fromSdbError, messageOf } from '../errors.js';
@@ -17,11 +17,20 @@ export interface OperationResult<T> {
 }
 
 export interface RunOptions {
-  /** Run alone: no other operation starts until this one ends. */
+  /**
+   * Run alone: no other window opens until this one ends. Every window now runs alone (the
+   * scheduler gives one turn at a time), so this only says what the sequence relies on;
+   * operations without a window (reads that need no snapshot) may still run beside it.
+   */
   exclusive?: boolean;
+  /**
+   * The game is already stopped for this operation (a breakpoint's condition, a logpoint's
+   * holes, a watch's sample): it goes before every queued operation.
+   */
+  urgent?: boolean;
   /** The operation changes the game: refused if the game was replaced since it was chosen. */
   writes?: boolean;
-  /** Bound on waiting for other operations (default 30 s). */
+  /** Bound on waiting for the turn (default 30 s). */
   lockWaitMs?: number;
   /**
    * false: run without suspending the game, for reads that need no consistent snapshot (status

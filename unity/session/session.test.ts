@@ -153,4 +153,49 @@ describe('GameSession against a scripted agent', () => {
       code: 'INVALID_ARGUMENT',
     });
   });
+
+  it('gives windows one turn at a time, runs window-less reads and nested operations at once, and frees the turn when an operation fails', async () => {
+    agent = gameAgent();
+    session = sessionOn(agent);
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    const s = session;
+    let fail: (e: Error) => void = () => undefined;
+    let began: () => void = () => undefined;
+    const running = new Promise<void>((r) => (began = r));
+    const first = s.run('a long one', 'a', () => {
+      began();
+      return new Promise<void>((_r, j) => (fail = j));
+    });
+    const second = s.run('b read', 'b', async () => {
+      // started inside b's turn: runs in it instead of waiting behind b itself
+      const inner = await s.run('b inner', 'b', () => Promise.resolve('inner'));
+      return inner.value;
+    });
+    await running;
+    expect(s.queue()).toMatchObject({
+      running: { caller: 'a', label: 'a long one' },
+      waiting: [{ caller: 'b', label: 'b read' }],
+    });
+    // no window: behind no one, while a's window runs and b waits
+    const bare = await s.run('counters', 'c', () => Promise.resolve(7), { window: false });
+    expect(bare.value).toBe(7);
+    expect(bare.cost.queuedBehind).toBeUndefined();
+    fail(new Error('boom'));
+    await expect(first).rejects.toThrow('boom');
+    const r = await second;
+    expect(r.value).toBe('inner');
+    expect(r.cost).toMatchObject({ queuedBehind: 1 });
+    expect(r.cost.queueMs).toBeGreaterThan(0);
+    expect(s.queue().running).toBeUndefined();
+    // a round trip without a window: the RESUMEs sent before it are done
+    await s.run(
+      'types',
+      'c',
+      (ctx) => ctx.conn.send('VM.GET_TYPES', { name: 'X', ignoreCase: false }),
+      {
+        window: false,
+      },
+    );
+    expect(agent.suspendCount).toBe(0); // every window closed
+  });
 });

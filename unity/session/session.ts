@@ -8,7 +8,8 @@
 
 import { SdbConnection, type ConnectOptions } from '../../sdb-protocol/index.js';
 import { Errors, fromSdbError, messageOf } from '../errors.js';
-import { simpleCost, zeroCost } from './cost.js';
+import { currentScope, inTurn, outsideCalls, type CallScope } from './call-scope.js';
+import { simpleCost, zeroCost, type OperationCost } from './cost.js';
 import { Extensions, type SessionExtension } from './extensions.js';
 import { GameConnection } from './game-connection.js';
 import { HoldTable } from './holds.js';
@@ -22,7 +23,7 @@ import {
   type OperationResult,
   type RunOptions,
 } from './operation.js';
-import { RwLock } from './rw-lock.js';
+import { Scheduler, type HeavyWait, type QueueState } from './scheduler.js';
 import { checkSlot, describeHolder, type SlotState } from './slot.js';
 import {
   checkTarget,
@@ -36,6 +37,8 @@ import {
 export { sumCosts, type OperationCost } from './cost.js';
 export type { SessionExtension } from './extensions.js';
 export type { OperationContext, OperationResult, RunOptions } from './operation.js';
+export type { HeavyWait, QueueState, QueuedOperation, QueueTier } from './scheduler.js';
+export { inToolCall } from './call-scope.js';
 export type { PlayerEndpoint, PlayerResolver, Target } from './target.js';
 
 /** The debugger slot: checked before connecting, and a connection that waits behind another debugger. */
@@ -111,7 +114,8 @@ export class GameSession {
   /** The player last attached to, kept across drops to find it again. */
   private lastPlayer: PlayerEndpoint | undefined;
   private readonly holds = new HoldTable();
-  private readonly lock = new RwLock();
+  /** Who gets the game next: windows one at a time, callers round-robin (scheduler.ts). */
+  private readonly scheduler = new Scheduler();
   private readonly running = new Map<number, { caller: string; label: string }>();
   private nextOperation = 0;
   private closed = false;
@@ -208,7 +212,7 @@ export class GameSession {
 
   /**
    * The escape hatch: frees the game and the debugger slot without waiting on anything it
-   * recovers from (a stuck call, a held lock). Calls in flight fail with CONNECTION_LOST or
+   * recovers from (a stuck call, a turn never given back). Calls in flight fail with CONNECTION_LOST or
    * MAY_HAVE_APPLIED.
    */
   async detach(): Promise<void> {
@@ -242,7 +246,10 @@ export class GameSession {
     await this.detach();
   }
 
-  /** Runs `op` inside its own suspend window; the window is closed on every path. */
+  /**
+   * Runs `op` inside its own suspend window, closed on every path. Windows take turns (the
+   * scheduler); an operation without one (`window: false`) runs at once, behind no one.
+   */
   async run<T>(
     label: string,
     caller: string,
@@ -251,20 +258,16 @@ export class GameSession {
   ): Promise<OperationResult<T>> {
     this.throwIfClosed();
     const started = performance.now();
-    const release = await this.lock.acquire(
-      options.exclusive === true,
-      options.lockWaitMs ?? 30_000,
-      label,
-    );
-    const opId = ++this.nextOperation;
-    this.running.set(opId, { caller, label });
-    try {
-      let a = await this.ensureAttached(caller);
-      if (options.window === false) {
+    if (options.window === false) {
+      return this.tracked(caller, label, async () => {
+        const a = await this.ensureAttached(caller);
         if (options.writes)
           throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-        return await runWithoutWindow(this.host, a, label, op, started);
-      }
+        return runWithoutWindow(this.host, a, label, op, started);
+      });
+    }
+    return this.inTurn(label, caller, options, async () => {
+      let a = await this.ensureAttached(caller);
       try {
         await a.conn.send('VM.SUSPEND');
       } catch (e) {
@@ -280,18 +283,80 @@ export class GameSession {
           throw fromSdbError(e2, a.endpoint);
         }
       }
-      return await runInWindow(this.host, a, label, op, options, started);
+      return runInWindow(this.host, a, label, op, options, started);
+    });
+  }
+
+  /** What holds the game and what waits for it (never attaches). */
+  queue(): QueueState {
+    return this.scheduler.state();
+  }
+
+  /**
+   * Runs `fn` as the one heavy work of kind `what` on this game (one `advance` at a time): a
+   * second one waits its turn, FIFO, at most `waitMs` (then TIMEOUT naming the one running).
+   * Its windows still take turns with everyone's.
+   */
+  heavy<T>(
+    what: string,
+    caller: string,
+    fn: (waited: HeavyWait) => Promise<T>,
+    waitMs = 30_000,
+  ): Promise<T> {
+    this.throwIfClosed();
+    return this.scheduler.heavy(what, caller, waitMs, fn);
+  }
+
+  /**
+   * Runs `fn` in a turn of the scheduler (or in the turn of the operation it is called from,
+   * when that one runs on this game now: it would otherwise wait behind itself); the turn's
+   * wait is added to the cost.
+   */
+  private async inTurn<T>(
+    label: string,
+    caller: string,
+    options: RunOptions,
+    fn: () => Promise<OperationResult<T>>,
+  ): Promise<OperationResult<T>> {
+    const scope = currentScope();
+    const outer = scope?.turn;
+    if (outer?.scheduler === this.scheduler && outer.id === this.scheduler.current)
+      return this.tracked(caller, label, fn);
+    const turn = await this.scheduler.acquire({
+      caller,
+      label,
+      tier: scope?.tier ?? 'internal',
+      ...(options.urgent ? { urgent: true } : {}),
+      waitMs: options.lockWaitMs ?? 30_000,
+    });
+    if (scope?.tier === 'instant')
+      this.log(
+        `session: ${label}, of the instant tool ${scope.tool ?? '?'}, took a turn for a window: its tier is wrong`,
+      );
+    try {
+      const mine: CallScope['turn'] = { scheduler: this.scheduler, id: turn.id };
+      const r = await inTurn(mine, () => this.tracked(caller, label, fn));
+      return { value: r.value, cost: withQueue(r.cost, turn.waitedMs, turn.ranBefore) };
+    } finally {
+      turn.release();
+    }
+  }
+
+  /** Listed in status().operations while it runs. */
+  private async tracked<T>(caller: string, label: string, fn: () => Promise<T>): Promise<T> {
+    const opId = ++this.nextOperation;
+    this.running.set(opId, { caller, label });
+    try {
+      return await fn();
     } finally {
       this.running.delete(opId);
-      release();
     }
   }
 
   /** Takes a hold for `caller`: the game stays suspended across calls until released. */
   async hold(caller: string): Promise<OperationResult<{ holds: number }>> {
     const started = performance.now();
-    const release = await this.lock.acquire(false, 30_000, 'suspend');
-    try {
+    return this.inTurn('suspend', caller, {}, async () => {
       const a = await this.ensureAttached(caller);
       const before = a.conn.stats.commandsSent;
       await a.conn.send('VM.SUSPEND').catch((e: unknown) => {
@@ -300,9 +365,7 @@ export class GameSession {
       });
       this.holds.add(caller);
       return { value: { holds: this.holds.count(caller) }, cost: simpleCost(a, before, started) };
-    } finally {
-      release();
-    }
+    });
   }
 
   /** Releases one of `caller`'s holds; someone else's only with `force`. */
@@ -338,7 +401,10 @@ export class GameSession {
   private ensureAttached(caller: string): Promise<GameConnection> {
     const a = this.attachment;
     if (a && !a.conn.isClosed) return Promise.resolve(a);
-    this.attaching ??= this.connectNow(caller).finally(() => (this.attaching = undefined));
+    // outside the call: the socket's event handlers must not run in this call's scope
+    this.attaching ??= outsideCalls(() => this.connectNow(caller)).finally(
+      () => (this.attaching = undefined),
+    );
     return this.attaching;
   }
 
@@ -500,4 +566,9 @@ export class GameSession {
   private throwIfClosed(): void {
     if (this.closed) throw Errors.shuttingDown();
   }
+}
+
+/** A cost with the wait for its turn (left out when it did not wait). */
+function withQueue(c: OperationCost, waitedMs: number, ranBefore: number): OperationCost {
+  return waitedMs > 0 || ranBefore > 0 ? { ...c, queueMs: waitedMs, queuedBehind: ranBefore } : c;
 }
