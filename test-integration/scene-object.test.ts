@@ -4,7 +4,7 @@
 // Every write is checked in the game with eval.
 
 // Tool results are checked as the JSON an agent gets: untyped by design.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument */
 
 import { describe, expect, it } from 'vitest';
 
@@ -180,5 +180,71 @@ describe('the destructive gate', () => {
     }
     expect(gone).toBe(true);
     expect((await fails('object_inspect', { object: id })).code).toBe('OBJECT_NOT_FOUND');
+  });
+});
+
+describe('scene_query', () => {
+  it('reads fields and property paths of every object with the component, as the game holds them', async () => {
+    const r = await call('scene_query', {
+      component: 'Enemy',
+      read: [
+        'health',
+        'speed',
+        'boss',
+        'kind',
+        'title',
+        'bounty.count',
+        'transform.localPosition',
+        'Level',
+      ],
+      limit: 1000,
+    });
+    const count = await call('eval', {
+      code: 'UnityEngine.Object.FindObjectsByType<Enemy>(UnityEngine.FindObjectsInactive.Include, UnityEngine.FindObjectsSortMode.None).Length',
+    });
+    expect(r.total).toBe(Number(count.value));
+    expect(r.rows).toHaveLength(r.total);
+    const row = r.rows.find((x: Out) => x.name === 'Enemy (7)' && x.values.title === 'enemy 0.3.7');
+    // Enemy fields from SceneBuilder.BuildLevel: z 0, r 3, e 7
+    expect(row.values).toEqual({
+      health: 73,
+      speed: 3.5,
+      boss: false,
+      kind: 'Archer',
+      title: 'enemy 0.3.7',
+      'bounty.count': 7,
+      'transform.localPosition': { x: 0, y: 0, z: 0 },
+      Level: 7,
+    });
+    // the bulk values are the per-object ones
+    const one = await call('eval', {
+      code: `((Enemy)UnityEngine.Object.FindObjectsByType<Enemy>(UnityEngine.FindObjectsInactive.Include, UnityEngine.FindObjectsSortMode.None)[5]).health`,
+    });
+    expect(r.rows[5].values.health).toBe(Number(one.value));
+    // warm (the first call also made the delegates): a fixed count, not one per object
+    const args = { component: 'Enemy', read: ['health', 'kind', 'transform.localPosition'] };
+    const all = await call('scene_query', { ...args, limit: 1000 });
+    const few = await call('scene_query', { ...args, limit: 3 });
+    expect(all.cost.invokes).toBe(few.cost.invokes);
+    expect(all.cost.invokes).toBeLessThanOrEqual(10);
+  });
+
+  it('pages, and suggests close names for a type or member', async () => {
+    const a = await call('scene_query', { component: 'Crate', read: ['contents'], limit: 5 });
+    const b = await call('scene_query', {
+      component: 'Crate',
+      read: ['contents'],
+      limit: 5,
+      offset: 5,
+    });
+    expect(a.next).toBe(5);
+    expect(b.rows[0].values.contents).toBe(0); // crates 0-4 per room
+    expect(a.rows.map((x: Out) => x.values.contents)).toEqual([0, 1, 2, 3, 4]);
+    expect(
+      (await fails('scene_query', { component: 'Crat', read: ['contents'] })).message,
+    ).toContain('Crate');
+    expect(
+      (await fails('scene_query', { component: 'Crate', read: ['content'] })).message,
+    ).toContain('contents');
   });
 });

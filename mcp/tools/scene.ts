@@ -231,9 +231,10 @@ export const sceneQuery = defineTool({
   description:
     'Every loaded object carrying a component (inactive ones too), with the values of the ' +
     'members in `read` (fields and properties, dotted paths: "health", "transform.position", ' +
-    '"bounty.count"), read in bulk: a property step is one invoke for all objects, a field ' +
-    "step wire reads, never an invoke per object. Rows carry the GameObject's instance id and " +
-    'name. Values are JSON (structs as objects, enums by name, references as {$object: id}).',
+    '"bounty.count"), read in bulk, never an invoke per object: a property step is one invoke ' +
+    'for all objects, a number, bool or enum field at the end of a path two, other fields wire ' +
+    "reads. Rows carry the GameObject's instance id and name. Values are JSON (structs as " +
+    'objects, enums by name, references as {$object: id}).',
   input: z.object({
     component: z.string().min(1).describe('component type, simple or full name ("Enemy")'),
     read: z

@@ -286,6 +286,71 @@ export class SceneCalls {
     }
   }
 
+  /**
+   * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
+   * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
+   * made and pinned once per connection), then `string.Join` of the boxed values. For fields
+   * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
+   */
+  async fieldTexts(array: Value, input: string, declaring: string, field: string): Promise<Value> {
+    const k = `field:${input}>${declaring}.${field}`;
+    if (!this.cache.delegates.has(k)) {
+      const getField = await this.method('System.Type', 'GetField', [
+        'System.String',
+        'System.Reflection.BindingFlags',
+      ]);
+      const info = await this.call(
+        getField,
+        Values.object(await this.typeObject(await this.type(declaring))),
+        [
+          await this.string(field),
+          await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
+        ],
+        true,
+      );
+      if (info.kind !== 'object')
+        throw new UnityError('MEMBER_NOT_FOUND', `${declaring}.${field} is not an instance field`);
+      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+      const getValue = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type('System.Reflection.FieldInfo'))),
+        [await this.string('GetValue')],
+        true,
+      );
+      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+      const args = await this.newArray('System.Type', [
+        Values.object(await this.typeObject(await this.type(input))),
+        Values.object(await this.typeObject(await this.type('System.Object'))),
+      ]);
+      const converter = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type('System.Converter`2'))),
+        [args],
+        true,
+      );
+      const create = await this.method('System.Delegate', 'CreateDelegate', [
+        'System.Type',
+        'System.Object',
+        'System.Reflection.MethodInfo',
+      ]);
+      const d = await this.call(create, Values.null(), [converter, info, getValue]);
+      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop(); // kept for the connection's life, as the getters' delegates
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const convert = await this.generic(
+      'System.Array',
+      'ConvertAll',
+      ['*', '*'],
+      [input, 'System.Object'],
+    );
+    const boxed = await this.keep(
+      await this.call(convert, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+    );
+    return this.join(boxed, '\u001e');
+  }
+
   /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
   async convertAll(array: Value, g: Getter): Promise<Value> {
     await this.prepareDelegates([g]);

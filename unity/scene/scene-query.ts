@@ -34,6 +34,8 @@ export interface SceneQueryResult {
   rows: SceneQueryRow[];
 }
 
+type Page = <T>(vs: T[]) => T[];
+
 /** Where a member path stands: an array in the game (properties map it), or values read here. */
 type Step =
   | { kind: 'array'; array: Value; typeId: number; typeName: string }
@@ -107,12 +109,7 @@ async function propertyStep(
   return { kind: 'array', array, typeId: plain ? typeId : await c.type(output), typeName: output };
 }
 
-async function fieldStep(
-  c: SceneCalls,
-  s: Step,
-  name: string,
-  page: (vs: Value[]) => Value[],
-): Promise<Step> {
+async function fieldStep(c: SceneCalls, s: Step, name: string, page: Page): Promise<Step> {
   const values = s.kind === 'array' ? page(await c.arrayValues(s.array)) : s.values;
   const typeIds: (number | undefined)[] =
     s.kind === 'array' ? values.map(() => s.typeId) : s.typeIds;
@@ -162,17 +159,79 @@ async function fieldStep(
   return { kind: 'values', values: out, typeIds: outTypes };
 }
 
+const NUMERIC = new Set([
+  'System.Int32',
+  'System.Int16',
+  'System.SByte',
+  'System.Byte',
+  'System.UInt16',
+  'System.UInt32',
+  'System.Single',
+  'System.Double',
+]);
+const NUMBER_TEXT = /^-?\d+(\.\d+)?(E[+-]\d+)?$/;
+
+/**
+ * The last step of a path, a number, bool or enum field: its values as one joined string (two
+ * invokes, no read per object), parsed here; undefined when a text does not parse (a culture
+ * that writes "3,5", an enum value without a name), and the caller reads the field per object.
+ */
+async function fieldTextStep(
+  c: SceneCalls,
+  s: Step & { kind: 'array' },
+  name: string,
+  declaring: string,
+  fieldType: number,
+  page: Page,
+): Promise<Json[] | undefined> {
+  const typeName = await c.md.fullName(fieldType);
+  const kind = (await c.md.describe(handleOf(fieldType))).kind;
+  const isBool = typeName === 'System.Boolean';
+  if (!NUMERIC.has(typeName) && !isBool && kind !== 'enum') return undefined;
+  const joined = await c.text(await c.fieldTexts(s.array, s.typeName, declaring, name));
+  const n = await c.arrayLength(s.array);
+  const texts = n ? joined.split(SEPARATOR) : [];
+  if (texts.length !== n) return undefined;
+  const out: Json[] = [];
+  for (const t of page(texts)) {
+    if (isBool) {
+      if (t !== 'True' && t !== 'False') return undefined;
+      out.push(t === 'True');
+    } else if (kind === 'enum') {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(, [A-Za-z_][A-Za-z0-9_]*)*$/.test(t)) return undefined;
+      out.push(t);
+    } else if (NUMBER_TEXT.test(t)) {
+      out.push(Number(t));
+    } else if (t === 'NaN' || t === 'Infinity' || t === '-Infinity') {
+      out.push(t);
+    } else return undefined;
+  }
+  return out;
+}
+
 /** Reads one member path for the elements of `start` on the page (properties map them all). */
 async function readPath(
   c: SceneCalls,
   start: Step & { kind: 'array' },
   path: string,
-  page: (vs: Value[]) => Value[],
-): Promise<Value[]> {
+  page: Page,
+): Promise<{ values: Value[] } | { json: Json[] }> {
   let s: Step = start;
-  for (const seg of path.split('.')) {
+  const segs = path.split('.');
+  for (const [k, seg] of segs.entries()) {
     if (s.kind === 'array') {
       const m = await c.ctx.catalog.findMember(s.typeId, seg);
+      if (m.kind === 'field' && !m.field.isStatic && k === segs.length - 1) {
+        const json = await fieldTextStep(
+          c,
+          s,
+          seg,
+          m.field.declaringType.name,
+          m.field.type.typeId,
+          page,
+        );
+        if (json) return { json };
+      }
       if (m.kind === 'property') {
         const p = m.property;
         if (p.getterId === 0 || p.isStatic || p.indexParameters.length || !p.type)
@@ -188,7 +247,7 @@ async function readPath(
     }
     s = await fieldStep(c, s, seg, page);
   }
-  return s.kind === 'array' ? page(await c.arrayValues(s.array)) : s.values;
+  return { values: s.kind === 'array' ? page(await c.arrayValues(s.array)) : s.values };
 }
 
 /** Replaces `{$string: id}` (the codec's string reference) by the string's text. */
@@ -226,8 +285,8 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
   });
   const ids = await c.convertAll(owners, GETTERS.id);
   const described = await c.join(all, SEPARATOR);
-  const page = (vs: Value[]) => vs.slice(offset, offset + limit);
-  const columns: Value[][] = [];
+  const page: Page = (vs) => vs.slice(offset, offset + limit);
+  const columns: ({ values: Value[] } | { json: Json[] })[] = [];
   for (const r of args.read) columns.push(await readPath(c, start, r, page));
   const idValues = await c.arrayValues(ids);
   const text = await c.text(described);
@@ -236,7 +295,9 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
   const codec = new Codec(c);
   const rows: SceneQueryRow[] = [];
   const decoded = await Promise.all(
-    columns.map(async (col) => withStrings(c, await toJsonMany(col, codec))),
+    columns.map(async (col) =>
+      'json' in col ? col.json : withStrings(c, await toJsonMany(col.values, codec)),
+    ),
   );
   page(idValues).forEach((v, i) => {
     const values: Record<string, Json> = {};
