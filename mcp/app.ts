@@ -17,6 +17,7 @@ import type { Debugger } from '../unity/debug/debugger.js';
 import type { Journal } from '../unity/journal/journal.js';
 import type { PlayerLogPaths } from '../unity/player-log.js';
 import { Game } from './game.js';
+import { JobTable } from './jobs.js';
 import { Ledger } from './ledger/ledger.js';
 
 export { Game } from './game.js';
@@ -105,25 +106,20 @@ export interface CallerJob {
   ms?: number;
 }
 
-/** What the jobs layer tells the queue view: a caller's jobs (none without it). */
-export interface JobsView {
-  of(caller: string): CallerJob[];
-}
-
 export class GameApp {
   readonly listener: BeaconListener | undefined;
   private listening: Promise<void> | undefined;
   private discoveryStartedAt = Date.now();
   private readonly games = new Map<string, Game>();
   private readonly callers = new Map<string, Caller>();
+  /** Heavy calls run as jobs of their callers (mcp/jobs.ts); ids unique in this app. */
+  readonly jobs = new JobTable();
   private nextGame = 1;
   /** The default game (the endpoint option's), if any. */
   private readonly defaultGame: Game | undefined;
   private readonly defaultTarget: Target;
   private readonly log: (line: string) => void;
   private closing: Promise<void> | undefined;
-  /** The jobs of each caller, for queue_status: set by whoever runs jobs (none until then). */
-  jobs: JobsView | undefined;
   /** The request store and the audit log (mcp/ledger). */
   readonly ledger: Ledger;
 
@@ -236,14 +232,17 @@ export class GameApp {
   }
 
   /**
-   * The caller's connection closed: its holds are released, its pauses resumed and its
-   * breakpoints removed on every game it was attached to; a game left with no caller is freed
-   * after the linger period.
+   * The caller's connection closed: its running jobs are cancelled (and waited for, bounded)
+   * and their results dropped; its holds are released, its pauses resumed and its breakpoints
+   * removed on every game it was attached to; a game left with no caller is freed after the
+   * linger period.
    */
   async closeCaller(id: string): Promise<void> {
     const c = this.callers.get(id);
     if (!c) return;
     this.callers.delete(id);
+    // its jobs first: a cancelled advance retakes its holds before they are released below
+    await this.jobs.callerGone(id);
     await Promise.all(
       [...this.games.values()]
         .filter((g) => g.callers.has(id) || g.session.holdsOf(id).mine > 0)
@@ -456,6 +455,7 @@ export class GameApp {
       const games = [...this.games.values()];
       if (this.defaultGame && !games.includes(this.defaultGame)) games.push(this.defaultGame);
       for (const g of games) if (g.linger) clearTimeout(g.linger);
+      this.jobs.close();
       await Promise.all(games.map((g) => g.session.shutdown()));
       if (this.listening) await this.listener?.stop();
       await this.ledger.close();

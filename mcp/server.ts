@@ -17,7 +17,16 @@ import { UnityError, messageOf } from '../unity/errors.js';
 import { inToolCall, type Target } from '../unity/session/session.js';
 import type { GameApp } from './app.js';
 import { costFields, costText } from './cost.js';
+import {
+  answerAsJob,
+  jobReplySchema,
+  noJob,
+  type CallRequest,
+  type Job,
+  type JobHooks,
+} from './jobs.js';
 import type { CallTrail } from './ledger/ledger.js';
+import { createTask, registerTaskHandlers, TASKS_CAPABILITY } from './tasks.js';
 import { toolContext, type Tool, type ToolCall } from './tool.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -31,6 +40,8 @@ export interface ListedTool {
   inputSchema: { type: 'object'; [k: string]: unknown };
   outputSchema: { type: 'object'; [k: string]: unknown };
   annotations: Tool['annotations'] & { title: string };
+  /** Heavy tools run as MCP tasks for clients that ask (tools/call `task`). */
+  execution?: { taskSupport: 'optional' };
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object' } {
@@ -78,25 +89,46 @@ export function takesRequestId(t: Tool): boolean {
 }
 
 /**
- * A call's arguments split into the dispatcher's `player` and `request_id` and the tool's own
- * (`problem`: why the `player` or `request_id` given is refused).
+ * The argument every heavy tool takes (Tool.tier): how long the call may take before it is
+ * answered with a job id instead (mcp/jobs.ts).
+ */
+export const waitArgument = z
+  .number()
+  .int()
+  .min(0)
+  .max(600_000)
+  .default(20_000)
+  .describe(
+    'answer within this many ms: a call still running then returns {job, status: "running", ' +
+      'progress} and goes on (job_wait, job_status, job_cancel take the job); 0: a job at once',
+  );
+
+/** Whether a tool takes the dispatcher's `wait_ms` (heavy tools: they run as jobs). */
+export function takesWait(t: Tool): boolean {
+  return t.tier === 'heavy';
+}
+
+/**
+ * A call's arguments split into the dispatcher's `player`, `request_id` and `wait_ms` and the
+ * tool's own (`problem`: why one of those given is refused).
  */
 export function splitPlayer(
   t: Tool,
   args: unknown,
-): { player?: string; requestId?: string; own: unknown } | { problem: string } {
+): { player?: string; requestId?: string; waitMs?: number; own: unknown } | { problem: string } {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return { own: args };
   const own = { ...(args as Record<string, unknown>) };
-  const out: { player?: string; requestId?: string } = {};
+  const out: { player?: string; requestId?: string; waitMs?: number } = {};
   for (const [key, takes, schema, set] of [
     ['player', takesPlayer(t), playerArgument, (v: string) => (out.player = v)],
     ['request_id', takesRequestId(t), requestIdArgument, (v: string) => (out.requestId = v)],
+    ['wait_ms', takesWait(t), waitArgument, (v: number) => (out.waitMs = v)],
   ] as const) {
     if (!takes || !(key in own)) continue;
-    const p = schema.safeParse(own[key]);
+    const p = (schema as z.ZodType<string | number | undefined>).safeParse(own[key]);
     if (!p.success)
       return { problem: `${key}: ${p.error.issues.map((i) => i.message).join('; ')}` };
-    if (p.data !== undefined) set(p.data);
+    if (p.data !== undefined) (set as (v: string | number) => void)(p.data);
     delete own[key];
   }
   return { ...out, own };
@@ -115,7 +147,15 @@ function inputSchema(t: Tool): ListedTool['inputSchema'] {
   const properties = { ...((schema.properties ?? {}) as Record<string, unknown>) };
   if (takesPlayer(t)) properties.player = jsonSchema(playerArgument, 'input');
   if (takesRequestId(t)) properties.request_id = jsonSchema(requestIdArgument, 'input');
+  if (takesWait(t)) properties.wait_ms = jsonSchema(waitArgument, 'input');
   return { ...schema, properties };
+}
+
+/** A heavy tool answers its result, or a job reply when it outlives wait_ms: either validates. */
+function outputSchema(t: Tool): ListedTool['outputSchema'] {
+  const own = jsonSchema(t.output, 'output');
+  if (!takesWait(t)) return own;
+  return { type: 'object', anyOf: [own, jsonSchema(jobReplySchema, 'output')] };
 }
 
 export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
@@ -124,8 +164,9 @@ export function listTools(tools: readonly Tool[] = ALL_TOOLS): ListedTool[] {
     title: t.title,
     description: t.description,
     inputSchema: inputSchema(t),
-    outputSchema: jsonSchema(t.output, 'output'),
+    outputSchema: outputSchema(t),
     annotations: { title: t.title, ...t.annotations },
+    ...(takesWait(t) ? { execution: { taskSupport: 'optional' as const } } : {}),
   }));
 }
 
@@ -163,6 +204,9 @@ export async function callTool(
   rawArgs: unknown,
   call: ToolCall,
 ): Promise<CallToolResult> {
+  // a heavy call runs as a job (mcp/jobs.ts): answered within its wait_ms, else by a job id;
+  // the job's own call (call.job set) is the one audited, when it ends
+  if (takesWait(tool) && call.job === undefined) return callAsJob(tool, rawArgs, call);
   const trail = call.app.ledger.begin(tool, call.caller);
   return trail.end(await dispatch(tool, rawArgs, call, trail));
 }
@@ -213,6 +257,30 @@ async function dispatch(
     .catch(errorResult);
 }
 
+/** The wait a heavy call's arguments ask for; undefined when dispatch refuses them. */
+function waitOf(tool: Tool, rawArgs: unknown): number | undefined {
+  const split = splitPlayer(tool, rawArgs ?? {});
+  if ('problem' in split || !tool.input.safeParse(split.own).success) return undefined;
+  return split.waitMs ?? waitArgument.parse(undefined);
+}
+
+/** A heavy call: refused at once when its arguments are (no job), else run as a job. */
+async function callAsJob(tool: Tool, rawArgs: unknown, call: ToolCall): Promise<CallToolResult> {
+  const run = (job: JobHooks) => callTool(tool, rawArgs, { ...call, job });
+  const waitMs = waitOf(tool, rawArgs);
+  if (waitMs === undefined) return run(noJob());
+  return answerAsJob(call.app.jobs, tool.name, call.caller, call.request, waitMs, (job) =>
+    run(job.hooks()),
+  );
+}
+
+/** Starts a heavy call as a job at once, for an MCP task (a refusal: a job that failed). */
+function startJob(tool: Tool, rawArgs: unknown, call: ToolCall): Job {
+  return call.app.jobs.start(tool.name, call.caller, (job) =>
+    callTool(tool, rawArgs, { ...call, job: job.hooks() }),
+  );
+}
+
 /** Who is on the other end of one MCP connection, as its front-end told the broker. */
 export interface FrontEnd {
   /** The front-end's process id (the caller is labelled with it). */
@@ -232,7 +300,7 @@ export function createServer(app: GameApp, version: string, frontEnd?: FrontEnd)
   const server = new Server(
     { name: SERVER_NAME, title: 'Unity (Mono debugger)', version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, tasks: TASKS_CAPABILITY },
       instructions:
         'Drives a running Unity development build (Mono) over its debugger. Start with `status`; ' +
         'game calls attach by themselves to the one visible player. `eval` runs C# in the game. ' +
@@ -242,15 +310,40 @@ export function createServer(app: GameApp, version: string, frontEnd?: FrontEnd)
   const listed = listTools();
   const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(', ')}`,
       );
-    return callTool(tool, request.params.arguments, { app, caller: callerId() });
+    const token = request.params._meta?.progressToken;
+    const call: ToolCall & { request: CallRequest } = {
+      app,
+      caller: callerId(),
+      request: {
+        signal: extra.signal,
+        ...(token !== undefined
+          ? {
+              sendProgress: (p) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...p },
+                }),
+            }
+          : {}),
+      },
+    };
+    const task = request.params.task;
+    if (task === undefined) return callTool(tool, request.params.arguments, call);
+    if (!takesWait(tool))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${tool.name} does not run as a task (execution.taskSupport is forbidden): call it without task`,
+      );
+    return createTask(app.jobs, startJob(tool, request.params.arguments, call), task, call.request);
   });
+  registerTaskHandlers(server, app.jobs, () => callerId());
   let caller: string | undefined;
   const callerId = (): string => {
     if (caller === undefined) {

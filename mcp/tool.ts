@@ -11,6 +11,7 @@ import type { GameSession, OperationCost } from '../unity/session/session.js';
 import type { CostFields } from './cost.js';
 import type { GameApp } from './app.js';
 import type { Game } from './game.js';
+import type { CallRequest, JobHooks, ProgressReport } from './jobs.js';
 
 export interface ToolAnnotations {
   /** Changes nothing in the game (it may still take the debugger slot). */
@@ -87,6 +88,10 @@ export interface ToolCall {
   app: GameApp;
   /** Who is calling: holds and pauses belong to this caller. */
   caller: string;
+  /** The MCP request the call came in (its abort signal, its progress token), if any. */
+  request?: CallRequest;
+  /** Set when the call runs as a job (heavy tools: mcp/jobs.ts). */
+  job?: JobHooks;
 }
 
 /**
@@ -102,9 +107,18 @@ export interface ToolContext extends ToolCall {
   /** The game's undo journal: everything a tool writes is recorded here. */
   journal: Journal;
   playerLog: PlayerLogPaths;
+  /**
+   * A heavy call's job (mcp/jobs.ts): aborted by job_cancel, a cancelled request or its caller
+   * going away. The tool stops at its next safe point and returns what it did.
+   */
+  signal: AbortSignal | undefined;
+  /** Reports how far a heavy call has got (its job's progress); a no-op for other calls. */
+  progress: (r: ProgressReport) => void;
 }
 
 export function toolContext(call: ToolCall, game: Game | undefined): ToolContext {
+  const job = call.job;
+  if (game) job?.onGame(game.id);
   const need = (): Game => {
     if (!game) throw new Error('a tool that routes no game used its game');
     return game;
@@ -112,6 +126,8 @@ export function toolContext(call: ToolCall, game: Game | undefined): ToolContext
   return {
     ...call,
     game,
+    signal: job?.signal,
+    progress: job?.progress ?? (() => undefined),
     get session() {
       return need().session;
     },

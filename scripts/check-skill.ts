@@ -11,7 +11,8 @@
 
 import { z } from 'zod';
 
-import { splitPlayer, takesPlayer, takesRequestId } from '../mcp/server.js';
+import { jobReplySchema } from '../mcp/jobs.js';
+import { splitPlayer, takesPlayer, takesRequestId, takesWait } from '../mcp/server.js';
 import type { Tool } from '../mcp/tool.js';
 
 export interface SkillCheckInput {
@@ -56,6 +57,11 @@ function fieldsOf(tool: Tool): Set<string> {
   }
   if (takesPlayer(tool)) out.add('player');
   if (takesRequestId(tool)) out.add('request_id');
+  // a heavy tool also takes wait_ms and may answer a job reply
+  if (takesWait(tool)) {
+    out.add('wait_ms');
+    propertyNames(z.toJSONSchema(jobReplySchema, { io: 'output' }) as JsonSchema, out);
+  }
   return out;
 }
 

@@ -80,7 +80,16 @@ export function renderToolsDoc(tools: readonly ListedTool[]): string {
   for (const t of tools) {
     out.push(`## ${t.name}`, '', `**${t.title}.** ${t.description}`, '', '**Arguments**', '');
     out.push(...table(t.inputSchema), '', '**Result** (`structuredContent`)', '');
-    out.push(...table(t.outputSchema), '');
+    // a heavy tool: its own result, or the job reply of a call that outlived wait_ms
+    const [own, job] = (t.outputSchema as JsonSchema).anyOf ?? [t.outputSchema];
+    out.push(...table(own!), '');
+    if (job)
+      out.push(
+        `Or, still running after \`wait_ms\`, a job reply: ${Object.keys(job.properties ?? {})
+          .map((k) => `\`${k}\``)
+          .join(', ')} (see \`job_status\`).`,
+        '',
+      );
   }
   return out.join('\n');
 }

@@ -154,8 +154,13 @@ describe('scheduling several callers on one game', () => {
     const game = session(); // detach (last) frees the game: the app forgets it
     const before = game.queue().servedByTier.instant;
     const bp = { type: 'Game.DebugTargets', method: 'Step', line: mark('targets-count') };
+    // a job for the job tools to read (a wait for a stop, answered with its id at once)
+    const job = (await call('debug_wait', { timeout_ms: 5000, wait_ms: 0 }, a)).job as string;
     // each instant tool with arguments that make it do its work on the game
     const calls: [string, Record<string, unknown>][] = [
+      ['job_status', { job }],
+      ['job_wait', { job, timeout_ms: 0 }],
+      ['job_cancel', { job }],
       ['status', {}],
       ['queue_status', {}],
       ['find_types', { query: 'Game.DebugTargets', members: true }],

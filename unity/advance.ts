@@ -31,6 +31,13 @@ export interface AdvanceRequest {
   after?: string;
   /** Bound on the whole wait (default: 10 s + 100 ms per frame, or seconds + 10 s). */
   timeoutMs?: number;
+  /**
+   * Ends the run early (a cancelled job), checked between frame reads: the holds are taken
+   * back and the result says how many frames passed (`cancelled`); `after` still runs.
+   */
+  signal?: AbortSignal;
+  /** Told the frames advanced so far at each frame read (a job's progress). */
+  onProgress?: (framesAdvanced: number) => void;
 }
 
 export interface AdvanceResult {
@@ -47,10 +54,14 @@ export interface AdvanceResult {
   after?: string;
   /** The game stopped at a breakpoint, step or exception on the way: the advance ended there. */
   stop?: Stop;
+  /** The signal ended it before the frames or seconds asked for had passed. */
+  cancelled?: boolean;
 }
 
-/** How often a run by seconds looks for a stop. */
+/** How often a run by seconds looks for a stop or a cancel. */
 const STOP_POLL_MS = 50;
+/** How often a run by seconds reads the frame count for its progress (when it reports one). */
+const PROGRESS_READ_MS = 250;
 
 export const MAX_ADVANCE_FRAMES = 10_000;
 export const MAX_ADVANCE_SECONDS = 60;
@@ -151,6 +162,12 @@ async function advanceAlone(
     if (p && p.seq > stopsBefore) stop = p;
     return stop !== undefined;
   };
+  const cancelled = (): boolean => req.signal?.aborted === true;
+  const read = async (): Promise<number> => {
+    const n = await frameCount();
+    req.onProgress?.(n - frameBefore);
+    return n;
+  };
   try {
     for (; released < mine; released++) {
       const r = await session.release(req.caller);
@@ -160,21 +177,28 @@ async function advanceAlone(
       req.timeoutMs ?? (frames !== undefined ? 10_000 + frames * 100 : seconds! * 1000 + 10_000);
     if (seconds !== undefined) {
       const end = runStarted + seconds * 1000;
-      while (!stopped() && performance.now() < end)
+      let nextRead = runStarted + PROGRESS_READ_MS;
+      while (!stopped() && !cancelled() && performance.now() < end) {
         await new Promise((r) =>
           setTimeout(r, Math.min(STOP_POLL_MS, Math.max(0, end - performance.now()))),
         );
+        // a job's progress: the frames so far, read now and then (a read parks the main thread)
+        if (req.onProgress && performance.now() >= nextRead && performance.now() < end) {
+          frameAfter = await read();
+          nextRead = performance.now() + PROGRESS_READ_MS;
+        }
+      }
       frameAfter = await frameCount();
     } else {
       const target = frameBefore + frames!;
-      while (frameAfter < target && !stopped()) {
+      while (frameAfter < target && !stopped() && !cancelled()) {
         if (performance.now() - runStarted > bound)
           throw Errors.timeout(
             `advancing ${frames} frames (${frameAfter - frameBefore} passed: the main thread may be stuck in native code or the game paused)`,
             bound,
             true,
           );
-        frameAfter = await frameCount();
+        frameAfter = await read();
       }
     }
   } finally {
@@ -185,6 +209,10 @@ async function advanceAlone(
     }
   }
   const elapsedMs = Math.round((performance.now() - runStarted) * 100) / 100;
+  const endedEarly =
+    stop === undefined &&
+    cancelled() &&
+    (seconds !== undefined ? elapsedMs < seconds * 1000 : frameAfter < frameBefore + frames!);
   // held again: where it stopped is stable now (a frame may have passed since the last read)
   if (released > 0) frameAfter = await frameCount();
   const after = req.after !== undefined ? await run(req.after) : undefined;
@@ -199,6 +227,8 @@ async function advanceAlone(
     ...(before !== undefined ? { before } : {}),
     ...(after !== undefined ? { after } : {}),
     ...(stop ? { stop } : {}),
+    ...(endedEarly ? { cancelled: true } : {}),
   };
+  req.onProgress?.(result.framesAdvanced);
   return { value: result, cost: sumCosts(costs, started) };
 }

@@ -41,6 +41,10 @@ export type UnityErrorCode =
   /** Resuming or stepping a pause another caller's breakpoint made, without force. */
   | 'PAUSE_NOT_OWNED'
   | 'UNDO_NOT_OWNED'
+  /** A job id (j-N) the broker does not know: never started, or its result was read or expired. */
+  | 'JOB_NOT_FOUND'
+  /** Cancelling or waiting for another caller's job. */
+  | 'JOB_NOT_OWNED'
   /** No sequence point at the line or IL offset asked for. */
   | 'NO_LOCATION'
   | 'UNSAFE_REQUEST'
@@ -215,6 +219,18 @@ export const Errors = {
       'HOLD_NOT_OWNED',
       `${caller} holds no suspension of the game${holders.length ? ` (held by ${holders.join(', ')})` : ''}; resuming someone else's hold needs force: true`,
       { details: { holders } },
+    ),
+  jobNotFound: (id: string, known: string[]): UnityError =>
+    new UnityError(
+      'JOB_NOT_FOUND',
+      `no job ${JSON.stringify(id)}: a job is kept until its result is read, or 10 minutes after it ended${known.length ? `; your jobs: ${known.join(', ')}` : ''}`,
+      { suggestions: known },
+    ),
+  jobNotOwned: (id: string, owner: string): UnityError =>
+    new UnityError(
+      'JOB_NOT_OWNED',
+      `job ${id} belongs to ${owner}: only its owner may wait for it or cancel it (job_status shows its state)`,
+      { details: { owner } },
     ),
   shuttingDown: (): UnityError => new UnityError('SHUTTING_DOWN', 'the server is shutting down'),
   notPaused: (what: string): UnityError =>

@@ -42,12 +42,21 @@ export const advance = defineTool({
     before: z.string().optional().describe('value of the `before` program'),
     after: z.string().optional().describe('value of the `after` program'),
     stop: stopSchema.optional().describe('the game stopped on the way: the advance ended there'),
+    cancelled: z
+      .boolean()
+      .optional()
+      .describe('job_cancel (or the caller leaving) ended it early: frames_advanced passed'),
     cost: costSchema,
   }),
   annotations: CHANGES_GAME,
   tier: 'heavy',
   writes: 'in-steps',
-  run: async (args, { session, debug, journal, caller }) => {
+  run: async (args, { session, debug, journal, caller, signal, progress }) => {
+    progress({
+      frames: 0,
+      ...(args.frames !== undefined ? { framesTotal: args.frames } : {}),
+      ...(args.seconds !== undefined ? { expectedMs: args.seconds * 1000 } : {}),
+    });
     const r = await advanceGame(
       session,
       { debug, journal },
@@ -57,6 +66,8 @@ export const advance = defineTool({
         ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
         ...(args.before !== undefined ? { before: args.before } : {}),
         ...(args.after !== undefined ? { after: args.after } : {}),
+        ...(signal ? { signal } : {}),
+        onProgress: (frames) => progress({ frames }),
       },
     );
     const v = r.value;
@@ -65,6 +76,7 @@ export const advance = defineTool({
       ...(v.before !== undefined ? [`before: ${v.before}`] : []),
       ...(v.after !== undefined ? [`after: ${v.after}`] : []),
       ...(v.stop ? [`ended early: ${stopText(v.stop)}`] : []),
+      ...(v.cancelled ? ['cancelled: it ended early'] : []),
     ];
     return {
       text: lines.join('\n'),
@@ -77,6 +89,7 @@ export const advance = defineTool({
         ...(v.before !== undefined ? { before: v.before } : {}),
         ...(v.after !== undefined ? { after: v.after } : {}),
         ...(v.stop ? { stop: stopOut(v.stop) } : {}),
+        ...(v.cancelled ? { cancelled: true } : {}),
       },
       cost: r.cost,
     };

@@ -86,18 +86,30 @@ export const debugWait = defineTool({
   input: z.object({
     timeout_ms: z.number().int().min(0).max(120_000).default(10_000),
   }),
-  output: z.object({ stopped: z.boolean(), stop: stopSchema.optional(), cost: costSchema }),
+  output: z.object({
+    stopped: z.boolean(),
+    stop: stopSchema.optional(),
+    cancelled: z.boolean().optional().describe('job_cancel ended the wait before a stop came'),
+    cost: costSchema,
+  }),
   annotations: READS,
   tier: 'heavy',
-  run: async (args, { debug }) => {
+  run: async (args, { debug, signal, progress }) => {
     const started = performance.now();
-    const s = await debug.wait(args.timeout_ms);
+    progress({ expectedMs: args.timeout_ms });
+    const s = await debug.wait(args.timeout_ms, signal);
     const cost = callCost(started);
+    const cancelled = s === undefined && signal?.aborted === true;
     return {
-      text: s ? stopText(s) : `no stop within ${args.timeout_ms} ms`,
+      text: s
+        ? stopText(s)
+        : cancelled
+          ? 'cancelled before a stop came'
+          : `no stop within ${args.timeout_ms} ms`,
       structured: {
         stopped: s !== undefined,
         ...(s ? { stop: stopOut(s) } : {}),
+        ...(cancelled ? { cancelled: true } : {}),
       },
       cost,
     };
@@ -249,10 +261,12 @@ export const debugStep = defineTool({
   }),
   annotations: CONTROLS,
   tier: 'heavy',
-  run: async (args, { debug, caller }) => {
+  run: async (args, { debug, caller, signal, progress }) => {
+    progress({ expectedMs: args.timeout_ms });
     const r = await debug.step(caller, args.kind, {
       force: args.force === true,
       timeoutMs: args.timeout_ms,
+      ...(signal ? { signal } : {}),
       ...(args.thread !== undefined ? { threadId: args.thread } : {}),
     });
     const s = r.value;
@@ -263,7 +277,9 @@ export const debugStep = defineTool({
           ? 'resumed'
           : s
             ? stopText(s)
-            : `the step did not finish within ${args.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
+            : signal?.aborted
+              ? 'cancelled before the step finished; the game runs (debug_wait catches the stop)'
+              : `the step did not finish within ${args.timeout_ms} ms; the game runs (debug_wait catches the stop)`;
     return {
       text,
       structured: {

@@ -6,6 +6,7 @@ import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
 import { sceneTools } from './scene.js';
 import { evalTools } from './eval.js';
+import { jobTools } from './jobs.js';
 import { logTools } from './logs.js';
 import { queueTools } from './queue.js';
 import { screenshotTools } from './screenshot.js';
@@ -25,4 +26,5 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...ecsTools,
   ...debugTools,
   ...watchTools,
+  ...jobTools,
 ];

@@ -91,7 +91,12 @@ function callersOut(app: GameApp, games: readonly Game[]): z.input<typeof caller
       const n = d.breakpoints.filter((b) => b.owner === c.caller).length;
       if (n > 0) breakpoints.push({ game: g.id, count: n });
     }
-    const jobs: CallerJob[] = app.jobs?.of(c.caller) ?? [];
+    const jobs: CallerJob[] = app.jobs.of(c.caller).map((j) => ({
+      job: j.id,
+      tool: j.tool,
+      status: j.state,
+      ms: j.progress.msWaited,
+    }));
     return {
       caller: c.caller,
       connected_ms: Math.max(0, now - c.since),

@@ -64,6 +64,7 @@ function watchOut(w: WatchResult) {
     where: w.where.method,
     samples: w.frames.length,
     timed_out: w.timedOut,
+    ...(w.cancelled ? { cancelled: true } : {}),
     frames: w.frames.slice(0, MAX_VALUES).map((f) => f ?? null),
     series: w.series.map((s) => ({
       code: s.code,
@@ -94,7 +95,7 @@ const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toPrecis
 
 function watchText(w: WatchResult): string[] {
   const lines = [
-    `${w.frames.length} samples at ${w.where.method}${w.timedOut ? ' (the bound ran out first)' : ''}; frames ${w.frames[0] ?? '?'}..${w.frames[w.frames.length - 1] ?? '?'}`,
+    `${w.frames.length} samples at ${w.where.method}${w.timedOut ? ' (the bound ran out first)' : ''}${w.cancelled ? ' (cancelled)' : ''}; frames ${w.frames[0] ?? '?'}..${w.frames[w.frames.length - 1] ?? '?'}`,
   ];
   for (const s of w.series) {
     const st = s.stats;
@@ -134,6 +135,10 @@ const watchOutput = {
   where: z.string().describe('the method sampled'),
   samples: z.number().int(),
   timed_out: z.boolean().describe('fewer frames than asked came within the bound'),
+  cancelled: z
+    .boolean()
+    .optional()
+    .describe('job_cancel ended it early: the samples are those taken before'),
   frames: z.array(z.number().int().nullable()).describe('Time.frameCount of each sample'),
   series: z.array(seriesSchema),
   watch_cost: watchCostSchema,
@@ -159,10 +164,17 @@ export const watchTool = defineTool({
   output: z.object({ ...watchOutput, cost: costSchema }),
   annotations: READS,
   tier: 'heavy',
-  run: async (args, { session, debug, caller }) => {
+  run: async (args, { session, debug, caller, signal, progress }) => {
     const started = performance.now();
+    progress({
+      frames: 0,
+      ...(args.frames !== undefined ? { framesTotal: args.frames } : {}),
+      ...(args.seconds !== undefined ? { expectedMs: args.seconds * 1000 } : {}),
+    });
     const w = await watch(session, debug, caller, {
       codes: args.code,
+      ...(signal ? { signal } : {}),
+      onSample: (frames) => progress({ frames }),
       ...(args.frames !== undefined ? { frames: args.frames } : {}),
       ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
       ...(args.where !== undefined ? { where: args.where } : {}),
@@ -201,10 +213,13 @@ export const profileTool = defineTool({
   }),
   annotations: READS,
   tier: 'heavy',
-  run: async (args, { session, debug, caller }) => {
+  run: async (args, { session, debug, caller, signal, progress }) => {
     const started = performance.now();
+    progress({ frames: 0, framesTotal: args.frames });
     const p = await profile(session, debug, caller, {
       frames: args.frames,
+      ...(signal ? { signal } : {}),
+      onSample: (frames) => progress({ frames }),
       ...(args.where !== undefined ? { where: args.where } : {}),
       ...(args.timeout_ms !== undefined ? { timeoutMs: args.timeout_ms } : {}),
     });

@@ -70,6 +70,15 @@ export interface Sample {
   results: ProbeResult[];
 }
 
+/** How long Debugger.sample samples: `frames` samples, `timeoutMs`, or until `signal`. */
+export interface SampleBound {
+  frames?: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Told the count after each sample (a job's progress). */
+  onSample?: (samples: number) => void;
+}
+
 export interface SampleRun {
   samples: Sample[];
   location: CodeLocation;
@@ -77,6 +86,8 @@ export interface SampleRun {
   stopCost: { stops: number; totalMs: number; maxMs: number };
   /** Fewer samples than asked came before the bound. */
   timedOut: boolean;
+  /** The bound's signal ended it (a cancelled job): the samples are those taken before. */
+  cancelled: boolean;
   /** The operations it ran (setting the breakpoint, each sample). */
   costs: OperationCost[];
 }
@@ -240,7 +251,7 @@ export class Debugger {
     caller: string,
     where: BreakpointSpec,
     codes: readonly string[],
-    bound: { frames?: number; timeoutMs: number },
+    bound: SampleBound,
   ): Promise<SampleRun> {
     const samples: Sample[] = [];
     const costs: OperationCost[] = [];
@@ -265,13 +276,19 @@ export class Debugger {
       );
       costs.push(r.cost);
       samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });
+      bound.onSample?.(samples.length);
       if (samples.length >= limit) done();
     });
     const timer = setTimeout(done, bound.timeoutMs);
+    // a cancelled job ends the run between samples: its breakpoint is removed as at the bound
+    const signal = bound.signal;
+    if (signal?.aborted) done();
+    signal?.addEventListener('abort', done, { once: true });
     try {
       await finished;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       this.samplers.delete(bp.id);
       await this.remove(caller, bp.id, true).catch((e: unknown) =>
         this.log(`debug: removing watch ${bp.id}: ${messageOf(e)}`),
@@ -282,7 +299,9 @@ export class Debugger {
       location: bp.locations[0]!,
       stopCost: bp.stopCost ?? { stops: 0, totalMs: 0, maxMs: 0 },
       costs,
-      timedOut: bound.frames !== undefined && samples.length < bound.frames,
+      timedOut:
+        bound.frames !== undefined && samples.length < bound.frames && signal?.aborted !== true,
+      cancelled: signal?.aborted === true,
     };
   }
 
@@ -316,9 +335,12 @@ export class Debugger {
     );
   }
 
-  /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
-  wait(timeoutMs: number): Promise<Stop | undefined> {
-    return this.pauses.wait(timeoutMs);
+  /**
+   * Waits (bounded) for the next stop; a pause already in place is returned at once. `signal`
+   * (a cancelled job) ends the wait as the bound does.
+   */
+  wait(timeoutMs: number, signal?: AbortSignal): Promise<Stop | undefined> {
+    return this.pauses.wait(timeoutMs, signal);
   }
 
   /**
@@ -328,7 +350,7 @@ export class Debugger {
   step(
     caller: string,
     kind: StepKind,
-    options: { force?: boolean; timeoutMs: number; threadId?: number },
+    options: { force?: boolean; timeoutMs: number; threadId?: number; signal?: AbortSignal },
   ): Promise<OperationResult<Stop | undefined>> {
     return this.stepper.step(caller, kind, options);
   }

@@ -44,34 +44,41 @@ export class Pauses {
     else this.report(stop);
   }
 
-  /** Waits (bounded) for the next stop; a pause already in place is returned at once. */
-  wait(timeoutMs: number): Promise<Stop | undefined> {
+  /**
+   * Waits (bounded) for the next stop; a pause already in place is returned at once. `signal`
+   * ends the wait early (a cancelled job) as the bound does: undefined.
+   */
+  wait(timeoutMs: number, signal?: AbortSignal): Promise<Stop | undefined> {
     if (this.pause) return Promise.resolve(this.pause);
-    return new Promise((resolve) => {
-      const done = (s: Stop | undefined): void => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve(s);
-      };
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      this.waiters.add(done);
-    });
+    return this.waitFor(() => true, timeoutMs, signal);
   }
 
-  /** The next stop after now (the current pause, if any, does not count). */
-  nextStop(timeoutMs: number): Promise<Stop | undefined> {
+  /** The next stop after now (the current pause, if any, does not count); `signal` as wait's. */
+  nextStop(timeoutMs: number, signal?: AbortSignal): Promise<Stop | undefined> {
     const after = this.seq;
+    return this.waitFor((s) => s.seq > after, timeoutMs, signal);
+  }
+
+  private waitFor(
+    wanted: (s: Stop) => boolean,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Stop | undefined> {
     return new Promise((resolve) => {
-      const done = (s: Stop | undefined): void => {
-        if (s && s.seq <= after) return;
+      const end = (s: Stop | undefined): void => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
         this.waiters.delete(done);
         resolve(s);
       };
-      const timer = setTimeout(() => {
-        this.waiters.delete(done);
-        resolve(undefined);
-      }, timeoutMs);
+      const done = (s: Stop | undefined): void => {
+        if (s && !wanted(s)) return;
+        end(s);
+      };
+      const aborted = (): void => end(undefined);
+      const timer = setTimeout(aborted, timeoutMs);
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener('abort', aborted, { once: true });
       this.waiters.add(done);
     });
   }

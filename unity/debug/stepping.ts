@@ -66,7 +66,7 @@ export class Stepper {
   async step(
     caller: string,
     kind: StepKind,
-    options: { force?: boolean; timeoutMs: number; threadId?: number },
+    options: { force?: boolean; timeoutMs: number; threadId?: number; signal?: AbortSignal },
   ): Promise<OperationResult<Stop | undefined>> {
     const { pauses, session } = this.d;
     if (!pauses.current) return this.stepFromHold(caller, kind, options);
@@ -85,7 +85,7 @@ export class Stepper {
           return { next: Promise.resolve(pauses.current) };
         }
         await this.arm(ctx.conn, caller, p.threadId, kind);
-        const next = pauses.nextStop(options.timeoutMs);
+        const next = pauses.nextStop(options.timeoutMs, options.signal);
         await pauses.resume(ctx.conn);
         return { next };
       },
@@ -106,7 +106,7 @@ export class Stepper {
   private async stepFromHold(
     caller: string,
     kind: StepKind,
-    options: { timeoutMs: number; threadId?: number },
+    options: { timeoutMs: number; threadId?: number; signal?: AbortSignal },
   ): Promise<OperationResult<Stop | undefined>> {
     const { session } = this.d;
     const what = `debug_step ${kind}`;
@@ -130,7 +130,7 @@ export class Stepper {
           const thread = options.threadId ?? (await ctx.mainThread());
           await this.arm(ctx.conn, caller, thread, kind, ctx);
           // wrapped: a promise returned bare would be awaited inside the operation
-          return { next: this.d.pauses.nextStop(options.timeoutMs) };
+          return { next: this.d.pauses.nextStop(options.timeoutMs, options.signal) };
         },
         // a window (nested in the hold): finding the main thread may invoke
         { window: true },

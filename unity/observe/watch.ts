@@ -11,7 +11,13 @@
 import { Errors, UnityError } from '../errors.js';
 import type { GameSession, OperationCost } from '../session/session.js';
 import { evaluateToolProgram } from '../tool-programs.js';
-import type { BreakpointSpec, CodeLocation, Debugger, Sample } from '../debug/debugger.js';
+import type {
+  BreakpointSpec,
+  CodeLocation,
+  Debugger,
+  Sample,
+  SampleBound,
+} from '../debug/debugger.js';
 import { numberOf } from '../debug/probe.js';
 import { lineChart, SERIES_COLOURS } from './chart.js';
 import { distribution, hitches, histogram, jumps, type Distribution, type Jump } from './stats.js';
@@ -37,6 +43,10 @@ export interface WatchOptions {
   timeoutMs?: number;
   /** How long the unwatched frame time is measured first. */
   baselineMs?: number;
+  /** Ends the sampling early (a cancelled job): the result has the samples taken before. */
+  signal?: AbortSignal;
+  /** Told the sample count after each sample (a job's progress). */
+  onSample?: (samples: number) => void;
 }
 
 export interface SeriesSummary {
@@ -73,6 +83,8 @@ export interface WatchResult {
   frames: (number | undefined)[];
   series: SeriesSummary[];
   timedOut: boolean;
+  /** The signal ended it before the bound: fewer samples than asked. */
+  cancelled: boolean;
   cost: WatchCost;
   png: Buffer;
   /** The operations it ran in the game. */
@@ -108,6 +120,8 @@ export async function watch(
   const run = await sampleAt(debug, caller, options.where, options.codes, {
     ...(frames !== undefined ? { frames } : {}),
     timeoutMs: runMs ?? timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onSample ? { onSample: options.onSample } : {}),
   });
   const samples = run.samples;
   const frameOf = samples.map((s) => s.frame);
@@ -130,6 +144,7 @@ export async function watch(
     frames: frameOf,
     series,
     timedOut: frames !== undefined && run.timedOut,
+    cancelled: run.cancelled,
     cost: {
       ...(unwatchedFrameMs !== undefined ? { unwatchedFrameMs } : {}),
       ...(watchedFrameMs !== undefined ? { watchedFrameMs } : {}),
@@ -150,7 +165,7 @@ async function sampleAt(
   caller: string,
   where: string | undefined,
   codes: readonly string[],
-  bound: { frames?: number; timeoutMs: number },
+  bound: SampleBound,
 ): ReturnType<Debugger['sample']> {
   if (where === undefined) {
     try {
@@ -276,11 +291,13 @@ export async function profile(
   session: GameSession,
   debug: Debugger,
   caller: string,
-  options: { frames: number; where?: string; timeoutMs?: number },
+  options: Pick<WatchOptions, 'where' | 'timeoutMs' | 'signal' | 'onSample'> & { frames: number },
 ): Promise<ProfileResult> {
   const w = await watch(session, debug, caller, {
     codes: PROFILE_CODES,
     frames: options.frames,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onSample ? { onSample: options.onSample } : {}),
     ...(options.where !== undefined ? { where: options.where } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
