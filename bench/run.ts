@@ -22,6 +22,7 @@ import { agents } from './agents.js';
 import { ecs } from './ecs.js';
 import { debug } from './debug.js';
 import { observe } from './observe.js';
+import { scene } from './scene.js';
 import { measureEval } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
@@ -96,6 +97,7 @@ const SOURCES: Record<string, readonly string[]> = {
     'bench/broker-harness.ts',
     'tsconfig.build.json',
   ],
+  scene: [...HARNESS, 'sdb-protocol', 'unity', 'eval', 'bench/scene.ts'],
 };
 
 const wire: Scenario = {
@@ -277,6 +279,7 @@ const scenarios: Record<string, Scenario> = {
   debug,
   observe,
   agents,
+  scene,
 };
 
 function printTable(name: string, rows: RowResult[], rounds: number): void {

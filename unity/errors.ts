@@ -61,6 +61,8 @@ export type UnityErrorCode =
   | 'COMPONENT_NOT_FOUND'
   | 'ENTITY_NOT_FOUND'
   | 'WORLD_NOT_FOUND'
+  /** Scenes: a GameObject no longer there (destroyed) or never there (a path or an instance id). */
+  | 'OBJECT_NOT_FOUND'
   /** A destructive ECS change refused without confirm: true (the refusal carries the preview). */
   | 'CONFIRM_REQUIRED'
   /** undo refused: the value changed since our write (force: true overrides). */

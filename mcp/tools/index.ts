@@ -4,6 +4,7 @@ import type { Tool } from '../tool.js';
 import { advanceTools } from './advance.js';
 import { debugTools } from './debug.js';
 import { ecsTools } from './ecs.js';
+import { sceneTools } from './scene.js';
 import { evalTools } from './eval.js';
 import { jobTools } from './jobs.js';
 import { logTools } from './logs.js';
@@ -21,6 +22,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   ...screenshotTools,
   ...logTools,
   ...advanceTools,
+  ...sceneTools,
   ...ecsTools,
   ...debugTools,
   ...watchTools,

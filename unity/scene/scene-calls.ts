@@ -1,0 +1,423 @@
+// The game calls the scene tools make, with what never changes while a game runs cached per
+// connection: type ids, method ids (generic instantiations by METHOD.MAKE_GENERIC_METHOD), the
+// System.Type and MethodInfo objects (Mono caches reflection objects for the domain's life),
+// and the open-instance delegates the bulk reads map arrays with, pinned once per connection.
+//
+// The bulk path: `Array.ConvertAll<TIn, TOut>(array, Converter)` with a Converter made by
+// `Delegate.CreateDelegate(typeof(Converter<TIn, TOut>), getterMethodInfo)` runs one getter over
+// every element in one invoke (activeSelf, parent, GetInstanceID...). The delegates would be
+// collected between calls (the agent's object ids are weak), so they are kept in one object[]
+// held by a GCHandle: nine small objects per attached game, made by the first call, so a warm
+// call spends its invokes on the work alone.
+
+import { Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
+import type { MethodDescriptor } from '../../eval/runtime.js';
+import { UnityError } from '../errors.js';
+import { GAME_METADATA, type GameMetadata } from '../runtime/game-metadata.js';
+import { handleOf, typeIdOf } from '../runtime/convert.js';
+import { connectionPart } from '../session/game-connection.js';
+import type { OperationContext } from '../session/session.js';
+
+/** A getter mapped over arrays: `declaring.method()` on each element of a `TIn[]`. */
+export interface Getter {
+  /** Full name of the array's element type (the Converter's TIn). */
+  input: string;
+  /** Full name of the type declaring `method` (TIn or a base of it). */
+  declaring: string;
+  method: string;
+  /** Full name of the result type (the Converter's TOut; a base of the getter's for objects). */
+  output: string;
+}
+
+class SceneCache {
+  readonly types = new Map<string, Promise<number>>();
+  readonly methods = new Map<string, Promise<MethodDescriptor>>();
+  readonly typeObjects = new Map<number, Promise<number>>();
+  /** Delegates by getter key, pinned in the game (see the file comment). */
+  readonly delegates = new Map<string, number>();
+  /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
+  readonly holders: { id: number; free: number[] }[] = [];
+  constructor(readonly md: GameMetadata) {}
+}
+
+const SCENE_CACHE = connectionPart('scene caches', (c) => new SceneCache(c.part(GAME_METADATA)));
+
+export type Held = { holder: number; slot: number }[];
+
+/** Slots per pinned holder: the delegates plus the arrays of a few calls at once. */
+const HOLDER_SLOTS = 64;
+
+const key = (g: Getter): string => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
+
+/** An INVALID_OBJECT from the agent: a cached object was collected (refetch and retry once). */
+export function isCollected(e: unknown): boolean {
+  return (
+    e instanceof Error && /INVALID_OBJECT/.test(`${(e as { code?: string }).code} ${e.message}`)
+  );
+}
+
+export class SceneCalls {
+  readonly conn: SdbConnection;
+  readonly md: GameMetadata;
+  private readonly cache: SceneCache;
+
+  constructor(readonly ctx: OperationContext) {
+    this.conn = ctx.conn;
+    this.cache = ctx.connection.part(SCENE_CACHE);
+    this.md = this.cache.md;
+  }
+
+  /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
+  forgetObjects(): void {
+    this.cache.typeObjects.clear(); // delegates and holders are pinned: never collected
+  }
+
+  /** Slots this call holds (kept alive by a pinned holder until `release`). */
+  private readonly held: Held = [];
+
+  /**
+   * Keeps `v` (an object this call made) alive until `release`: stored in a free slot of a
+   * pinned holder (one ARRAY_REF.SET_VALUES; a new holder, two invokes, when all are taken).
+   * Without it a collection run by a later invoke could take it (the agent's ids are weak).
+   */
+  async keep(v: Value): Promise<Value> {
+    if (v.kind !== 'object' && v.kind !== 'string') return v;
+    let h = this.cache.holders.find((x) => x.free.length > 0);
+    if (!h) h = await this.newHolder();
+    const slot = h.free.pop()!;
+    this.held.push({ holder: h.id, slot });
+    await this.conn.send('ARRAY_REF.SET_VALUES', { arrayId: h.id, index: slot, values: [v] });
+    return v;
+  }
+
+  /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
+  takeHeld(): Held {
+    return this.held.splice(0);
+  }
+
+  /** Empties the slots (wire writes only: no window needed). */
+  async release(held: Held = this.takeHeld()): Promise<void> {
+    await Promise.all(
+      held.map((x) =>
+        this.conn.send('ARRAY_REF.SET_VALUES', {
+          arrayId: x.holder,
+          index: x.slot,
+          values: [Values.null()],
+        }),
+      ),
+    );
+    for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+  }
+
+  private async newHolder(): Promise<{ id: number; free: number[] }> {
+    const a = await this.newArray(
+      'System.Object',
+      new Array<Value>(HOLDER_SLOTS).fill(Values.null()),
+    );
+    const alloc = await this.method('System.Runtime.InteropServices.GCHandle', 'Alloc', [
+      'System.Object',
+    ]);
+    await this.call(alloc, Values.null(), [a]);
+    if (a.kind !== 'object') throw new UnityError('INTERNAL', 'no holder array');
+    const h = {
+      id: a.objectId,
+      free: Array.from({ length: HOLDER_SLOTS }, (_, i) => HOLDER_SLOTS - 1 - i),
+    };
+    this.cache.holders.push(h);
+    return h;
+  }
+
+  type(name: string): Promise<number> {
+    let p = this.cache.types.get(name);
+    if (!p) {
+      p = this.md.findType(name).then((t) => {
+        if (!t) throw new UnityError('TYPE_NOT_FOUND', `${name} is not loaded in this game`);
+        return typeIdOf(t);
+      });
+      p.catch(() => this.cache.types.delete(name));
+      this.cache.types.set(name, p);
+    }
+    return p;
+  }
+
+  async hasType(name: string): Promise<boolean> {
+    return (await this.md.findType(name)) !== undefined;
+  }
+
+  /** A method of `typeName` by name and parameter full names (`*` matches any). */
+  method(
+    typeName: string,
+    name: string,
+    params: readonly string[],
+    arity = 0,
+  ): Promise<MethodDescriptor> {
+    const k = `${typeName}.${name}(${params.join(',')})\`${arity}`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.type(typeName);
+        const { methods } = await this.md.members(handleOf(typeId), name);
+        for (const m of methods) {
+          if (m.parameters.length !== params.length || m.genericArity !== arity) continue;
+          let ok = true;
+          for (let i = 0; i < params.length && ok; i++) {
+            if (params[i] === '*') continue;
+            ok = (await this.md.describe(m.parameters[i]!.type)).fullName === params[i];
+          }
+          if (ok) return m;
+        }
+        throw new UnityError(
+          'MEMBER_NOT_FOUND',
+          `${typeName}.${name}(${params.join(', ')}) is not in this game's Unity version`,
+        );
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+
+  /** A generic method closed over `typeArgs` (full names), cached. */
+  generic(
+    typeName: string,
+    name: string,
+    params: readonly string[],
+    typeArgs: readonly string[],
+  ): Promise<MethodDescriptor> {
+    const k = `${typeName}.${name}(${params.join(',')})<${typeArgs.join(',')}>`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const def = await this.method(typeName, name, params, typeArgs.length);
+        const ids = await Promise.all(typeArgs.map((t) => this.type(t)));
+        return this.md.instantiateMethod(def, ids.map(handleOf));
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+
+  async call(
+    m: MethodDescriptor,
+    thisArg: Value,
+    args: readonly Value[],
+    virtual = false,
+  ): Promise<Value> {
+    return (
+      await this.ctx.invoke(m.handle as number, m.isStatic ? Values.null() : thisArg, args, {
+        virtual,
+      })
+    ).result;
+  }
+
+  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
+  typeObject(typeId: number): Promise<number> {
+    let p = this.cache.typeObjects.get(typeId);
+    if (!p) {
+      p = this.conn.send('TYPE.GET_OBJECT', { typeId });
+      p.catch(() => this.cache.typeObjects.delete(typeId));
+      this.cache.typeObjects.set(typeId, p);
+    }
+    return p;
+  }
+
+  async enumValue(typeName: string, value: number): Promise<Value> {
+    return Values.struct(await this.type(typeName), [Values.i4(value)]);
+  }
+
+  async string(text: string): Promise<Value> {
+    const domainId =
+      this.conn.vmStart?.rootDomainId ?? (await this.conn.send('APPDOMAIN.GET_ROOT_DOMAIN'));
+    return Values.string(await this.conn.send('APPDOMAIN.CREATE_STRING', { domainId, text }));
+  }
+
+  /** `Array.CreateInstance(type, n)` filled with `values` (one invoke). */
+  async newArray(elementType: string, values: readonly Value[]): Promise<Value> {
+    const create = await this.method('System.Array', 'CreateInstance', [
+      'System.Type',
+      'System.Int32',
+    ]);
+    const a = await this.call(create, Values.null(), [
+      Values.object(await this.typeObject(await this.type(elementType))),
+      Values.i4(values.length),
+    ]);
+    if (a.kind !== 'object')
+      throw new UnityError('INTERNAL', 'Array.CreateInstance returned no array');
+    if (values.length)
+      await this.conn.send('ARRAY_REF.SET_VALUES', { arrayId: a.objectId, index: 0, values });
+    return a;
+  }
+
+  /**
+   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
+   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
+   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   */
+  async prepareDelegates(getters: readonly Getter[]): Promise<void> {
+    const missing = getters.filter((g) => !this.cache.delegates.has(key(g)));
+    if (missing.length === 0) return;
+    const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+    const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+    const create = await this.method('System.Delegate', 'CreateDelegate', [
+      'System.Type',
+      'System.Reflection.MethodInfo',
+    ]);
+    const converterDef = await this.typeObject(await this.type('System.Converter`2'));
+    for (const g of missing) {
+      const info = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type(g.declaring))),
+        [await this.string(g.method)],
+        true,
+      );
+      if (info.kind !== 'object')
+        throw new UnityError('MEMBER_NOT_FOUND', `${g.declaring}.${g.method} is not in this game`);
+      const args = await this.newArray('System.Type', [
+        Values.object(await this.typeObject(await this.type(g.input))),
+        Values.object(await this.typeObject(await this.type(g.output))),
+      ]);
+      const converter = await this.call(makeGeneric, Values.object(converterDef), [args], true);
+      const d = await this.call(create, Values.null(), [converter, info]);
+      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${key(g)}`);
+      await this.keep(d);
+      this.held.pop(); // a delegate's slot is kept for the connection's life
+      this.cache.delegates.set(key(g), d.objectId);
+    }
+  }
+
+  /**
+   * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
+   * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
+   * made and pinned once per connection), then `string.Join` of the boxed values. For fields
+   * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
+   */
+  async fieldTexts(array: Value, input: string, declaring: string, field: string): Promise<Value> {
+    const k = `field:${input}>${declaring}.${field}`;
+    if (!this.cache.delegates.has(k)) {
+      const getField = await this.method('System.Type', 'GetField', [
+        'System.String',
+        'System.Reflection.BindingFlags',
+      ]);
+      const info = await this.call(
+        getField,
+        Values.object(await this.typeObject(await this.type(declaring))),
+        [
+          await this.string(field),
+          await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
+        ],
+        true,
+      );
+      if (info.kind !== 'object')
+        throw new UnityError('MEMBER_NOT_FOUND', `${declaring}.${field} is not an instance field`);
+      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+      const getValue = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type('System.Reflection.FieldInfo'))),
+        [await this.string('GetValue')],
+        true,
+      );
+      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+      const args = await this.newArray('System.Type', [
+        Values.object(await this.typeObject(await this.type(input))),
+        Values.object(await this.typeObject(await this.type('System.Object'))),
+      ]);
+      const converter = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type('System.Converter`2'))),
+        [args],
+        true,
+      );
+      const create = await this.method('System.Delegate', 'CreateDelegate', [
+        'System.Type',
+        'System.Object',
+        'System.Reflection.MethodInfo',
+      ]);
+      const d = await this.call(create, Values.null(), [converter, info, getValue]);
+      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop(); // kept for the connection's life, as the getters' delegates
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const convert = await this.generic(
+      'System.Array',
+      'ConvertAll',
+      ['*', '*'],
+      [input, 'System.Object'],
+    );
+    const boxed = await this.keep(
+      await this.call(convert, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+    );
+    return this.join(boxed, '\u001e');
+  }
+
+  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
+  async convertAll(array: Value, g: Getter): Promise<Value> {
+    await this.prepareDelegates([g]);
+    const convert = await this.generic(
+      'System.Array',
+      'ConvertAll',
+      ['*', '*'],
+      [g.input, g.output],
+    );
+    return this.keep(
+      await this.call(convert, Values.null(), [
+        array,
+        Values.object(this.cache.delegates.get(key(g))!),
+      ]),
+    );
+  }
+
+  /** `UnityEngine.Object.FindObjectsByType<T>(Include, None)`: every loaded T, inactive ones too. */
+  async findAll(typeName: string): Promise<Value> {
+    const m = await this.generic(
+      'UnityEngine.Object',
+      'FindObjectsByType',
+      ['UnityEngine.FindObjectsInactive', 'UnityEngine.FindObjectsSortMode'],
+      [typeName],
+    );
+    return this.keep(
+      await this.call(m, Values.null(), [
+        await this.enumValue('UnityEngine.FindObjectsInactive', 1),
+        await this.enumValue('UnityEngine.FindObjectsSortMode', 0),
+      ]),
+    );
+  }
+
+  /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
+  async join(array: Value, separator: string): Promise<Value> {
+    const m = await this.method('System.String', 'Join', ['System.String', 'System.Object[]']);
+    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+  }
+
+  async arrayLength(array: Value): Promise<number> {
+    if (array.kind !== 'object') return 0;
+    const { dimensions } = await this.conn.send('ARRAY_REF.GET_LENGTH', {
+      arrayId: array.objectId,
+    });
+    return dimensions[0]?.length ?? 0;
+  }
+
+  /** The whole array in one ARRAY_REF.GET_VALUES. */
+  async arrayValues(array: Value): Promise<Value[]> {
+    const n = await this.arrayLength(array);
+    if (n === 0 || array.kind !== 'object') return [];
+    return this.conn.send('ARRAY_REF.GET_VALUES', { arrayId: array.objectId, index: 0, count: n });
+  }
+
+  /** A string's text (STRING_REF.GET_VALUE; GET_CHARS for one the agent cannot give as UTF-8). */
+  async text(v: Value): Promise<string> {
+    if (v.kind !== 'string') return '';
+    try {
+      return await this.conn.send('STRING_REF.GET_VALUE', { objectId: v.objectId });
+    } catch (e) {
+      if (!/INVALID_ARGUMENT/.test(String(e))) throw e;
+      const length = await this.conn.stringLength(v.objectId);
+      return this.conn.send('STRING_REF.GET_CHARS', {
+        objectId: v.objectId,
+        index: 0,
+        count: length,
+      });
+    }
+  }
+}

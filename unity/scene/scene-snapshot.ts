@@ -1,0 +1,252 @@
+// Every GameObject of the loaded scenes at one moment, read in bulk: a fixed number of invokes
+// whatever the object count (none per object). In the window: FindObjectsByType<Transform> and
+// <Component> (inactive included), ConvertAll over the transforms (gameObject, parent,
+// GetSiblingIndex) and their GameObjects (activeSelf, GetInstanceID, and tag / layer when a
+// filter needs them), ConvertAll over the components (gameObject), one string.Join of the
+// components (Object.ToString is "name (Type.FullName)": every name and component type in one
+// string), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
+// snapshot), read with one ARRAY_REF.GET_VALUES each.
+
+import type { Value } from '../../sdb-protocol/index.js';
+import { UnityError } from '../errors.js';
+import type { Getter, Held, SceneCalls } from './scene-calls.js';
+import { buildTree, type RawObject, type SceneInfo, type SceneTree } from './scene-tree.js';
+
+const T = 'UnityEngine.Transform';
+const GO = 'UnityEngine.GameObject';
+const C = 'UnityEngine.Component';
+const O = 'UnityEngine.Object';
+
+/** Separates the joined ToString()s: a character no object name is expected to hold. */
+export const SEPARATOR = '\u001e';
+
+export const GETTERS = {
+  gameObject: { input: T, declaring: C, method: 'get_gameObject', output: GO },
+  parent: { input: T, declaring: T, method: 'get_parent', output: T },
+  sibling: { input: T, declaring: T, method: 'GetSiblingIndex', output: 'System.Int32' },
+  active: { input: GO, declaring: GO, method: 'get_activeSelf', output: 'System.Boolean' },
+  id: { input: GO, declaring: O, method: 'GetInstanceID', output: 'System.Int32' },
+  tag: { input: GO, declaring: GO, method: 'get_tag', output: 'System.String' },
+  layer: { input: GO, declaring: GO, method: 'get_layer', output: 'System.Int32' },
+  componentObject: { input: C, declaring: C, method: 'get_gameObject', output: GO },
+} satisfies Record<string, Getter>;
+
+export interface SnapshotOptions {
+  tags?: boolean;
+  layers?: boolean;
+}
+
+/** "name (Type.FullName)" → [name, type]: the type is after the last " (" (type names have none). */
+export function splitToString(s: string): [string, string] {
+  const at = s.lastIndexOf(' (');
+  if (at < 0 || !s.endsWith(')')) return [s, ''];
+  return [s.slice(0, at), s.slice(at + 2, -1)];
+}
+
+const ids = (vs: readonly Value[]): number[] =>
+  vs.map((v) => (v.kind === 'object' || v.kind === 'string' ? v.objectId : 0));
+const nums = (vs: readonly Value[]): number[] =>
+  vs.map((v) => ('value' in v && typeof v.value === 'number' ? v.value : 0));
+const bools = (vs: readonly Value[]): boolean[] => vs.map((v) => v.kind === 'bool' && v.value);
+
+/** The loaded scenes (SceneManager), each with its name and root GameObjects' object ids. */
+export async function loadedScenes(
+  c: SceneCalls,
+  details = false,
+): Promise<(SceneInfo & { roots: number[] })[]> {
+  const SM = 'UnityEngine.SceneManagement.SceneManager';
+  const S = 'UnityEngine.SceneManagement.Scene';
+  const count = await c.call(await c.method(SM, 'get_sceneCount', []), { kind: 'null' }, []);
+  const n = count.kind === 'i4' ? count.value : 0;
+  const at = await c.method(SM, 'GetSceneAt', ['System.Int32']);
+  const out: (SceneInfo & { roots: number[] })[] = [];
+  let activeHandle: number | undefined;
+  if (details) {
+    const active = await c.call(await c.method(SM, 'GetActiveScene', []), { kind: 'null' }, []);
+    activeHandle = sceneHandle(active);
+  }
+  for (let i = 0; i < n; i++) {
+    const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
+    const name = await c.text(await c.call(await c.method(S, 'get_name', []), scene, []));
+    const roots = ids(
+      await c.arrayValues(await c.call(await c.method(S, 'GetRootGameObjects', []), scene, [])),
+    );
+    const info: SceneInfo & { roots: number[] } = { name, index: i, roots };
+    if (details) {
+      info.path = await c.text(await c.call(await c.method(S, 'get_path', []), scene, []));
+      const b = await c.call(await c.method(S, 'get_buildIndex', []), scene, []);
+      info.buildIndex = b.kind === 'i4' ? b.value : -1;
+      info.active = sceneHandle(scene) === activeHandle;
+    }
+    out.push(info);
+  }
+  return out;
+}
+
+function sceneHandle(v: Value): number | undefined {
+  if (v.kind !== 'valuetype') return undefined;
+  const f = v.fields[0];
+  return f && f.kind === 'i4' ? f.value : undefined;
+}
+
+/** The copies a snapshot reads, made in the window and kept alive until read. */
+export interface SnapshotCopy {
+  transforms: Value;
+  gos: Value;
+  parents: Value;
+  siblings: Value;
+  active: Value;
+  instanceIds: Value;
+  tags: Value | undefined;
+  layers: Value | undefined;
+  components: Value;
+  owners: Value;
+  described: Value;
+  scenes: (SceneInfo & { roots: number[] })[];
+  held: Held;
+}
+
+/** In the window: the invokes (a fixed number, none per object), their results kept alive. */
+export async function copySnapshot(
+  c: SceneCalls,
+  opts: SnapshotOptions = {},
+): Promise<SnapshotCopy> {
+  await c.prepareDelegates([
+    GETTERS.gameObject,
+    GETTERS.parent,
+    GETTERS.sibling,
+    GETTERS.active,
+    GETTERS.id,
+    GETTERS.componentObject,
+    ...(opts.tags ? [GETTERS.tag] : []),
+    ...(opts.layers ? [GETTERS.layer] : []),
+  ]);
+  try {
+    const transforms = await c.findAll(T);
+    const gos = await c.convertAll(transforms, GETTERS.gameObject);
+    const parents = await c.convertAll(transforms, GETTERS.parent);
+    const siblings = await c.convertAll(transforms, GETTERS.sibling);
+    const active = await c.convertAll(gos, GETTERS.active);
+    const instanceIds = await c.convertAll(gos, GETTERS.id);
+    const tags = opts.tags
+      ? await c.join(await c.convertAll(gos, GETTERS.tag), SEPARATOR)
+      : undefined;
+    const layers = opts.layers ? await c.convertAll(gos, GETTERS.layer) : undefined;
+    const components = await c.findAll(C);
+    const owners = await c.convertAll(components, GETTERS.componentObject);
+    const described = await c.join(components, SEPARATOR);
+    const scenes = await loadedScenes(c);
+    return {
+      transforms,
+      gos,
+      parents,
+      siblings,
+      active,
+      instanceIds,
+      tags,
+      layers,
+      components,
+      owners,
+      described,
+      scenes,
+      held: c.takeHeld(),
+    };
+  } catch (e) {
+    await c.release();
+    throw e;
+  }
+}
+
+/** After the window (the copies are a snapshot): one GET_VALUES per array, then the slots freed. */
+export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<SceneTree> {
+  try {
+    const [tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] =
+      await Promise.all([
+        c.arrayValues(copy.transforms).then(ids),
+        c.arrayValues(copy.gos).then(ids),
+        c.arrayValues(copy.parents).then(ids),
+        c.arrayValues(copy.siblings).then(nums),
+        c.arrayValues(copy.active).then(bools),
+        c.arrayValues(copy.instanceIds).then(nums),
+        c.arrayValues(copy.components).then(ids),
+        c.arrayValues(copy.owners).then(ids),
+        c.text(copy.described),
+        copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
+        copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
+      ]);
+    const text = cIds.length ? described.split(SEPARATOR) : [];
+    if (text.length !== cIds.length)
+      throw new UnityError(
+        'INTERNAL',
+        `the components' names did not split into ${cIds.length} (an object name holds U+001E?)`,
+      );
+    const tagList = tags?.split(SEPARATOR);
+    return assemble(
+      tIds,
+      goIds,
+      parentIds,
+      sib,
+      act,
+      iid,
+      cIds,
+      ownerIds,
+      text,
+      tagList,
+      layers,
+      copy.scenes,
+    );
+  } finally {
+    await c.release(copy.held);
+  }
+}
+
+function assemble(
+  tIds: number[],
+  goIds: number[],
+  parentIds: number[],
+  sib: number[],
+  act: boolean[],
+  iid: number[],
+  cIds: number[],
+  ownerIds: number[],
+  text: string[],
+  tagList: string[] | undefined,
+  layerList: number[] | undefined,
+  scenes: (SceneInfo & { roots: number[] })[],
+): SceneTree {
+  // components by owner GameObject (object id); each object's name from its Transform's entry
+  const byOwner = new Map<number, { types: string[]; ids: number[] }>();
+  const nameOf = new Map<number, string>();
+  cIds.forEach((cid, j) => {
+    const [name, type] = splitToString(text[j]!);
+    const owner = ownerIds[j]!;
+    let list = byOwner.get(owner);
+    if (!list) byOwner.set(owner, (list = { types: [], ids: [] }));
+    if (type === T || type === 'UnityEngine.RectTransform') {
+      nameOf.set(owner, name);
+      list.types.unshift(type);
+      list.ids.unshift(cid);
+    } else {
+      list.types.push(type);
+      list.ids.push(cid);
+    }
+  });
+  const objects: RawObject[] = tIds.map((tid, i) => {
+    const go = goIds[i]!;
+    const o: RawObject = {
+      objectId: go,
+      transformId: tid,
+      id: iid[i]!,
+      name: nameOf.get(go) ?? '',
+      activeSelf: act[i]!,
+      parentTransformId: parentIds[i]!,
+      sibling: sib[i]!,
+      components: byOwner.get(go)?.types ?? [],
+      componentIds: byOwner.get(go)?.ids ?? [],
+    };
+    if (tagList) o.tag = tagList[i] ?? '';
+    if (layerList) o.layer = layerList[i]!;
+    return o;
+  });
+  return buildTree(objects, scenes);
+}
