@@ -184,6 +184,9 @@ describe('the tools that take request_id', () => {
         'ecs_destroy_entity',
         'ecs_set_component',
         'eval',
+        'object_destroy',
+        'object_set',
+        'object_set_active',
         'undo',
       ].sort(),
     );

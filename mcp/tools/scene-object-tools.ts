@@ -126,6 +126,7 @@ export const objectSet = defineTool({
   }),
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, journal, caller }) => {
     const r = await setMember(session, journal, caller, args);
     const v = r.value;
@@ -192,6 +193,7 @@ export const objectSetActive = defineTool({
   output: changeOutput,
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, caller }) => {
     const r = await setActive(session, caller, args, {
       dryRun: args.dry_run,
@@ -217,6 +219,7 @@ export const objectDestroy = defineTool({
   output: changeOutput,
   annotations: CHANGES_GAME,
   tier: 'smooth',
+  writes: 'checked-first',
   run: async (args, { session, caller }) => {
     const r = await destroyObject(session, caller, args, {
       dryRun: args.dry_run,

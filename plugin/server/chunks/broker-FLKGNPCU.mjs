@@ -112,10 +112,10 @@ function splitFields(text) {
   let current;
   let valueStart = 0;
   for (const match2 of text.matchAll(/\[\s*([A-Za-z]+)\s*\]/g)) {
-    const key = match2[1]?.toLowerCase();
-    if (key === void 0 || !FIELDS.has(key) || fields.has(key)) continue;
+    const key2 = match2[1]?.toLowerCase();
+    if (key2 === void 0 || !FIELDS.has(key2) || fields.has(key2)) continue;
     if (current !== void 0) fields.set(current, text.slice(valueStart, match2.index).trim());
-    current = key;
+    current = key2;
     fields.set(current, "");
     valueStart = match2.index + match2[0].length;
   }
@@ -2742,8 +2742,8 @@ function parseNamePart(p) {
   return { kind: "TypeNamePart", name: name2, typeArgs: typeArgs2, span: p.finish(t.span) };
 }
 function parseTypeArgumentList(p, allowOmitted) {
-  const key = p.pos * 2 + (allowOmitted ? 1 : 0);
-  const memo2 = p.typeArgMemo.get(key);
+  const key2 = p.pos * 2 + (allowOmitted ? 1 : 0);
+  const memo2 = p.typeArgMemo.get(key2);
   if (memo2 !== void 0) {
     if (memo2 !== null) p.pos = memo2.end;
     return memo2?.args ?? null;
@@ -2766,7 +2766,7 @@ function parseTypeArgumentList(p, allowOmitted) {
     } while (p.eatPunct(","));
     return p.eatPunct(">") ? list : null;
   });
-  p.typeArgMemo.set(key, args2 === null ? null : { end: p.pos, args: args2 });
+  p.typeArgMemo.set(key2, args2 === null ? null : { end: p.pos, args: args2 });
   return args2;
 }
 function parseTypeArgumentsInExpression(p) {
@@ -11894,11 +11894,11 @@ var ReadCoalescer = class {
       process.nextTick(() => this.readThisTick = false);
       return this.sender.send(name2, params, options);
     }
-    const key = "typeId" in params ? params.typeId : params.objectId;
+    const key2 = "typeId" in params ? params.typeId : params.objectId;
     const b = this.batch;
-    if (b && (b.name !== name2 || b.key !== key || b.fields + params.fieldIds.length > MAX_FIELDS))
+    if (b && (b.name !== name2 || b.key !== key2 || b.fields + params.fieldIds.length > MAX_FIELDS))
       this.flush();
-    const batch = this.batch ??= { name: name2, key, fields: 0, parts: [] };
+    const batch = this.batch ??= { name: name2, key: key2, fields: 0, parts: [] };
     batch.fields += params.fieldIds.length;
     const result = new Promise((resolve2, reject3) => {
       batch.parts.push({ params, timeoutMs: options?.timeoutMs, resolve: resolve2, reject: reject3 });
@@ -12789,11 +12789,11 @@ var PlayerRegistry = class {
   /** Records one beacon; `added` is true the first time this player is heard. */
   record(msg, sourceAddress, at2 = this.clock()) {
     const host = connectHostOf(msg, sourceAddress);
-    const key = `${msg.guid}@${host}`;
-    const previous = this.players.get(key);
+    const key2 = `${msg.guid}@${host}`;
+    const previous = this.players.get(key2);
     const debuggerPort = debuggerPortOf(msg);
     const player = {
-      key,
+      key: key2,
       guid: msg.guid,
       label: msg.id,
       ...msg.projectName !== void 0 ? { projectName: msg.projectName } : {},
@@ -12811,7 +12811,7 @@ var PlayerRegistry = class {
       lastHeardAt: Math.max(at2, previous?.lastHeardAt ?? at2),
       beacons: (previous?.beacons ?? 0) + 1
     };
-    this.players.set(key, player);
+    this.players.set(key2, player);
     this.prune(at2);
     return { player, added: previous === void 0 };
   }
@@ -12821,8 +12821,8 @@ var PlayerRegistry = class {
     const maxAgeMs = options.maxAgeMs ?? this.visibleForMs;
     return [...this.players.values()].map((p) => listed(p, now, maxAgeMs)).filter((p) => options.includeStale === true || !p.stale).sort((a, b) => a.firstHeardAt - b.firstHeardAt || a.key.localeCompare(b.key));
   }
-  get(key, now = this.clock()) {
-    const player = this.players.get(key);
+  get(key2, now = this.clock()) {
+    const player = this.players.get(key2);
     return player && listed(player, now, this.visibleForMs);
   }
   get size() {
@@ -12860,8 +12860,8 @@ var PlayerRegistry = class {
     );
   }
   prune(now) {
-    for (const [key, p] of this.players) {
-      if (now - p.lastHeardAt > this.forgetAfterMs) this.players.delete(key);
+    for (const [key2, p] of this.players) {
+      if (now - p.lastHeardAt > this.forgetAfterMs) this.players.delete(key2);
     }
     if (this.players.size <= this.maxPlayers) return;
     const oldestFirst = [...this.players.values()].sort((a, b) => a.lastHeardAt - b.lastHeardAt);
@@ -13951,11 +13951,11 @@ function typeRefNamer(tables, strings) {
 
 // unity/catalog/name-query.ts
 var MATCH_RANKS = ["exact", "name", "exact-ignore-case", "name-ignore-case", "pattern"];
-function nameKeys(fullName, simpleName) {
+function nameKeys(fullName, simpleName2) {
   const bare = stripArity(fullName);
   const keys = {
     fullName,
-    simpleName,
+    simpleName: simpleName2,
     bare,
     lowerFull: fullName.toLowerCase(),
     lowerBare: bare.toLowerCase()
@@ -14216,8 +14216,8 @@ function closestNames(query2, candidates, options = {}) {
   for (const c of candidates) {
     if (seen.has(c.label)) continue;
     let best = max + 1;
-    for (const key of c.keys) {
-      best = Math.min(best, boundedEditDistance(q, key.toLowerCase(), Math.min(max, best - 1)));
+    for (const key2 of c.keys) {
+      best = Math.min(best, boundedEditDistance(q, key2.toLowerCase(), Math.min(max, best - 1)));
       if (best === 0) break;
     }
     if (best <= max) {
@@ -14292,12 +14292,12 @@ var ACCESS = {
 function accessOf(attributes) {
   return ACCESS[attributes & MethodAttributes.MemberAccessMask] ?? "compiler";
 }
-function memo(map, key, load) {
-  let p = map.get(key);
+function memo(map, key2, load) {
+  let p = map.get(key2);
   if (!p) {
     p = load();
-    map.set(key, p);
-    void p.catch(() => map.delete(key));
+    map.set(key2, p);
+    void p.catch(() => map.delete(key2));
   }
   return p;
 }
@@ -14353,11 +14353,11 @@ var MemberReader = class {
   }
   methods(typeId) {
     return memo(this.declaredMethods, typeId, async () => {
-      const [declaringType, ids] = await Promise.all([
+      const [declaringType, ids2] = await Promise.all([
         this.ref(typeId),
         this.conn.send("TYPE.GET_METHODS", { typeId })
       ]);
-      return settleAll(ids.map((id) => this.method(id, declaringType)));
+      return settleAll(ids2.map((id) => this.method(id, declaringType)));
     });
   }
   properties(typeId) {
@@ -15224,8 +15224,8 @@ var TypeIndex = class {
   /** One APPDOMAIN.GET_ASSEMBLIES, plus ASSEMBLY.GET_NAME for ids not seen before. */
   async assemblies() {
     const domainId = await this.domain();
-    const ids = await this.conn.send("APPDOMAIN.GET_ASSEMBLIES", { domainId });
-    return Promise.all(ids.map((id) => this.assembly(id)));
+    const ids2 = await this.conn.send("APPDOMAIN.GET_ASSEMBLIES", { domainId });
+    return Promise.all(ids2.map((id) => this.assembly(id)));
   }
   assembly(assemblyId) {
     return memo(this.names, assemblyId, async () => {
@@ -15281,8 +15281,8 @@ var TypeIndex = class {
   /** Exact full names can still be found in assemblies we could not list: VM.GET_TYPES. */
   async searchUnlisted(name2, assemblyIds) {
     if (!isPlainTypeName(name2)) return [];
-    const ids = await this.conn.send("VM.GET_TYPES", { name: name2, ignoreCase: false });
-    const infos2 = await Promise.all(ids.map((id) => this.members.info(id)));
+    const ids2 = await this.conn.send("VM.GET_TYPES", { name: name2, ignoreCase: false });
+    const infos2 = await Promise.all(ids2.map((id) => this.members.info(id)));
     const hits = [];
     for (const [i, info2] of infos2.entries()) {
       if (!assemblyIds.has(info2.assemblyId)) continue;
@@ -15295,7 +15295,7 @@ var TypeIndex = class {
         kind: void 0,
         keys: nameKeys(info2.fullName, parts.name)
       };
-      this.typeIds.set(typeKey(info2.assemblyId, type), Promise.resolve(ids[i]));
+      this.typeIds.set(typeKey(info2.assemblyId, type), Promise.resolve(ids2[i]));
       hits.push({ type, assembly: await this.assembly(info2.assemblyId), match: "exact" });
     }
     return hits;
@@ -15480,14 +15480,14 @@ var TypeCatalog = class {
     return this.translate(async () => {
       const typeId = typeof type === "number" ? type : await this.resolveType(type);
       const chain = await this.members.chain(typeId);
-      const ids = chain.map((c) => c.typeId);
+      const ids2 = chain.map((c) => c.typeId);
       const r = this.members;
       const [fields, properties, methods] = await Promise.all([
-        Promise.all(ids.map((t) => r.fields(t))).then(mergeFields),
-        Promise.all(ids.map((t) => r.properties(t))).then(mergeProperties),
-        Promise.all(ids.map((t) => r.methods(t))).then(mergeMethods)
+        Promise.all(ids2.map((t) => r.fields(t))).then(mergeFields),
+        Promise.all(ids2.map((t) => r.properties(t))).then(mergeProperties),
+        Promise.all(ids2.map((t) => r.methods(t))).then(mergeMethods)
       ]);
-      const depth = (declaringTypeId) => ids.indexOf(declaringTypeId);
+      const depth = (declaringTypeId) => ids2.indexOf(declaringTypeId);
       const field = fields.items.find((f) => f.name === name2);
       const property = properties.items.find((p) => p.name === name2);
       const overloads = methods.items.filter((m) => m.name === name2);
@@ -15875,15 +15875,15 @@ var GameConnection = class {
     return this.invokerValue;
   }
   /** This connection's value of `key`, made on first use. After the end, made but not kept. */
-  part(key) {
-    if (this.parts.has(key)) return this.parts.get(key);
-    const value = key.create(this);
-    if (!this.endedValue) this.parts.set(key, value);
+  part(key2) {
+    if (this.parts.has(key2)) return this.parts.get(key2);
+    const value = key2.create(this);
+    if (!this.endedValue) this.parts.set(key2, value);
     return value;
   }
   /** The value of `key` if it was made on this connection, without making it. */
-  peek(key) {
-    return this.parts.get(key);
+  peek(key2) {
+    return this.parts.get(key2);
   }
   /** Called by the session once the connection is gone: everything learned on it is dropped. */
   end() {
@@ -16213,9 +16213,9 @@ async function methodsAndBodies(ctx, cache, spec) {
   const seen = /* @__PURE__ */ new Set();
   for (const m of methods) {
     const { declaringTypeId } = await cache.methodFacts(m.methodId);
-    const key = `${declaringTypeId}:${m.name}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key2 = `${declaringTypeId}:${m.name}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
     for (const b of await generatedBodies(
       ctx.conn,
       declaringTypeId,
@@ -17367,11 +17367,11 @@ var GameMetadata = class {
     return p;
   }
   members(type, name2) {
-    const key = `${type.key}:${name2}`;
-    let p = this.memberSets.get(key);
+    const key2 = `${type.key}:${name2}`;
+    let p = this.memberSets.get(key2);
     if (!p) {
       p = this.loadMembers(type, name2);
-      this.memberSets.set(key, p);
+      this.memberSets.set(key2, p);
     }
     return p;
   }
@@ -17514,25 +17514,25 @@ var GameMetadata = class {
       })
     );
   }
-  async typesNamed(simpleName) {
-    const known = this.named.get(simpleName);
+  async typesNamed(simpleName2) {
+    const known = this.named.get(simpleName2);
     if (known) return known;
-    const found = await this.findNamed(simpleName);
-    if (found.length) this.named.set(simpleName, found);
+    const found = await this.findNamed(simpleName2);
+    if (found.length) this.named.set(simpleName2, found);
     return found;
   }
-  async findNamed(simpleName) {
-    const r = await this.catalog.findTypes(simpleName, { limit: 20 });
+  async findNamed(simpleName2) {
+    const r = await this.catalog.findTypes(simpleName2, { limit: 20 });
     const exact = r.matches.filter(
-      (m) => m.name === simpleName && (m.match === "exact" || m.match === "name") && !m.fullName.includes("+")
+      (m) => m.name === simpleName2 && (m.match === "exact" || m.match === "name") && !m.fullName.includes("+")
     );
-    const ids = exact.map((m) => m.typeId).filter((id) => id !== void 0);
-    return [...new Set(ids)].map(handleOf);
+    const ids2 = exact.map((m) => m.typeId).filter((id) => id !== void 0);
+    return [...new Set(ids2)].map(handleOf);
   }
   interfaces(type) {
     let p = this.interfaceLists.get(type.key);
     if (!p) {
-      p = this.conn.send("TYPE.GET_INTERFACES", { typeId: typeIdOf(type) }).then((ids) => ids.map(handleOf));
+      p = this.conn.send("TYPE.GET_INTERFACES", { typeId: typeIdOf(type) }).then((ids2) => ids2.map(handleOf));
       this.interfaceLists.set(type.key, p);
     }
     return p;
@@ -20531,8 +20531,8 @@ function causedBy(e, type) {
   return false;
 }
 async function runBound(session, caller, source, options, label, inWindow2) {
-  const key = programKey(source, options);
-  if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key))
+  const key2 = programKey(source, options);
+  if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key2))
     return session.run(label, caller, inWindow2);
   let bound;
   try {
@@ -20638,9 +20638,9 @@ async function winePrefixes(options = {}) {
     const real = await realpath(c.prefix).catch(() => void 0);
     if (real === void 0 ? c.source === "steam" || c.source === "default" : !await isDir(real))
       continue;
-    const key = real ?? path.resolve(c.prefix);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key2 = real ?? path.resolve(c.prefix);
+    if (seen.has(key2)) continue;
+    seen.add(key2);
     out.push(c);
   }
   return out;
@@ -20745,8 +20745,8 @@ var PlayerLogPaths = class {
   known;
   /** The path remembered for the game `session` is attached to now. */
   cached(session) {
-    const key = attachmentKey(session);
-    return this.known && key !== void 0 && this.known.key === key ? this.known : void 0;
+    const key2 = attachmentKey(session);
+    return this.known && key2 !== void 0 && this.known.key === key2 ? this.known : void 0;
   }
   remember(known) {
     if (known.key) this.known = known;
@@ -20878,9 +20878,9 @@ function unreadable(e, path5) {
 
 // mcp/game.ts
 var Game = class {
-  constructor(id, key, target, options, log) {
+  constructor(id, key2, target, options, log) {
     this.id = id;
-    this.key = key;
+    this.key = key2;
     this.target = target;
     this.session = new GameSession({ ...options, target });
     this.debug = new Debugger(this.session, log);
@@ -21947,8 +21947,8 @@ var GameApp = class _GameApp {
     return this.gameAt(p.endpoint, { kind: "player", selector: p.key });
   }
   gameAt(at2, target) {
-    const key = typeof at2 === "string" ? at2 : `${at2.host}:${at2.port}`;
-    const known = this.games.get(key);
+    const key2 = typeof at2 === "string" ? at2 : `${at2.host}:${at2.port}`;
+    const known = this.games.get(key2);
     if (known) return known;
     const options = {
       ...this.listener ? { players: playerResolver(this.listener.registry) } : {},
@@ -21958,8 +21958,8 @@ var GameApp = class _GameApp {
       ...this.opts.invokeTimeoutMs !== void 0 ? { invokeTimeoutMs: this.opts.invokeTimeoutMs } : {},
       ...this.opts.slot ? { slot: this.opts.slot } : {}
     };
-    const game = new Game(`g${this.nextGame++}`, key, target, options, this.log);
-    this.games.set(key, game);
+    const game = new Game(`g${this.nextGame++}`, key2, target, options, this.log);
+    this.games.set(key2, game);
     return game;
   }
   /** Resumes every game, sends each DISPOSE, closes the sockets. Idempotent. */
@@ -23876,8 +23876,8 @@ var EcsCalls = class {
    * Overloads are told apart by their parameters, never by position (rule 5).
    */
   method(typeId, name2, params, arity = 0) {
-    const key = `${typeId}.${name2}(${params.join(",")})\`${arity}`;
-    let p = this.cache.methods.get(key);
+    const key2 = `${typeId}.${name2}(${params.join(",")})\`${arity}`;
+    let p = this.cache.methods.get(key2);
     if (!p) {
       p = (async () => {
         const { methods } = await this.md.members(handleOf(typeId), name2);
@@ -23892,21 +23892,21 @@ var EcsCalls = class {
         }
         throw EcsErrors.notEcsGame(`${await this.fullName(typeId)}.${name2}(${params.join(", ")})`);
       })();
-      p.catch(() => this.cache.methods.delete(key));
-      this.cache.methods.set(key, p);
+      p.catch(() => this.cache.methods.delete(key2));
+      this.cache.methods.set(key2, p);
     }
     return p;
   }
   /** A generic method closed over one component type (MAKE_GENERIC_METHOD, cached). */
   generic(typeId, name2, params, component) {
-    const key = `${typeId}.${name2}(${params.join(",")})<${component}>`;
-    let p = this.cache.methods.get(key);
+    const key2 = `${typeId}.${name2}(${params.join(",")})<${component}>`;
+    let p = this.cache.methods.get(key2);
     if (!p) {
       p = this.method(typeId, name2, params, 1).then(
         (m) => this.md.instantiateMethod(m, [handleOf(component)])
       );
-      p.catch(() => this.cache.methods.delete(key));
-      this.cache.methods.set(key, p);
+      p.catch(() => this.cache.methods.delete(key2));
+      this.cache.methods.set(key2, p);
     }
     return p;
   }
@@ -24515,10 +24515,10 @@ async function fromJson(template, patch, types, path5 = "value") {
         );
       }
       const names2 = await types.fieldNames(template.typeId);
-      for (const key of Object.keys(patch)) {
-        if (!names2.includes(key)) {
+      for (const key2 of Object.keys(patch)) {
+        if (!names2.includes(key2)) {
           const name2 = await types.fullName(template.typeId);
-          throw Errors.memberNotFound(name2, key, names2);
+          throw Errors.memberNotFound(name2, key2, names2);
         }
       }
       const fields = [];
@@ -25729,15 +25729,15 @@ function undo(session, journal, caller, sel) {
     const checked = [];
     const pending = /* @__PURE__ */ new Map();
     for (const e of entries) {
-      const key = e.target.kind === "eval" ? `eval|${locationKey(e.target.where)}` : `${e.world}|${e.entity?.index}:${e.entity?.version}|${JSON.stringify(e.target)}`;
+      const key2 = e.target.kind === "eval" ? `eval|${locationKey(e.target.where)}` : `${e.world}|${e.entity?.index}:${e.entity?.version}|${JSON.stringify(e.target)}`;
       if (e.target.kind === "eval") {
         const t = e.target;
         const now = await located(e, () => readAt(ecs.ctx, t.where));
         const current2 = wireText(now);
-        const known = pending.get(key);
+        const known = pending.get(key2);
         const matches2 = known !== void 0 ? known === e.after : sameValue(now, t.after);
         if (!matches2 && !sel.force) throw conflict(e, e.after, current2);
-        pending.set(key, e.before);
+        pending.set(key2, e.before);
         checked.push({ e, l: void 0, current: current2 });
         continue;
       }
@@ -25756,9 +25756,9 @@ function undo(session, journal, caller, sel) {
       const info2 = await ecs.component(
         e.target.kind === "component" ? e.target.component : e.target.buffer
       );
-      const current = pending.has(key) ? pending.get(key) : e.target.kind === "component" ? await componentJson(ecs, l, info2) : (await readBuffer(ecs, l, info2)).json;
+      const current = pending.has(key2) ? pending.get(key2) : e.target.kind === "component" ? await componentJson(ecs, l, info2) : (await readBuffer(ecs, l, info2)).json;
       if (!sameJson(current, e.after) && !sel.force) throw conflict(e, e.after, current);
-      pending.set(key, e.before);
+      pending.set(key2, e.before);
       checked.push({ e, l, current, info: info2 });
     }
     const out = [];
@@ -25880,6 +25880,1738 @@ var ecsTools = [
   undoTool
 ];
 
+// unity/scene/scene-tree.ts
+var DONT_DESTROY_ON_LOAD = "DontDestroyOnLoad";
+function buildTree(objects, scenes) {
+  const nodes = objects.map((o, index) => ({
+    ...o,
+    index,
+    parent: -1,
+    children: [],
+    depth: 0,
+    scene: "",
+    activeInHierarchy: o.activeSelf
+  }));
+  const byTransform = new Map(nodes.map((n) => [n.transformId, n]));
+  const byObject = new Map(nodes.map((n) => [n.objectId, n]));
+  for (const n of nodes) {
+    const p = n.parentTransformId ? byTransform.get(n.parentTransformId) : void 0;
+    if (p) {
+      n.parent = p.index;
+      p.children.push(n.index);
+    }
+  }
+  for (const n of nodes) n.children.sort((a, b) => nodes[a].sibling - nodes[b].sibling || a - b);
+  const out = [];
+  const placed = /* @__PURE__ */ new Set();
+  for (const s of scenes) {
+    const roots = [];
+    for (const id of s.roots) {
+      const n = byObject.get(id);
+      if (n && n.parent < 0 && !placed.has(n.index)) {
+        roots.push(n.index);
+        placed.add(n.index);
+      }
+    }
+    const { roots: _, ...info2 } = s;
+    out.push({ info: info2, roots });
+  }
+  const rest = nodes.filter((n) => n.parent < 0 && !placed.has(n.index)).map((n) => n.index);
+  if (rest.length) out.push({ info: { name: DONT_DESTROY_ON_LOAD, index: -1 }, roots: rest });
+  for (const s of out) {
+    const stack = [...s.roots].reverse().map((i) => ({ i, depth: 0, active: true }));
+    while (stack.length) {
+      const { i, depth, active } = stack.pop();
+      const n = nodes[i];
+      n.depth = depth;
+      n.scene = s.info.name;
+      n.activeInHierarchy = active && n.activeSelf;
+      for (let k = n.children.length - 1; k >= 0; k--)
+        stack.push({ i: n.children[k], depth: depth + 1, active: n.activeInHierarchy });
+    }
+  }
+  return { nodes, scenes: out, byId: new Map(nodes.map((n) => [n.id, n])) };
+}
+function pathOf(tree, n) {
+  const parts = [];
+  for (let c = n; c; c = c.parent >= 0 ? tree.nodes[c.parent] : void 0)
+    parts.push(c.name);
+  return parts.reverse().join("/");
+}
+function globToRegExp(glob) {
+  const body = [...glob].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
+  return new RegExp(`^${body}$`, "s");
+}
+var simpleName = (type) => type.slice(Math.max(type.lastIndexOf("."), type.lastIndexOf("+")) + 1);
+var hasFilter = (f) => f.name !== void 0 || f.component !== void 0 || f.tag !== void 0 || f.layer !== void 0 || f.active !== void 0;
+function matcher(tree, f) {
+  const name2 = f.name !== void 0 ? globToRegExp(f.name) : void 0;
+  if (f.component !== void 0) {
+    const want = f.component;
+    const types = new Set(tree.nodes.flatMap((n) => n.components));
+    if (![...types].some((t) => t === want || simpleName(t) === want)) {
+      const suggestions = closestNames(
+        want,
+        [...types].map((t) => ({ label: simpleName(t), keys: [t, simpleName(t)] }))
+      );
+      throw new UnityError(
+        "TYPE_NOT_FOUND",
+        `no GameObject in the loaded scenes has a ${JSON.stringify(want)} component${suggestions.length ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
+        { suggestions }
+      );
+    }
+  }
+  return (n) => (!name2 || name2.test(n.name)) && (f.component === void 0 || n.components.some((t) => t === f.component || simpleName(t) === f.component)) && (f.tag === void 0 || n.tag === f.tag) && (f.layer === void 0 || n.layer === f.layer) && (f.active === void 0 || n.activeInHierarchy === f.active);
+}
+function sceneRoots(tree, scene) {
+  if (scene === void 0) return tree.scenes;
+  const s = tree.scenes.filter((x) => x.info.name === scene || x.info.path === scene);
+  if (s.length) return s;
+  const names2 = tree.scenes.map((x) => x.info.name);
+  const suggestions = closestNames(
+    scene,
+    names2.map((label) => ({ label, keys: [label] }))
+  );
+  throw new UnityError(
+    "NAME_NOT_FOUND",
+    `no loaded scene is named ${JSON.stringify(scene)} (loaded: ${names2.join(", ")})${suggestions.length ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
+    { suggestions }
+  );
+}
+function resolveObject(tree, at2, scene) {
+  if (typeof at2 === "number" || /^-?\d+$/.test(at2)) {
+    const id = Number(at2);
+    const n = tree.byId.get(id);
+    if (!n)
+      throw new UnityError(
+        "OBJECT_NOT_FOUND",
+        `no GameObject has instance id ${id} (destroyed, or not a GameObject's id); scene_find lists ids`
+      );
+    return n;
+  }
+  const parts = at2.replace(/^\/+|\/+$/g, "").split("/");
+  let level = sceneRoots(tree, scene).flatMap(
+    (s) => s.roots.map((i) => tree.nodes[i])
+  );
+  for (let k = 0; k < parts.length; k++) {
+    const found = level.filter((n) => n.name === parts[k]);
+    if (found.length === 0) {
+      const suggestions = closestNames(
+        parts[k],
+        level.map((n) => ({ label: n.name, keys: [n.name] }))
+      );
+      const where = k === 0 ? "at the root" : `under ${parts.slice(0, k).join("/")}`;
+      const there = [...new Set(level.map((n) => n.name))];
+      const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(", ")}?` : there.length ? ` (there: ${there.slice(0, 10).map((s) => JSON.stringify(s)).join(", ")}${there.length > 10 ? `, and ${there.length - 10} more` : ""})` : " (nothing there)";
+      throw new UnityError(
+        "OBJECT_NOT_FOUND",
+        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}`,
+        {
+          suggestions
+        }
+      );
+    }
+    if (k === parts.length - 1) {
+      if (found.length > 1)
+        throw Errors.ambiguousName(
+          at2,
+          found.map((n) => `${pathOf(tree, n)} [${n.id}]${n.scene ? ` in ${n.scene}` : ""}`),
+          "Name one by its instance id."
+        );
+      return found[0];
+    }
+    level = found.flatMap((n) => n.children.map((i) => tree.nodes[i]));
+  }
+  throw new Error("unreachable");
+}
+var DEFAULT_DEPTH = 3;
+var DEFAULT_NODES = 200;
+function hierarchy(tree, args2) {
+  const filtered = hasFilter(args2);
+  const maxDepth = args2.depth ?? (filtered ? Number.POSITIVE_INFINITY : DEFAULT_DEPTH);
+  const limit = args2.limit ?? DEFAULT_NODES;
+  const offset = args2.offset ?? 0;
+  const starts = args2.root !== void 0 ? [resolveObject(tree, args2.root, args2.scene)] : sceneRoots(tree, args2.scene).flatMap((s) => s.roots.map((i) => tree.nodes[i]));
+  const matches2 = filtered ? matcher(tree, args2) : void 0;
+  const all = [];
+  let matchCount = 0;
+  const walk = (n, level) => {
+    const at2 = all.length;
+    const isMatch = matches2 ? matches2(n) : true;
+    if (isMatch && matches2) matchCount++;
+    all.push({ node: n, level, hiddenChildren: 0, match: isMatch });
+    let below = false;
+    if (level < maxDepth) {
+      for (const c of n.children) below = walk(tree.nodes[c], level + 1) || below;
+    } else all[at2].hiddenChildren = n.children.length;
+    if (matches2 && !isMatch && !below) all.length = at2;
+    return isMatch || below;
+  };
+  for (const s of starts) walk(s, 0);
+  const lines = all.slice(offset, offset + limit);
+  const page2 = {
+    lines,
+    total: all.length,
+    offset,
+    scenes: [...new Set(lines.map((l) => l.node.scene))]
+  };
+  if (offset + lines.length < all.length) page2.next = offset + lines.length;
+  if (matches2) page2.matches = matchCount;
+  return page2;
+}
+function find(tree, args2) {
+  const offset = args2.offset ?? 0;
+  const limit = args2.limit ?? 50;
+  if (args2.path !== void 0) {
+    const n = resolveObject(tree, args2.path, args2.scene);
+    return { found: offset === 0 ? [n] : [], total: 1, offset };
+  }
+  const m = matcher(tree, { name: args2.name, component: args2.component, tag: args2.tag });
+  const order = [];
+  for (const s of sceneRoots(tree, args2.scene)) {
+    const stack = [...s.roots].reverse();
+    while (stack.length) {
+      const n = tree.nodes[stack.pop()];
+      if (m(n)) order.push(n);
+      for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+    }
+  }
+  if (order.length === 0 && args2.name !== void 0 && !/[*?]/.test(args2.name)) {
+    const suggestions = closestNames(
+      args2.name,
+      [...new Set(tree.nodes.map((n) => n.name))].map((label) => ({ label, keys: [label] }))
+    );
+    if (suggestions.length)
+      throw new UnityError(
+        "OBJECT_NOT_FOUND",
+        `no GameObject is named ${JSON.stringify(args2.name)}; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(", ")}?`,
+        { suggestions }
+      );
+  }
+  return { found: order.slice(offset, offset + limit), total: order.length, offset };
+}
+
+// unity/scene/scene-snapshot.ts
+var T2 = "UnityEngine.Transform";
+var GO = "UnityEngine.GameObject";
+var C2 = "UnityEngine.Component";
+var O = "UnityEngine.Object";
+var SEPARATOR = "";
+var GETTERS = {
+  gameObject: { input: T2, declaring: C2, method: "get_gameObject", output: GO },
+  parent: { input: T2, declaring: T2, method: "get_parent", output: T2 },
+  sibling: { input: T2, declaring: T2, method: "GetSiblingIndex", output: "System.Int32" },
+  active: { input: GO, declaring: GO, method: "get_activeSelf", output: "System.Boolean" },
+  id: { input: GO, declaring: O, method: "GetInstanceID", output: "System.Int32" },
+  tag: { input: GO, declaring: GO, method: "get_tag", output: "System.String" },
+  layer: { input: GO, declaring: GO, method: "get_layer", output: "System.Int32" },
+  componentObject: { input: C2, declaring: C2, method: "get_gameObject", output: GO }
+};
+function splitToString(s) {
+  const at2 = s.lastIndexOf(" (");
+  if (at2 < 0 || !s.endsWith(")")) return [s, ""];
+  return [s.slice(0, at2), s.slice(at2 + 2, -1)];
+}
+var ids = (vs) => vs.map((v) => v.kind === "object" || v.kind === "string" ? v.objectId : 0);
+var nums = (vs) => vs.map((v) => "value" in v && typeof v.value === "number" ? v.value : 0);
+var bools = (vs) => vs.map((v) => v.kind === "bool" && v.value);
+async function loadedScenes(c, details = false) {
+  const SM = "UnityEngine.SceneManagement.SceneManager";
+  const S = "UnityEngine.SceneManagement.Scene";
+  const count = await c.call(await c.method(SM, "get_sceneCount", []), { kind: "null" }, []);
+  const n = count.kind === "i4" ? count.value : 0;
+  const at2 = await c.method(SM, "GetSceneAt", ["System.Int32"]);
+  const out = [];
+  let activeHandle;
+  if (details) {
+    const active = await c.call(await c.method(SM, "GetActiveScene", []), { kind: "null" }, []);
+    activeHandle = sceneHandle(active);
+  }
+  for (let i = 0; i < n; i++) {
+    const scene = await c.call(at2, { kind: "null" }, [{ kind: "i4", value: i }]);
+    const name2 = await c.text(await c.call(await c.method(S, "get_name", []), scene, []));
+    const roots = ids(
+      await c.arrayValues(await c.call(await c.method(S, "GetRootGameObjects", []), scene, []))
+    );
+    const info2 = { name: name2, index: i, roots };
+    if (details) {
+      info2.path = await c.text(await c.call(await c.method(S, "get_path", []), scene, []));
+      const b = await c.call(await c.method(S, "get_buildIndex", []), scene, []);
+      info2.buildIndex = b.kind === "i4" ? b.value : -1;
+      info2.active = sceneHandle(scene) === activeHandle;
+    }
+    out.push(info2);
+  }
+  return out;
+}
+function sceneHandle(v) {
+  if (v.kind !== "valuetype") return void 0;
+  const f = v.fields[0];
+  return f && f.kind === "i4" ? f.value : void 0;
+}
+async function copySnapshot(c, opts = {}) {
+  await c.prepareDelegates([
+    GETTERS.gameObject,
+    GETTERS.parent,
+    GETTERS.sibling,
+    GETTERS.active,
+    GETTERS.id,
+    GETTERS.componentObject,
+    ...opts.tags ? [GETTERS.tag] : [],
+    ...opts.layers ? [GETTERS.layer] : []
+  ]);
+  try {
+    const transforms = await c.findAll(T2);
+    const gos = await c.convertAll(transforms, GETTERS.gameObject);
+    const parents = await c.convertAll(transforms, GETTERS.parent);
+    const siblings = await c.convertAll(transforms, GETTERS.sibling);
+    const active = await c.convertAll(gos, GETTERS.active);
+    const instanceIds = await c.convertAll(gos, GETTERS.id);
+    const tags = opts.tags ? await c.join(await c.convertAll(gos, GETTERS.tag), SEPARATOR) : void 0;
+    const layers = opts.layers ? await c.convertAll(gos, GETTERS.layer) : void 0;
+    const components = await c.findAll(C2);
+    const owners = await c.convertAll(components, GETTERS.componentObject);
+    const described = await c.join(components, SEPARATOR);
+    const scenes = await loadedScenes(c);
+    return {
+      transforms,
+      gos,
+      parents,
+      siblings,
+      active,
+      instanceIds,
+      tags,
+      layers,
+      components,
+      owners,
+      described,
+      scenes,
+      held: c.takeHeld()
+    };
+  } catch (e) {
+    await c.release();
+    throw e;
+  }
+}
+async function readSnapshot(c, copy) {
+  try {
+    const [tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] = await Promise.all([
+      c.arrayValues(copy.transforms).then(ids),
+      c.arrayValues(copy.gos).then(ids),
+      c.arrayValues(copy.parents).then(ids),
+      c.arrayValues(copy.siblings).then(nums),
+      c.arrayValues(copy.active).then(bools),
+      c.arrayValues(copy.instanceIds).then(nums),
+      c.arrayValues(copy.components).then(ids),
+      c.arrayValues(copy.owners).then(ids),
+      c.text(copy.described),
+      copy.tags ? c.text(copy.tags) : Promise.resolve(void 0),
+      copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(void 0)
+    ]);
+    const text = cIds.length ? described.split(SEPARATOR) : [];
+    if (text.length !== cIds.length)
+      throw new UnityError(
+        "INTERNAL",
+        `the components' names did not split into ${cIds.length} (an object name holds U+001E?)`
+      );
+    const tagList = tags?.split(SEPARATOR);
+    return assemble(
+      tIds,
+      goIds,
+      parentIds,
+      sib,
+      act,
+      iid,
+      cIds,
+      ownerIds,
+      text,
+      tagList,
+      layers,
+      copy.scenes
+    );
+  } finally {
+    await c.release(copy.held);
+  }
+}
+function assemble(tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, text, tagList, layerList, scenes) {
+  const byOwner = /* @__PURE__ */ new Map();
+  const nameOf = /* @__PURE__ */ new Map();
+  cIds.forEach((cid, j) => {
+    const [name2, type] = splitToString(text[j]);
+    const owner = ownerIds[j];
+    let list = byOwner.get(owner);
+    if (!list) byOwner.set(owner, list = { types: [], ids: [] });
+    if (type === T2 || type === "UnityEngine.RectTransform") {
+      nameOf.set(owner, name2);
+      list.types.unshift(type);
+      list.ids.unshift(cid);
+    } else {
+      list.types.push(type);
+      list.ids.push(cid);
+    }
+  });
+  const objects = tIds.map((tid, i) => {
+    const go = goIds[i];
+    const o = {
+      objectId: go,
+      transformId: tid,
+      id: iid[i],
+      name: nameOf.get(go) ?? "",
+      activeSelf: act[i],
+      parentTransformId: parentIds[i],
+      sibling: sib[i],
+      components: byOwner.get(go)?.types ?? [],
+      componentIds: byOwner.get(go)?.ids ?? []
+    };
+    if (tagList) o.tag = tagList[i] ?? "";
+    if (layerList) o.layer = layerList[i];
+    return o;
+  });
+  return buildTree(objects, scenes);
+}
+
+// unity/scene/scene-query.ts
+var MAX_QUERY_OBJECTS = 1e3;
+var Codec = class {
+  constructor(c) {
+    this.c = c;
+  }
+  c;
+  enums = /* @__PURE__ */ new Map();
+  fieldNames(typeId) {
+    return this.c.md.instanceFieldNames(typeId);
+  }
+  fullName(typeId) {
+    return this.c.md.fullName(typeId);
+  }
+  enumConstants(typeId) {
+    let p = this.enums.get(typeId);
+    if (!p) {
+      p = (async () => {
+        const fields = await this.c.conn.send("TYPE.GET_FIELDS", { typeId });
+        const literals = fields.filter((f) => (f.attributes & FieldAttributes.Literal) !== 0);
+        const values = literals.length ? await this.c.conn.send("TYPE.GET_VALUES", {
+          typeId,
+          fieldIds: literals.map((f) => f.fieldId)
+        }) : [];
+        const out = /* @__PURE__ */ new Map();
+        literals.forEach((f, i) => {
+          let v = values[i];
+          if (v?.kind === "valuetype") v = v.fields[0];
+          if (v && "value" in v && (typeof v.value === "number" || typeof v.value === "bigint"))
+            out.set(f.name, v.value);
+        });
+        return out;
+      })();
+      this.enums.set(typeId, p);
+    }
+    return p;
+  }
+};
+async function isValueType(c, typeId) {
+  const k = (await c.md.describe(handleOf(typeId))).kind;
+  return k === "struct" || k === "enum";
+}
+async function propertyStep(c, s, name2, declaring, typeId, typeName2) {
+  const plain3 = !/[[\]<>`,]/.test(typeName2) && await c.hasType(typeName2);
+  if (!plain3 && await isValueType(c, typeId))
+    throw new UnityError(
+      "UNSUPPORTED",
+      `${name2} is a ${typeName2}: a generic struct is not read in bulk; use eval per object`
+    );
+  const output = plain3 ? typeName2 : "System.Object";
+  const array = await c.convertAll(s.array, {
+    input: s.typeName,
+    declaring,
+    method: `get_${name2}`,
+    output
+  });
+  return { kind: "array", array, typeId: plain3 ? typeId : await c.type(output), typeName: output };
+}
+async function fieldStep(c, s, name2, page2) {
+  const values = s.kind === "array" ? page2(await c.arrayValues(s.array)) : s.values;
+  const typeIds = s.kind === "array" ? values.map(() => s.typeId) : s.typeIds;
+  const out = new Array(values.length);
+  const outTypes = new Array(values.length);
+  const fieldOf = /* @__PURE__ */ new Map();
+  const field = (typeId) => {
+    let p = fieldOf.get(typeId);
+    if (!p) {
+      p = (async () => {
+        const r = await c.ctx.catalog.findMember(typeId, name2);
+        if (r.kind !== "field" || r.field.isStatic)
+          throw new UnityError(
+            "MEMBER_NOT_FOUND",
+            `${await c.md.fullName(typeId)}.${name2} is not an instance field (a property after a field is not read in bulk)`
+          );
+        const names2 = await c.md.instanceFieldNames(typeId);
+        return { id: r.field.fieldId, index: names2.indexOf(name2), typeId: r.field.type.typeId };
+      })();
+      fieldOf.set(typeId, p);
+    }
+    return p;
+  };
+  await Promise.all(
+    values.map(async (v, i) => {
+      if (v.kind === "null") {
+        out[i] = v;
+        return;
+      }
+      if (v.kind === "valuetype") {
+        const f2 = await field(v.typeId);
+        out[i] = v.fields[f2.index] ?? Values.null();
+        outTypes[i] = f2.typeId;
+        return;
+      }
+      if (v.kind !== "object") throw new UnityError("INVALID_ARGUMENT", `${name2}: not an object`);
+      const t = typeIds[i] ?? await c.conn.send("OBJECT_REF.GET_TYPE", { objectId: v.objectId });
+      const f = await field(t);
+      const [read2] = await c.conn.send("OBJECT_REF.GET_VALUES", {
+        objectId: v.objectId,
+        fieldIds: [f.id]
+      });
+      out[i] = read2 ?? Values.null();
+      outTypes[i] = f.typeId;
+    })
+  );
+  return { kind: "values", values: out, typeIds: outTypes };
+}
+var NUMERIC = /* @__PURE__ */ new Set([
+  "System.Int32",
+  "System.Int16",
+  "System.SByte",
+  "System.Byte",
+  "System.UInt16",
+  "System.UInt32",
+  "System.Single",
+  "System.Double"
+]);
+var NUMBER_TEXT = /^-?\d+(\.\d+)?(E[+-]\d+)?$/;
+async function fieldTextStep(c, s, name2, declaring, fieldType, page2) {
+  const typeName2 = await c.md.fullName(fieldType);
+  const kind = (await c.md.describe(handleOf(fieldType))).kind;
+  const isBool = typeName2 === "System.Boolean";
+  if (!NUMERIC.has(typeName2) && !isBool && kind !== "enum") return void 0;
+  const joined = await c.text(await c.fieldTexts(s.array, s.typeName, declaring, name2));
+  const n = await c.arrayLength(s.array);
+  const texts = n ? joined.split(SEPARATOR) : [];
+  if (texts.length !== n) return void 0;
+  const out = [];
+  for (const t of page2(texts)) {
+    if (isBool) {
+      if (t !== "True" && t !== "False") return void 0;
+      out.push(t === "True");
+    } else if (kind === "enum") {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(, [A-Za-z_][A-Za-z0-9_]*)*$/.test(t)) return void 0;
+      out.push(t);
+    } else if (NUMBER_TEXT.test(t)) {
+      out.push(Number(t));
+    } else if (t === "NaN" || t === "Infinity" || t === "-Infinity") {
+      out.push(t);
+    } else return void 0;
+  }
+  return out;
+}
+async function readPath(c, start, path5, page2) {
+  let s = start;
+  const segs = path5.split(".");
+  for (const [k, seg] of segs.entries()) {
+    if (s.kind === "array") {
+      const m = await c.ctx.catalog.findMember(s.typeId, seg);
+      if (m.kind === "field" && !m.field.isStatic && k === segs.length - 1) {
+        const json2 = await fieldTextStep(
+          c,
+          s,
+          seg,
+          m.field.declaringType.name,
+          m.field.type.typeId,
+          page2
+        );
+        if (json2) return { json: json2 };
+      }
+      if (m.kind === "property") {
+        const p = m.property;
+        if (p.getterId === 0 || p.isStatic || p.indexParameters.length || !p.type)
+          throw new UnityError("UNSUPPORTED", `${s.typeName}.${seg} has no instance getter`);
+        s = await propertyStep(c, s, seg, p.declaringType.name, p.type.typeId, p.type.name);
+        continue;
+      }
+      if (m.kind === "method")
+        throw new UnityError(
+          "INVALID_ARGUMENT",
+          `${s.typeName}.${seg} is a method: read fields and properties (call methods with eval)`
+        );
+    }
+    s = await fieldStep(c, s, seg, page2);
+  }
+  return { values: s.kind === "array" ? page2(await c.arrayValues(s.array)) : s.values };
+}
+async function withStrings(c, j) {
+  if (j === null || typeof j !== "object") return j;
+  if (Array.isArray(j)) return Promise.all(j.map((x) => withStrings(c, x)));
+  const keys = Object.keys(j);
+  if (keys.length === 1 && keys[0] === "$string" && typeof j["$string"] === "number")
+    return c.text(Values.string(j["$string"]));
+  const out = {};
+  for (const k of keys) out[k] = await withStrings(c, j[k]);
+  return out;
+}
+async function sceneQuery(c, args2) {
+  const limit = args2.limit ?? 100;
+  const offset = args2.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_OBJECTS)
+    throw new UnityError("INVALID_ARGUMENT", `limit must be 1-${MAX_QUERY_OBJECTS}, got ${limit}`);
+  const typeId = await c.ctx.catalog.resolveType(args2.component);
+  const typeName2 = await c.md.fullName(typeId);
+  const component = await c.type("UnityEngine.Component");
+  if (!await c.md.isAssignable(handleOf(component), handleOf(typeId)))
+    throw new UnityError(
+      "INVALID_ARGUMENT",
+      `${typeName2} is not a Component: scene_query reads components of GameObjects`
+    );
+  const all = await c.findAll(typeName2);
+  const start = { kind: "array", array: all, typeId, typeName: typeName2 };
+  const owners = await c.convertAll(all, {
+    input: typeName2,
+    declaring: "UnityEngine.Component",
+    method: "get_gameObject",
+    output: "UnityEngine.GameObject"
+  });
+  const ids2 = await c.convertAll(owners, GETTERS.id);
+  const described = await c.join(all, SEPARATOR);
+  const page2 = (vs) => vs.slice(offset, offset + limit);
+  const columns = [];
+  for (const r of args2.read) columns.push(await readPath(c, start, r, page2));
+  const idValues = await c.arrayValues(ids2);
+  const text = await c.text(described);
+  const names2 = idValues.length ? text.split(SEPARATOR).map((s) => splitToString(s)[0]) : [];
+  const total = idValues.length;
+  const codec = new Codec(c);
+  const rows = [];
+  const decoded = await Promise.all(
+    columns.map(
+      async (col) => "json" in col ? col.json : withStrings(c, await toJsonMany(col.values, codec))
+    )
+  );
+  page2(idValues).forEach((v, i) => {
+    const values = {};
+    args2.read.forEach((r, k) => values[r] = decoded[k][i] ?? null);
+    rows.push({
+      id: v.kind === "i4" ? v.value : 0,
+      name: names2[offset + i] ?? "",
+      values
+    });
+  });
+  return { component: typeName2, total, offset, rows };
+}
+
+// unity/scene/scene-calls.ts
+var SceneCache = class {
+  constructor(md) {
+    this.md = md;
+  }
+  md;
+  types = /* @__PURE__ */ new Map();
+  methods = /* @__PURE__ */ new Map();
+  typeObjects = /* @__PURE__ */ new Map();
+  /** Delegates by getter key, pinned in the game (see the file comment). */
+  delegates = /* @__PURE__ */ new Map();
+  /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
+  holders = [];
+};
+var SCENE_CACHE = connectionPart("scene caches", (c) => new SceneCache(c.part(GAME_METADATA)));
+var HOLDER_SLOTS = 64;
+var key = (g) => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
+function isCollected(e) {
+  return e instanceof Error && /INVALID_OBJECT/.test(`${e.code} ${e.message}`);
+}
+var SceneCalls = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.conn = ctx.conn;
+    this.cache = ctx.connection.part(SCENE_CACHE);
+    this.md = this.cache.md;
+  }
+  ctx;
+  conn;
+  md;
+  cache;
+  /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
+  forgetObjects() {
+    this.cache.typeObjects.clear();
+  }
+  /** Slots this call holds (kept alive by a pinned holder until `release`). */
+  held = [];
+  /**
+   * Keeps `v` (an object this call made) alive until `release`: stored in a free slot of a
+   * pinned holder (one ARRAY_REF.SET_VALUES; a new holder, two invokes, when all are taken).
+   * Without it a collection run by a later invoke could take it (the agent's ids are weak).
+   */
+  async keep(v) {
+    if (v.kind !== "object" && v.kind !== "string") return v;
+    let h = this.cache.holders.find((x) => x.free.length > 0);
+    if (!h) h = await this.newHolder();
+    const slot = h.free.pop();
+    this.held.push({ holder: h.id, slot });
+    await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: h.id, index: slot, values: [v] });
+    return v;
+  }
+  /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
+  takeHeld() {
+    return this.held.splice(0);
+  }
+  /** Empties the slots (wire writes only: no window needed). */
+  async release(held = this.takeHeld()) {
+    await Promise.all(
+      held.map(
+        (x) => this.conn.send("ARRAY_REF.SET_VALUES", {
+          arrayId: x.holder,
+          index: x.slot,
+          values: [Values.null()]
+        })
+      )
+    );
+    for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+  }
+  async newHolder() {
+    const a = await this.newArray(
+      "System.Object",
+      new Array(HOLDER_SLOTS).fill(Values.null())
+    );
+    const alloc = await this.method("System.Runtime.InteropServices.GCHandle", "Alloc", [
+      "System.Object"
+    ]);
+    await this.call(alloc, Values.null(), [a]);
+    if (a.kind !== "object") throw new UnityError("INTERNAL", "no holder array");
+    const h = {
+      id: a.objectId,
+      free: Array.from({ length: HOLDER_SLOTS }, (_, i) => HOLDER_SLOTS - 1 - i)
+    };
+    this.cache.holders.push(h);
+    return h;
+  }
+  type(name2) {
+    let p = this.cache.types.get(name2);
+    if (!p) {
+      p = this.md.findType(name2).then((t) => {
+        if (!t) throw new UnityError("TYPE_NOT_FOUND", `${name2} is not loaded in this game`);
+        return typeIdOf(t);
+      });
+      p.catch(() => this.cache.types.delete(name2));
+      this.cache.types.set(name2, p);
+    }
+    return p;
+  }
+  async hasType(name2) {
+    return await this.md.findType(name2) !== void 0;
+  }
+  /** A method of `typeName` by name and parameter full names (`*` matches any). */
+  method(typeName2, name2, params, arity = 0) {
+    const k = `${typeName2}.${name2}(${params.join(",")})\`${arity}`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.type(typeName2);
+        const { methods } = await this.md.members(handleOf(typeId), name2);
+        for (const m of methods) {
+          if (m.parameters.length !== params.length || m.genericArity !== arity) continue;
+          let ok = true;
+          for (let i = 0; i < params.length && ok; i++) {
+            if (params[i] === "*") continue;
+            ok = (await this.md.describe(m.parameters[i].type)).fullName === params[i];
+          }
+          if (ok) return m;
+        }
+        throw new UnityError(
+          "MEMBER_NOT_FOUND",
+          `${typeName2}.${name2}(${params.join(", ")}) is not in this game's Unity version`
+        );
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+  /** A generic method closed over `typeArgs` (full names), cached. */
+  generic(typeName2, name2, params, typeArgs2) {
+    const k = `${typeName2}.${name2}(${params.join(",")})<${typeArgs2.join(",")}>`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const def = await this.method(typeName2, name2, params, typeArgs2.length);
+        const ids2 = await Promise.all(typeArgs2.map((t) => this.type(t)));
+        return this.md.instantiateMethod(def, ids2.map(handleOf));
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+  async call(m, thisArg, args2, virtual = false) {
+    return (await this.ctx.invoke(m.handle, m.isStatic ? Values.null() : thisArg, args2, {
+      virtual
+    })).result;
+  }
+  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
+  typeObject(typeId) {
+    let p = this.cache.typeObjects.get(typeId);
+    if (!p) {
+      p = this.conn.send("TYPE.GET_OBJECT", { typeId });
+      p.catch(() => this.cache.typeObjects.delete(typeId));
+      this.cache.typeObjects.set(typeId, p);
+    }
+    return p;
+  }
+  async enumValue(typeName2, value) {
+    return Values.struct(await this.type(typeName2), [Values.i4(value)]);
+  }
+  async string(text) {
+    const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
+    return Values.string(await this.conn.send("APPDOMAIN.CREATE_STRING", { domainId, text }));
+  }
+  /** `Array.CreateInstance(type, n)` filled with `values` (one invoke). */
+  async newArray(elementType, values) {
+    const create = await this.method("System.Array", "CreateInstance", [
+      "System.Type",
+      "System.Int32"
+    ]);
+    const a = await this.call(create, Values.null(), [
+      Values.object(await this.typeObject(await this.type(elementType))),
+      Values.i4(values.length)
+    ]);
+    if (a.kind !== "object")
+      throw new UnityError("INTERNAL", "Array.CreateInstance returned no array");
+    if (values.length)
+      await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: a.objectId, index: 0, values });
+    return a;
+  }
+  /**
+   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
+   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
+   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   */
+  async prepareDelegates(getters) {
+    const missing = getters.filter((g) => !this.cache.delegates.has(key(g)));
+    if (missing.length === 0) return;
+    const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+    const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+    const create = await this.method("System.Delegate", "CreateDelegate", [
+      "System.Type",
+      "System.Reflection.MethodInfo"
+    ]);
+    const converterDef = await this.typeObject(await this.type("System.Converter`2"));
+    for (const g of missing) {
+      const info2 = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type(g.declaring))),
+        [await this.string(g.method)],
+        true
+      );
+      if (info2.kind !== "object")
+        throw new UnityError("MEMBER_NOT_FOUND", `${g.declaring}.${g.method} is not in this game`);
+      const args2 = await this.newArray("System.Type", [
+        Values.object(await this.typeObject(await this.type(g.input))),
+        Values.object(await this.typeObject(await this.type(g.output)))
+      ]);
+      const converter = await this.call(makeGeneric, Values.object(converterDef), [args2], true);
+      const d = await this.call(create, Values.null(), [converter, info2]);
+      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${key(g)}`);
+      await this.keep(d);
+      this.held.pop();
+      this.cache.delegates.set(key(g), d.objectId);
+    }
+  }
+  /**
+   * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
+   * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
+   * made and pinned once per connection), then `string.Join` of the boxed values. For fields
+   * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
+   */
+  async fieldTexts(array, input, declaring, field) {
+    const k = `field:${input}>${declaring}.${field}`;
+    if (!this.cache.delegates.has(k)) {
+      const getField = await this.method("System.Type", "GetField", [
+        "System.String",
+        "System.Reflection.BindingFlags"
+      ]);
+      const info2 = await this.call(
+        getField,
+        Values.object(await this.typeObject(await this.type(declaring))),
+        [
+          await this.string(field),
+          await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
+        ],
+        true
+      );
+      if (info2.kind !== "object")
+        throw new UnityError("MEMBER_NOT_FOUND", `${declaring}.${field} is not an instance field`);
+      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+      const getValue = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type("System.Reflection.FieldInfo"))),
+        [await this.string("GetValue")],
+        true
+      );
+      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+      const args2 = await this.newArray("System.Type", [
+        Values.object(await this.typeObject(await this.type(input))),
+        Values.object(await this.typeObject(await this.type("System.Object")))
+      ]);
+      const converter = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type("System.Converter`2"))),
+        [args2],
+        true
+      );
+      const create = await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Object",
+        "System.Reflection.MethodInfo"
+      ]);
+      const d = await this.call(create, Values.null(), [converter, info2, getValue]);
+      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop();
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const convert2 = await this.generic(
+      "System.Array",
+      "ConvertAll",
+      ["*", "*"],
+      [input, "System.Object"]
+    );
+    const boxed = await this.keep(
+      await this.call(convert2, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
+    );
+    return this.join(boxed, "");
+  }
+  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
+  async convertAll(array, g) {
+    await this.prepareDelegates([g]);
+    const convert2 = await this.generic(
+      "System.Array",
+      "ConvertAll",
+      ["*", "*"],
+      [g.input, g.output]
+    );
+    return this.keep(
+      await this.call(convert2, Values.null(), [
+        array,
+        Values.object(this.cache.delegates.get(key(g)))
+      ])
+    );
+  }
+  /** `UnityEngine.Object.FindObjectsByType<T>(Include, None)`: every loaded T, inactive ones too. */
+  async findAll(typeName2) {
+    const m = await this.generic(
+      "UnityEngine.Object",
+      "FindObjectsByType",
+      ["UnityEngine.FindObjectsInactive", "UnityEngine.FindObjectsSortMode"],
+      [typeName2]
+    );
+    return this.keep(
+      await this.call(m, Values.null(), [
+        await this.enumValue("UnityEngine.FindObjectsInactive", 1),
+        await this.enumValue("UnityEngine.FindObjectsSortMode", 0)
+      ])
+    );
+  }
+  /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
+  async join(array, separator) {
+    const m = await this.method("System.String", "Join", ["System.String", "System.Object[]"]);
+    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+  }
+  async arrayLength(array) {
+    if (array.kind !== "object") return 0;
+    const { dimensions } = await this.conn.send("ARRAY_REF.GET_LENGTH", {
+      arrayId: array.objectId
+    });
+    return dimensions[0]?.length ?? 0;
+  }
+  /** The whole array in one ARRAY_REF.GET_VALUES. */
+  async arrayValues(array) {
+    const n = await this.arrayLength(array);
+    if (n === 0 || array.kind !== "object") return [];
+    return this.conn.send("ARRAY_REF.GET_VALUES", { arrayId: array.objectId, index: 0, count: n });
+  }
+  /** A string's text (STRING_REF.GET_VALUE; GET_CHARS for one the agent cannot give as UTF-8). */
+  async text(v) {
+    if (v.kind !== "string") return "";
+    try {
+      return await this.conn.send("STRING_REF.GET_VALUE", { objectId: v.objectId });
+    } catch (e) {
+      if (!/INVALID_ARGUMENT/.test(String(e))) throw e;
+      const length = await this.conn.stringLength(v.objectId);
+      return this.conn.send("STRING_REF.GET_CHARS", {
+        objectId: v.objectId,
+        index: 0,
+        count: length
+      });
+    }
+  }
+};
+
+// unity/scene/scene-service.ts
+async function withCalls(ctx, op) {
+  const c = new SceneCalls(ctx);
+  try {
+    return await op(c);
+  } catch (e) {
+    if (!isCollected(e)) throw e;
+    c.forgetObjects();
+    return op(c);
+  }
+}
+function sceneRead(session, caller, label, op) {
+  return session.run(label, caller, (ctx) => withCalls(ctx, op));
+}
+function listScenes(session, caller) {
+  return sceneRead(
+    session,
+    caller,
+    "scene_list",
+    async (c) => (await loadedScenes(c, true)).map(({ roots, ...s }) => ({ ...s, rootCount: roots.length }))
+  );
+}
+async function takeSnapshot(session, caller, label, opts) {
+  const started = performance.now();
+  const copy = await sceneRead(session, caller, label, (c) => copySnapshot(c, opts));
+  const read2 = await session.run(
+    `${label} (read copies)`,
+    caller,
+    (ctx) => readSnapshot(new SceneCalls(ctx), copy.value),
+    { window: false }
+  );
+  return { value: read2.value, cost: sumCosts([copy.cost, read2.cost], started) };
+}
+async function sceneHierarchy(session, caller, args2) {
+  const r = await takeSnapshot(session, caller, "scene_hierarchy", {
+    tags: args2.tag !== void 0,
+    layers: args2.layer !== void 0
+  });
+  return { value: { ...hierarchy(r.value, args2), tree: r.value }, cost: r.cost };
+}
+async function sceneFind(session, caller, args2) {
+  const r = await takeSnapshot(session, caller, "scene_find", { tags: args2.tag !== void 0 });
+  return { value: { ...find(r.value, args2), tree: r.value }, cost: r.cost };
+}
+function querySceneObjects(session, caller, args2) {
+  return sceneRead(session, caller, "scene_query", async (c) => {
+    try {
+      return await sceneQuery(c, args2);
+    } finally {
+      await c.release();
+    }
+  });
+}
+
+// unity/scene/scene-object.ts
+var ENGINE_BASES = /* @__PURE__ */ new Set([
+  "System.Object",
+  "UnityEngine.Object",
+  "UnityEngine.Component",
+  "UnityEngine.Behaviour",
+  "UnityEngine.MonoBehaviour"
+]);
+var FIELD_ACCESS_MASK = 7;
+var FIELD_PUBLIC = 6;
+var FIELD_STATIC2 = 16;
+var FIELD_LITERAL = 64;
+var FIELD_NOT_SERIALIZED = 128;
+var VALUE_CHARS = 300;
+var MAX_MEMBERS2 = 100;
+function pickComponent(node, name2) {
+  const i = node.components.findIndex((t) => t === name2 || simpleName(t) === name2);
+  if (i < 0) {
+    const suggestions = closestNames(
+      name2,
+      node.components.map((t) => ({ label: simpleName(t), keys: [t, simpleName(t)] }))
+    );
+    throw new UnityError(
+      "COMPONENT_NOT_FOUND",
+      `${node.name} [${node.id}] has no ${JSON.stringify(name2)} component (it has ${node.components.map(simpleName).join(", ")})${suggestions.length ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
+      { suggestions }
+    );
+  }
+  return { type: node.components[i], objectId: node.componentIds[i] };
+}
+async function inspectComponent(c, game, typeName2, objectId, hidden) {
+  const md = c.md;
+  const runtime = { metadata: md, game };
+  const top = await c.type(typeName2);
+  const target = await fromWire(Values.object(objectId), md);
+  const serializeField = await md.findType("UnityEngine.SerializeField");
+  const members = [];
+  const seen = /* @__PURE__ */ new Set();
+  const show2 = async (v) => {
+    try {
+      const text = await formatValue(runtime, await v());
+      return { value: text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  };
+  for (let t = top; t; ) {
+    const info2 = await c.conn.send("TYPE.GET_INFO", { typeId: t });
+    const full = info2.fullName;
+    if (ENGINE_BASES.has(full)) break;
+    const fields = await c.conn.send("TYPE.GET_FIELDS", { typeId: t });
+    const descriptors = await md.allFields(handleOf(t));
+    for (const f of fields) {
+      if (f.attributes & (FIELD_STATIC2 | FIELD_LITERAL) || seen.has(f.name)) continue;
+      const isPublic = (f.attributes & FIELD_ACCESS_MASK) === FIELD_PUBLIC;
+      const marked = !isPublic && serializeField !== void 0 && (await c.conn.send("TYPE.GET_FIELD_CATTRS", {
+        typeId: t,
+        fieldId: f.fieldId,
+        attributeTypeId: typeIdOf(serializeField)
+      })).length > 0;
+      const serialized = isPublic && !(f.attributes & FIELD_NOT_SERIALIZED) || marked;
+      if (!serialized && !hidden) continue;
+      const d = descriptors.find((x) => x.name === f.name && !x.isStatic);
+      if (!d) continue;
+      seen.add(f.name);
+      members.push({
+        name: f.name,
+        kind: "field",
+        type: (await md.describe(d.type)).fullName,
+        serialized,
+        ...serialized ? {} : { hidden: true },
+        ...await show2(() => game.readField(target, d))
+      });
+    }
+    for (const p of await c.conn.send("TYPE.GET_PROPERTIES", { typeId: t })) {
+      if (!p.getterId || seen.has(p.name)) continue;
+      const getter = await md.method(p.getterId);
+      if (getter.isStatic || getter.parameters.length > 0) continue;
+      if (!getter.isPublic && !hidden) continue;
+      seen.add(p.name);
+      members.push({
+        name: p.name,
+        kind: "property",
+        type: getter.returnType ? (await md.describe(getter.returnType)).fullName : "void",
+        ...getter.isPublic ? {} : { hidden: true },
+        ...await show2(
+          async () => (await game.invoke(getter, target, [], {
+            virtual: true,
+            outThis: false,
+            outArgs: false
+          })).result
+        )
+      });
+    }
+    t = info2.baseTypeId;
+  }
+  return {
+    type: typeName2,
+    members: members.slice(0, MAX_MEMBERS2),
+    omitted: Math.max(0, members.length - MAX_MEMBERS2)
+  };
+}
+async function inspectObject(session, caller, args2) {
+  const started = performance.now();
+  const snap = await takeSnapshot(session, caller, "object_inspect (find)", {
+    tags: true,
+    layers: true
+  });
+  const tree = snap.value;
+  const node = resolveObject(tree, args2.object, args2.scene);
+  const picked = args2.component !== void 0 ? [pickComponent(node, args2.component)] : node.components.map((type, i) => ({ type, objectId: node.componentIds[i] }));
+  const r = await sceneRead(session, caller, "object_inspect", async (c) => {
+    await checkAlive(c, node, picked[0].objectId);
+    const game = new SessionGameAccess(c.ctx, c.md);
+    const out = [];
+    for (const p of picked)
+      out.push(await inspectComponent(c, game, p.type, p.objectId, args2.hidden === true));
+    return out;
+  });
+  return {
+    value: { node, tree, components: r.value },
+    cost: sumCosts([snap.cost, r.cost], started)
+  };
+}
+async function checkAlive(c, node, objectId) {
+  const objectType = await c.type("UnityEngine.Object");
+  const f = (await c.md.allFields(handleOf(objectType))).find((x) => x.name === "m_CachedPtr");
+  if (!f) return;
+  const [v] = await c.conn.send("OBJECT_REF.GET_VALUES", {
+    objectId,
+    fieldIds: [f.handle]
+  });
+  const ptr = v && "value" in v ? v.value : 1;
+  if (ptr === 0 || ptr === 0n)
+    throw new UnityError(
+      "OBJECT_NOT_FOUND",
+      `${node.name} [${node.id}] was destroyed (its native object is gone)`
+    );
+}
+var MEMBER_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+async function setMember(session, journal, caller, args2) {
+  const started = performance.now();
+  if (!MEMBER_PATH.test(args2.member))
+    throw new UnityError(
+      "INVALID_ARGUMENT",
+      `member must be a field or property name or a dotted path ("health", "bounty.count"), got ${JSON.stringify(args2.member)}`
+    );
+  const snap = await takeSnapshot(session, caller, "object_set (find)", {});
+  const tree = snap.value;
+  const node = resolveObject(tree, args2.object, args2.scene);
+  const comp = pickComponent(node, args2.component);
+  const check = await sceneRead(session, caller, "object_set (member)", async (c) => {
+    const typeId2 = await c.type(comp.type);
+    await c.ctx.catalog.findMember(typeId2, args2.member.split(".")[0]);
+    await checkAlive(c, node, comp.objectId);
+    return typeId2;
+  });
+  const typeId = check.value;
+  const source = `target.${args2.member} = ${args2.value};
+target.${args2.member}`;
+  const builtins = /* @__PURE__ */ new Map([
+    [
+      "target",
+      {
+        type: handleOf(typeId),
+        value: () => Promise.resolve({ kind: "object", ref: { id: comp.objectId } })
+      }
+    ]
+  ]);
+  const r = await evaluateInSession(
+    session,
+    caller,
+    source,
+    { builtins, functions: /* @__PURE__ */ new Map() },
+    journal
+  );
+  return {
+    value: {
+      node,
+      tree,
+      component: comp.type,
+      member: args2.member,
+      evaluation: r.value,
+      writes: r.writes
+    },
+    cost: sumCosts([snap.cost, check.cost, r.cost], started)
+  };
+}
+function descendants(tree, n) {
+  const out = [];
+  const stack = [...n.children];
+  while (stack.length) {
+    const c = tree.nodes[stack.pop()];
+    out.push(c);
+    stack.push(...c.children);
+  }
+  return out;
+}
+async function gatedChange(session, caller, label, args2, gate, preview, program) {
+  const started = performance.now();
+  const snap = await takeSnapshot(session, caller, `${label} (find)`, {});
+  const node = resolveObject(snap.value, args2.object, args2.scene);
+  const p = preview(snap.value, node);
+  if (gate.dryRun) return { value: { applied: false, preview: p }, cost: snap.cost };
+  if (!gate.confirm) throw EcsErrors.confirmRequired(`${label} ${p.path} [${p.id}]`, p);
+  const alive = await sceneRead(session, caller, `${label} (check)`, async (c) => {
+    await checkAlive(c, node, node.objectId);
+    return c.type("UnityEngine.GameObject");
+  });
+  const builtins = /* @__PURE__ */ new Map([
+    [
+      "target",
+      {
+        type: handleOf(alive.value),
+        value: () => Promise.resolve({ kind: "object", ref: { id: node.objectId } })
+      }
+    ]
+  ]);
+  const r = await evaluateInSession(session, caller, program, { builtins, functions: /* @__PURE__ */ new Map() });
+  const v = r.value;
+  if (v.kind === "exception")
+    throw new UnityError("GAME_EXCEPTION", `${v.type}: ${v.message}`, {
+      details: { type: v.type, message: v.message }
+    });
+  return {
+    value: { applied: true, preview: p, ...v.kind === "value" ? { after: v.text } : {} },
+    cost: sumCosts([snap.cost, alive.cost, r.cost], started)
+  };
+}
+var previewOf = (tree, n) => ({
+  id: n.id,
+  path: pathOf(tree, n),
+  scene: n.scene,
+  activeSelf: n.activeSelf,
+  activeInHierarchy: n.activeInHierarchy,
+  components: n.components,
+  descendants: descendants(tree, n).length
+});
+function setActive(session, caller, args2, gate) {
+  return gatedChange(
+    session,
+    caller,
+    "object_set_active",
+    args2,
+    gate,
+    (tree, n) => {
+      const p = previewOf(tree, n);
+      const parentActive = n.parent < 0 || tree.nodes[n.parent].activeInHierarchy;
+      let flips = 0;
+      const walk = (m, above, self) => {
+        const now = above && self;
+        if (now !== m.activeInHierarchy) flips++;
+        for (const c of m.children) walk(tree.nodes[c], now, tree.nodes[c].activeSelf);
+      };
+      walk(n, parentActive, args2.active);
+      return { ...p, flips };
+    },
+    `target.SetActive(${args2.active ? "true" : "false"});
+target.activeSelf`
+  );
+}
+function destroyObject(session, caller, args2, gate) {
+  return gatedChange(
+    session,
+    caller,
+    "object_destroy",
+    args2,
+    gate,
+    previewOf,
+    "UnityEngine.Object.Destroy(target)"
+  );
+}
+
+// mcp/tools/scene-format.ts
+var SCENE_TEXT_CHARS = 16e3;
+var MAX_NODES = 1e3;
+var objectArg = external_exports.union([external_exports.number().int(), external_exports.string().min(1)]).describe(
+  'a GameObject: its instance id (as listed: [-1234]) or its path from a scene root ("Canvas/Panel/Button")'
+);
+var sceneArg = external_exports.string().min(1).optional().describe("a loaded scene by name or path (default: every loaded scene)");
+var filterArgs = {
+  name: external_exports.string().min(1).optional().describe('object name, a glob: "Enemy*", "Room (?)"'),
+  component: external_exports.string().min(1).optional().describe('objects with a component of this type (simple or full name: "Camera", "Enemy")'),
+  tag: external_exports.string().min(1).optional().describe("objects with this tag"),
+  layer: external_exports.number().int().min(0).max(31).optional().describe("objects on this layer"),
+  active: external_exports.boolean().optional().describe("true: only objects active in the hierarchy; false: only inactive ones")
+};
+var shownComponents = (n) => n.components.filter((c) => c !== "UnityEngine.Transform").map(simpleName);
+function activeText(n) {
+  if (!n.activeSelf) return " (inactive)";
+  return n.activeInHierarchy ? "" : " (inactive parent)";
+}
+function objectLine(n) {
+  const comps = shownComponents(n);
+  return `${n.name} [${n.id}]${activeText(n)}${comps.length ? ` : ${comps.join(", ")}` : ""}`;
+}
+var nodeSchema = external_exports.object({
+  id: external_exports.number().int().describe("GetInstanceID() of the GameObject"),
+  name: external_exports.string(),
+  path: external_exports.string().describe('names from the scene root, "/"-separated'),
+  scene: external_exports.string(),
+  active_self: external_exports.boolean(),
+  active_in_hierarchy: external_exports.boolean(),
+  components: external_exports.array(external_exports.string()).describe("component types, full names, the Transform first"),
+  children: external_exports.number().int(),
+  tag: external_exports.string().optional(),
+  layer: external_exports.number().int().optional()
+});
+function nodeOut(tree, n) {
+  const o = {
+    id: n.id,
+    name: n.name,
+    path: pathOf(tree, n),
+    scene: n.scene,
+    active_self: n.activeSelf,
+    active_in_hierarchy: n.activeInHierarchy,
+    components: n.components,
+    children: n.children.length
+  };
+  if (n.tag !== void 0) o.tag = n.tag;
+  if (n.layer !== void 0) o.layer = n.layer;
+  return o;
+}
+var sceneText = (text) => clip(text, SCENE_TEXT_CHARS);
+
+// mcp/tools/scene-object-tools.ts
+var memberSchema = external_exports.object({
+  name: external_exports.string(),
+  kind: external_exports.enum(["field", "property"]),
+  type: external_exports.string(),
+  value: external_exports.string().optional().describe("as eval prints it (clipped)"),
+  error: external_exports.string().optional().describe("why there is no value (the getter threw)"),
+  serialized: external_exports.boolean().optional().describe("fields: whether Unity serializes it"),
+  hidden: external_exports.boolean().optional().describe("listed only with hidden: true")
+});
+var objectInspect = defineTool({
+  name: "object_inspect",
+  title: "Inspect a GameObject's components",
+  description: "A GameObject's components with their serialized fields (public and not [NonSerialized], or [SerializeField]) and public properties, values printed as eval prints them (clipped); `component` for one of them, `hidden: true` for private and non-serialized members too. Reading a property runs its getter (an invoke each).",
+  input: external_exports.object({
+    object: objectArg,
+    component: external_exports.string().min(1).optional().describe("one component type (simple or full name)"),
+    hidden: external_exports.boolean().optional().describe("also private and non-serialized members"),
+    scene: sceneArg
+  }),
+  output: external_exports.object({
+    id: external_exports.number().int(),
+    name: external_exports.string(),
+    path: external_exports.string(),
+    scene: external_exports.string(),
+    active_self: external_exports.boolean(),
+    active_in_hierarchy: external_exports.boolean(),
+    tag: external_exports.string().optional(),
+    layer: external_exports.number().int().optional(),
+    components: external_exports.array(
+      external_exports.object({ type: external_exports.string(), members: external_exports.array(memberSchema), omitted: external_exports.number().int() })
+    ),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "smooth",
+  run: async (args2, { session, caller }) => {
+    const r = await inspectObject(session, caller, args2);
+    const { node, tree, components } = r.value;
+    const path5 = pathOf(tree, node);
+    const lines = [
+      `${path5} [${node.id}]${activeText(node)} in ${node.scene}, tag ${node.tag}, layer ${node.layer}`
+    ];
+    for (const c of components) {
+      lines.push(`${simpleName(c.type)} (${c.type})`);
+      for (const m of c.members)
+        lines.push(
+          `  ${m.name}: ${m.value ?? `<${m.error}>`}  (${m.type}${m.kind === "property" ? ", property" : ""}${m.hidden ? ", hidden" : ""})`
+        );
+      if (c.omitted) lines.push(`  … ${c.omitted} more members`);
+    }
+    return {
+      text: sceneText(lines.join("\n")),
+      structured: {
+        id: node.id,
+        name: node.name,
+        path: path5,
+        scene: node.scene,
+        active_self: node.activeSelf,
+        active_in_hierarchy: node.activeInHierarchy,
+        tag: node.tag,
+        layer: node.layer,
+        components
+      },
+      cost: r.cost
+    };
+  }
+});
+var objectSet = defineTool({
+  name: "object_set",
+  title: "Set a component's field or property",
+  description: 'Writes one member (a field or property, or a dotted path like "bounty.count") of a GameObject\'s component to `value`, a C# expression ("42", "new Vector3(1, 2, 3)", "target.health * 2" where `target` is the component), reads it back, and journals the write for `undo` (which refuses when the value changed since).',
+  input: external_exports.object({
+    object: objectArg,
+    component: external_exports.string().min(1).describe("the component type (simple or full name)"),
+    member: external_exports.string().min(1).describe("field or property name, or a dotted path"),
+    value: external_exports.string().min(1).describe("a C# expression"),
+    scene: sceneArg
+  }),
+  output: external_exports.object({
+    id: external_exports.number().int(),
+    path: external_exports.string(),
+    component: external_exports.string(),
+    member: external_exports.string(),
+    type: external_exports.string().optional().describe("static type of the value read back"),
+    value: external_exports.string().optional().describe("the value read back after the write"),
+    writes: external_exports.array(
+      external_exports.object({
+        where: external_exports.string(),
+        journal_id: external_exports.number().int().optional(),
+        undoable: external_exports.boolean(),
+        why_not: external_exports.string().optional()
+      })
+    ).optional(),
+    cost: costSchema.extend({ journal_invokes: external_exports.number().int().min(0).optional() })
+  }),
+  annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
+  run: async (args2, { session, journal, caller }) => {
+    const r = await setMember(session, journal, caller, args2);
+    const v = r.value;
+    const e = evalOutcome({ value: v.evaluation, cost: r.cost, writes: v.writes });
+    const path5 = pathOf(v.tree, v.node);
+    return {
+      text: `${path5} [${v.node.id}] ${simpleName(v.component)}.${v.member} = ${e.text}`,
+      structured: {
+        id: v.node.id,
+        path: path5,
+        component: v.component,
+        member: v.member,
+        type: e.structured.type,
+        value: e.structured.value,
+        writes: e.structured.writes,
+        ...e.structured.cost ? { cost: e.structured.cost } : {}
+      },
+      cost: r.cost
+    };
+  }
+});
+var previewSchema = external_exports.object({
+  id: external_exports.number().int(),
+  path: external_exports.string(),
+  scene: external_exports.string(),
+  active_self: external_exports.boolean(),
+  active_in_hierarchy: external_exports.boolean(),
+  components: external_exports.array(external_exports.string()),
+  descendants: external_exports.number().int().describe("objects below it"),
+  flips: external_exports.number().int().optional().describe("object_set_active: objects whose active-in-hierarchy state it changes")
+});
+var previewOut = (p) => ({
+  id: p.id,
+  path: p.path,
+  scene: p.scene,
+  active_self: p.activeSelf,
+  active_in_hierarchy: p.activeInHierarchy,
+  components: p.components,
+  descendants: p.descendants,
+  ...p.flips !== void 0 ? { flips: p.flips } : {}
+});
+var changeOutput = external_exports.object({
+  applied: external_exports.boolean(),
+  preview: previewSchema,
+  after: external_exports.string().optional().describe("object_set_active: activeSelf read back"),
+  cost: costSchema
+});
+var objectSetActive = defineTool({
+  name: "object_set_active",
+  title: "Activate or deactivate a GameObject",
+  description: "GameObject.SetActive: runs the game's OnEnable/OnDisable for it and everything below it. Needs confirm: true; dry_run (or the refusal) previews how many objects it (de)activates. Not journaled: undo it by calling it again with the old state.",
+  input: external_exports.object({ object: objectArg, active: external_exports.boolean(), scene: sceneArg, ...gateArgs }),
+  output: changeOutput,
+  annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
+  run: async (args2, { session, caller }) => {
+    const r = await setActive(session, caller, args2, {
+      dryRun: args2.dry_run,
+      confirm: args2.confirm
+    });
+    const v = r.value;
+    const p = v.preview;
+    return {
+      text: `${v.applied ? "set" : "dry run, would set"} ${p.path} [${p.id}] active ${args2.active}: ${p.flips} object(s) change state${v.after !== void 0 ? `; activeSelf now ${v.after}` : ""}`,
+      structured: { applied: v.applied, preview: previewOut(p), after: v.after },
+      cost: r.cost
+    };
+  }
+});
+var objectDestroy = defineTool({
+  name: "object_destroy",
+  title: "Destroy a GameObject",
+  description: "Object.Destroy on a GameObject and everything below it (Unity destroys at the end of the frame). Needs confirm: true; dry_run (or the refusal) previews what goes. Cannot be undone.",
+  input: external_exports.object({ object: objectArg, scene: sceneArg, ...gateArgs }),
+  output: changeOutput,
+  annotations: CHANGES_GAME,
+  tier: "smooth",
+  writes: "checked-first",
+  run: async (args2, { session, caller }) => {
+    const r = await destroyObject(session, caller, args2, {
+      dryRun: args2.dry_run,
+      confirm: args2.confirm
+    });
+    const v = r.value;
+    const p = v.preview;
+    return {
+      text: `${v.applied ? "destroying (at the end of this frame)" : "dry run, would destroy"} ${p.path} [${p.id}] and ${p.descendants} object(s) below it`,
+      structured: { applied: v.applied, preview: previewOut(p) },
+      cost: r.cost
+    };
+  }
+});
+var objectTools = [objectInspect, objectSet, objectSetActive, objectDestroy];
+
+// mcp/tools/scene.ts
+var sceneList = defineTool({
+  name: "scene_list",
+  title: "List loaded scenes",
+  description: "The loaded scenes (SceneManager): name, path, build index, how many root GameObjects, and which one is active. DontDestroyOnLoad objects are listed by scene_hierarchy under their own scene.",
+  input: external_exports.object({}),
+  output: external_exports.object({
+    scenes: external_exports.array(
+      external_exports.object({
+        name: external_exports.string(),
+        index: external_exports.number().int().describe("SceneManager.GetSceneAt index"),
+        path: external_exports.string().optional(),
+        build_index: external_exports.number().int().optional(),
+        root_count: external_exports.number().int(),
+        active: external_exports.boolean()
+      })
+    ),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "smooth",
+  run: async (_args, { session, caller }) => {
+    const r = await listScenes(session, caller);
+    const scenes = r.value.map((s) => ({
+      name: s.name,
+      index: s.index,
+      path: s.path,
+      build_index: s.buildIndex,
+      root_count: s.rootCount,
+      active: s.active === true
+    }));
+    return {
+      text: scenes.map(
+        (s) => `${s.active ? "* " : "  "}${s.name} (${s.path}, build index ${s.build_index}): ${s.root_count} root objects`
+      ).join("\n") || "no scenes loaded",
+      structured: { scenes },
+      cost: r.cost
+    };
+  }
+});
+var sceneHierarchy2 = defineTool({
+  name: "scene_hierarchy",
+  title: "Show the GameObject hierarchy",
+  description: `The GameObjects of the loaded scenes as an indented tree, one line each: \`name [instance id] (inactive) : Component, Component…\` (the Transform is not listed). Bounded: ${DEFAULT_NODES} lines and ${DEFAULT_DEPTH} levels below the start by default; the reply says how many lines there are and the \`offset\` of the next page. \`root\` starts at one object (path or instance id). Filters (name glob, component, tag, layer, active) list the matching objects with their ancestors, at any depth unless \`depth\` is given. The whole scene is read in bulk: a fixed number of invokes, not one per object.`,
+  input: external_exports.object({
+    scene: sceneArg,
+    root: objectArg.optional(),
+    depth: external_exports.number().int().min(0).max(64).optional().describe(`levels below the start (default ${DEFAULT_DEPTH}; 0: the start only)`),
+    ...filterArgs,
+    limit: external_exports.number().int().min(1).max(MAX_NODES).optional().describe(`lines returned (default ${DEFAULT_NODES})`),
+    offset: external_exports.number().int().min(0).optional().describe("lines to skip (the `next` of a page)")
+  }),
+  output: external_exports.object({
+    total: external_exports.number().int().describe("lines the whole listing has"),
+    offset: external_exports.number().int(),
+    next: external_exports.number().int().optional().describe("offset of the next page, if there is more"),
+    matches: external_exports.number().int().optional().describe("with a filter: objects matching"),
+    objects: external_exports.number().int().describe("GameObjects in the loaded scenes"),
+    nodes: external_exports.array(
+      nodeSchema.extend({
+        level: external_exports.number().int().describe("depth below the start"),
+        hidden_children: external_exports.number().int().describe("children not listed because of depth"),
+        match: external_exports.boolean().optional().describe("with a filter: false for a context ancestor")
+      })
+    ),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "smooth",
+  run: async (args2, { session, caller }) => {
+    const r = await sceneHierarchy(session, caller, args2);
+    const v = r.value;
+    const filtered = v.matches !== void 0;
+    const lines = [];
+    let scene;
+    for (const l of v.lines) {
+      if (l.node.scene !== scene && args2.root === void 0) {
+        scene = l.node.scene;
+        lines.push(`Scene ${scene}:`);
+      }
+      const more = l.hiddenChildren ? ` (+${l.hiddenChildren} children)` : "";
+      const ctx = filtered && !l.match ? " ·" : "";
+      lines.push(
+        `${"  ".repeat(l.level + (args2.root === void 0 ? 1 : 0))}${objectLine(l.node)}${more}${ctx}`
+      );
+    }
+    const end = v.offset + v.lines.length;
+    const head = `${v.total} lines (${v.tree.nodes.length} GameObjects in the loaded scenes${filtered ? `, ${v.matches} matching; "·" marks ancestors shown for context` : ""}); ` + (v.lines.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (v.next !== void 0 ? `; more: offset ${v.next}` : "");
+    return {
+      text: sceneText([head, ...lines].join("\n")),
+      structured: {
+        total: v.total,
+        offset: v.offset,
+        next: v.next,
+        matches: v.matches,
+        objects: v.tree.nodes.length,
+        nodes: v.lines.map((l) => ({
+          ...nodeOut(v.tree, l.node),
+          level: l.level,
+          hidden_children: l.hiddenChildren,
+          ...filtered ? { match: l.match } : {}
+        }))
+      },
+      cost: r.cost
+    };
+  }
+});
+var sceneFind2 = defineTool({
+  name: "scene_find",
+  title: "Find GameObjects",
+  description: 'GameObjects by `name` (a glob), `path` (from a scene root: "Canvas/Panel/Button"; names one object), `component` type or `tag` (criteria combine), inactive ones included, in hierarchy order, with their paths and instance ids. A name that matches nothing suggests close names.',
+  input: external_exports.object({
+    name: filterArgs.name,
+    path: external_exports.string().min(1).optional().describe("a path from a scene root"),
+    component: filterArgs.component,
+    tag: filterArgs.tag,
+    scene: sceneArg,
+    limit: external_exports.number().int().min(1).max(MAX_NODES).optional().describe("objects returned (default 50)"),
+    offset: external_exports.number().int().min(0).optional()
+  }),
+  output: external_exports.object({
+    total: external_exports.number().int(),
+    offset: external_exports.number().int(),
+    objects: external_exports.array(nodeSchema),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "smooth",
+  run: async (args2, { session, caller }) => {
+    if (args2.name === void 0 && args2.path === void 0 && args2.component === void 0 && args2.tag === void 0)
+      throw Errors.invalidArgument("scene_find needs name, path, component or tag");
+    const r = await sceneFind(session, caller, args2);
+    const v = r.value;
+    const rows = v.found.map(
+      (n) => `${pathOf(v.tree, n)} [${n.id}]${objectLine(n).slice(n.name.length + String(n.id).length + 3)}  (${n.scene})`
+    );
+    const more = v.offset + v.found.length < v.total ? `; more: offset ${v.offset + v.found.length}` : "";
+    return {
+      text: sceneText([`${v.total} found${more}`, ...rows].join("\n")),
+      structured: {
+        total: v.total,
+        offset: v.offset,
+        objects: v.found.map((n) => nodeOut(v.tree, n))
+      },
+      cost: r.cost
+    };
+  }
+});
+var sceneQuery2 = defineTool({
+  name: "scene_query",
+  title: "Query components across the scenes",
+  description: 'Every loaded object carrying a component (inactive ones too), with the values of the members in `read` (fields and properties, dotted paths: "health", "transform.position", "bounty.count"), read in bulk, never an invoke per object: a property step is one invoke for all objects, a number, bool or enum field at the end of a path two, other fields wire reads. Rows carry the GameObject\'s instance id and name. Values are JSON (structs as objects, enums by name, references as {$object: id}).',
+  input: external_exports.object({
+    component: external_exports.string().min(1).describe('component type, simple or full name ("Enemy")'),
+    read: external_exports.array(
+      external_exports.string().min(1).regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
+    ).min(1).max(8).describe("member paths to read on each component"),
+    limit: external_exports.number().int().min(1).max(MAX_QUERY_OBJECTS).optional().describe("rows returned (default 100)"),
+    offset: external_exports.number().int().min(0).optional()
+  }),
+  output: external_exports.object({
+    component: external_exports.string(),
+    total: external_exports.number().int().describe("objects carrying the component"),
+    offset: external_exports.number().int(),
+    next: external_exports.number().int().optional(),
+    rows: external_exports.array(
+      external_exports.object({ id: external_exports.number().int(), name: external_exports.string(), values: external_exports.record(external_exports.string(), json) })
+    ),
+    cost: costSchema
+  }),
+  annotations: READS,
+  tier: "smooth",
+  run: async (args2, { session, caller }) => {
+    const r = await querySceneObjects(session, caller, args2);
+    const v = r.value;
+    const end = v.offset + v.rows.length;
+    const next = end < v.total ? end : void 0;
+    const head = `${v.total} ${v.component} components; ` + (v.rows.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (next !== void 0 ? `; more: offset ${next}` : "");
+    const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);
+    return {
+      text: sceneText([head, ...rows].join("\n")),
+      structured: { ...v, next },
+      cost: r.cost
+    };
+  }
+});
+var sceneTools = [sceneList, sceneHierarchy2, sceneFind2, sceneQuery2, ...objectTools];
+
 // mcp/tools/jobs.ts
 var jobArgument = external_exports.string().min(1).describe(`a job id from a heavy call's reply ("j-17")`);
 var jobOutput = external_exports.object({
@@ -25901,13 +27633,13 @@ var jobOutput = external_exports.object({
 function ownJobs(ctx) {
   return ctx.app.jobs.of(ctx.caller).map((j) => j.id);
 }
-function find(ctx, id) {
+function find2(ctx, id) {
   const job = ctx.app.jobs.get(id);
   if (!job) throw Errors.jobNotFound(id, ownJobs(ctx));
   return job;
 }
 function owned(ctx, id) {
-  const job = find(ctx, id);
+  const job = find2(ctx, id);
   if (job.caller !== ctx.caller) throw Errors.jobNotOwned(id, job.caller);
   return job;
 }
@@ -25981,7 +27713,7 @@ var jobStatus = defineTool({
   annotations: READS,
   routing: "none",
   tier: "instant",
-  run: (args2, ctx) => Promise.resolve(answer(ctx, find(ctx, args2.job), performance.now()))
+  run: (args2, ctx) => Promise.resolve(answer(ctx, find2(ctx, args2.job), performance.now()))
 });
 var jobWait = defineTool({
   name: "job_wait",
@@ -26149,12 +27881,12 @@ var gameQueueSchema = external_exports.object({
 function waitingOut(ops) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const o of ops) {
-    const key = `${o.tier}\0${o.caller}`;
-    const g = groups2.get(key);
+    const key2 = `${o.tier}\0${o.caller}`;
+    const g = groups2.get(key2);
     if (g) {
       g.count++;
       g.oldest_ms = Math.max(g.oldest_ms, o.ms);
-    } else groups2.set(key, { tier: o.tier, caller: o.caller, count: 1, oldest_ms: o.ms });
+    } else groups2.set(key2, { tier: o.tier, caller: o.caller, count: 1, oldest_ms: o.ms });
   }
   return [...groups2.values()];
 }
@@ -27399,10 +29131,10 @@ var findTypes = defineTool({
       );
       for (const t of types) {
         lines.push(`${t.full_name}  [${t.kind ?? "?"}, ${t.assembly}]`);
-        for (const key of ["fields", "properties", "methods"]) {
-          const l = t[key];
+        for (const key2 of ["fields", "properties", "methods"]) {
+          const l = t[key2];
           if (!l || l.items.length === 0) continue;
-          lines.push(`  ${key}${l.truncated ? ` (${l.items.length} of ${l.total})` : ""}:`);
+          lines.push(`  ${key2}${l.truncated ? ` (${l.items.length} of ${l.total})` : ""}:`);
           for (const item of l.items) lines.push(`    ${item}`);
         }
       }
@@ -27941,6 +29673,7 @@ var ALL_TOOLS = [
   ...screenshotTools,
   ...logTools,
   ...advanceTools,
+  ...sceneTools,
   ...ecsTools,
   ...debugTools,
   ...watchTools,
@@ -27976,17 +29709,17 @@ function splitPlayer(t, args2) {
   if (typeof args2 !== "object" || args2 === null || Array.isArray(args2)) return { own: args2 };
   const own = { ...args2 };
   const out = {};
-  for (const [key, takes, schema, set] of [
+  for (const [key2, takes, schema, set] of [
     ["player", takesPlayer(t), playerArgument, (v) => out.player = v],
     ["request_id", takesRequestId(t), requestIdArgument, (v) => out.requestId = v],
     ["wait_ms", takesWait(t), waitArgument, (v) => out.waitMs = v]
   ]) {
-    if (!takes || !(key in own)) continue;
-    const p = schema.safeParse(own[key]);
+    if (!takes || !(key2 in own)) continue;
+    const p = schema.safeParse(own[key2]);
     if (!p.success)
-      return { problem: `${key}: ${p.error.issues.map((i) => i.message).join("; ")}` };
+      return { problem: `${key2}: ${p.error.issues.map((i) => i.message).join("; ")}` };
     if (p.data !== void 0) set(p.data);
-    delete own[key];
+    delete own[key2];
   }
   return { ...out, own };
 }
