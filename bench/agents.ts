@@ -13,7 +13,8 @@
 // ECS read and an ECS write (one of the agent's own entities, its value read back by the tool), a
 // hold (suspend, an eval under it, resume), a breakpoint set and removed (on a method the game
 // never calls), an advance of 2 frames. Each call must succeed: a failure ends the run with its
-// code, it is never counted as a sample.
+// code, it is never counted as a sample; the one exception is an advance refused because
+// another agent holds the game (HOLD_NOT_OWNED, as designed: the game cannot run), counted.
 // The reference client (Mono.Debugger.Soft) cannot share the game's debugger with anyone; it is
 // measured alone, in the same round, at its best: the same static field read (RefBench's `mcp`
 // scenario), the floor of any eval through us.
@@ -92,7 +93,10 @@ async function startAgent(port: number, home: string, name: string): Promise<Age
     async tool<T>(tool: string, args: Record<string, unknown> = {}): Promise<T> {
       const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
       if (r.isError)
-        throw new Error(`${name}: ${tool} ${JSON.stringify(args)} failed: ${textOf(r)}`);
+        throw Object.assign(
+          new Error(`${name}: ${tool} ${JSON.stringify(args)} failed: ${textOf(r)}`),
+          { code: (r._meta as { code?: string } | undefined)?.code },
+        );
       return r.structuredContent as T;
     },
     async close() {
@@ -107,7 +111,8 @@ interface Step {
   kind: string;
   /** smooth: one bounded suspend window per call; heavy: runs the game. */
   tier: 'smooth' | 'heavy';
-  run(a: Agent, entity: string): Promise<void>;
+  /** `refused`: a refusal the tool is right to make under this load (counted, not a failure). */
+  run(a: Agent, entity: string): Promise<void | 'refused'>;
 }
 
 async function evalValue(a: Agent, code: string): Promise<string> {
@@ -180,7 +185,14 @@ const MIX: readonly Step[] = [
     kind: 'advance',
     tier: 'heavy',
     async run(a) {
-      const r = await a.tool<{ frames_advanced: number }>('advance', { frames: 2 });
+      let r;
+      try {
+        r = await a.tool<{ frames_advanced: number }>('advance', { frames: 2 });
+      } catch (e) {
+        // the game cannot run while another agent holds it: advance says so (HOLD_NOT_OWNED)
+        if ((e as { code?: string }).code === 'HOLD_NOT_OWNED') return 'refused';
+        throw e;
+      }
       if (r.frames_advanced < 1) throw new Error(`${a.name}: advance ran no frame`);
     },
   },
@@ -197,8 +209,14 @@ async function mixedLoad(
   for (let i = Math.floor(Math.random() * MIX.length); !stop(); i++) {
     const step = MIX[i % MIX.length]!;
     const t = performance.now();
-    await step.run(a, entity);
+    const refused = (await step.run(a, entity)) === 'refused';
     const ms = performance.now() - t;
+    if (refused) {
+      const k = `${step.kind}_refused`;
+      times.set(k, [...(times.get(k) ?? []), ms]);
+      calls++;
+      continue;
+    }
     let list = times.get(step.kind);
     if (!list) times.set(step.kind, (list = []));
     list.push(ms);
@@ -265,6 +283,7 @@ async function ourRound(port: number, home: string): Promise<Record<string, numb
           if (step.tier === 'smooth') longest = Math.max(longest, percentile(xs, 99));
         }
         out.longest_smooth_p99_ms = longest;
+        out.advance_refused = mix.get('advance_refused')?.length ?? 0;
       }
     }
 
@@ -383,6 +402,13 @@ export const agents = {
         reference: undefined,
         unit: 'ms',
       });
+    lines.push({
+      name: 'advance_refused',
+      what: 'advances refused (HOLD_NOT_OWNED: another agent held the game) in the 3-agent mix',
+      ours: g('advance_refused'),
+      reference: undefined,
+      unit: 'calls',
+    });
     const t1 = g('throughput_1_per_s');
     const t4 = g('throughput_4_per_s');
     lines.push(
