@@ -194,6 +194,7 @@ const MIX: readonly Step[] = [
         throw e;
       }
       if (r.frames_advanced < 1) throw new Error(`${a.name}: advance ran no frame`);
+      return undefined;
     },
   },
 ];
