@@ -236,11 +236,18 @@ async function dispatch(
     .once(async () => {
       try {
         // the scheduler learns the call's tier from here (queue_status; an instant tool's window)
-        const out = await inToolCall(tool.name, tool.tier, async () => {
-          const game = await gameOfCall(tool, call, split.player);
-          trail.reached(game);
-          return tool.run(parsed.data, toolContext(call, game));
-        });
+        const job = call.job;
+        const out = await inToolCall(
+          tool.name,
+          tool.tier,
+          async () => {
+            const game = await gameOfCall(tool, call, split.player);
+            trail.reached(game);
+            return tool.run(parsed.data, toolContext(call, game));
+          },
+          // a job's progress says where its operations wait in line
+          job ? (position) => job.progress({ queuePosition: position }) : undefined,
+        );
         trail.cost(out.cost);
         const extras = (out.structured as { cost?: object }).cost;
         return {

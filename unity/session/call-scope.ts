@@ -13,6 +13,8 @@ export interface CallScope {
   tier?: Exclude<QueueTier, 'internal'>;
   /** The scheduler turn the current operation runs in. */
   turn?: { scheduler: object; id: number };
+  /** Told where the call's operations wait in line (a job's progress: queue position). */
+  onQueued?: (position: number | undefined) => void;
 }
 
 const storage = new AsyncLocalStorage<CallScope>();
@@ -22,8 +24,9 @@ export function inToolCall<T>(
   tool: string,
   tier: Exclude<QueueTier, 'internal'>,
   fn: () => Promise<T>,
+  onQueued?: CallScope['onQueued'],
 ): Promise<T> {
-  return storage.run({ tool, tier }, fn);
+  return storage.run({ tool, tier, ...(onQueued ? { onQueued } : {}) }, fn);
 }
 
 export function currentScope(): CallScope | undefined {

@@ -37,6 +37,38 @@ function recorder(s: Scheduler) {
 }
 
 describe('Scheduler', () => {
+  it('tells a waiter where it stands in line as the line moves, and nothing once served', async () => {
+    const s = new Scheduler();
+    const { ask, next } = recorder(s);
+    const told: (number | undefined)[] = [];
+    await ask(req('a', 'a1'));
+    void ask(req('b', 'b1'));
+    void ask(req('a', 'a2'));
+    void ask(req('c', 'c1', { onPosition: (p) => told.push(p) }));
+    await Promise.resolve();
+    // b comes next, then c (a was just served), then a's second
+    expect(told).toEqual([2]);
+    await next('a1'); // b1 runs: c is next
+    expect(told).toEqual([2, 1]);
+    await next('b1'); // c1 runs
+    expect(told).toEqual([2, 1, undefined]);
+    await next('c1');
+    await next('a2');
+  });
+
+  it('tells a waiter that gives up that it is out of line', async () => {
+    const s = new Scheduler();
+    const { ask, next } = recorder(s);
+    const told: (number | undefined)[] = [];
+    await ask(req('a', 'a1'));
+    const late = s.acquire(req('b', 'b1', { waitMs: 50, onPosition: (p) => told.push(p) }));
+    const refused = expect(late).rejects.toMatchObject({ code: 'TIMEOUT' });
+    vi.advanceTimersByTime(60);
+    await refused;
+    expect(told).toEqual([1, undefined]);
+    await next('a1');
+  });
+
   it('grants one turn at a time and serves callers round-robin, FIFO within a caller', async () => {
     const s = new Scheduler();
     const { order, ask, next } = recorder(s);

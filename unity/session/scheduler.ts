@@ -20,6 +20,11 @@ export interface TurnRequest {
   /** The game is stopped for this operation already: served before anything queued. */
   urgent?: boolean;
   waitMs: number;
+  /**
+   * Told where it waits in line (1: next) each time that changes, and `undefined` once it is
+   * served or gives up (a long call's progress reports it).
+   */
+  onPosition?: (position: number | undefined) => void;
 }
 
 /** A granted turn: release it once (a second release does nothing). */
@@ -68,6 +73,8 @@ interface Waiter {
   busyBefore: boolean;
   grant: (t: Turn) => void;
   timer: NodeJS.Timeout;
+  /** The position last told to req.onPosition. */
+  told?: number;
 }
 
 interface Running {
@@ -91,6 +98,8 @@ export class Scheduler {
     internal: 0,
   };
   private readonly heavySlot = new HeavySlot();
+  /** Waiters with an onPosition (the serving order is worked out only when one waits). */
+  private watching = 0;
 
   /** The turn running now, if any (its id: see GameSession's nested operations). */
   get current(): number | undefined {
@@ -146,6 +155,8 @@ export class Scheduler {
           if (this.running?.req.caller !== req.caller) this.ring.push(req.caller);
         }
       }
+      if (req.onPosition) this.watching++;
+      this.tellPositions();
     });
   }
 
@@ -192,8 +203,27 @@ export class Scheduler {
     const next = this.urgent.shift() ?? this.takeFromRing();
     if (!next) return;
     clearTimeout(next.timer);
+    this.untell(next);
     const ranBefore = this.grants - next.grantsBefore + (next.busyBefore ? 1 : 0);
     next.grant(this.start(next.req, performance.now() - next.since, ranBefore));
+    this.tellPositions();
+  }
+
+  /** Tells every waiter that asked where it now stands, when that changed. */
+  private tellPositions(): void {
+    if (this.watching === 0) return;
+    this.servingOrder().forEach((w, i) => {
+      if (!w.req.onPosition || w.told === i + 1) return;
+      w.told = i + 1;
+      w.req.onPosition(i + 1);
+    });
+  }
+
+  /** A waiter leaves the line (served or gave up): its position is no more. */
+  private untell(w: Waiter): void {
+    if (!w.req.onPosition) return;
+    this.watching--;
+    if (w.told !== undefined) w.req.onPosition(undefined);
   }
 
   private takeFromRing(): Waiter | undefined {
@@ -206,6 +236,7 @@ export class Scheduler {
   }
 
   private remove(w: Waiter): void {
+    this.untell(w);
     const u = this.urgent.indexOf(w);
     if (u >= 0) this.urgent.splice(u, 1);
     const q = this.queues.get(w.req.caller);
@@ -219,6 +250,7 @@ export class Scheduler {
       }
     }
     this.pump();
+    this.tellPositions();
   }
 
   /** The waiters in the order they would be served if nothing else arrived. */

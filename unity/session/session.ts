@@ -330,6 +330,7 @@ export class GameSession {
       label,
       tier: scope?.tier ?? 'internal',
       ...(options.urgent ? { urgent: true } : {}),
+      ...(scope?.onQueued ? { onPosition: scope.onQueued } : {}),
       waitMs: options.lockWaitMs ?? 30_000,
     });
     if (scope?.tier === 'instant')
