@@ -229,6 +229,98 @@ describe('scene_query', () => {
     expect(all.cost.invokes).toBeLessThanOrEqual(10);
   });
 
+  it('where keeps exactly the objects a direct eval says match, and pages over them', async () => {
+    const where = 'health < 50 && gameObject.activeSelf && kind != EnemyKind.Grunt';
+    const r = await call('scene_query', {
+      component: 'Enemy',
+      read: ['health', 'kind'],
+      where,
+      limit: 1000,
+    });
+    // every Enemy's members read in bulk (ConvertAll of getters, no evaluator): the predicate
+    // over them, here
+    const every = await call('scene_query', {
+      component: 'Enemy',
+      read: ['health', 'kind', 'gameObject.activeSelf'],
+      limit: 1000,
+    });
+    const expected = (every.rows as Out[])
+      .filter(
+        (x) =>
+          x.values.health < 50 &&
+          x.values['gameObject.activeSelf'] === true &&
+          x.values.kind !== 'Grunt',
+      )
+      .map((x) => x.id as number);
+    // and the game's own answer for objects on either side
+    const says = (path: string) =>
+      call('eval', {
+        code: `var e = UnityEngine.GameObject.Find("${path}").GetComponent<Enemy>(); e.health < 50 && e.gameObject.activeSelf && e.kind != EnemyKind.Grunt`,
+      }).then((x) => x.value as string);
+    const idOf = (path: string) =>
+      call('eval', { code: `UnityEngine.GameObject.Find("${path}").GetInstanceID()` }).then((x) =>
+        Number(x.value),
+      );
+    expect(await says(ENEMY)).toBe('True');
+    expect(r.rows.map((x: Out) => x.id)).toContain(await idOf(ENEMY));
+    const grunt = 'Zone 0/Room (1)/Enemies/Enemy (0)'; // health 1, a Grunt
+    expect(await says(grunt)).toBe('False');
+    expect(r.rows.map((x: Out) => x.id)).not.toContain(await idOf(grunt));
+    expect(expected.length).toBeGreaterThan(5);
+    expect(r.total).toBe(expected.length);
+    expect(r.scanned).toBeGreaterThan(r.total);
+    expect(r.rows.map((x: Out) => x.id).sort()).toEqual([...expected].sort());
+    for (const row of r.rows) {
+      expect(row.values.health).toBeLessThan(50);
+      expect(row.values.kind).not.toBe('Grunt');
+    }
+    // Enemy (3) of odd rooms is inactive: health 30 + r, kind Archer; never kept
+    expect(r.rows.some((x: Out) => x.name === 'Enemy (3)' && x.values.health % 2 === 1)).toBe(
+      false,
+    );
+    const page = await call('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where,
+      limit: 2,
+      offset: 1,
+    });
+    expect(page.total).toBe(r.total);
+    expect(page.rows.map((x: Out) => [x.id, x.values.health])).toEqual(
+      r.rows.slice(1, 3).map((x: Out) => [x.id, x.values.health]),
+    );
+  });
+
+  it('refuses a broken where before anything runs in the game', async () => {
+    const syntax = await fails('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where: 'health <',
+    });
+    expect(syntax.code).toBe('PARSE_ERROR');
+    const notBool = await fails('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where: 'health + 1',
+    });
+    expect(notBool.code).toBe('EVAL_COMPILE');
+    const missing = await fails('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where: 'helth < 5',
+    });
+    expect(missing.code).toBe('NAME_NOT_FOUND');
+    // a write in a predicate that does not compile is not made: health stays as the game seeded it
+    const before = await inGame('health');
+    const write = await fails('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where: '(health = 1) + "x"',
+    });
+    expect(write.code).toBe('EVAL_COMPILE');
+    expect(await inGame('health')).toBe(before);
+  });
+
   it('pages, and suggests close names for a type or member', async () => {
     const a = await call('scene_query', { component: 'Crate', read: ['contents'], limit: 5 });
     const b = await call('scene_query', {

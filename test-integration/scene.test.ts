@@ -14,6 +14,7 @@ import type { Tool } from '../mcp/tool.js';
 import { evalTool } from '../mcp/tools/eval.js';
 import { sceneTools } from '../mcp/tools/scene.js';
 import { SCENE_TEXT_CHARS } from '../mcp/tools/scene-format.js';
+import { MAX_WHERE_OBJECTS } from '../unity/scene/scene-query.js';
 import { useFixtureApp } from './support/fixture-app.js';
 
 const LEVEL = 5000;
@@ -242,5 +243,26 @@ describe('scene_find', () => {
     const e = await fails('scene_find', { path: 'Twin' });
     expect(e.code).toBe('AMBIGUOUS_NAME');
     expect(e.message).toMatch(/Twin \[-?\d+\].*Twin \[-?\d+\]/);
+  });
+});
+
+describe('scene_query where', () => {
+  it('is refused over more objects than it runs for, saying how many', async () => {
+    const count = Number(
+      await evalValue(
+        'UnityEngine.Object.FindObjectsByType<Enemy>(UnityEngine.FindObjectsInactive.Include, UnityEngine.FindObjectsSortMode.None).Length',
+      ),
+    );
+    expect(count).toBeGreaterThan(MAX_WHERE_OBJECTS);
+    const e = await fails('scene_query', {
+      component: 'Enemy',
+      read: ['health'],
+      where: 'health < 50',
+    });
+    expect(e.code).toBe('TOO_MANY_OBJECTS');
+    expect(e.message).toContain(String(count));
+    // without where the same query answers, bounded by limit
+    const r = await call('scene_query', { component: 'Enemy', read: ['health'], limit: 3 });
+    expect(r.total).toBe(count);
   });
 });

@@ -71,6 +71,8 @@ export type UnityErrorCode =
   | 'IDEMPOTENCY_CONFLICT'
   /** The first call with this request_id still runs after the bounded wait of a repeat. */
   | 'REQUEST_IN_PROGRESS'
+  /** A per-object operation (scene_query's where) over more objects than it runs for. */
+  | 'TOO_MANY_OBJECTS'
   | 'INTERNAL';
 
 export interface UnityErrorOptions {

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 
-import { MAX_QUERY_OBJECTS } from '../../unity/scene/scene-query.js';
+import { MAX_QUERY_OBJECTS, MAX_WHERE_OBJECTS } from '../../unity/scene/scene-query.js';
 import {
   listScenes,
   querySceneObjects,
@@ -234,7 +234,11 @@ export const sceneQuery = defineTool({
     '"bounty.count"), read in bulk, never an invoke per object: a property step is one invoke ' +
     'for all objects, a number, bool or enum field at the end of a path two, other fields wire ' +
     "reads. Rows carry the GameObject's instance id and name. Values are JSON (structs as " +
-    'objects, enums by name, references as {$object: id}).',
+    'objects, enums by name, references as {$object: id}). `where` keeps the objects a C# ' +
+    'bool expression holds for, the component as `this` ("health < 50 && gameObject.activeSelf"): ' +
+    'checked before anything runs (a broken one is PARSE_ERROR or EVAL_COMPILE), then evaluated ' +
+    `once per object in the same window (a field is a wire read, a property one invoke per object), ` +
+    `so it is refused (TOO_MANY_OBJECTS) over more than ${MAX_WHERE_OBJECTS} objects.`,
   input: z.object({
     component: z.string().min(1).describe('component type, simple or full name ("Enemy")'),
     read: z
@@ -247,6 +251,12 @@ export const sceneQuery = defineTool({
       .min(1)
       .max(8)
       .describe('member paths to read on each component'),
+    where: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('C# bool expression over the component as `this`; only objects it holds for'),
     limit: z
       .number()
       .int()
@@ -258,7 +268,15 @@ export const sceneQuery = defineTool({
   }),
   output: z.object({
     component: z.string(),
-    total: z.number().int().describe('objects carrying the component'),
+    total: z
+      .number()
+      .int()
+      .describe('objects carrying the component (that `where` holds for, when given)'),
+    scanned: z
+      .number()
+      .int()
+      .optional()
+      .describe('with `where`: objects carrying the component, each evaluated'),
     offset: z.number().int(),
     next: z.number().int().optional(),
     rows: z.array(
@@ -274,7 +292,9 @@ export const sceneQuery = defineTool({
     const end = v.offset + v.rows.length;
     const next = end < v.total ? end : undefined;
     const head =
-      `${v.total} ${v.component} components; ` +
+      `${v.total} ${v.component} components` +
+      (v.scanned !== undefined ? ` matching where (of ${v.scanned})` : '') +
+      '; ' +
       (v.rows.length ? `showing ${v.offset + 1}-${end}` : 'none shown') +
       (next !== undefined ? `; more: offset ${next}` : '');
     const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);

@@ -5,18 +5,29 @@
 // over its getter) and each field step one ARRAY_REF read plus a field read per object (wire
 // commands, no invoke). Values are decoded client-side with type facts fetched once per type.
 
+import { bind, type EvaluateOptions } from '../../eval/index.js';
 import { FieldAttributes, Values, type Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
-import { handleOf } from '../runtime/convert.js';
+import { fromWire, handleOf } from '../runtime/convert.js';
+import { evaluateInGame } from '../runtime/evaluate-in-game.js';
+import { SessionGameAccess } from '../runtime/game-access.js';
+import { metadataFor } from '../runtime/game-metadata.js';
 import { toJsonMany, type CodecTypes, type Json } from '../ecs/value-codec.js';
 import type { SceneCalls } from './scene-calls.js';
 import { GETTERS, SEPARATOR, splitToString } from './scene-snapshot.js';
 
 export const MAX_QUERY_OBJECTS = 1000;
+/**
+ * `where` runs per object (the evaluator over the component as `this`: a field a wire read, a
+ * property one invoke), all in the query's window: refused above this many objects.
+ */
+export const MAX_WHERE_OBJECTS = 1000;
 
 export interface SceneQueryArgs {
   component: string;
   read: readonly string[];
+  /** A C# bool expression over the component as `this` ("health < 50 && gameObject.activeSelf"). */
+  where?: string | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
 }
@@ -29,7 +40,10 @@ export interface SceneQueryRow {
 
 export interface SceneQueryResult {
   component: string;
+  /** Objects carrying the component (that `where` holds for, when given). */
   total: number;
+  /** Objects carrying the component, when `where` filtered them. */
+  scanned?: number;
   offset: number;
   rows: SceneQueryRow[];
 }
@@ -262,6 +276,69 @@ async function withStrings(c: SceneCalls, j: Json): Promise<Json> {
   return out;
 }
 
+/** The evaluator's options for `where` over one component (`this`: `self`, absent when binding). */
+function whereOptions(c: SceneCalls, typeId: number, self?: Value): EvaluateOptions {
+  const metadata = metadataFor(c.ctx);
+  const type = handleOf(typeId);
+  return {
+    scope: {
+      variables: new Map(),
+      enclosingType: type,
+      self: {
+        type,
+        read: () => {
+          if (!self) throw new Error('where: no object while binding');
+          return fromWire(self, metadata, type);
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Checks `where` before anything runs in the game: as written (C#'s errors at the agent's own
+ * columns), then as a bool (a predicate of another type is a compile error too).
+ */
+async function bindWhere(c: SceneCalls, typeId: number, where: string): Promise<string> {
+  const metadata = metadataFor(c.ctx);
+  const runtime = { metadata, game: new SessionGameAccess(c.ctx, metadata) };
+  await bind(where, runtime, whereOptions(c, typeId));
+  const asBool = `(bool)(${where})`;
+  try {
+    await bind(asBool, runtime, whereOptions(c, typeId));
+  } catch (e) {
+    throw new UnityError(
+      'EVAL_COMPILE',
+      `where must be a bool expression over the component: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
+  }
+  return asBool;
+}
+
+/** The indices of the components `where` holds for: one evaluation per object, in this window. */
+async function filterWhere(
+  c: SceneCalls,
+  typeId: number,
+  source: string,
+  components: Value[],
+): Promise<number[]> {
+  const out: number[] = [];
+  for (const [i, v] of components.entries()) {
+    const r = await evaluateInGame(c.ctx, source, whereOptions(c, typeId, v), false);
+    if (r.kind === 'exception')
+      throw new UnityError(
+        'GAME_EXCEPTION',
+        `where threw ${r.type} on the component of object #${i}: ${r.message} (guard it, e.g. "x != null && ...")`,
+        { details: { type: r.type, stackTrace: r.stackTrace } },
+      );
+    if (r.kind !== 'value' || r.value.kind !== 'bool')
+      throw new UnityError('EVAL_COMPILE', 'where must be a bool expression over the component');
+    if (r.value.value) out.push(i);
+  }
+  return out;
+}
+
 export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<SceneQueryResult> {
   const limit = args.limit ?? 100;
   const offset = args.offset ?? 0;
@@ -275,7 +352,21 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
       'INVALID_ARGUMENT',
       `${typeName} is not a Component: scene_query reads components of GameObjects`,
     );
+  const where = args.where === undefined ? undefined : await bindWhere(c, typeId, args.where);
   const all = await c.findAll(typeName);
+  let selected: number[] | undefined;
+  let scanned: number | undefined;
+  if (where !== undefined) {
+    const components = await c.arrayValues(all);
+    scanned = components.length;
+    if (scanned > MAX_WHERE_OBJECTS)
+      throw new UnityError(
+        'TOO_MANY_OBJECTS',
+        `where runs once per object and ${scanned} objects carry ${typeName} (at most ${MAX_WHERE_OBJECTS}): query without where and filter the rows, or use eval`,
+        { details: { objects: scanned, max: MAX_WHERE_OBJECTS } },
+      );
+    selected = await filterWhere(c, typeId, where, components);
+  }
   const start = { kind: 'array' as const, array: all, typeId, typeName };
   const owners = await c.convertAll(all, {
     input: typeName,
@@ -285,13 +376,15 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
   });
   const ids = await c.convertAll(owners, GETTERS.id);
   const described = await c.join(all, SEPARATOR);
-  const page: Page = (vs) => vs.slice(offset, offset + limit);
+  // the indices on this page: of all objects, or of those `where` holds for
+  const shown = selected?.slice(offset, offset + limit);
+  const page: Page = (vs) => (shown ? shown.map((i) => vs[i]!) : vs.slice(offset, offset + limit));
   const columns: ({ values: Value[] } | { json: Json[] })[] = [];
   for (const r of args.read) columns.push(await readPath(c, start, r, page));
   const idValues = await c.arrayValues(ids);
   const text = await c.text(described);
   const names = idValues.length ? text.split(SEPARATOR).map((s) => splitToString(s)[0]) : [];
-  const total = idValues.length;
+  const total = selected ? selected.length : idValues.length;
   const codec = new Codec(c);
   const rows: SceneQueryRow[] = [];
   const decoded = await Promise.all(
@@ -299,14 +392,22 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
       'json' in col ? col.json : withStrings(c, await toJsonMany(col.values, codec)),
     ),
   );
-  page(idValues).forEach((v, i) => {
+  const indices = shown ?? page(idValues.map((_, i) => i));
+  indices.forEach((at, i) => {
+    const v = idValues[at]!;
     const values: Record<string, Json> = {};
     args.read.forEach((r, k) => (values[r] = (decoded[k] as Json[])[i] ?? null));
     rows.push({
       id: v.kind === 'i4' ? v.value : 0,
-      name: names[offset + i] ?? '',
+      name: names[at] ?? '',
       values,
     });
   });
-  return { component: typeName, total, offset, rows };
+  return {
+    component: typeName,
+    total,
+    ...(scanned !== undefined ? { scanned } : {}),
+    offset,
+    rows,
+  };
 }
