@@ -18548,8 +18548,8 @@ var Pauses = class {
 // unity/session/call-scope.ts
 import { AsyncLocalStorage } from "node:async_hooks";
 var storage = new AsyncLocalStorage();
-function inToolCall(tool, tier, fn) {
-  return storage.run({ tool, tier }, fn);
+function inToolCall(tool, tier, fn, onQueued) {
+  return storage.run({ tool, tier, ...onQueued ? { onQueued } : {} }, fn);
 }
 function currentScope() {
   return storage.getStore();
@@ -18836,6 +18836,8 @@ var Scheduler = class {
     internal: 0
   };
   heavySlot = new HeavySlot();
+  /** Waiters with an onPosition (the serving order is worked out only when one waits). */
+  watching = 0;
   /** The turn running now, if any (its id: see GameSession's nested operations). */
   get current() {
     return this.running?.id;
@@ -18888,6 +18890,8 @@ var Scheduler = class {
           if (this.running?.req.caller !== req.caller) this.ring.push(req.caller);
         }
       }
+      if (req.onPosition) this.watching++;
+      this.tellPositions();
     });
   }
   /**
@@ -18924,8 +18928,25 @@ var Scheduler = class {
     const next = this.urgent.shift() ?? this.takeFromRing();
     if (!next) return;
     clearTimeout(next.timer);
+    this.untell(next);
     const ranBefore = this.grants - next.grantsBefore + (next.busyBefore ? 1 : 0);
     next.grant(this.start(next.req, performance.now() - next.since, ranBefore));
+    this.tellPositions();
+  }
+  /** Tells every waiter that asked where it now stands, when that changed. */
+  tellPositions() {
+    if (this.watching === 0) return;
+    this.servingOrder().forEach((w, i) => {
+      if (!w.req.onPosition || w.told === i + 1) return;
+      w.told = i + 1;
+      w.req.onPosition(i + 1);
+    });
+  }
+  /** A waiter leaves the line (served or gave up): its position is no more. */
+  untell(w) {
+    if (!w.req.onPosition) return;
+    this.watching--;
+    if (w.told !== void 0) w.req.onPosition(void 0);
   }
   takeFromRing() {
     const caller = this.ring.shift();
@@ -18936,6 +18957,7 @@ var Scheduler = class {
     return w;
   }
   remove(w) {
+    this.untell(w);
     const u = this.urgent.indexOf(w);
     if (u >= 0) this.urgent.splice(u, 1);
     const q = this.queues.get(w.req.caller);
@@ -18949,6 +18971,7 @@ var Scheduler = class {
       }
     }
     this.pump();
+    this.tellPositions();
   }
   /** The waiters in the order they would be served if nothing else arrived. */
   servingOrder() {
@@ -19439,6 +19462,7 @@ var GameSession = class {
       label,
       tier: scope?.tier ?? "internal",
       ...options.urgent ? { urgent: true } : {},
+      ...scope?.onQueued ? { onPosition: scope.onQueued } : {},
       waitMs: options.lockWaitMs ?? 3e4
     });
     if (scope?.tier === "instant")
@@ -29796,11 +29820,18 @@ async function dispatch(tool, rawArgs, call, trail) {
   trail.accepted(parsed.data, split.player, split.requestId);
   return trail.once(async () => {
     try {
-      const out = await inToolCall(tool.name, tool.tier, async () => {
-        const game = await gameOfCall(tool, call, split.player);
-        trail.reached(game);
-        return tool.run(parsed.data, toolContext(call, game));
-      });
+      const job = call.job;
+      const out = await inToolCall(
+        tool.name,
+        tool.tier,
+        async () => {
+          const game = await gameOfCall(tool, call, split.player);
+          trail.reached(game);
+          return tool.run(parsed.data, toolContext(call, game));
+        },
+        // a job's progress says where its operations wait in line
+        job ? (position) => job.progress({ queuePosition: position }) : void 0
+      );
       trail.cost(out.cost);
       const extras = out.structured.cost;
       return {
