@@ -1,8 +1,9 @@
 // Every GameObject of the loaded scenes at one moment, read in bulk: a fixed number of invokes
 // whatever the object count (none per object). In the window: FindObjectsByType<Transform> and
-// <Component> (inactive included), ConvertAll over the transforms (gameObject, parent,
-// GetSiblingIndex) and their GameObjects (activeSelf, GetInstanceID, and tag / layer when a
-// filter needs them), ConvertAll over the components (gameObject), one string.Join of the
+// <Component> (inactive included), ConvertAll over the transforms (parent, GetSiblingIndex),
+// over the components (gameObject) and over those owners (activeSelf, GetInstanceID, and tag /
+// layer when a filter needs them: every GameObject owns a Transform, so the owners list every
+// object, found by its Transform's entry), one string.Join of the
 // components (Object.ToString is "name (Type.FullName)": every name and component type in one
 // string), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
 // snapshot), read with one ARRAY_REF.GET_VALUES each.
@@ -92,7 +93,6 @@ function sceneHandle(v: Value): number | undefined {
 /** The copies a snapshot reads, made in the window and kept alive until read. */
 export interface SnapshotCopy {
   transforms: Value;
-  gos: Value;
   parents: Value;
   siblings: Value;
   active: Value;
@@ -112,7 +112,6 @@ export async function copySnapshot(
   opts: SnapshotOptions = {},
 ): Promise<SnapshotCopy> {
   await c.prepareDelegates([
-    GETTERS.gameObject,
     GETTERS.parent,
     GETTERS.sibling,
     GETTERS.active,
@@ -123,22 +122,22 @@ export async function copySnapshot(
   ]);
   try {
     const transforms = await c.findAll(T);
-    const gos = await c.convertAll(transforms, GETTERS.gameObject);
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
-    const active = await c.convertAll(gos, GETTERS.active);
-    const instanceIds = await c.convertAll(gos, GETTERS.id);
-    const tags = opts.tags
-      ? await c.join(await c.convertAll(gos, GETTERS.tag), SEPARATOR)
-      : undefined;
-    const layers = opts.layers ? await c.convertAll(gos, GETTERS.layer) : undefined;
+    // every GameObject owns a Transform, so the components' owners list them all (no
+    // ConvertAll of the transforms' gameObject): their facts are read per component entry
     const components = await c.findAll(C);
     const owners = await c.convertAll(components, GETTERS.componentObject);
+    const active = await c.convertAll(owners, GETTERS.active);
+    const instanceIds = await c.convertAll(owners, GETTERS.id);
+    const tags = opts.tags
+      ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR)
+      : undefined;
+    const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : undefined;
     const described = await c.join(components, SEPARATOR);
     const scenes = await loadedScenes(c);
     return {
       transforms,
-      gos,
       parents,
       siblings,
       active,
@@ -160,10 +159,9 @@ export async function copySnapshot(
 /** After the window (the copies are a snapshot): one GET_VALUES per array, then the slots freed. */
 export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<SceneTree> {
   try {
-    const [tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] =
+    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] =
       await Promise.all([
         c.arrayValues(copy.transforms).then(ids),
-        c.arrayValues(copy.gos).then(ids),
         c.arrayValues(copy.parents).then(ids),
         c.arrayValues(copy.siblings).then(nums),
         c.arrayValues(copy.active).then(bools),
@@ -183,7 +181,6 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
     const tagList = tags?.split(SEPARATOR);
     return assemble(
       tIds,
-      goIds,
       parentIds,
       sib,
       act,
@@ -202,7 +199,6 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
 
 function assemble(
   tIds: number[],
-  goIds: number[],
   parentIds: number[],
   sib: number[],
   act: boolean[],
@@ -217,9 +213,12 @@ function assemble(
   // components by owner GameObject (object id); each object's name from its Transform's entry
   const byOwner = new Map<number, { types: string[]; ids: number[] }>();
   const nameOf = new Map<number, string>();
+  // per transform (object id): its entry among the components (owner, active, id, tag, layer)
+  const entryOf = new Map<number, number>();
   cIds.forEach((cid, j) => {
     const [name, type] = splitToString(text[j]!);
     const owner = ownerIds[j]!;
+    entryOf.set(cid, j);
     let list = byOwner.get(owner);
     if (!list) byOwner.set(owner, (list = { types: [], ids: [] }));
     if (type === T || type === 'UnityEngine.RectTransform') {
@@ -232,20 +231,26 @@ function assemble(
     }
   });
   const objects: RawObject[] = tIds.map((tid, i) => {
-    const go = goIds[i]!;
+    const j = entryOf.get(tid);
+    if (j === undefined)
+      throw new UnityError(
+        'INTERNAL',
+        `a Transform (object ${tid}) is missing from FindObjectsByType<Component> of the same window`,
+      );
+    const go = ownerIds[j]!;
     const o: RawObject = {
       objectId: go,
       transformId: tid,
-      id: iid[i]!,
+      id: iid[j]!,
       name: nameOf.get(go) ?? '',
-      activeSelf: act[i]!,
+      activeSelf: act[j]!,
       parentTransformId: parentIds[i]!,
       sibling: sib[i]!,
       components: byOwner.get(go)?.types ?? [],
       componentIds: byOwner.get(go)?.ids ?? [],
     };
-    if (tagList) o.tag = tagList[i] ?? '';
-    if (layerList) o.layer = layerList[i]!;
+    if (tagList) o.tag = tagList[j] ?? '';
+    if (layerList) o.layer = layerList[j]!;
     return o;
   });
   return buildTree(objects, scenes);
