@@ -26175,7 +26175,6 @@ function sceneHandle(v) {
 }
 async function copySnapshot(c, opts = {}) {
   await c.prepareDelegates([
-    GETTERS.gameObject,
     GETTERS.parent,
     GETTERS.sibling,
     GETTERS.active,
@@ -26186,20 +26185,18 @@ async function copySnapshot(c, opts = {}) {
   ]);
   try {
     const transforms = await c.findAll(T2);
-    const gos = await c.convertAll(transforms, GETTERS.gameObject);
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
-    const active = await c.convertAll(gos, GETTERS.active);
-    const instanceIds = await c.convertAll(gos, GETTERS.id);
-    const tags = opts.tags ? await c.join(await c.convertAll(gos, GETTERS.tag), SEPARATOR) : void 0;
-    const layers = opts.layers ? await c.convertAll(gos, GETTERS.layer) : void 0;
     const components = await c.findAll(C2);
     const owners = await c.convertAll(components, GETTERS.componentObject);
+    const active = await c.convertAll(owners, GETTERS.active);
+    const instanceIds = await c.convertAll(owners, GETTERS.id);
+    const tags = opts.tags ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR) : void 0;
+    const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : void 0;
     const described = await c.join(components, SEPARATOR);
     const scenes = await loadedScenes(c);
     return {
       transforms,
-      gos,
       parents,
       siblings,
       active,
@@ -26219,9 +26216,8 @@ async function copySnapshot(c, opts = {}) {
 }
 async function readSnapshot(c, copy) {
   try {
-    const [tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] = await Promise.all([
+    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] = await Promise.all([
       c.arrayValues(copy.transforms).then(ids),
-      c.arrayValues(copy.gos).then(ids),
       c.arrayValues(copy.parents).then(ids),
       c.arrayValues(copy.siblings).then(nums),
       c.arrayValues(copy.active).then(bools),
@@ -26241,7 +26237,6 @@ async function readSnapshot(c, copy) {
     const tagList = tags?.split(SEPARATOR);
     return assemble(
       tIds,
-      goIds,
       parentIds,
       sib,
       act,
@@ -26257,12 +26252,14 @@ async function readSnapshot(c, copy) {
     await c.release(copy.held);
   }
 }
-function assemble(tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, text, tagList, layerList, scenes) {
+function assemble(tIds, parentIds, sib, act, iid, cIds, ownerIds, text, tagList, layerList, scenes) {
   const byOwner = /* @__PURE__ */ new Map();
   const nameOf = /* @__PURE__ */ new Map();
+  const entryOf = /* @__PURE__ */ new Map();
   cIds.forEach((cid, j) => {
     const [name2, type] = splitToString(text[j]);
     const owner = ownerIds[j];
+    entryOf.set(cid, j);
     let list = byOwner.get(owner);
     if (!list) byOwner.set(owner, list = { types: [], ids: [] });
     if (type === T2 || type === "UnityEngine.RectTransform") {
@@ -26275,20 +26272,26 @@ function assemble(tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, text, t
     }
   });
   const objects = tIds.map((tid, i) => {
-    const go = goIds[i];
+    const j = entryOf.get(tid);
+    if (j === void 0)
+      throw new UnityError(
+        "INTERNAL",
+        `a Transform (object ${tid}) is missing from FindObjectsByType<Component> of the same window`
+      );
+    const go = ownerIds[j];
     const o = {
       objectId: go,
       transformId: tid,
-      id: iid[i],
+      id: iid[j],
       name: nameOf.get(go) ?? "",
-      activeSelf: act[i],
+      activeSelf: act[j],
       parentTransformId: parentIds[i],
       sibling: sib[i],
       components: byOwner.get(go)?.types ?? [],
       componentIds: byOwner.get(go)?.ids ?? []
     };
-    if (tagList) o.tag = tagList[i] ?? "";
-    if (layerList) o.layer = layerList[i];
+    if (tagList) o.tag = tagList[j] ?? "";
+    if (layerList) o.layer = layerList[j];
     return o;
   });
   return buildTree(objects, scenes);
@@ -26296,6 +26299,7 @@ function assemble(tIds, goIds, parentIds, sib, act, iid, cIds, ownerIds, text, t
 
 // unity/scene/scene-query.ts
 var MAX_QUERY_OBJECTS = 1e3;
+var MAX_WHERE_OBJECTS = 1e3;
 var Codec = class {
   constructor(c) {
     this.c = c;
@@ -26480,6 +26484,55 @@ async function withStrings(c, j) {
   for (const k of keys) out[k] = await withStrings(c, j[k]);
   return out;
 }
+function whereOptions(c, typeId, self) {
+  const metadata = metadataFor(c.ctx);
+  const type = handleOf(typeId);
+  return {
+    scope: {
+      variables: /* @__PURE__ */ new Map(),
+      enclosingType: type,
+      self: {
+        type,
+        read: () => {
+          if (!self) throw new Error("where: no object while binding");
+          return fromWire(self, metadata, type);
+        }
+      }
+    }
+  };
+}
+async function bindWhere(c, typeId, where) {
+  const metadata = metadataFor(c.ctx);
+  const runtime = { metadata, game: new SessionGameAccess(c.ctx, metadata) };
+  await bind(where, runtime, whereOptions(c, typeId));
+  const asBool = `(bool)(${where})`;
+  try {
+    await bind(asBool, runtime, whereOptions(c, typeId));
+  } catch (e) {
+    throw new UnityError(
+      "EVAL_COMPILE",
+      `where must be a bool expression over the component: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e }
+    );
+  }
+  return asBool;
+}
+async function filterWhere(c, typeId, source, components) {
+  const out = [];
+  for (const [i, v] of components.entries()) {
+    const r = await evaluateInGame(c.ctx, source, whereOptions(c, typeId, v), false);
+    if (r.kind === "exception")
+      throw new UnityError(
+        "GAME_EXCEPTION",
+        `where threw ${r.type} on the component of object #${i}: ${r.message} (guard it, e.g. "x != null && ...")`,
+        { details: { type: r.type, stackTrace: r.stackTrace } }
+      );
+    if (r.kind !== "value" || r.value.kind !== "bool")
+      throw new UnityError("EVAL_COMPILE", "where must be a bool expression over the component");
+    if (r.value.value) out.push(i);
+  }
+  return out;
+}
 async function sceneQuery(c, args2) {
   const limit = args2.limit ?? 100;
   const offset = args2.offset ?? 0;
@@ -26493,7 +26546,21 @@ async function sceneQuery(c, args2) {
       "INVALID_ARGUMENT",
       `${typeName2} is not a Component: scene_query reads components of GameObjects`
     );
+  const where = args2.where === void 0 ? void 0 : await bindWhere(c, typeId, args2.where);
   const all = await c.findAll(typeName2);
+  let selected;
+  let scanned;
+  if (where !== void 0) {
+    const components = await c.arrayValues(all);
+    scanned = components.length;
+    if (scanned > MAX_WHERE_OBJECTS)
+      throw new UnityError(
+        "TOO_MANY_OBJECTS",
+        `where runs once per object and ${scanned} objects carry ${typeName2} (at most ${MAX_WHERE_OBJECTS}): query without where and filter the rows, or use eval`,
+        { details: { objects: scanned, max: MAX_WHERE_OBJECTS } }
+      );
+    selected = await filterWhere(c, typeId, where, components);
+  }
   const start = { kind: "array", array: all, typeId, typeName: typeName2 };
   const owners = await c.convertAll(all, {
     input: typeName2,
@@ -26503,13 +26570,14 @@ async function sceneQuery(c, args2) {
   });
   const ids2 = await c.convertAll(owners, GETTERS.id);
   const described = await c.join(all, SEPARATOR);
-  const page2 = (vs) => vs.slice(offset, offset + limit);
+  const shown = selected?.slice(offset, offset + limit);
+  const page2 = (vs) => shown ? shown.map((i) => vs[i]) : vs.slice(offset, offset + limit);
   const columns = [];
   for (const r of args2.read) columns.push(await readPath(c, start, r, page2));
   const idValues = await c.arrayValues(ids2);
   const text = await c.text(described);
   const names2 = idValues.length ? text.split(SEPARATOR).map((s) => splitToString(s)[0]) : [];
-  const total = idValues.length;
+  const total = selected ? selected.length : idValues.length;
   const codec = new Codec(c);
   const rows = [];
   const decoded = await Promise.all(
@@ -26517,16 +26585,24 @@ async function sceneQuery(c, args2) {
       async (col) => "json" in col ? col.json : withStrings(c, await toJsonMany(col.values, codec))
     )
   );
-  page2(idValues).forEach((v, i) => {
+  const indices = shown ?? page2(idValues.map((_, i) => i));
+  indices.forEach((at2, i) => {
+    const v = idValues[at2];
     const values = {};
     args2.read.forEach((r, k) => values[r] = decoded[k][i] ?? null);
     rows.push({
       id: v.kind === "i4" ? v.value : 0,
-      name: names2[offset + i] ?? "",
+      name: names2[at2] ?? "",
       values
     });
   });
-  return { component: typeName2, total, offset, rows };
+  return {
+    component: typeName2,
+    total,
+    ...scanned !== void 0 ? { scanned } : {},
+    offset,
+    rows
+  };
 }
 
 // unity/scene/scene-calls.ts
@@ -27599,18 +27675,20 @@ var sceneFind2 = defineTool({
 var sceneQuery2 = defineTool({
   name: "scene_query",
   title: "Query components across the scenes",
-  description: 'Every loaded object carrying a component (inactive ones too), with the values of the members in `read` (fields and properties, dotted paths: "health", "transform.position", "bounty.count"), read in bulk, never an invoke per object: a property step is one invoke for all objects, a number, bool or enum field at the end of a path two, other fields wire reads. Rows carry the GameObject\'s instance id and name. Values are JSON (structs as objects, enums by name, references as {$object: id}).',
+  description: `Every loaded object carrying a component (inactive ones too), with the values of the members in \`read\` (fields and properties, dotted paths: "health", "transform.position", "bounty.count"), read in bulk, never an invoke per object: a property step is one invoke for all objects, a number, bool or enum field at the end of a path two, other fields wire reads. Rows carry the GameObject's instance id and name. Values are JSON (structs as objects, enums by name, references as {$object: id}). \`where\` keeps the objects a C# bool expression holds for, the component as \`this\` ("health < 50 && gameObject.activeSelf"): checked before anything runs (a broken one is PARSE_ERROR or EVAL_COMPILE), then evaluated once per object in the same window (a field is a wire read, a property one invoke per object), so it is refused (TOO_MANY_OBJECTS) over more than ${MAX_WHERE_OBJECTS} objects.`,
   input: external_exports.object({
     component: external_exports.string().min(1).describe('component type, simple or full name ("Enemy")'),
     read: external_exports.array(
       external_exports.string().min(1).regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
     ).min(1).max(8).describe("member paths to read on each component"),
+    where: external_exports.string().min(1).max(2e3).optional().describe("C# bool expression over the component as `this`; only objects it holds for"),
     limit: external_exports.number().int().min(1).max(MAX_QUERY_OBJECTS).optional().describe("rows returned (default 100)"),
     offset: external_exports.number().int().min(0).optional()
   }),
   output: external_exports.object({
     component: external_exports.string(),
-    total: external_exports.number().int().describe("objects carrying the component"),
+    total: external_exports.number().int().describe("objects carrying the component (that `where` holds for, when given)"),
+    scanned: external_exports.number().int().optional().describe("with `where`: objects carrying the component, each evaluated"),
     offset: external_exports.number().int(),
     next: external_exports.number().int().optional(),
     rows: external_exports.array(
@@ -27625,7 +27703,7 @@ var sceneQuery2 = defineTool({
     const v = r.value;
     const end = v.offset + v.rows.length;
     const next = end < v.total ? end : void 0;
-    const head = `${v.total} ${v.component} components; ` + (v.rows.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (next !== void 0 ? `; more: offset ${next}` : "");
+    const head = `${v.total} ${v.component} components` + (v.scanned !== void 0 ? ` matching where (of ${v.scanned})` : "") + "; " + (v.rows.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (next !== void 0 ? `; more: offset ${next}` : "");
     const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);
     return {
       text: sceneText([head, ...rows].join("\n")),
