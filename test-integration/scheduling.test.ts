@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { GameApp } from '../mcp/app.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
+import { advance } from '../unity/advance.js';
 import type { GameSession } from '../unity/session/session.js';
 import { fixtureMarks, toolCaller } from './support/tool-harness.js';
 
@@ -180,5 +181,33 @@ describe('scheduling several callers on one game', () => {
     }
     expect(game.queue().servedByTier.instant).toBe(before);
     await app.closeCaller(a);
+  });
+
+  it("an advance waits for another caller's hold to end, then runs; refused naming the holder when it does not end", async () => {
+    const a = open('agent H (pid 41)');
+    const b = open('agent K (pid 42)');
+    await call('eval', FRAME, a);
+    await call('suspend', {}, b);
+    const started = call('advance', { frames: 2 }, a);
+    // the advance is waiting: nothing ran while b holds the game
+    await new Promise((r) => setTimeout(r, 300));
+    expect(session().queue().heavy?.caller).toBe(a);
+    await call('resume', {}, b);
+    const r = await started;
+    expect(r.frames_advanced as number).toBeGreaterThanOrEqual(2);
+    expect(r.waited_for_holds_ms as number).toBeGreaterThan(0);
+
+    await call('suspend', {}, b);
+    const game = app.allGames()[0]!;
+    const refused = await advance(
+      game.session,
+      { debug: game.debug, journal: game.journal },
+      { caller: a, frames: 1, othersHoldWaitMs: 200 },
+    ).catch((e: unknown) => e as { code: string; message: string });
+    expect(refused).toMatchObject({ code: 'HOLD_NOT_OWNED' });
+    expect((refused as { message: string }).message).toContain('agent K (pid 42)');
+    await call('resume', {}, b);
+    await app.closeCaller(a);
+    await app.closeCaller(b);
   });
 });

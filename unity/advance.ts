@@ -38,6 +38,8 @@ export interface AdvanceRequest {
   signal?: AbortSignal;
   /** Told the frames advanced so far at each frame read (a job's progress). */
   onProgress?: (framesAdvanced: number) => void;
+  /** Bound on waiting for other callers' holds to end (default OTHERS_HOLD_WAIT_MS). */
+  othersHoldWaitMs?: number;
 }
 
 export interface AdvanceResult {
@@ -56,12 +58,21 @@ export interface AdvanceResult {
   stop?: Stop;
   /** The signal ended it before the frames or seconds asked for had passed. */
   cancelled?: boolean;
+  /** How long it waited for other callers' holds to end before the game could run (ms). */
+  waitedForHoldsMs?: number;
 }
 
 /** How often a run by seconds looks for a stop or a cancel. */
 const STOP_POLL_MS = 50;
 /** How often a run by seconds reads the frame count for its progress (when it reports one). */
 const PROGRESS_READ_MS = 250;
+
+/**
+ * How long an advance waits for other callers' holds to end (the game cannot run under them)
+ * before it is refused with HOLD_NOT_OWNED naming them; how often it looks.
+ */
+export const OTHERS_HOLD_WAIT_MS = 10_000;
+const OTHERS_HOLD_POLL_MS = 10;
 
 export const MAX_ADVANCE_FRAMES = 10_000;
 export const MAX_ADVANCE_SECONDS = 60;
@@ -146,6 +157,22 @@ async function advanceAlone(
     return Number(r.value.value.value);
   };
 
+  // Another caller's hold keeps the game still: wait for it to end (a short hold for a read is
+  // the common case among several agents), bounded, then refuse naming the holders.
+  const holdWaitStarted = performance.now();
+  for (;;) {
+    const { others } = session.holdsOf(req.caller);
+    if (others.length === 0) break;
+    const waited = performance.now() - holdWaitStarted;
+    if (waited >= (req.othersHoldWaitMs ?? OTHERS_HOLD_WAIT_MS) || req.signal?.aborted === true)
+      throw new UnityError(
+        'HOLD_NOT_OWNED',
+        `advance cannot run while ${others.join(', ')} ${others.length === 1 ? 'holds' : 'hold'} the game (waited ${Math.round(waited)} ms for ${others.length === 1 ? 'that hold' : 'those holds'} to end); ask ${others.length === 1 ? 'its owner' : 'their owners'} to resume, or resume {force: true} if abandoned`,
+        { details: { holders: others, waitedMs: Math.round(waited) } },
+      );
+    await new Promise((r) => setTimeout(r, OTHERS_HOLD_POLL_MS));
+  }
+  const waitedForHoldsMs = Math.round((performance.now() - holdWaitStarted) * 100) / 100;
   const before = req.before !== undefined ? await run(req.before) : undefined;
   const { mine, others } = session.holdsOf(req.caller);
   if (others.length > 0) throw Errors.holdNotOwned(req.caller, others);
@@ -224,6 +251,7 @@ async function advanceAlone(
     framesAdvanced: frameAfter - frameBefore,
     elapsedMs,
     holdsRetaken: released,
+    ...(waitedForHoldsMs >= 1 ? { waitedForHoldsMs } : {}),
     ...(before !== undefined ? { before } : {}),
     ...(after !== undefined ? { after } : {}),
     ...(stop ? { stop } : {}),

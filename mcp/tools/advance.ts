@@ -18,8 +18,9 @@ export const advance = defineTool({
     'Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, ' +
     'then take your holds back, so a held game steps forward and stays held. Optional C# ' +
     'programs run just `before` it runs and just `after` it is held again (their values are ' +
-    'returned). Without a hold the game just keeps running. Refused while someone else holds ' +
-    'the game. Frame counts are read as the game runs: `frames_advanced` says how many passed. ' +
+    'returned). Without a hold the game just keeps running. While another agent holds the ' +
+    'game it waits up to 10 s for that hold to end (`waited_for_holds_ms`), then is refused ' +
+    '(HOLD_NOT_OWNED, naming them); one advance runs per game at a time. Frame counts are read as the game runs: `frames_advanced` says how many passed. ' +
     'A breakpoint, step or exception stop on the way ends it early: `stop` says where (the ' +
     'game is paused there; debug_step resumes it).',
   input: z
@@ -39,6 +40,10 @@ export const advance = defineTool({
     frames_advanced: z.number().int(),
     elapsed_ms: z.number(),
     held: z.boolean().describe('your holds were taken back: the game is held again'),
+    waited_for_holds_ms: z
+      .number()
+      .optional()
+      .describe("how long it waited for other agents' holds to end before the game could run"),
     before: z.string().optional().describe('value of the `before` program'),
     after: z.string().optional().describe('value of the `after` program'),
     stop: stopSchema.optional().describe('the game stopped on the way: the advance ended there'),
@@ -86,6 +91,7 @@ export const advance = defineTool({
         frames_advanced: v.framesAdvanced,
         elapsed_ms: v.elapsedMs,
         held: v.holdsRetaken > 0,
+        ...(v.waitedForHoldsMs !== undefined ? { waited_for_holds_ms: v.waitedForHoldsMs } : {}),
         ...(v.before !== undefined ? { before: v.before } : {}),
         ...(v.after !== undefined ? { after: v.after } : {}),
         ...(v.stop ? { stop: stopOut(v.stop) } : {}),

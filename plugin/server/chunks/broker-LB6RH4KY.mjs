@@ -22780,6 +22780,8 @@ function clip(text, max) {
 // unity/advance.ts
 var STOP_POLL_MS = 50;
 var PROGRESS_READ_MS = 250;
+var OTHERS_HOLD_WAIT_MS = 1e4;
+var OTHERS_HOLD_POLL_MS = 10;
 var MAX_ADVANCE_FRAMES = 1e4;
 var MAX_ADVANCE_SECONDS = 60;
 var ADVANCE_WAIT_MS = 3e4;
@@ -22836,6 +22838,20 @@ async function advanceAlone(session, { debug, journal }, req) {
       throw new UnityError("INTERNAL", "Time.frameCount did not read as a number");
     return Number(r.value.value.value);
   };
+  const holdWaitStarted = performance.now();
+  for (; ; ) {
+    const { others: others2 } = session.holdsOf(req.caller);
+    if (others2.length === 0) break;
+    const waited = performance.now() - holdWaitStarted;
+    if (waited >= (req.othersHoldWaitMs ?? OTHERS_HOLD_WAIT_MS) || req.signal?.aborted === true)
+      throw new UnityError(
+        "HOLD_NOT_OWNED",
+        `advance cannot run while ${others2.join(", ")} ${others2.length === 1 ? "holds" : "hold"} the game (waited ${Math.round(waited)} ms for ${others2.length === 1 ? "that hold" : "those holds"} to end); ask ${others2.length === 1 ? "its owner" : "their owners"} to resume, or resume {force: true} if abandoned`,
+        { details: { holders: others2, waitedMs: Math.round(waited) } }
+      );
+    await new Promise((r) => setTimeout(r, OTHERS_HOLD_POLL_MS));
+  }
+  const waitedForHoldsMs = Math.round((performance.now() - holdWaitStarted) * 100) / 100;
   const before = req.before !== void 0 ? await run(req.before) : void 0;
   const { mine, others } = session.holdsOf(req.caller);
   if (others.length > 0) throw Errors.holdNotOwned(req.caller, others);
@@ -22905,6 +22921,7 @@ async function advanceAlone(session, { debug, journal }, req) {
     framesAdvanced: frameAfter - frameBefore,
     elapsedMs,
     holdsRetaken: released,
+    ...waitedForHoldsMs >= 1 ? { waitedForHoldsMs } : {},
     ...before !== void 0 ? { before } : {},
     ...after !== void 0 ? { after } : {},
     ...stop ? { stop } : {},
@@ -23103,7 +23120,7 @@ function frameOut(f) {
 var advance2 = defineTool({
   name: "advance",
   title: "Advance the game",
-  description: "Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, then take your holds back, so a held game steps forward and stays held. Optional C# programs run just `before` it runs and just `after` it is held again (their values are returned). Without a hold the game just keeps running. Refused while someone else holds the game. Frame counts are read as the game runs: `frames_advanced` says how many passed. A breakpoint, step or exception stop on the way ends it early: `stop` says where (the game is paused there; debug_step resumes it).",
+  description: "Let the game run for `frames` frames (by its own Time.frameCount) or `seconds` seconds, then take your holds back, so a held game steps forward and stays held. Optional C# programs run just `before` it runs and just `after` it is held again (their values are returned). Without a hold the game just keeps running. While another agent holds the game it waits up to 10 s for that hold to end (`waited_for_holds_ms`), then is refused (HOLD_NOT_OWNED, naming them); one advance runs per game at a time. Frame counts are read as the game runs: `frames_advanced` says how many passed. A breakpoint, step or exception stop on the way ends it early: `stop` says where (the game is paused there; debug_step resumes it).",
   input: external_exports.object({
     frames: external_exports.number().int().min(1).max(MAX_ADVANCE_FRAMES).optional(),
     seconds: external_exports.number().positive().max(MAX_ADVANCE_SECONDS).optional(),
@@ -23119,6 +23136,7 @@ var advance2 = defineTool({
     frames_advanced: external_exports.number().int(),
     elapsed_ms: external_exports.number(),
     held: external_exports.boolean().describe("your holds were taken back: the game is held again"),
+    waited_for_holds_ms: external_exports.number().optional().describe("how long it waited for other agents' holds to end before the game could run"),
     before: external_exports.string().optional().describe("value of the `before` program"),
     after: external_exports.string().optional().describe("value of the `after` program"),
     stop: stopSchema.optional().describe("the game stopped on the way: the advance ended there"),
@@ -23163,6 +23181,7 @@ var advance2 = defineTool({
         frames_advanced: v.framesAdvanced,
         elapsed_ms: v.elapsedMs,
         held: v.holdsRetaken > 0,
+        ...v.waitedForHoldsMs !== void 0 ? { waited_for_holds_ms: v.waitedForHoldsMs } : {},
         ...v.before !== void 0 ? { before: v.before } : {},
         ...v.after !== void 0 ? { after: v.after } : {},
         ...v.stop ? { stop: stopOut(v.stop) } : {},
