@@ -21,8 +21,6 @@
 // The game takes one debugger at a time: each round our agents detach (the last frees the slot)
 // and exit before the reference attaches.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,12 +29,12 @@ import path from 'node:path';
 import type { FixtureProcess } from '../fixtures/launch.js';
 import { processAlive } from '../unity/lifetime.js';
 import {
-  BUILT_CLI,
   ensureNoBroker,
   ensureServerBuilt,
   exitHook,
   sleep,
   startBroker,
+  spawnFrontEnd,
   started,
   waitGone,
 } from './broker-harness.js';
@@ -73,23 +71,11 @@ interface Agent {
 }
 
 async function startAgent(port: number, home: string, name: string): Promise<Agent> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BUILT_CLI, 'mcp', '--port', String(port)],
-    env: { ...process.env, UNITY_DEVTOOLS_HOME: home },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid === null) throw new Error(`${name}: the front-end has no pid`);
-  started.add(pid);
+  const { client, pid, stderr } = await spawnFrontEnd(port, home, name);
   return {
     name,
     pid,
-    stderr: () => err,
+    stderr,
     async tool<T>(tool: string, args: Record<string, unknown> = {}): Promise<T> {
       const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
       if (r.isError)

@@ -10,6 +10,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
 import { brokerStop, openBrokerClient } from '../broker/cli-client.js';
 import { BrokerError } from '../broker/errors.js';
 import { brokerPaths } from '../broker/home.js';
@@ -212,4 +215,37 @@ export async function rssMb(pid: number): Promise<{ rss: number; peak: number }>
     return Number(m[1]) / 1024;
   };
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/**
+ * Spawns a front-end (`script mcp --port N`: dist's cli.js, or the plugin's bundle) of `home`'s
+ * broker and connects an SDK client named `clientName` to it (initialize done). Its pid is in
+ * `started`; the last 4 KB of its stderr are kept.
+ */
+export async function spawnFrontEnd(
+  port: number,
+  home: string,
+  clientName: string,
+  script = BUILT_CLI,
+): Promise<{
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number;
+  stderr: () => string;
+}> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script, 'mcp', '--port', String(port)],
+    // the SDK passes only a few variables on by default: the broker's home must reach it
+    env: { ...process.env, UNITY_DEVTOOLS_HOME: home },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error(`${clientName}: the front-end has no pid`);
+  started.add(pid);
+  return { client, transport, pid, stderr: () => err };
 }

@@ -31,8 +31,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 import { openBrokerClient } from '../broker/cli-client.js';
@@ -50,6 +49,7 @@ import {
   ensureServerBuilt,
   exitHook,
   rssMb,
+  spawnFrontEnd,
   sleep,
   startBroker,
   started,
@@ -158,19 +158,7 @@ async function startFrontEnd(
   script = BUILT_CLI,
 ): Promise<{ fe: FrontEnd; startupMs: number; sdkStartupMs: number }> {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [script, 'mcp', '--port', String(port)],
-    // the SDK passes only a few variables on by default: the broker's home must reach it
-    env: { ...process.env, UNITY_DEVTOOLS_HOME: home },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid !== null) started.add(pid);
+  const { client, transport, pid, stderr } = await spawnFrontEnd(port, home, 'bench', script);
   // the reply's arrival, not the SDK's parsing of it (zod, then a JSON Schema validator compiled
   // per tool: the client's cost, an MCP host's own)
   let replyAt: number | undefined;
@@ -186,7 +174,6 @@ async function startFrontEnd(
   if (replyAt === undefined) throw new Error('no tools/list reply was seen on the transport');
   const startupMs = replyAt - t0;
   const sdkStartupMs = listedAt - t0;
-  if (pid === null) throw new Error('the front-end has no pid');
   if (!tools.some((t) => t.name === 'eval'))
     throw new Error(`the server lists no eval tool (${tools.map((t) => t.name).join(', ')})`);
   const close = async (): Promise<number> => {
@@ -195,7 +182,7 @@ async function startFrontEnd(
     await waitGone(pid, 'the front-end');
     return performance.now() - t;
   };
-  const c = caller(client, 'through MCP', () => `front-end stderr: ${err}`, close);
+  const c = caller(client, 'through MCP', () => `front-end stderr: ${stderr()}`, close);
   return { fe: { ...c, pid, close }, startupMs, sdkStartupMs };
 }
 
