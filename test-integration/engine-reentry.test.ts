@@ -85,4 +85,29 @@ describe('a call nested into the engine destroying a GameObject', () => {
     expect(game.fixture.alive()).toBe(true);
     expect(game.fixture.output().slice(outputBefore)).not.toMatch(ENGINE_FAILURE);
   });
+
+  it('a DestroyImmediate of the object being destroyed is refused as in Unity; the outer destruction completes', async () => {
+    const outputBefore = game.fixture.output().length;
+    const destroyedBefore = Number(await evalText('Game.ReentryProbe.Destroyed'));
+    await call('debug_set_breakpoint', { file: 'ReentryTargets.cs', line: mark('reentry-ondestroy') });
+    expect(await evalText('Game.ReentryTargets.Doom()')).toBe('"doomed"');
+    const w = await call('debug_wait', { timeout_ms: 10_000 });
+    expect(w.stopped).toBe(true);
+    expect(w.stop.location).toMatchObject({ method: 'Game.ReentryProbe.OnDestroy' });
+    // No breakpoint while the nested call runs: the probe's OnDestroy must not run a second time.
+    await call('debug_remove_breakpoint', { all: true, force: true });
+
+    await evalText('UnityEngine.Object.DestroyImmediate(UnityEngine.GameObject.Find("ReentryDoomed"))');
+    expect(await evalText('Game.ReentryTargets.DoomedAlive')).toBe('True');
+
+    await call('debug_step', { kind: 'resume', force: true });
+    expect(game.fixture.alive()).toBe(true);
+    await expectFramesAdvance();
+    expect(Number(await evalText('Game.ReentryProbe.Destroyed'))).toBe(destroyedBefore + 1);
+    expect(await evalText('Game.ReentryTargets.DoomedAlive')).toBe('False');
+    expect(await evalText('Game.ReentryTargets.VictimAlive')).toBe('False');
+    const output = game.fixture.output().slice(outputBefore);
+    expect(output).toContain('Destroying object multiple times.');
+    expect(output).not.toMatch(ENGINE_FAILURE);
+  });
 });
