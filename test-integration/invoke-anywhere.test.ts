@@ -53,3 +53,19 @@ describe('invokes parked anywhere in the frame', () => {
     expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
   }, 120_000);
 });
+
+describe('native memory under calls nested anywhere in the frame', () => {
+  it('keeps every block an invoke allocates and frees, while the frame loop allocates and reclaims', async () => {
+    const logFrom = readFileSync(game.fixture.logPath, 'utf8').length;
+    const churn =
+      'new Unity.Collections.NativeArray<int>(3, Unity.Collections.Allocator.Persistent).Length';
+    for (let i = 0; i < 1500; i++) {
+      expect(await evalValue(churn)).toBe('3');
+      await new Promise((r) => setTimeout(r, i % 3));
+    }
+    await expectRunning();
+    expect(game.fixture.alive()).toBe(true);
+    expect(loggedSince(logFrom)).not.toMatch(/Exception/);
+    expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
+  }, 120_000);
+});
