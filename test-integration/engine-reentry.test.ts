@@ -51,7 +51,10 @@ const ENGINE_FAILURE =
 describe('a call nested into the engine destroying a GameObject', () => {
   it('destroys a sibling behaviour and queues a Destroy; the outer destruction completes', async () => {
     const outputBefore = game.fixture.output().length;
-    await call('debug_set_breakpoint', { file: 'ReentryTargets.cs', line: mark('reentry-ondestroy') });
+    await call('debug_set_breakpoint', {
+      file: 'ReentryTargets.cs',
+      line: mark('reentry-ondestroy'),
+    });
     expect(await evalText('Game.ReentryTargets.Doom()')).toBe('"doomed"');
 
     // The end of this frame destroys ReentryDoomed: its components last to first, so the probe's
@@ -89,7 +92,10 @@ describe('a call nested into the engine destroying a GameObject', () => {
   it('a DestroyImmediate of the object being destroyed is refused as in Unity; the outer destruction completes', async () => {
     const outputBefore = game.fixture.output().length;
     const destroyedBefore = Number(await evalText('Game.ReentryProbe.Destroyed'));
-    await call('debug_set_breakpoint', { file: 'ReentryTargets.cs', line: mark('reentry-ondestroy') });
+    await call('debug_set_breakpoint', {
+      file: 'ReentryTargets.cs',
+      line: mark('reentry-ondestroy'),
+    });
     expect(await evalText('Game.ReentryTargets.Doom()')).toBe('"doomed"');
     const w = await call('debug_wait', { timeout_ms: 10_000 });
     expect(w.stopped).toBe(true);
@@ -97,7 +103,9 @@ describe('a call nested into the engine destroying a GameObject', () => {
     // No breakpoint while the nested call runs: the probe's OnDestroy must not run a second time.
     await call('debug_remove_breakpoint', { all: true, force: true });
 
-    await evalText('UnityEngine.Object.DestroyImmediate(UnityEngine.GameObject.Find("ReentryDoomed"))');
+    await evalText(
+      'UnityEngine.Object.DestroyImmediate(UnityEngine.GameObject.Find("ReentryDoomed"))',
+    );
     expect(await evalText('Game.ReentryTargets.DoomedAlive')).toBe('True');
 
     await call('debug_step', { kind: 'resume', force: true });
