@@ -277,7 +277,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpServer> {
     }
     const id = req.headers['mcp-session-id'];
     let session: Session;
-    if (typeof id === 'string') {
+    if (typeof id === 'string' && id !== '') {
       const known = sessions.get(id);
       if (!known) {
         sendRpcError(
