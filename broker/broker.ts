@@ -50,7 +50,7 @@ export interface BrokerOptions extends BrokerSettings {
   /** For tests; default process.exit. */
   exit?: (code: number) => void;
   /** Also serve MCP over HTTP here (broker/http-server.ts); a broker serving it never idles out. */
-  http?: { host: string; port: number; allowRemote: boolean };
+  http?: { host: string; port: number; allowRemote: boolean; sessionIdleMs?: number };
   /** What the HTTP server serves besides /mcp (the dashboard). */
   httpRoutes?: (app: GameApp) => HttpRoutes;
 }

@@ -55,7 +55,8 @@ const BROKER_HELP = `  --status             print the running broker's state (ex
                        env UNITY_DEVTOOLS_IDLE_EXIT_MS)
   --http <host:port>   also serve MCP over HTTP at http://host:port/mcp, behind a bearer token
                        written to <broker dir>/http-token (or env UNITY_DEVTOOLS_TOKEN); such
-                       a broker does not exit when idle
+                       a broker does not exit when idle; an HTTP session quiet for 30 min
+                       is closed (env UNITY_DEVTOOLS_HTTP_IDLE_MS)
   --allow-remote       let --http bind a non-loopback address: anyone who reaches it with the
                        token can run code in the game
 The broker lives in UNITY_DEVTOOLS_HOME, else $XDG_RUNTIME_DIR/unity-devtools, else
@@ -374,6 +375,9 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
       : {
           ...(await import('../broker/http-server.js')).parseHttpAddress(v.http),
           allowRemote: v['allow-remote'] ?? false,
+          ...(envInt('UNITY_DEVTOOLS_HTTP_IDLE_MS') !== undefined
+            ? { sessionIdleMs: int('http-idle-ms', envInt('UNITY_DEVTOOLS_HTTP_IDLE_MS')) }
+            : {}),
         };
   const code = await runBroker({
     paths,

@@ -133,12 +133,12 @@ function incrementBody(pad = 0): string {
   });
 }
 
-async function startHttpBroker(): Promise<void> {
-  const beaconPort = await freeUdpPort();
-  // the beacon's Guid gives 56000 + Guid % 1000 as the debugger port
-  const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
-  fixture = await startFixture({ entities: 10, beaconPort, sdbPort });
+let beaconPort: number;
+
+/** `broker --http 127.0.0.1:0` in a new home, hearing the fixture's beacon; its URL and token. */
+async function startHttpBroker(env: NodeJS.ProcessEnv = {}): Promise<void> {
   home = brokerHome();
+  brokerOut = '';
   broker = spawn(
     process.execPath,
     [
@@ -150,7 +150,10 @@ async function startHttpBroker(): Promise<void> {
       String(beaconPort),
       '--no-multicast',
     ],
-    { env: brokerEnv(home, { UNITY_DEVTOOLS_TOKEN: '' }), stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: brokerEnv(home, { UNITY_DEVTOOLS_TOKEN: '', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   broker.stdout!.on('data', (d: Buffer) => (brokerOut += d.toString()));
   broker.stderr!.on('data', (d: Buffer) => (brokerOut += d.toString()));
@@ -167,6 +170,10 @@ async function startHttpBroker(): Promise<void> {
 }
 
 beforeAll(async () => {
+  beaconPort = await freeUdpPort();
+  // the beacon's Guid gives 56000 + Guid % 1000 as the debugger port
+  const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
+  fixture = await startFixture({ entities: 10, beaconPort, sdbPort });
   await startHttpBroker();
   agent = await connectAgent('http-agent');
   // one call attaches the agent to the fixture (its one visible player)
@@ -572,5 +579,25 @@ describe('closing the broker', () => {
     const deadline = Date.now() + HANG_MS;
     while (logLines() <= n && Date.now() < deadline) await delay(50);
     expect(logLines()).toBeGreaterThan(n);
+  });
+});
+
+describe('an abandoned session', () => {
+  it('is closed after its quiet period, and its hold with it', async () => {
+    // the broker before this one was stopped by the test above: the game is free
+    await startHttpBroker({ UNITY_DEVTOOLS_HTTP_IDLE_MS: '1500' });
+    const d = await connectAgent('http-abandoned');
+    expect((await d.ok<{ holds: number }>('suspend')).holds).toBe(1);
+    // gone without a DELETE: the client just stops (a crashed agent, a closed laptop)
+    await d.client.close();
+    const deadline = Date.now() + HANG_MS;
+    let s = await brokerStatus();
+    while (s.http!.sessions.length > 0 && Date.now() < deadline) {
+      await delay(250);
+      s = await brokerStatus();
+    }
+    expect(s.http!.sessions).toEqual([]);
+    expect(s.games.flatMap((g) => g.holds)).toEqual([]);
+    expect(s.callers.map((c) => c.caller)).not.toContain('mcp:http-abandoned');
   });
 });
