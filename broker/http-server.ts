@@ -178,7 +178,7 @@ export async function startHttp(opts: HttpOptions): Promise<HttpServer> {
   const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
   const idleMs = opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const token = chooseToken(opts.token ?? process.env['UNITY_DEVTOOLS_TOKEN']);
-  const tokenDigest = digest(`Bearer ${token}`);
+  const tokenDigest = digest(token);
   const tokenFile = path.join(opts.home, TOKEN_FILE);
   const bindHost = opts.host === 'localhost' ? '127.0.0.1' : opts.host;
 
@@ -191,10 +191,10 @@ export async function startHttp(opts: HttpOptions): Promise<HttpServer> {
   let allowedOrigins: string[] = [];
 
   const authorised = (req: IncomingMessage): boolean => {
-    const given = req.headers.authorization;
-    if (typeof given !== 'string') return false;
-    // equal-length digests: the comparison takes the same time whatever was sent
-    return timingSafeEqual(digest(given), tokenDigest);
+    // the scheme's name is case-insensitive (RFC 9110); the token is compared as equal-length
+    // digests, so the comparison takes the same time whatever was sent
+    const given = /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '');
+    return given !== null && timingSafeEqual(digest(given[1]!), tokenDigest);
   };
 
   const touch = (s: Session): void => {

@@ -585,7 +585,9 @@ describe('closing the broker', () => {
 describe('an abandoned session', () => {
   it('is closed after its quiet period, and its hold with it', async () => {
     // the broker before this one was stopped by the test above: the game is free
-    await startHttpBroker({ UNITY_DEVTOOLS_HTTP_IDLE_MS: '1500' });
+    const given = 'a-token-the-user-chose-0123456789';
+    await startHttpBroker({ UNITY_DEVTOOLS_HTTP_IDLE_MS: '1500', UNITY_DEVTOOLS_TOKEN: given });
+    expect(token).toBe(given); // UNITY_DEVTOOLS_TOKEN is the token, written to the file
     const d = await connectAgent('http-abandoned');
     expect((await d.ok<{ holds: number }>('suspend')).holds).toBe(1);
     // gone without a DELETE: the client just stops (a crashed agent, a closed laptop)
