@@ -16,7 +16,7 @@ import { evalTool } from '../mcp/tools/eval.js';
 import { useFixtureApp } from './support/fixture-app.js';
 import { toolCaller } from './support/tool-harness.js';
 
-const game = useFixtureApp({ entities: 300, fps: 240 });
+const game = useFixtureApp({ entities: 300, fps: 240, args: ['--level-objects', '2000'] });
 type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const call = toolCaller<Out>([evalTool], () => game.app);
 
@@ -63,6 +63,30 @@ describe('native memory under calls nested anywhere in the frame', () => {
       expect(await evalValue(churn)).toBe('3');
       await new Promise((r) => setTimeout(r, i % 3));
     }
+    await expectRunning();
+    expect(game.fixture.alive()).toBe(true);
+    expect(loggedSince(logFrom)).not.toMatch(/Exception/);
+    expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
+  }, 120_000);
+});
+
+describe('objects destroyed by calls nested anywhere in the frame', () => {
+  it('are gone at once, and the engine loops that were walking them carry on', async () => {
+    const logFrom = readFileSync(game.fixture.logPath, 'utf8').length;
+    const crates =
+      'UnityEngine.Object.FindObjectsByType<Crate>(UnityEngine.FindObjectsSortMode.None).Length';
+    const before = Number(await evalValue(crates));
+    let destroyed = 0;
+    for (let z = 0; z < 7; z++)
+      for (let r = 0; r < 10; r++)
+        for (let c = 0; c < 5; c++) {
+          await call('eval', {
+            code: `UnityEngine.Object.DestroyImmediate(UnityEngine.GameObject.Find("Zone ${z}/Room (${r})/Props/Crate (${c})"))`,
+          });
+          destroyed++;
+          await new Promise((res) => setTimeout(res, destroyed % 3));
+        }
+    expect(Number(await evalValue(crates))).toBe(before - destroyed);
     await expectRunning();
     expect(game.fixture.alive()).toBe(true);
     expect(loggedSince(logFrom)).not.toMatch(/Exception/);
