@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { BodyError} from './http-routes.js';
+import type { BodyError } from './http-routes.js';
 import { readBody, sendError } from './http-routes.js';
 
 let server: Server | undefined;
