@@ -15,6 +15,8 @@ import { createServer } from '../mcp/server.js';
 import { processAlive } from '../unity/lifetime.js';
 import { tryConnect } from './client.js';
 import type { BrokerPaths } from './home.js';
+import type { HttpRoutes } from './http-routes.js';
+import type { HttpServer } from './http-server.js';
 import {
   BROKER_PROTOCOL,
   parsePreamble,
@@ -47,6 +49,10 @@ export interface BrokerOptions extends BrokerSettings {
   announce: (line: string) => void;
   /** For tests; default process.exit. */
   exit?: (code: number) => void;
+  /** Also serve MCP over HTTP here (broker/http-server.ts); a broker serving it never idles out. */
+  http?: { host: string; port: number; allowRemote: boolean; sessionIdleMs?: number };
+  /** What the HTTP server serves besides /mcp (the dashboard). */
+  httpRoutes?: (app: GameApp) => HttpRoutes;
 }
 
 interface FrontEndEntry {
@@ -132,6 +138,9 @@ async function takePidFile(
 export async function runBroker(opts: BrokerOptions): Promise<number | undefined> {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const httpServer = opts.http ? await import('./http-server.js') : undefined;
+  // refused before anything is taken or bound
+  if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== undefined) {
     opts.announce(`a broker already runs (pid ${taken.other}) at ${paths.socket}`);
@@ -187,13 +196,14 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     settings,
   };
   const sockets = new Set<Socket>();
+  let http: HttpServer | undefined;
   const frontEnds = new Map<Socket, FrontEndEntry>();
 
   let idleTimer: NodeJS.Timeout | undefined;
   const idleCheck = (): void => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    if (sockets.size === 0 && !leaving)
+    if (sockets.size === 0 && !leaving && !http)
       idleTimer = setTimeout(
         () => leave(`no front-end for ${opts.idleExitMs} ms`, 0),
         opts.idleExitMs,
@@ -212,6 +222,7 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     }, EXIT_WITHIN_MS);
     leaving = (async () => {
       netServer.close();
+      await http?.close(); // every HTTP session's caller closes
       await app.close(); // resumes every game, DISPOSE each, closes their sockets
       await Promise.all([...frontEnds.values()].map((f) => f.server.close().catch(() => {})));
       for (const s of sockets) s.destroy();
@@ -250,6 +261,9 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     }),
     callers: app.openCallers().map((c) => ({ ...c, since: new Date(c.since).toISOString() })),
     games: app.gamesStatus(),
+    ...(http
+      ? { http: { url: `${http.url}/mcp`, tokenFile: http.tokenFile, sessions: http.sessions() } }
+      : {}),
   });
 
   const accept = async (socket: Socket): Promise<void> => {
@@ -323,6 +337,23 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     throw e;
   }
   netServer.on('error', (e) => log(`listener: ${e.message}`));
+  if (opts.http && httpServer) {
+    try {
+      http = await httpServer.startHttp({
+        app,
+        version: opts.version,
+        ...opts.http,
+        home: paths.home,
+        ...(opts.httpRoutes ? { routes: opts.httpRoutes(app) } : {}),
+        log,
+      });
+    } catch (e) {
+      netServer.close();
+      await app.close();
+      removeOwnFiles();
+      throw e;
+    }
+  }
 
   // Not unity/lifetime.ts's installLifetime: the broker has no stdin or parent to watch, and
   // broker/stop and the idle timer must end it the same way the signals do.
@@ -346,6 +377,9 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
   });
   idleCheck();
   log(`broker ${opts.version} pid ${process.pid} listening at ${paths.socket}`);
-  opts.announce(`unity-devtools broker listening at ${paths.socket}, pid ${process.pid}`);
+  opts.announce(
+    `unity-devtools broker listening at ${paths.socket}, pid ${process.pid}` +
+      (http ? `; MCP over HTTP at ${http.url}/mcp, bearer token in ${http.tokenFile}` : ''),
+  );
   return undefined;
 }

@@ -16,7 +16,15 @@ export type BrokerErrorCode =
   /** A connection's first line was not a front-end's preamble (or a broker's answer). */
   | 'BAD_PREAMBLE'
   /** `broker --status` and friends: no broker listens in this home. */
-  | 'BROKER_NOT_RUNNING';
+  | 'BROKER_NOT_RUNNING'
+  /** `broker --http` was given something that is not host:port. */
+  | 'HTTP_BAD_ADDRESS'
+  /** `broker --http` names a non-loopback address without `--allow-remote`. */
+  | 'HTTP_REMOTE_REFUSED'
+  /** UNITY_DEVTOOLS_TOKEN is too short or holds characters a header cannot carry. */
+  | 'HTTP_TOKEN_WEAK'
+  /** The HTTP address could not be bound (in use, not ours). */
+  | 'HTTP_LISTEN_FAILED';
 
 export class BrokerError extends Error {
   override readonly name = 'BrokerError';
@@ -63,4 +71,26 @@ export const brokerErrors = {
     new BrokerError('BAD_PREAMBLE', `not a unity-devtools preamble: ${why}`),
   notRunning: (socket: string): BrokerError =>
     new BrokerError('BROKER_NOT_RUNNING', `no broker is listening at ${socket}`),
+  httpBadAddress: (text: string): BrokerError =>
+    new BrokerError(
+      'HTTP_BAD_ADDRESS',
+      `--http takes host:port (127.0.0.1:8123, [::1]:8123), got "${text}"`,
+    ),
+  httpRemoteRefused: (host: string): BrokerError =>
+    new BrokerError(
+      'HTTP_REMOTE_REFUSED',
+      `${host} is not a loopback address: anyone who reaches it and has the token can run code ` +
+        'in your game; bind 127.0.0.1, or add --allow-remote if that is what you want',
+    ),
+  httpTokenWeak: (): BrokerError =>
+    new BrokerError(
+      'HTTP_TOKEN_WEAK',
+      'UNITY_DEVTOOLS_TOKEN must be at least 16 printable characters without spaces; unset it ' +
+        'to have the broker make a random one',
+    ),
+  httpListenFailed: (address: string, why: string): BrokerError =>
+    new BrokerError(
+      'HTTP_LISTEN_FAILED',
+      `could not serve HTTP at ${address}: ${why}; pick another port`,
+    ),
 };
