@@ -5,8 +5,8 @@ import {
   exchangePreamble,
   spawnBrokerProcess,
   tryConnect
-} from "./chunk-ZEFV2GZQ.mjs";
-import "./chunk-5BYRNRVK.mjs";
+} from "./chunk-K5GPR2PL.mjs";
+import "./chunk-2PUJDF5N.mjs";
 import "./chunk-FS443VZI.mjs";
 export {
   connectOrSpawn,
