@@ -111,5 +111,5 @@ export async function runAction(
     const code = (r._meta as { code?: unknown } | undefined)?.code;
     return { ok: false, code: typeof code === 'string' ? code : 'INTERNAL', message: text };
   }
-  return { ok: true, text, result: (r.structuredContent ?? {}) };
+  return { ok: true, text, result: r.structuredContent ?? {} };
 }
