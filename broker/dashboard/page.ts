@@ -95,8 +95,8 @@ else if(g.attached){cls='running';banner=['RUNNING',h('small',{text:'attached, n
 else{cls='';banner=[g.lingering?'not attached (lingering)':'not attached'];}
 var q=g.queue||{waiting:[],heavy_waiting:[]};
 var box=shots[g.id]||(shots[g.id]=h('div',{cls:'shot'}));
-var shotBtn=h('button',{text:'Screenshot',disabled:!g.attached,onclick:function(){shot(g.id,box,shotBtn);}});
-var detachBtn=h('button',{cls:'danger',text:'Detach',disabled:!g.attached,onclick:function(){
+var shotBtn=h('button',{text:'Screenshot','data-shot':g.id,disabled:!g.attached,onclick:function(){shot(g.id,box,shotBtn);}});
+var detachBtn=h('button',{cls:'danger',text:'Detach','data-detach':g.id,disabled:!g.attached,onclick:function(){
 if(confirm('Detach '+g.id+'? Every caller leaves it and the game runs free.'))post('/api/detach',{game:g.id},detachBtn);}});
 return h('div',{cls:'game','data-game':g.id},
 h('div',{cls:'banner '+cls,'data-testid':'banner'},banner),
@@ -130,7 +130,7 @@ return h('div',{cls:'row job','data-job':j.job},h('span',{cls:'grow'},h('b',{tex
 tick(j.ms,j.status==='running')),b);},'no job')));
 main.appendChild(h('section',{id:'players'},h('h2',{text:'players heard'}),list(s.players,function(p){
 return h('div',{cls:'row'},h('span',{cls:'grow'},h('b',{text:p.label}),p.project?' "'+p.project+'"':'',' at '+p.endpoint,
-p.debuggable?'':' (no script debugging)',p.stale?' (stale)':''),h('span',{cls:'meta'},'heard ',tick(p.age_ms,true),' ago'));},
+p.debuggable?'':' (no script debugging)'),h('span',{cls:p.stale?'chip':'chip held',text:p.stale?'not heard lately':'announcing'}));},
 s.discovery==='listening'?'none heard':s.discovery==='off'?'discovery is off':'discovery starts with the first caller that looks for players')));
 main.appendChild(h('section',{cls:'wide audit',id:'audit'},h('h2',{text:'audit log (newest first)'}),list(s.audit,function(a){
 var t=typeof a.time==='string'?a.time.slice(11,19):'';return h('div',{cls:'row'},h('span',{cls:'num meta',text:t}),
