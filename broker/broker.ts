@@ -14,6 +14,7 @@ import { GameApp, type GameAppOptions } from '../mcp/app.js';
 import { createServer } from '../mcp/server.js';
 import { processAlive } from '../unity/lifetime.js';
 import { tryConnect } from './client.js';
+import { brokerErrors } from './errors.js';
 import type { BrokerPaths } from './home.js';
 import {
   BROKER_PROTOCOL,
@@ -57,6 +58,8 @@ interface FrontEndEntry {
 
 const StatusRequest = z.object({ method: z.literal('broker/status') });
 const StopRequest = z.object({ method: z.literal('broker/stop') });
+/** `unity-devtools dashboard`: a one-time login URL for the dashboard (answered `{url}`). */
+const DashboardLoginRequest = z.object({ method: z.literal('broker/dashboard-login') });
 
 function readPid(file: string): number | undefined {
   try {
@@ -230,6 +233,13 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     );
   };
 
+  /**
+   * What serves HTTP, once it does (--http): its dashboard's one-time login URL
+   * (broker/dashboard: createDashboard(...).loginUrl). Without it `broker/dashboard-login` is
+   * answered BROKER_NO_HTTP, which the CLI turns into "start it with --http".
+   */
+  const http: { dashboardLoginUrl?: () => string } = {};
+
   const status = () => ({
     pid: process.pid,
     version: opts.version,
@@ -291,6 +301,14 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
       ...(preamble.target ? { target: preamble.target } : {}),
     });
     server.setRequestHandler(StatusRequest, () => status());
+    server.setRequestHandler(DashboardLoginRequest, () => {
+      const mint = http.dashboardLoginUrl;
+      if (!mint) {
+        const e = brokerErrors.noHttp();
+        return { error: { code: e.code, message: e.message } };
+      }
+      return { url: mint() };
+    });
     server.setRequestHandler(StopRequest, () => {
       setImmediate(() => leave(`broker/stop from pid ${preamble.pid}`, 0));
       return {};

@@ -16,7 +16,9 @@ export type BrokerErrorCode =
   /** A connection's first line was not a front-end's preamble (or a broker's answer). */
   | 'BAD_PREAMBLE'
   /** `broker --status` and friends: no broker listens in this home. */
-  | 'BROKER_NOT_RUNNING';
+  | 'BROKER_NOT_RUNNING'
+  /** `dashboard`: the running broker serves no HTTP (it was started without --http). */
+  | 'BROKER_NO_HTTP';
 
 export class BrokerError extends Error {
   override readonly name = 'BrokerError';
@@ -63,4 +65,10 @@ export const brokerErrors = {
     new BrokerError('BAD_PREAMBLE', `not a unity-devtools preamble: ${why}`),
   notRunning: (socket: string): BrokerError =>
     new BrokerError('BROKER_NOT_RUNNING', `no broker is listening at ${socket}`),
+  noHttp: (): BrokerError =>
+    new BrokerError(
+      'BROKER_NO_HTTP',
+      'the running broker does not serve HTTP, so it has no dashboard: stop it ' +
+        '(`unity-devtools broker --stop`) and start it with `unity-devtools broker --http 127.0.0.1:<port>`',
+    ),
 };

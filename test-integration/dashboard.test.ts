@@ -18,6 +18,7 @@ import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures
 import { GameApp } from '../mcp/app.js';
 import { auditFile } from '../mcp/ledger/audit.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
+import { brokerHome, runCli, stopBroker } from './support/mcp-client.js';
 import { freeUdpPort } from './support/net.js';
 import { toolCaller } from './support/tool-harness.js';
 
@@ -32,6 +33,7 @@ let app: GameApp;
 let dash: Dashboard;
 let server: Server;
 let origin: string;
+let beaconPort: number;
 let browser: Browser;
 let page: Page;
 
@@ -40,7 +42,7 @@ beforeAll(async () => {
     throw new Error(
       `${CHROMIUM} is missing: the dashboard test needs Debian's chromium (bash scripts/ensure-chromium.sh)`,
     );
-  const beaconPort = await freeUdpPort();
+  beaconPort = await freeUdpPort();
   // like a real player: the debugger port is 56000 + guid % 1000, so the beacon implies it
   const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
   fixture = await startFixture({
@@ -184,6 +186,34 @@ describe('the dashboard in Chromium', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+});
+
+describe('unity-devtools dashboard', () => {
+  it('says to start the broker with --http when none runs, or the one running serves no HTTP', async () => {
+    const home = brokerHome();
+    const none = await runCli(home, ['dashboard']);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/no broker is running.*broker --http 127\.0\.0\.1:<port>/);
+    // a command starts a broker (without --http); `status` leaves the game untouched
+    const st = await runCli(home, [
+      'status',
+      '--port',
+      String(fixture.sdbPort),
+      '--beacon-port',
+      String(beaconPort),
+      '--no-multicast',
+    ]);
+    expect(st.code, st.stderr).toBe(0);
+    try {
+      const r = await runCli(home, ['dashboard']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/BROKER_NO_HTTP: .*serve HTTP.*broker --http 127\.0\.0\.1:<port>/);
+    } finally {
+      await stopBroker(home);
     }
   });
 });
