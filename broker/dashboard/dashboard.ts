@@ -31,8 +31,11 @@ export interface DashboardOptions {
   /** The broker's home: audit.jsonl is read from here. */
   home: string;
   log: (line: string) => void;
-  /** The origin the page is served from (`http://127.0.0.1:8123`): the only one POSTs may carry. */
-  selfOrigin: string;
+  /**
+   * The origin the page is served from (`http://127.0.0.1:8123`): the only one POSTs may carry,
+   * and the login URL's. A function when it is known only once the server listens.
+   */
+  selfOrigin: string | (() => string);
 }
 
 export type Dashboard = HttpRoutes & {
@@ -95,6 +98,8 @@ const ACTIONS: Record<string, { tool: Tool; args: (b: Record<string, unknown>) =
 
 export function createDashboard(opts: DashboardOptions): Dashboard {
   const { app, log } = opts;
+  const selfOrigin = (): string =>
+    typeof opts.selfOrigin === 'string' ? opts.selfOrigin : opts.selfOrigin();
   const login = new DashboardLogin();
   const reader = new DashboardStateReader(app, opts.home);
   const hub = new EventHub(() => reader.read(), log);
@@ -136,7 +141,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     action: NonNullable<(typeof ACTIONS)[string]>,
   ): Promise<void> => {
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== opts.selfOrigin) {
+    if (origin !== undefined && origin !== selfOrigin()) {
       sendError(res, 403, 'FOREIGN_ORIGIN', `requests from ${origin} are refused`);
       return;
     }
@@ -253,7 +258,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
 
   return {
     mintLoginCode: () => login.mintCode(),
-    loginUrl: () => new URL(`/login?code=${login.mintCode()}`, opts.selfOrigin).href,
+    loginUrl: () => new URL(`/login?code=${login.mintCode()}`, selfOrigin()).href,
     handle: async (req, res, url) => {
       try {
         return await route(req, res, url);
