@@ -5,11 +5,12 @@
 // page releases it; the agent's next call finds it gone. A missing Chromium fails this file
 // (scripts/ensure-chromium.sh installs it; CI runs that), it is never skipped.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -140,8 +141,7 @@ describe('the dashboard in Chromium', () => {
     });
     mkdirSync(artifacts, { recursive: true });
     const png = await page.screenshot({ fullPage: true });
-    for (const file of [new URL('dashboard.png', artifacts), docsShot])
-      await import('node:fs/promises').then((fs) => fs.writeFile(file, png));
+    for (const file of [new URL('dashboard.png', artifacts), docsShot]) writeFileSync(file, png);
 
     // released from the page: the agent's next call finds its hold gone
     await page.click('[data-release="agent-a"]');
@@ -170,6 +170,16 @@ describe('the dashboard in Chromium', () => {
       `document.getElementById('audit')?.textContent?.includes('dashboard_release')`,
       2000,
     );
+
+    // on a phone: one column, nothing wider than the screen
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await until(`document.documentElement.scrollWidth <= window.innerWidth`, 2000);
+    const columns = await inPage<number>(
+      `new Set([...document.querySelectorAll('main > section')].map((e) => e.getBoundingClientRect().left)).size`,
+    );
+    expect(columns).toBe(1);
+    await page.screenshot({ path: fileURLToPath(new URL('dashboard-phone.png', artifacts)) });
+    await page.setViewport({ width: 1280, height: 860 });
     await app.closeCaller(agent);
   });
 

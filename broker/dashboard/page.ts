@@ -39,6 +39,7 @@ h3{font-size:1rem;margin:0}
 .label{font-size:.75rem;color:var(--muted);text-transform:uppercase;letter-spacing:.05em}
 .chip{display:inline-block;font-size:.8rem;padding:.05rem .45rem;border-radius:1rem;background:var(--offbg)}
 .chip.held{background:var(--heldbg);color:var(--held)}
+.chip.ok{background:var(--okbg);color:var(--ok)}
 .num{font-variant-numeric:tabular-nums;white-space:nowrap}
 .empty{color:var(--muted);font-size:.9rem}
 button{font:inherit;font-size:.85rem;min-height:2.2rem;padding:.3rem .8rem;border-radius:.4rem;cursor:pointer;
@@ -73,7 +74,9 @@ var m=Math.floor(s/60);if(m<60)return m+' min '+Math.floor(s%60)+' s';return Mat
 function tick(ms,live){return h('span',{cls:'num tick','data-ms':ms,'data-live':live?'1':'0',text:dur(ms)});}
 function retick(){var now=performance.now();document.querySelectorAll('.tick').forEach(function(e){
 var ms=Number(e.getAttribute('data-ms'));if(e.getAttribute('data-live')==='1')ms+=now-received;e.textContent=dur(ms);});
-var u=document.getElementById('updated');if(state)u.textContent='updated '+dur(Math.max(0,Date.now()-lastOk))+' ago';}
+var u=document.getElementById('updated');
+// live: the stream sends every change; polling or cut off: how old the last state is
+if(state)u.textContent=es&&es.readyState===1?'':'updated '+dur(Math.max(0,Date.now()-lastOk))+' ago';}
 function say(text,err){var m=document.getElementById('msg');m.textContent=text;m.className='show'+(err?' err':'');
 clearTimeout(say.t);say.t=setTimeout(function(){m.className='';},err?8000:4000);}
 function post(path,body,btn){if(btn)btn.disabled=true;return fetch(path,{method:'POST',credentials:'same-origin',
@@ -130,7 +133,7 @@ return h('div',{cls:'row job','data-job':j.job},h('span',{cls:'grow'},h('b',{tex
 tick(j.ms,j.status==='running')),b);},'no job')));
 main.appendChild(h('section',{id:'players'},h('h2',{text:'players heard'}),list(s.players,function(p){
 return h('div',{cls:'row'},h('span',{cls:'grow'},h('b',{text:p.label}),p.project?' "'+p.project+'"':'',' at '+p.endpoint,
-p.debuggable?'':' (no script debugging)'),h('span',{cls:p.stale?'chip':'chip held',text:p.stale?'not heard lately':'announcing'}));},
+p.debuggable?'':' (no script debugging)'),h('span',{cls:p.stale?'chip':'chip ok',text:p.stale?'not heard lately':'announcing'}));},
 s.discovery==='listening'?'none heard':s.discovery==='off'?'discovery is off':'discovery starts with the first caller that looks for players')));
 main.appendChild(h('section',{cls:'wide audit',id:'audit'},h('h2',{text:'audit log (newest first)'}),list(s.audit,function(a){
 var t=typeof a.time==='string'?a.time.slice(11,19):'';return h('div',{cls:'row'},h('span',{cls:'num meta',text:t}),
