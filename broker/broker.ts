@@ -16,6 +16,9 @@ import { processAlive } from '../unity/lifetime.js';
 import { tryConnect } from './client.js';
 import { brokerErrors } from './errors.js';
 import type { BrokerPaths } from './home.js';
+import type { Dashboard } from './dashboard/dashboard.js';
+import type { HttpRoutes } from './http-routes.js';
+import type { HttpServer } from './http-server.js';
 import {
   BROKER_PROTOCOL,
   parsePreamble,
@@ -48,6 +51,10 @@ export interface BrokerOptions extends BrokerSettings {
   announce: (line: string) => void;
   /** For tests; default process.exit. */
   exit?: (code: number) => void;
+  /** Also serve MCP over HTTP here (broker/http-server.ts); a broker serving it never idles out. */
+  http?: { host: string; port: number; allowRemote: boolean; sessionIdleMs?: number };
+  /** What the HTTP server serves besides /mcp; default the dashboard (broker/dashboard/). */
+  httpRoutes?: (app: GameApp) => HttpRoutes;
 }
 
 interface FrontEndEntry {
@@ -135,6 +142,9 @@ async function takePidFile(
 export async function runBroker(opts: BrokerOptions): Promise<number | undefined> {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const httpServer = opts.http ? await import('./http-server.js') : undefined;
+  // refused before anything is taken or bound
+  if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== undefined) {
     opts.announce(`a broker already runs (pid ${taken.other}) at ${paths.socket}`);
@@ -190,13 +200,14 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     settings,
   };
   const sockets = new Set<Socket>();
+  let http: HttpServer | undefined;
   const frontEnds = new Map<Socket, FrontEndEntry>();
 
   let idleTimer: NodeJS.Timeout | undefined;
   const idleCheck = (): void => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    if (sockets.size === 0 && !leaving)
+    if (sockets.size === 0 && !leaving && !http)
       idleTimer = setTimeout(
         () => leave(`no front-end for ${opts.idleExitMs} ms`, 0),
         opts.idleExitMs,
@@ -215,6 +226,7 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     }, EXIT_WITHIN_MS);
     leaving = (async () => {
       netServer.close();
+      await http?.close(); // every HTTP session's caller closes
       await app.close(); // resumes every game, DISPOSE each, closes their sockets
       await Promise.all([...frontEnds.values()].map((f) => f.server.close().catch(() => {})));
       for (const s of sockets) s.destroy();
@@ -234,11 +246,11 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
   };
 
   /**
-   * What serves HTTP, once it does (--http): its dashboard's one-time login URL
-   * (broker/dashboard: createDashboard(...).loginUrl). Without it `broker/dashboard-login` is
+   * The dashboard, served beside /mcp when the broker serves HTTP (broker/dashboard/); it mints
+   * the one-time login URLs `broker/dashboard-login` answers. Without it that request is
    * answered BROKER_NO_HTTP, which the CLI turns into "start it with --http".
    */
-  const http: { dashboardLoginUrl?: () => string } = {};
+  let dashboard: Dashboard | undefined;
 
   const status = () => ({
     pid: process.pid,
@@ -260,6 +272,9 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     }),
     callers: app.openCallers().map((c) => ({ ...c, since: new Date(c.since).toISOString() })),
     games: app.gamesStatus(),
+    ...(http
+      ? { http: { url: `${http.url}/mcp`, tokenFile: http.tokenFile, sessions: http.sessions() } }
+      : {}),
   });
 
   const accept = async (socket: Socket): Promise<void> => {
@@ -302,12 +317,11 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     });
     server.setRequestHandler(StatusRequest, () => status());
     server.setRequestHandler(DashboardLoginRequest, () => {
-      const mint = http.dashboardLoginUrl;
-      if (!mint) {
+      if (!dashboard) {
         const e = brokerErrors.noHttp();
         return { error: { code: e.code, message: e.message } };
       }
-      return { url: mint() };
+      return { url: dashboard.loginUrl() };
     });
     server.setRequestHandler(StopRequest, () => {
       setImmediate(() => leave(`broker/stop from pid ${preamble.pid}`, 0));
@@ -341,6 +355,34 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     throw e;
   }
   netServer.on('error', (e) => log(`listener: ${e.message}`));
+  if (opts.http && httpServer) {
+    try {
+      http = await httpServer.startHttp({
+        app,
+        version: opts.version,
+        ...opts.http,
+        home: paths.home,
+        routes: opts.httpRoutes
+          ? opts.httpRoutes(app)
+          : (dashboard = (await import('./dashboard/dashboard.js')).createDashboard({
+              app,
+              home: paths.home,
+              log,
+              // known once the server listens (a port 0 asked for)
+              selfOrigin: () => {
+                if (!http) throw new Error('the HTTP server is not listening yet');
+                return http.url;
+              },
+            })),
+        log,
+      });
+    } catch (e) {
+      netServer.close();
+      await app.close();
+      removeOwnFiles();
+      throw e;
+    }
+  }
 
   // Not unity/lifetime.ts's installLifetime: the broker has no stdin or parent to watch, and
   // broker/stop and the idle timer must end it the same way the signals do.
@@ -364,6 +406,9 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
   });
   idleCheck();
   log(`broker ${opts.version} pid ${process.pid} listening at ${paths.socket}`);
-  opts.announce(`unity-devtools broker listening at ${paths.socket}, pid ${process.pid}`);
+  opts.announce(
+    `unity-devtools broker listening at ${paths.socket}, pid ${process.pid}` +
+      (http ? `; MCP over HTTP at ${http.url}/mcp, bearer token in ${http.tokenFile}` : ''),
+  );
   return undefined;
 }

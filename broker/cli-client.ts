@@ -58,6 +58,14 @@ export const BrokerStatusSchema = z
     frontEnds: z.array(
       z.object({ pid: z.number(), kind: z.string(), since: z.string() }).passthrough(),
     ),
+    /** Present when the broker also serves MCP over HTTP (broker/http-server.ts). */
+    http: z
+      .object({
+        url: z.string(),
+        tokenFile: z.string(),
+        sessions: z.array(z.object({}).passthrough()),
+      })
+      .optional(),
   })
   .passthrough();
 export type BrokerStatus = z.infer<typeof BrokerStatusSchema>;

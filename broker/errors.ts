@@ -18,7 +18,15 @@ export type BrokerErrorCode =
   /** `broker --status` and friends: no broker listens in this home. */
   | 'BROKER_NOT_RUNNING'
   /** `dashboard`: the running broker serves no HTTP (it was started without --http). */
-  | 'BROKER_NO_HTTP';
+  | 'BROKER_NO_HTTP'
+  /** `broker --http` was given something that is not host:port. */
+  | 'HTTP_BAD_ADDRESS'
+  /** `broker --http` names a non-loopback address without `--allow-remote`. */
+  | 'HTTP_REMOTE_REFUSED'
+  /** UNITY_DEVTOOLS_TOKEN is too short or holds characters a header cannot carry. */
+  | 'HTTP_TOKEN_WEAK'
+  /** The HTTP address could not be bound (in use, not ours). */
+  | 'HTTP_LISTEN_FAILED';
 
 export class BrokerError extends Error {
   override readonly name = 'BrokerError';
@@ -70,5 +78,27 @@ export const brokerErrors = {
       'BROKER_NO_HTTP',
       'the running broker does not serve HTTP, so it has no dashboard: stop it ' +
         '(`unity-devtools broker --stop`) and start it with `unity-devtools broker --http 127.0.0.1:<port>`',
+    ),
+  httpBadAddress: (text: string): BrokerError =>
+    new BrokerError(
+      'HTTP_BAD_ADDRESS',
+      `--http takes host:port (127.0.0.1:8123, [::1]:8123), got "${text}"`,
+    ),
+  httpRemoteRefused: (host: string): BrokerError =>
+    new BrokerError(
+      'HTTP_REMOTE_REFUSED',
+      `${host} is not a loopback address: anyone who reaches it and has the token can run code ` +
+        'in your game; bind 127.0.0.1, or add --allow-remote if that is what you want',
+    ),
+  httpTokenWeak: (): BrokerError =>
+    new BrokerError(
+      'HTTP_TOKEN_WEAK',
+      'UNITY_DEVTOOLS_TOKEN must be at least 16 printable characters without spaces; unset it ' +
+        'to have the broker make a random one',
+    ),
+  httpListenFailed: (address: string, why: string): BrokerError =>
+    new BrokerError(
+      'HTTP_LISTEN_FAILED',
+      `could not serve HTTP at ${address}: ${why}; pick another port`,
     ),
 };

@@ -53,6 +53,12 @@ const BROKER_HELP = `  --status             print the running broker's state (ex
                        env UNITY_DEVTOOLS_LINGER_MS)
   --idle-exit-ms <ms>  exit after this long with no front-end (600000;
                        env UNITY_DEVTOOLS_IDLE_EXIT_MS)
+  --http <host:port>   also serve MCP over HTTP at http://host:port/mcp, behind a bearer token
+                       written to <broker dir>/http-token (or env UNITY_DEVTOOLS_TOKEN); such
+                       a broker does not exit when idle; an HTTP session quiet for 30 min
+                       is closed (env UNITY_DEVTOOLS_HTTP_IDLE_MS)
+  --allow-remote       let --http bind a non-loopback address: anyone who reaches it with the
+                       token can run code in the game
 The broker lives in UNITY_DEVTOOLS_HOME, else $XDG_RUNTIME_DIR/unity-devtools, else
 ~/.cache/unity-devtools (a directory only you can open: mode 0700).`;
 
@@ -62,7 +68,7 @@ const COMMANDS: Record<string, { usage: string; about: string; tool?: string }> 
     about: 'serve MCP over stdio through the broker (the default with a piped stdin)',
   },
   broker: {
-    usage: 'broker [--status | --stop] [broker options]',
+    usage: 'broker [--status | --stop] [--http <host:port> [--allow-remote]] [broker options]',
     about: 'run the per-user broker in the foreground (front-ends start it when none runs)',
   },
   dashboard: {
@@ -130,6 +136,8 @@ const OPTIONS = {
   'invoke-timeout-ms': { type: 'string' },
   'linger-ms': { type: 'string' },
   'idle-exit-ms': { type: 'string' },
+  http: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
   status: { type: 'boolean' },
   stop: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -306,6 +314,10 @@ function envInt(name: string): string | undefined {
 async function broker(v: Values, positionals: string[]): Promise<number> {
   if (positionals.length) throw new UsageError('broker takes no arguments');
   if (v.status && v.stop) throw new UsageError('give either --status or --stop, not both');
+  if ((v.status || v.stop) && v.http !== undefined)
+    throw new UsageError('--http starts a broker: give it without --status or --stop');
+  if (v['allow-remote'] && v.http === undefined)
+    throw new UsageError('--allow-remote is about --http: give --http <host:port> too');
   const { ensureHome } = await import('../broker/home.js');
   const paths = ensureHome();
   if (v.status || v.stop) {
@@ -341,6 +353,10 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
                 )
                 .join('\n') +
               '\n' +
+              (s.http
+                ? `MCP over HTTP at ${s.http.url} (bearer token in ${s.http.tokenFile}), ` +
+                  `${s.http.sessions.length} session(s)\n`
+                : '') +
               gamesText(s.games),
       );
       return 0;
@@ -359,9 +375,20 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
     throw new UsageError('the broker serves every game: give --player or --port to a front-end');
   const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } =
     await import('../broker/broker.js');
+  const http =
+    v.http === undefined
+      ? undefined
+      : {
+          ...(await import('../broker/http-server.js')).parseHttpAddress(v.http),
+          allowRemote: v['allow-remote'] ?? false,
+          ...(envInt('UNITY_DEVTOOLS_HTTP_IDLE_MS') !== undefined
+            ? { sessionIdleMs: int('http-idle-ms', envInt('UNITY_DEVTOOLS_HTTP_IDLE_MS')) }
+            : {}),
+        };
   const code = await runBroker({
     paths,
     version: pkg.version,
+    ...(http ? { http } : {}),
     ...settings(v),
     lingerMs:
       int('linger-ms', v['linger-ms'] ?? envInt('UNITY_DEVTOOLS_LINGER_MS')) ?? DEFAULT_LINGER_MS,

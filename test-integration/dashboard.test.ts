@@ -5,6 +5,7 @@
 // page releases it; the agent's next call finds it gone. A missing Chromium fails this file
 // (scripts/ensure-chromium.sh installs it; CI runs that), it is never skipped.
 
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +20,8 @@ import { freeLoopbackPort, startFixture, type FixtureProcess } from '../fixtures
 import { GameApp } from '../mcp/app.js';
 import { auditFile } from '../mcp/ledger/audit.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
-import { brokerHome, runCli, stopBroker } from './support/mcp-client.js';
-import { freeUdpPort } from './support/net.js';
+import { BUILT_CLI, brokerEnv, brokerHome, runCli, stopBroker } from './support/mcp-client.js';
+import { delay, freeUdpPort } from './support/net.js';
 import { toolCaller } from './support/tool-harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -224,6 +225,69 @@ describe('unity-devtools dashboard', () => {
       expect(r.stderr).toMatch(/BROKER_NO_HTTP: .*serve HTTP.*broker --http 127\.0\.0\.1:<port>/);
     } finally {
       await stopBroker(home);
+    }
+  });
+
+  it('prints a one-time link from a broker serving HTTP, which signs Chromium in there', async () => {
+    const home = brokerHome();
+    let out = '';
+    const broker = spawn(
+      process.execPath,
+      [
+        BUILT_CLI,
+        'broker',
+        '--http',
+        '127.0.0.1:0',
+        '--beacon-port',
+        String(beaconPort),
+        '--no-multicast',
+      ],
+      { env: brokerEnv(home), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    broker.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    broker.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((r) => broker.once('exit', r));
+    try {
+      const deadline = Date.now() + 15_000;
+      let m: RegExpExecArray | null;
+      while (!(m = /MCP over HTTP at (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(out))) {
+        if (broker.exitCode !== null || Date.now() > deadline)
+          throw new Error(`the broker did not serve HTTP: ${out}`);
+        await delay(25);
+      }
+      const base = m[1]!;
+      const r = await runCli(home, ['dashboard']);
+      expect(r.code, r.stderr).toBe(0);
+      const url = r.stdout.split('\n')[0]!;
+      expect(url).toMatch(new RegExp(`^${base.replace(/\./g, '\\.')}/login\\?code=[\\w-]{20,}$`));
+      const again = await runCli(home, ['dashboard', '--json']);
+      expect((JSON.parse(again.stdout) as { url: string }).url).not.toBe(url);
+
+      const context = await browser.createBrowserContext();
+      try {
+        const p = await context.newPage();
+        expect((await p.goto(url, { timeout: 10_000 }))?.status()).toBe(200);
+        expect(new URL(p.url()).pathname).toBe('/');
+        // the page's stream and state pass the server's Host and Origin checks
+        await p.waitForFunction(`document.getElementById('conn')?.textContent === 'live'`, {
+          timeout: 5000,
+        });
+        expect(await p.evaluate(`document.getElementById('players')?.textContent`)).toMatch(
+          /discovery starts with the first caller/,
+        );
+        // the code is spent
+        const q = await (await browser.createBrowserContext()).newPage();
+        expect((await q.goto(url, { timeout: 10_000 }))?.status()).toBe(401);
+        await q.browserContext().close();
+      } finally {
+        await context.close();
+      }
+    } finally {
+      if (broker.exitCode === null) {
+        await stopBroker(home, false);
+        await Promise.race([exited, delay(15_000)]);
+      }
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

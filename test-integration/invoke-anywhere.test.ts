@@ -16,7 +16,7 @@ import { evalTool } from '../mcp/tools/eval.js';
 import { useFixtureApp } from './support/fixture-app.js';
 import { toolCaller } from './support/tool-harness.js';
 
-const game = useFixtureApp({ entities: 300, fps: 240 });
+const game = useFixtureApp({ entities: 300, fps: 240, args: ['--level-objects', '2000'] });
 type Out = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const call = toolCaller<Out>([evalTool], () => game.app);
 
@@ -33,39 +33,69 @@ async function expectRunning(): Promise<void> {
   expect(Number(await evalValue('UnityEngine.Time.frameCount'))).toBeGreaterThan(a);
 }
 
+/** Frames still run, the game is alive, and neither its log nor its output has an exception. */
+async function expectHealthy(logFrom: number): Promise<void> {
+  await expectRunning();
+  expect(game.fixture.alive()).toBe(true);
+  expect(loggedSince(logFrom)).not.toMatch(/Exception/);
+  expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
+}
+
+/** `code` evaluated `rounds` times, each in its own window, always giving `expected`. */
+async function inManyWindows(code: string, expected: string, rounds = 1500): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    expect(await evalValue(code)).toBe(expected);
+    // a pause of a fraction of a frame moves the next park point through the frame
+    await new Promise((r) => setTimeout(r, i % 3));
+  }
+}
+
+const logLength = (): number => readFileSync(game.fixture.logPath, 'utf8').length;
+
 describe('invokes parked anywhere in the frame', () => {
-  it('leave the Temp allocator, native memory and the frame loop working', async () => {
-    const logFrom = readFileSync(game.fixture.logPath, 'utf8').length;
+  it('leave the Temp allocator and the frame loop working', async () => {
+    const logFrom = logLength();
     const temp =
       'Unity.Entities.World.DefaultGameObjectInjectionWorld.EntityManager' +
       '.GetAllEntities(Unity.Collections.Allocator.Temp).Length';
     const count = await evalValue(temp);
     expect(Number(count)).toBeGreaterThanOrEqual(300);
-    for (let i = 0; i < 1500; i++) {
-      expect(await evalValue(temp)).toBe(count);
-      // a pause of a fraction of a frame moves the next park point through the frame
-      await new Promise((r) => setTimeout(r, i % 3));
-    }
-    await expectRunning();
+    await inManyWindows(temp, count);
+    await expectHealthy(logFrom);
     expect(await evalValue(temp)).toBe(count);
-    expect(game.fixture.alive()).toBe(true);
-    expect(loggedSince(logFrom)).not.toMatch(/Exception/);
-    expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
+  }, 120_000);
+
+  it('keep every native block an invoke allocates while the frame loop allocates and reclaims', async () => {
+    const logFrom = logLength();
+    const live = 'FixtureEngine.NativeMemory.LiveCount';
+    const before = Number(await evalValue(live));
+    await inManyWindows(
+      'new Unity.Collections.NativeArray<int>(3, Unity.Collections.Allocator.Persistent).Length',
+      '3',
+    );
+    await expectHealthy(logFrom);
+    // every Persistent block the invokes made is still live (Temp ones come and go per frame)
+    expect(Number(await evalValue(live))).toBeGreaterThanOrEqual(before + 1500);
   }, 120_000);
 });
 
-describe('native memory under calls nested anywhere in the frame', () => {
-  it('keeps every block an invoke allocates and frees, while the frame loop allocates and reclaims', async () => {
-    const logFrom = readFileSync(game.fixture.logPath, 'utf8').length;
-    const churn =
-      'new Unity.Collections.NativeArray<int>(3, Unity.Collections.Allocator.Persistent).Length';
-    for (let i = 0; i < 1500; i++) {
-      expect(await evalValue(churn)).toBe('3');
-      await new Promise((r) => setTimeout(r, i % 3));
-    }
-    await expectRunning();
-    expect(game.fixture.alive()).toBe(true);
-    expect(loggedSince(logFrom)).not.toMatch(/Exception/);
-    expect(game.fixture.output()).not.toMatch(/Exception|fixture:/);
+describe('objects destroyed by calls nested anywhere in the frame', () => {
+  it('are gone at once, and the engine loops that were walking them carry on', async () => {
+    const logFrom = logLength();
+    const crates =
+      'UnityEngine.Object.FindObjectsByType<Crate>(UnityEngine.FindObjectsSortMode.None).Length';
+    const before = Number(await evalValue(crates));
+    let destroyed = 0;
+    for (let z = 0; z < 7; z++)
+      for (let r = 0; r < 10; r++)
+        for (let c = 0; c < 5; c++) {
+          await call('eval', {
+            code: `UnityEngine.Object.DestroyImmediate(UnityEngine.GameObject.Find("Zone ${z}/Room (${r})/Props/Crate (${c})"))`,
+          });
+          destroyed++;
+          await new Promise((res) => setTimeout(res, destroyed % 3));
+        }
+    expect(Number(await evalValue(crates))).toBe(before - destroyed);
+    await expectHealthy(logFrom);
   }, 120_000);
 });

@@ -282,7 +282,7 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-LB6RH4KY.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-YT3CQCUZ.mjs");
   const code = await runBroker({
     paths,
     version: pkg.version,

@@ -398,6 +398,32 @@ export class SceneCalls {
     return dimensions[0]?.length ?? 0;
   }
 
+  /**
+   * Each object's runtime type full name, given its System.Type object's id (`typeObjects[i]`,
+   * from a ConvertAll of GetType: Mono keeps one Type object per type, so a few distinct ids):
+   * per distinct Type object, OBJECT_REF.GET_TYPE of one object having it and the type's name
+   * (TYPE.GET_INFO, cached by the catalogue). Wire commands only, no invoke.
+   */
+  async typeNames(objectIds: readonly number[], typeObjects: readonly number[]): Promise<string[]> {
+    if (typeObjects.length !== objectIds.length)
+      throw new UnityError(
+        'INTERNAL',
+        `${typeObjects.length} types were read for ${objectIds.length} objects`,
+      );
+    const first = new Map<number, number>();
+    typeObjects.forEach((t, i) => {
+      if (!first.has(t)) first.set(t, objectIds[i]!);
+    });
+    const names = new Map<number, string>();
+    await Promise.all(
+      [...first].map(async ([t, objectId]) => {
+        const typeId = await this.conn.send('OBJECT_REF.GET_TYPE', { objectId });
+        names.set(t, await this.md.fullName(typeId));
+      }),
+    );
+    return typeObjects.map((t) => names.get(t)!);
+  }
+
   /** The whole array in one ARRAY_REF.GET_VALUES. */
   async arrayValues(array: Value): Promise<Value[]> {
     const n = await this.arrayLength(array);

@@ -1,12 +1,12 @@
 // Every GameObject of the loaded scenes at one moment, read in bulk: a fixed number of invokes
 // whatever the object count (none per object). In the window: FindObjectsByType<Transform> and
-// <Component> (inactive included), ConvertAll over the transforms (parent, GetSiblingIndex),
-// over the components (gameObject) and over those owners (activeSelf, GetInstanceID, and tag /
-// layer when a filter needs them: every GameObject owns a Transform, so the owners list every
-// object, found by its Transform's entry), one string.Join of the
-// components (Object.ToString is "name (Type.FullName)": every name and component type in one
-// string), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
-// snapshot), read with one ARRAY_REF.GET_VALUES each.
+// <Component> (inactive included), ConvertAll over the transforms (parent, GetSiblingIndex,
+// name), over the components (gameObject, GetType) and over those owners (activeSelf,
+// GetInstanceID, and tag / layer when a filter needs them: every GameObject owns a Transform, so
+// the owners list every object, found by its Transform's entry), one string.Join of the names
+// (plain strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
+// snapshot), read with one ARRAY_REF.GET_VALUES each; the components' Type objects are a few
+// distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one component having it).
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
@@ -30,6 +30,10 @@ export const GETTERS = {
   tag: { input: GO, declaring: GO, method: 'get_tag', output: 'System.String' },
   layer: { input: GO, declaring: GO, method: 'get_layer', output: 'System.Int32' },
   componentObject: { input: C, declaring: C, method: 'get_gameObject', output: GO },
+  // a Transform's name is its GameObject's (Object.name): one ConvertAll over the transforms
+  name: { input: T, declaring: O, method: 'get_name', output: 'System.String' },
+  // each component's System.Type (Mono keeps one per type): its name is read over the wire after
+  type: { input: C, declaring: 'System.Object', method: 'GetType', output: 'System.Type' },
 } satisfies Record<string, Getter>;
 
 export interface SnapshotOptions {
@@ -101,7 +105,8 @@ export interface SnapshotCopy {
   layers: Value | undefined;
   components: Value;
   owners: Value;
-  described: Value;
+  names: Value;
+  types: Value;
   scenes: (SceneInfo & { roots: number[] })[];
   held: Held;
 }
@@ -117,6 +122,8 @@ export async function copySnapshot(
     GETTERS.active,
     GETTERS.id,
     GETTERS.componentObject,
+    GETTERS.name,
+    GETTERS.type,
     ...(opts.tags ? [GETTERS.tag] : []),
     ...(opts.layers ? [GETTERS.layer] : []),
   ]);
@@ -134,7 +141,10 @@ export async function copySnapshot(
       ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR)
       : undefined;
     const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : undefined;
-    const described = await c.join(components, SEPARATOR);
+    // the names joined as plain strings, and the components' Type objects (a few distinct
+    // ones, named over the wire after the window): no string.Join of every ToString()
+    const types = await c.convertAll(components, GETTERS.type);
+    const names = await c.join(await c.convertAll(transforms, GETTERS.name), SEPARATOR);
     const scenes = await loadedScenes(c);
     return {
       transforms,
@@ -146,7 +156,8 @@ export async function copySnapshot(
       layers,
       components,
       owners,
-      described,
+      names,
+      types,
       scenes,
       held: c.takeHeld(),
     };
@@ -159,7 +170,7 @@ export async function copySnapshot(
 /** After the window (the copies are a snapshot): one GET_VALUES per array, then the slots freed. */
 export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<SceneTree> {
   try {
-    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] =
+    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, joined, typeObjects, tags, layers] =
       await Promise.all([
         c.arrayValues(copy.transforms).then(ids),
         c.arrayValues(copy.parents).then(ids),
@@ -168,16 +179,18 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
         c.arrayValues(copy.instanceIds).then(nums),
         c.arrayValues(copy.components).then(ids),
         c.arrayValues(copy.owners).then(ids),
-        c.text(copy.described),
+        c.text(copy.names),
+        c.arrayValues(copy.types).then(ids),
         copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
         copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
       ]);
-    const text = cIds.length ? described.split(SEPARATOR) : [];
-    if (text.length !== cIds.length)
+    const names = tIds.length ? joined.split(SEPARATOR) : [];
+    if (names.length !== tIds.length)
       throw new UnityError(
         'INTERNAL',
-        `the components' names did not split into ${cIds.length} (an object name holds U+001E?)`,
+        `the objects' names did not split into ${tIds.length} (an object name holds U+001E?)`,
       );
+    const types = await c.typeNames(cIds, typeObjects);
     const tagList = tags?.split(SEPARATOR);
     return assemble(
       tIds,
@@ -187,7 +200,8 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
       iid,
       cIds,
       ownerIds,
-      text,
+      names,
+      types,
       tagList,
       layers,
       copy.scenes,
@@ -205,24 +219,23 @@ function assemble(
   iid: number[],
   cIds: number[],
   ownerIds: number[],
-  text: string[],
+  names: string[],
+  types: string[],
   tagList: string[] | undefined,
   layerList: number[] | undefined,
   scenes: (SceneInfo & { roots: number[] })[],
 ): SceneTree {
-  // components by owner GameObject (object id); each object's name from its Transform's entry
+  // components by owner GameObject (object id), its Transform first
   const byOwner = new Map<number, { types: string[]; ids: number[] }>();
-  const nameOf = new Map<number, string>();
   // per transform (object id): its entry among the components (owner, active, id, tag, layer)
   const entryOf = new Map<number, number>();
   cIds.forEach((cid, j) => {
-    const [name, type] = splitToString(text[j]!);
+    const type = types[j]!;
     const owner = ownerIds[j]!;
     entryOf.set(cid, j);
     let list = byOwner.get(owner);
     if (!list) byOwner.set(owner, (list = { types: [], ids: [] }));
     if (type === T || type === 'UnityEngine.RectTransform') {
-      nameOf.set(owner, name);
       list.types.unshift(type);
       list.ids.unshift(cid);
     } else {
@@ -242,7 +255,7 @@ function assemble(
       objectId: go,
       transformId: tid,
       id: iid[j]!,
-      name: nameOf.get(go) ?? '',
+      name: names[i]!,
       activeSelf: act[j]!,
       parentTransformId: parentIds[i]!,
       sibling: sib[i]!,

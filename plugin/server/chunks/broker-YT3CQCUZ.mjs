@@ -26148,7 +26148,11 @@ var GETTERS = {
   id: { input: GO, declaring: O, method: "GetInstanceID", output: "System.Int32" },
   tag: { input: GO, declaring: GO, method: "get_tag", output: "System.String" },
   layer: { input: GO, declaring: GO, method: "get_layer", output: "System.Int32" },
-  componentObject: { input: C2, declaring: C2, method: "get_gameObject", output: GO }
+  componentObject: { input: C2, declaring: C2, method: "get_gameObject", output: GO },
+  // a Transform's name is its GameObject's (Object.name): one ConvertAll over the transforms
+  name: { input: T2, declaring: O, method: "get_name", output: "System.String" },
+  // each component's System.Type (Mono keeps one per type): its name is read over the wire after
+  type: { input: C2, declaring: "System.Object", method: "GetType", output: "System.Type" }
 };
 function splitToString(s) {
   const at2 = s.lastIndexOf(" (");
@@ -26199,6 +26203,8 @@ async function copySnapshot(c, opts = {}) {
     GETTERS.active,
     GETTERS.id,
     GETTERS.componentObject,
+    GETTERS.name,
+    GETTERS.type,
     ...opts.tags ? [GETTERS.tag] : [],
     ...opts.layers ? [GETTERS.layer] : []
   ]);
@@ -26212,7 +26218,8 @@ async function copySnapshot(c, opts = {}) {
     const instanceIds = await c.convertAll(owners, GETTERS.id);
     const tags = opts.tags ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR) : void 0;
     const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : void 0;
-    const described = await c.join(components, SEPARATOR);
+    const types = await c.convertAll(components, GETTERS.type);
+    const names2 = await c.join(await c.convertAll(transforms, GETTERS.name), SEPARATOR);
     const scenes = await loadedScenes(c);
     return {
       transforms,
@@ -26224,7 +26231,8 @@ async function copySnapshot(c, opts = {}) {
       layers,
       components,
       owners,
-      described,
+      names: names2,
+      types,
       scenes,
       held: c.takeHeld()
     };
@@ -26235,7 +26243,7 @@ async function copySnapshot(c, opts = {}) {
 }
 async function readSnapshot(c, copy) {
   try {
-    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, described, tags, layers] = await Promise.all([
+    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, joined, typeObjects, tags, layers] = await Promise.all([
       c.arrayValues(copy.transforms).then(ids),
       c.arrayValues(copy.parents).then(ids),
       c.arrayValues(copy.siblings).then(nums),
@@ -26243,16 +26251,18 @@ async function readSnapshot(c, copy) {
       c.arrayValues(copy.instanceIds).then(nums),
       c.arrayValues(copy.components).then(ids),
       c.arrayValues(copy.owners).then(ids),
-      c.text(copy.described),
+      c.text(copy.names),
+      c.arrayValues(copy.types).then(ids),
       copy.tags ? c.text(copy.tags) : Promise.resolve(void 0),
       copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(void 0)
     ]);
-    const text = cIds.length ? described.split(SEPARATOR) : [];
-    if (text.length !== cIds.length)
+    const names2 = tIds.length ? joined.split(SEPARATOR) : [];
+    if (names2.length !== tIds.length)
       throw new UnityError(
         "INTERNAL",
-        `the components' names did not split into ${cIds.length} (an object name holds U+001E?)`
+        `the objects' names did not split into ${tIds.length} (an object name holds U+001E?)`
       );
+    const types = await c.typeNames(cIds, typeObjects);
     const tagList = tags?.split(SEPARATOR);
     return assemble(
       tIds,
@@ -26262,7 +26272,8 @@ async function readSnapshot(c, copy) {
       iid,
       cIds,
       ownerIds,
-      text,
+      names2,
+      types,
       tagList,
       layers,
       copy.scenes
@@ -26271,18 +26282,16 @@ async function readSnapshot(c, copy) {
     await c.release(copy.held);
   }
 }
-function assemble(tIds, parentIds, sib, act, iid, cIds, ownerIds, text, tagList, layerList, scenes) {
+function assemble(tIds, parentIds, sib, act, iid, cIds, ownerIds, names2, types, tagList, layerList, scenes) {
   const byOwner = /* @__PURE__ */ new Map();
-  const nameOf = /* @__PURE__ */ new Map();
   const entryOf = /* @__PURE__ */ new Map();
   cIds.forEach((cid, j) => {
-    const [name2, type] = splitToString(text[j]);
+    const type = types[j];
     const owner = ownerIds[j];
     entryOf.set(cid, j);
     let list = byOwner.get(owner);
     if (!list) byOwner.set(owner, list = { types: [], ids: [] });
     if (type === T2 || type === "UnityEngine.RectTransform") {
-      nameOf.set(owner, name2);
       list.types.unshift(type);
       list.ids.unshift(cid);
     } else {
@@ -26302,7 +26311,7 @@ function assemble(tIds, parentIds, sib, act, iid, cIds, ownerIds, text, tagList,
       objectId: go,
       transformId: tid,
       id: iid[j],
-      name: nameOf.get(go) ?? "",
+      name: names2[i],
       activeSelf: act[j],
       parentTransformId: parentIds[i],
       sibling: sib[i],
@@ -26946,6 +26955,31 @@ var SceneCalls = class {
       arrayId: array.objectId
     });
     return dimensions[0]?.length ?? 0;
+  }
+  /**
+   * Each object's runtime type full name, given its System.Type object's id (`typeObjects[i]`,
+   * from a ConvertAll of GetType: Mono keeps one Type object per type, so a few distinct ids):
+   * per distinct Type object, OBJECT_REF.GET_TYPE of one object having it and the type's name
+   * (TYPE.GET_INFO, cached by the catalogue). Wire commands only, no invoke.
+   */
+  async typeNames(objectIds, typeObjects) {
+    if (typeObjects.length !== objectIds.length)
+      throw new UnityError(
+        "INTERNAL",
+        `${typeObjects.length} types were read for ${objectIds.length} objects`
+      );
+    const first = /* @__PURE__ */ new Map();
+    typeObjects.forEach((t, i) => {
+      if (!first.has(t)) first.set(t, objectIds[i]);
+    });
+    const names2 = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...first].map(async ([t, objectId]) => {
+        const typeId = await this.conn.send("OBJECT_REF.GET_TYPE", { objectId });
+        names2.set(t, await this.md.fullName(typeId));
+      })
+    );
+    return typeObjects.map((t) => names2.get(t));
   }
   /** The whole array in one ARRAY_REF.GET_VALUES. */
   async arrayValues(array) {
