@@ -3,7 +3,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   BrokerError
-} from "./chunks/chunk-5BYRNRVK.mjs";
+} from "./chunks/chunk-4VNQFAOM.mjs";
 import "./chunks/chunk-FS443VZI.mjs";
 
 // cli/cli.ts
@@ -37,6 +37,12 @@ var BROKER_HELP = `  --status             print the running broker's state (exit
                        env UNITY_DEVTOOLS_LINGER_MS)
   --idle-exit-ms <ms>  exit after this long with no front-end (600000;
                        env UNITY_DEVTOOLS_IDLE_EXIT_MS)
+  --http <host:port>   also serve MCP over HTTP at http://host:port/mcp, behind a bearer token
+                       written to <broker dir>/http-token (or env UNITY_DEVTOOLS_TOKEN); such
+                       a broker does not exit when idle; an HTTP session quiet for 30 min
+                       is closed (env UNITY_DEVTOOLS_HTTP_IDLE_MS)
+  --allow-remote       let --http bind a non-loopback address: anyone who reaches it with the
+                       token can run code in the game
 The broker lives in UNITY_DEVTOOLS_HOME, else $XDG_RUNTIME_DIR/unity-devtools, else
 ~/.cache/unity-devtools (a directory only you can open: mode 0700).`;
 var COMMANDS = {
@@ -45,8 +51,12 @@ var COMMANDS = {
     about: "serve MCP over stdio through the broker (the default with a piped stdin)"
   },
   broker: {
-    usage: "broker [--status | --stop] [broker options]",
+    usage: "broker [--status | --stop] [--http <host:port> [--allow-remote]] [broker options]",
     about: "run the per-user broker in the foreground (front-ends start it when none runs)"
+  },
+  dashboard: {
+    usage: "dashboard",
+    about: "print a one-time link to the running broker's live dashboard, and open it where a browser can (the broker serves it with --http)"
   },
   status: {
     usage: "status",
@@ -104,6 +114,8 @@ var OPTIONS = {
   "invoke-timeout-ms": { type: "string" },
   "linger-ms": { type: "string" },
   "idle-exit-ms": { type: "string" },
+  http: { type: "string" },
+  "allow-remote": { type: "boolean" },
   status: { type: "boolean" },
   stop: { type: "boolean" },
   json: { type: "boolean" },
@@ -180,7 +192,7 @@ var stderrLog = (prefix) => (line) => {
 `);
 };
 async function connectOptions(v, kind) {
-  const { ensureHome } = await import("./chunks/home-QYG5TL2A.mjs");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
   const t = target(v);
   return {
     paths: ensureHome(),
@@ -193,8 +205,8 @@ async function connectOptions(v, kind) {
 }
 async function serve(v) {
   const [{ Relay }, { connectOrSpawn }, { installLifetime }] = await Promise.all([
-    import("./chunks/front-end-JRSA6RTO.mjs"),
-    import("./chunks/client-A5A2BD2T.mjs"),
+    import("./chunks/front-end-DFKOQQG7.mjs"),
+    import("./chunks/client-63YQPFQH.mjs"),
     import("./chunks/lifetime-ASP575EL.mjs")
   ]);
   const opts = await connectOptions(v, "mcp");
@@ -234,10 +246,14 @@ function envInt(name) {
 async function broker(v, positionals) {
   if (positionals.length) throw new UsageError("broker takes no arguments");
   if (v.status && v.stop) throw new UsageError("give either --status or --stop, not both");
-  const { ensureHome } = await import("./chunks/home-QYG5TL2A.mjs");
+  if ((v.status || v.stop) && v.http !== void 0)
+    throw new UsageError("--http starts a broker: give it without --status or --stop");
+  if (v["allow-remote"] && v.http === void 0)
+    throw new UsageError("--allow-remote is about --http: give --http <host:port> too");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
   const paths = ensureHome();
   if (v.status || v.stop) {
-    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-ASDPHOJR.mjs");
+    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-PKMC3YUE.mjs");
     let c;
     try {
       c = await openBrokerClient({
@@ -264,7 +280,8 @@ async function broker(v, positionals) {
 ${s.frontEnds.length} front-end(s):
 ` + s.frontEnds.map(
           (f) => `  ${f.kind} pid ${f.pid}${typeof f["client"] === "string" ? ` (${f["client"]})` : ""} since ${f.since}`
-        ).join("\n") + "\n" + gamesText(s.games)
+        ).join("\n") + "\n" + (s.http ? `MCP over HTTP at ${s.http.url} (bearer token in ${s.http.tokenFile}), ${s.http.sessions.length} session(s)
+` : "") + gamesText(s.games)
       );
       return 0;
     }
@@ -282,10 +299,16 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-YT3CQCUZ.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-HXNTRSPJ.mjs");
+  const http = v.http === void 0 ? void 0 : {
+    ...(await import("./chunks/http-server-D4DDBDF6.mjs")).parseHttpAddress(v.http),
+    allowRemote: v["allow-remote"] ?? false,
+    ...envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS") !== void 0 ? { sessionIdleMs: int("http-idle-ms", envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS")) } : {}
+  };
   const code = await runBroker({
     paths,
     version: pkg.version,
+    ...http ? { http } : {},
     ...settings(v),
     lingerMs: int("linger-ms", v["linger-ms"] ?? envInt("UNITY_DEVTOOLS_LINGER_MS")) ?? DEFAULT_LINGER_MS,
     idleExitMs: int("idle-exit-ms", v["idle-exit-ms"] ?? envInt("UNITY_DEVTOOLS_IDLE_EXIT_MS")) ?? DEFAULT_IDLE_EXIT_MS,
@@ -295,6 +318,57 @@ ${s.frontEnds.length} front-end(s):
 `)
   });
   return code ?? -1;
+}
+async function dashboard(v, positionals) {
+  if (positionals.length) throw new UsageError("dashboard takes no arguments");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
+  const paths = ensureHome();
+  const { openBrokerClient, brokerDashboardLogin } = await import("./chunks/cli-client-PKMC3YUE.mjs");
+  let c;
+  try {
+    c = await openBrokerClient({
+      paths,
+      version: pkg.version,
+      kind: "cli",
+      brokerArgs: [],
+      spawn: false
+    });
+  } catch (e) {
+    if (e instanceof BrokerError && e.code === "BROKER_NOT_RUNNING") {
+      process.stderr.write(
+        `unity-devtools: no broker is running (${paths.socket}); start one that serves the dashboard: \`unity-devtools broker --http 127.0.0.1:<port>\`
+`
+      );
+      return 1;
+    }
+    throw e;
+  }
+  let url;
+  try {
+    url = await brokerDashboardLogin(c.client);
+  } finally {
+    await c.close();
+  }
+  process.stdout.write(
+    v.json ? `${JSON.stringify({ url })}
+` : `${url}
+(one-time link, valid for 60 s)
+`
+  );
+  openInBrowser(url);
+  return 0;
+}
+function openInBrowser(url) {
+  const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? void 0 : process.env["DISPLAY"] || process.env["WAYLAND_DISPLAY"] ? "xdg-open" : void 0;
+  if (!opener) return;
+  void import("node:child_process").then(({ spawn }) => {
+    try {
+      const child = spawn(opener, [url], { stdio: "ignore", detached: true });
+      child.on("error", () => void 0);
+      child.unref();
+    } catch {
+    }
+  });
 }
 function toolArgs(command, positionals, v) {
   const [first, ...rest] = positionals;
@@ -335,7 +409,7 @@ async function runCommand(command, positionals, v) {
   const spec = COMMANDS[command];
   if (!spec?.tool) throw new UsageError(`unknown command "${command}" (see --help)`);
   const args = toolArgs(command, positionals, v);
-  const { openBrokerClient } = await import("./chunks/cli-client-ASDPHOJR.mjs");
+  const { openBrokerClient } = await import("./chunks/cli-client-PKMC3YUE.mjs");
   const c = await openBrokerClient({ ...await connectOptions(v, "cli"), spawn: true });
   try {
     const r = await c.client.callTool({ name: spec.tool, arguments: args });
@@ -410,6 +484,7 @@ ${name === "broker" ? BROKER_HELP : TARGET_HELP}
       return -1;
     }
     if (name === "broker") return await broker(values, rest);
+    if (name === "dashboard") return await dashboard(values, rest);
     return await runCommand(name, rest, values);
   } catch (e) {
     if (e instanceof UsageError) {

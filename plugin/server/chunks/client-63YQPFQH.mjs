@@ -5,8 +5,8 @@ import {
   exchangePreamble,
   spawnBrokerProcess,
   tryConnect
-} from "./chunk-ZEFV2GZQ.mjs";
-import "./chunk-5BYRNRVK.mjs";
+} from "./chunk-UST2QZB4.mjs";
+import "./chunk-4VNQFAOM.mjs";
 import "./chunk-FS443VZI.mjs";
 export {
   connectOrSpawn,

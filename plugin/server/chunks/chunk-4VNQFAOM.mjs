@@ -33,7 +33,27 @@ ${logTail}` : ""}`
     `this front-end is unity-devtools ${ours} but the running broker is ${theirs}: stop it (\`unity-devtools broker --stop\`) so the next call starts a matching one`
   ),
   badPreamble: (why) => new BrokerError("BAD_PREAMBLE", `not a unity-devtools preamble: ${why}`),
-  notRunning: (socket) => new BrokerError("BROKER_NOT_RUNNING", `no broker is listening at ${socket}`)
+  notRunning: (socket) => new BrokerError("BROKER_NOT_RUNNING", `no broker is listening at ${socket}`),
+  noHttp: () => new BrokerError(
+    "BROKER_NO_HTTP",
+    "the running broker does not serve HTTP, so it has no dashboard: stop it (`unity-devtools broker --stop`) and start it with `unity-devtools broker --http 127.0.0.1:<port>`"
+  ),
+  httpBadAddress: (text) => new BrokerError(
+    "HTTP_BAD_ADDRESS",
+    `--http takes host:port (127.0.0.1:8123, [::1]:8123), got "${text}"`
+  ),
+  httpRemoteRefused: (host) => new BrokerError(
+    "HTTP_REMOTE_REFUSED",
+    `${host} is not a loopback address: anyone who reaches it and has the token can run code in your game; bind 127.0.0.1, or add --allow-remote if that is what you want`
+  ),
+  httpTokenWeak: () => new BrokerError(
+    "HTTP_TOKEN_WEAK",
+    "UNITY_DEVTOOLS_TOKEN must be at least 16 printable characters without spaces; unset it to have the broker make a random one"
+  ),
+  httpListenFailed: (address, why) => new BrokerError(
+    "HTTP_LISTEN_FAILED",
+    `could not serve HTTP at ${address}: ${why}; pick another port`
+  )
 };
 
 export {

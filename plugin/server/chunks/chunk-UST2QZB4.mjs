@@ -3,7 +3,7 @@
 import {
   BrokerError,
   brokerErrors
-} from "./chunk-5BYRNRVK.mjs";
+} from "./chunk-4VNQFAOM.mjs";
 
 // broker/client.ts
 import { spawn } from "node:child_process";

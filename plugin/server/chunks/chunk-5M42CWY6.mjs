@@ -32642,6 +32642,7 @@ function date4(params) {
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION = "2025-11-25";
+var DEFAULT_NEGOTIATED_PROTOCOL_VERSION = "2025-03-26";
 var SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 var RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
 var JSONRPC_VERSION = "2.0";
@@ -32970,6 +32971,7 @@ var InitializeRequestSchema = RequestSchema.extend({
   method: literal("initialize"),
   params: InitializeRequestParamsSchema
 });
+var isInitializeRequest = (value) => InitializeRequestSchema.safeParse(value).success;
 var ServerCapabilitiesSchema = object({
   /**
    * Experimental, non-standard capabilities that the server supports.
@@ -34159,109 +34161,6 @@ var UrlElicitationRequiredError = class extends McpError {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
-var STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
-var ReadBuffer = class {
-  constructor(options) {
-    this._maxBufferSize = options?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
-  }
-  append(chunk) {
-    const newSize = (this._buffer?.length ?? 0) + chunk.length;
-    if (newSize > this._maxBufferSize) {
-      this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${this._maxBufferSize} bytes`);
-    }
-    this._buffer = this._buffer ? Buffer.concat([this._buffer, chunk]) : chunk;
-  }
-  readMessage() {
-    if (!this._buffer) {
-      return null;
-    }
-    const index = this._buffer.indexOf("\n");
-    if (index === -1) {
-      return null;
-    }
-    const line = this._buffer.toString("utf8", 0, index).replace(/\r$/, "");
-    this._buffer = this._buffer.subarray(index + 1);
-    return deserializeMessage(line);
-  }
-  clear() {
-    this._buffer = void 0;
-  }
-};
-function deserializeMessage(line) {
-  return JSONRPCMessageSchema.parse(JSON.parse(line));
-}
-function serializeMessage(message) {
-  return JSON.stringify(message) + "\n";
-}
-
-// broker/socket-transport.ts
-var SocketTransport = class {
-  /** `leftover`: bytes read past the preamble, the first of the MCP stream. */
-  constructor(socket, leftover) {
-    this.socket = socket;
-    this.leftover = leftover;
-  }
-  socket;
-  leftover;
-  onclose;
-  onerror;
-  onmessage;
-  buffer = new ReadBuffer();
-  closed = false;
-  start() {
-    this.socket.on("data", (chunk) => this.receive(chunk));
-    this.socket.on("error", (e) => this.onerror?.(e));
-    this.socket.once("close", () => this.finish());
-    if (this.leftover?.length) this.receive(this.leftover);
-    this.socket.resume();
-    if (this.socket.destroyed) this.finish();
-    return Promise.resolve();
-  }
-  send(message) {
-    if (this.closed || this.socket.destroyed)
-      return Promise.reject(new Error("the broker connection is closed"));
-    return new Promise((resolve, reject) => {
-      this.socket.write(serializeMessage(message), (e) => e ? reject(e) : resolve());
-    });
-  }
-  close() {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.socket.once("close", () => resolve());
-      this.socket.end();
-      setTimeout(() => this.socket.destroy(), 500).unref();
-    });
-  }
-  receive(chunk) {
-    try {
-      this.buffer.append(chunk);
-    } catch (e) {
-      this.onerror?.(e);
-      this.socket.destroy();
-      return;
-    }
-    for (; ; ) {
-      let message;
-      try {
-        message = this.buffer.readMessage();
-      } catch (e) {
-        this.onerror?.(e);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
-  }
-  finish() {
-    if (this.closed) return;
-    this.closed = true;
-    this.buffer.clear();
-    this.onclose?.();
-  }
-};
-
 // node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s) {
   const schema = s;
@@ -35440,11 +35339,17 @@ export {
   getLiteralValue,
   external_exports,
   LATEST_PROTOCOL_VERSION,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   RELATED_TASK_META_KEY,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
   ErrorCode,
+  isJSONRPCErrorResponse,
+  JSONRPCMessageSchema,
   EmptyResultSchema,
   InitializeRequestSchema,
+  isInitializeRequest,
   InitializeResultSchema,
   InitializedNotificationSchema,
   CreateTaskResultSchema,
@@ -35479,6 +35384,5 @@ export {
   mergeCapabilities,
   AjvJsonSchemaValidator,
   assertToolsCallTaskCapability,
-  assertClientRequestTaskCapability,
-  SocketTransport
+  assertClientRequestTaskCapability
 };
