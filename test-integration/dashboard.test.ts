@@ -140,6 +140,11 @@ describe('the dashboard in Chromium', () => {
         { cause: e },
       );
     });
+    // the page's own call shows in its audit list (and the queue is idle again) before the picture
+    await until(
+      `[...document.querySelectorAll('#audit .row')].some((r) => /dashboard\\s*screenshot on g1/.test(r.textContent))`,
+      2000,
+    );
     mkdirSync(artifacts, { recursive: true });
     const png = await page.screenshot({ fullPage: true });
     for (const file of [new URL('dashboard.png', artifacts), docsShot]) writeFileSync(file, png);
