@@ -14,7 +14,9 @@ import { GameApp, type GameAppOptions } from '../mcp/app.js';
 import { createServer } from '../mcp/server.js';
 import { processAlive } from '../unity/lifetime.js';
 import { tryConnect } from './client.js';
+import { brokerErrors } from './errors.js';
 import type { BrokerPaths } from './home.js';
+import type { Dashboard } from './dashboard/dashboard.js';
 import type { HttpRoutes } from './http-routes.js';
 import type { HttpServer } from './http-server.js';
 import {
@@ -51,7 +53,7 @@ export interface BrokerOptions extends BrokerSettings {
   exit?: (code: number) => void;
   /** Also serve MCP over HTTP here (broker/http-server.ts); a broker serving it never idles out. */
   http?: { host: string; port: number; allowRemote: boolean; sessionIdleMs?: number };
-  /** What the HTTP server serves besides /mcp (the dashboard). */
+  /** What the HTTP server serves besides /mcp; default the dashboard (broker/dashboard/). */
   httpRoutes?: (app: GameApp) => HttpRoutes;
 }
 
@@ -63,6 +65,8 @@ interface FrontEndEntry {
 
 const StatusRequest = z.object({ method: z.literal('broker/status') });
 const StopRequest = z.object({ method: z.literal('broker/stop') });
+/** `unity-devtools dashboard`: a one-time login URL for the dashboard (answered `{url}`). */
+const DashboardLoginRequest = z.object({ method: z.literal('broker/dashboard-login') });
 
 function readPid(file: string): number | undefined {
   try {
@@ -241,6 +245,13 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
     );
   };
 
+  /**
+   * The dashboard, served beside /mcp when the broker serves HTTP (broker/dashboard/); it mints
+   * the one-time login URLs `broker/dashboard-login` answers. Without it that request is
+   * answered BROKER_NO_HTTP, which the CLI turns into "start it with --http".
+   */
+  let dashboard: Dashboard | undefined;
+
   const status = () => ({
     pid: process.pid,
     version: opts.version,
@@ -305,6 +316,13 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
       ...(preamble.target ? { target: preamble.target } : {}),
     });
     server.setRequestHandler(StatusRequest, () => status());
+    server.setRequestHandler(DashboardLoginRequest, () => {
+      if (!dashboard) {
+        const e = brokerErrors.noHttp();
+        return { error: { code: e.code, message: e.message } };
+      }
+      return { url: dashboard.loginUrl() };
+    });
     server.setRequestHandler(StopRequest, () => {
       setImmediate(() => leave(`broker/stop from pid ${preamble.pid}`, 0));
       return {};
@@ -344,7 +362,18 @@ export async function runBroker(opts: BrokerOptions): Promise<number | undefined
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        ...(opts.httpRoutes ? { routes: opts.httpRoutes(app) } : {}),
+        routes: opts.httpRoutes
+          ? opts.httpRoutes(app)
+          : (dashboard = (await import('./dashboard/dashboard.js')).createDashboard({
+              app,
+              home: paths.home,
+              log,
+              // known once the server listens (a port 0 asked for)
+              selfOrigin: () => {
+                if (!http) throw new Error('the HTTP server is not listening yet');
+                return http.url;
+              },
+            })),
         log,
       });
     } catch (e) {

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 
 import { connectOrSpawn, exchangePreamble, tryConnect, type ConnectOptions } from './client.js';
-import { brokerErrors } from './errors.js';
+import { BrokerError, brokerErrors, type BrokerErrorCode } from './errors.js';
 import type { BrokerAnswer } from './preamble.js';
 import { SocketTransport } from './socket-transport.js';
 
@@ -76,4 +76,16 @@ export async function brokerStatus(client: Client): Promise<BrokerStatus> {
 
 export async function brokerStop(client: Client): Promise<void> {
   await client.request({ method: 'broker/stop' }, z.object({}).passthrough());
+}
+
+const DashboardLoginSchema = z.union([
+  z.object({ url: z.string() }),
+  z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+
+/** A one-time dashboard URL from the broker; BROKER_NO_HTTP when it serves no HTTP. */
+export async function brokerDashboardLogin(client: Client): Promise<string> {
+  const r = await client.request({ method: 'broker/dashboard-login' }, DashboardLoginSchema);
+  if ('error' in r) throw new BrokerError(r.error.code as BrokerErrorCode, r.error.message);
+  return r.url;
 }

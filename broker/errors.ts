@@ -17,6 +17,8 @@ export type BrokerErrorCode =
   | 'BAD_PREAMBLE'
   /** `broker --status` and friends: no broker listens in this home. */
   | 'BROKER_NOT_RUNNING'
+  /** `dashboard`: the running broker serves no HTTP (it was started without --http). */
+  | 'BROKER_NO_HTTP'
   /** `broker --http` was given something that is not host:port. */
   | 'HTTP_BAD_ADDRESS'
   /** `broker --http` names a non-loopback address without `--allow-remote`. */
@@ -71,6 +73,12 @@ export const brokerErrors = {
     new BrokerError('BAD_PREAMBLE', `not a unity-devtools preamble: ${why}`),
   notRunning: (socket: string): BrokerError =>
     new BrokerError('BROKER_NOT_RUNNING', `no broker is listening at ${socket}`),
+  noHttp: (): BrokerError =>
+    new BrokerError(
+      'BROKER_NO_HTTP',
+      'the running broker does not serve HTTP, so it has no dashboard: stop it ' +
+        '(`unity-devtools broker --stop`) and start it with `unity-devtools broker --http 127.0.0.1:<port>`',
+    ),
   httpBadAddress: (text: string): BrokerError =>
     new BrokerError(
       'HTTP_BAD_ADDRESS',

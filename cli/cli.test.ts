@@ -37,7 +37,7 @@ describe('unity-devtools', { timeout: 60_000 }, () => {
   it('explains every command with --help', () => {
     const help = run('--help');
     expect(help.status).toBe(0);
-    for (const c of ['mcp', 'broker', 'status', 'eval', 'types', 'screenshot', 'logs'])
+    for (const c of ['mcp', 'broker', 'dashboard', 'status', 'eval', 'types', 'screenshot', 'logs'])
       expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
     const evalHelp = run('eval', '--help');
     expect(evalHelp.status).toBe(0);

@@ -71,6 +71,12 @@ const COMMANDS: Record<string, { usage: string; about: string; tool?: string }> 
     usage: 'broker [--status | --stop] [--http <host:port> [--allow-remote]] [broker options]',
     about: 'run the per-user broker in the foreground (front-ends start it when none runs)',
   },
+  dashboard: {
+    usage: 'dashboard',
+    about:
+      "print a one-time link to the running broker's live dashboard, and open it where a " +
+      'browser can (the broker serves it with --http)',
+  },
   status: {
     usage: 'status',
     about: 'players heard, the session, discovery problems',
@@ -396,6 +402,71 @@ async function broker(v: Values, positionals: string[]): Promise<number> {
   return code ?? -1;
 }
 
+/**
+ * `dashboard`: a one-time login URL (valid 60 s, used once) from the running broker, printed,
+ * and opened with the desktop's opener where there is a display (its failure is no error:
+ * the printed URL is the result).
+ */
+async function dashboard(v: Values, positionals: string[]): Promise<number> {
+  if (positionals.length) throw new UsageError('dashboard takes no arguments');
+  const { ensureHome } = await import('../broker/home.js');
+  const paths = ensureHome();
+  const { openBrokerClient, brokerDashboardLogin } = await import('../broker/cli-client.js');
+  let c;
+  try {
+    // never started here: a broker started by this command would serve no HTTP
+    c = await openBrokerClient({
+      paths,
+      version: pkg.version,
+      kind: 'cli',
+      brokerArgs: [],
+      spawn: false,
+    });
+  } catch (e) {
+    if (e instanceof BrokerError && e.code === 'BROKER_NOT_RUNNING') {
+      process.stderr.write(
+        `unity-devtools: no broker is running (${paths.socket}); start one that serves the ` +
+          'dashboard: `unity-devtools broker --http 127.0.0.1:<port>`\n',
+      );
+      return 1;
+    }
+    throw e;
+  }
+  let url: string;
+  try {
+    url = await brokerDashboardLogin(c.client);
+  } finally {
+    await c.close();
+  }
+  process.stdout.write(
+    v.json ? `${JSON.stringify({ url })}\n` : `${url}\n(one-time link, valid for 60 s)\n`,
+  );
+  openInBrowser(url);
+  return 0;
+}
+
+/** Opens `url` in the desktop's browser when there is a desktop; silent when it cannot. */
+function openInBrowser(url: string): void {
+  const opener =
+    process.platform === 'darwin'
+      ? 'open'
+      : process.platform === 'win32'
+        ? undefined // `start` needs a shell that would parse the URL: printing it is enough
+        : process.env['DISPLAY'] || process.env['WAYLAND_DISPLAY']
+          ? 'xdg-open'
+          : undefined;
+  if (!opener) return;
+  void import('node:child_process').then(({ spawn }) => {
+    try {
+      const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+      child.on('error', () => undefined); // no opener installed: the URL is printed
+      child.unref();
+    } catch {
+      // the same: printed is enough
+    }
+  });
+}
+
 function toolArgs(command: string, positionals: string[], v: Values): Record<string, unknown> {
   const [first, ...rest] = positionals;
   const need = (what: string): string => {
@@ -506,6 +577,7 @@ async function main(argv: string[]): Promise<number> {
       return -1; // serving: the process lives until stdin closes or a signal
     }
     if (name === 'broker') return await broker(values, rest);
+    if (name === 'dashboard') return await dashboard(values, rest);
     return await runCommand(name, rest, values);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -34,6 +34,8 @@ export interface GameAppOptions {
   beaconPorts?: readonly number[];
   /** Join Unity's multicast group (default true; tests send unicast to 127.0.0.1 instead). */
   multicast?: boolean;
+  /** The address the beacon ports are bound on (default all; tests bind 127.0.0.1). */
+  beaconBindAddress?: string;
   /**
    * Listen for beacons: true, false, or 'lazy' (from the first call that needs discovery: a
    * broker started for an endpoint binds no beacon port until a caller looks for players).
@@ -137,6 +139,9 @@ export class GameApp {
         : new BeaconListener({
             ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,
             multicast: opts.multicast ?? true,
+            ...(opts.beaconBindAddress !== undefined
+              ? { bindAddress: opts.beaconBindAddress }
+              : {}),
             log: this.log,
           });
     this.defaultTarget = opts.endpoint

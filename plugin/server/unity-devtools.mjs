@@ -3,7 +3,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   BrokerError
-} from "./chunks/chunk-2PUJDF5N.mjs";
+} from "./chunks/chunk-4VNQFAOM.mjs";
 import "./chunks/chunk-FS443VZI.mjs";
 
 // cli/cli.ts
@@ -53,6 +53,10 @@ var COMMANDS = {
   broker: {
     usage: "broker [--status | --stop] [--http <host:port> [--allow-remote]] [broker options]",
     about: "run the per-user broker in the foreground (front-ends start it when none runs)"
+  },
+  dashboard: {
+    usage: "dashboard",
+    about: "print a one-time link to the running broker's live dashboard, and open it where a browser can (the broker serves it with --http)"
   },
   status: {
     usage: "status",
@@ -188,7 +192,7 @@ var stderrLog = (prefix) => (line) => {
 `);
 };
 async function connectOptions(v, kind) {
-  const { ensureHome } = await import("./chunks/home-H65SO47D.mjs");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
   const t = target(v);
   return {
     paths: ensureHome(),
@@ -201,8 +205,8 @@ async function connectOptions(v, kind) {
 }
 async function serve(v) {
   const [{ Relay }, { connectOrSpawn }, { installLifetime }] = await Promise.all([
-    import("./chunks/front-end-ASHXOFDS.mjs"),
-    import("./chunks/client-7AO5XQ23.mjs"),
+    import("./chunks/front-end-DFKOQQG7.mjs"),
+    import("./chunks/client-63YQPFQH.mjs"),
     import("./chunks/lifetime-ASP575EL.mjs")
   ]);
   const opts = await connectOptions(v, "mcp");
@@ -246,10 +250,10 @@ async function broker(v, positionals) {
     throw new UsageError("--http starts a broker: give it without --status or --stop");
   if (v["allow-remote"] && v.http === void 0)
     throw new UsageError("--allow-remote is about --http: give --http <host:port> too");
-  const { ensureHome } = await import("./chunks/home-H65SO47D.mjs");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
   const paths = ensureHome();
   if (v.status || v.stop) {
-    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-YJCDGN6R.mjs");
+    const { openBrokerClient, brokerStatus, brokerStop } = await import("./chunks/cli-client-PKMC3YUE.mjs");
     let c;
     try {
       c = await openBrokerClient({
@@ -295,9 +299,9 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-FMQB2RLV.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-HXNTRSPJ.mjs");
   const http = v.http === void 0 ? void 0 : {
-    ...(await import("./chunks/http-server-5YE57UME.mjs")).parseHttpAddress(v.http),
+    ...(await import("./chunks/http-server-D4DDBDF6.mjs")).parseHttpAddress(v.http),
     allowRemote: v["allow-remote"] ?? false,
     ...envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS") !== void 0 ? { sessionIdleMs: int("http-idle-ms", envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS")) } : {}
   };
@@ -314,6 +318,57 @@ ${s.frontEnds.length} front-end(s):
 `)
   });
   return code ?? -1;
+}
+async function dashboard(v, positionals) {
+  if (positionals.length) throw new UsageError("dashboard takes no arguments");
+  const { ensureHome } = await import("./chunks/home-IEGH3YZQ.mjs");
+  const paths = ensureHome();
+  const { openBrokerClient, brokerDashboardLogin } = await import("./chunks/cli-client-PKMC3YUE.mjs");
+  let c;
+  try {
+    c = await openBrokerClient({
+      paths,
+      version: pkg.version,
+      kind: "cli",
+      brokerArgs: [],
+      spawn: false
+    });
+  } catch (e) {
+    if (e instanceof BrokerError && e.code === "BROKER_NOT_RUNNING") {
+      process.stderr.write(
+        `unity-devtools: no broker is running (${paths.socket}); start one that serves the dashboard: \`unity-devtools broker --http 127.0.0.1:<port>\`
+`
+      );
+      return 1;
+    }
+    throw e;
+  }
+  let url;
+  try {
+    url = await brokerDashboardLogin(c.client);
+  } finally {
+    await c.close();
+  }
+  process.stdout.write(
+    v.json ? `${JSON.stringify({ url })}
+` : `${url}
+(one-time link, valid for 60 s)
+`
+  );
+  openInBrowser(url);
+  return 0;
+}
+function openInBrowser(url) {
+  const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? void 0 : process.env["DISPLAY"] || process.env["WAYLAND_DISPLAY"] ? "xdg-open" : void 0;
+  if (!opener) return;
+  void import("node:child_process").then(({ spawn }) => {
+    try {
+      const child = spawn(opener, [url], { stdio: "ignore", detached: true });
+      child.on("error", () => void 0);
+      child.unref();
+    } catch {
+    }
+  });
 }
 function toolArgs(command, positionals, v) {
   const [first, ...rest] = positionals;
@@ -354,7 +409,7 @@ async function runCommand(command, positionals, v) {
   const spec = COMMANDS[command];
   if (!spec?.tool) throw new UsageError(`unknown command "${command}" (see --help)`);
   const args = toolArgs(command, positionals, v);
-  const { openBrokerClient } = await import("./chunks/cli-client-YJCDGN6R.mjs");
+  const { openBrokerClient } = await import("./chunks/cli-client-PKMC3YUE.mjs");
   const c = await openBrokerClient({ ...await connectOptions(v, "cli"), spawn: true });
   try {
     const r = await c.client.callTool({ name: spec.tool, arguments: args });
@@ -429,6 +484,7 @@ ${name === "broker" ? BROKER_HELP : TARGET_HELP}
       return -1;
     }
     if (name === "broker") return await broker(values, rest);
+    if (name === "dashboard") return await dashboard(values, rest);
     return await runCommand(name, rest, values);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -3,8 +3,11 @@
 
 export class HoldTable {
   private readonly byCaller = new Map<string, number>();
+  /** When each holder's oldest hold still held was taken (the dashboard's "for how long"). */
+  private readonly since = new Map<string, number>();
 
   add(caller: string): void {
+    if (!this.byCaller.has(caller)) this.since.set(caller, Date.now());
     this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
   }
 
@@ -12,9 +15,16 @@ export class HoldTable {
   remove(caller: string): boolean {
     const n = this.byCaller.get(caller) ?? 0;
     if (n === 0) return false;
-    if (n === 1) this.byCaller.delete(caller);
-    else this.byCaller.set(caller, n - 1);
+    if (n === 1) {
+      this.byCaller.delete(caller);
+      this.since.delete(caller);
+    } else this.byCaller.set(caller, n - 1);
     return true;
+  }
+
+  /** Since when (epoch ms) `caller` has held the game without a break; undefined: it holds none. */
+  heldSince(caller: string): number | undefined {
+    return this.since.get(caller);
   }
 
   count(caller: string): number {
@@ -38,5 +48,6 @@ export class HoldTable {
 
   clear(): void {
     this.byCaller.clear();
+    this.since.clear();
   }
 }

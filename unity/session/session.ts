@@ -161,11 +161,16 @@ export class GameSession {
     return a && !a.conn.isClosed ? a : undefined;
   }
 
-  /** How many holds `caller` has, and who else holds the game. Never attaches. */
-  holdsOf(caller: string): { mine: number; others: string[] } {
+  /**
+   * How many holds `caller` has (held since when, epoch ms), and who else holds the game.
+   * Never attaches.
+   */
+  holdsOf(caller: string): { mine: number; since?: number; others: string[] } {
     const holds = this.holds.list();
+    const since = this.holds.heldSince(caller);
     return {
       mine: holds.find((h) => h.caller === caller)?.count ?? 0,
+      ...(since !== undefined ? { since } : {}),
       others: holds.filter((h) => h.caller !== caller).map((h) => h.caller),
     };
   }

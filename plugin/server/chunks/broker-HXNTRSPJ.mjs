@@ -11,7 +11,13 @@ import {
   parsePreamble,
   readLine,
   tryConnect
-} from "./chunk-K5GPR2PL.mjs";
+} from "./chunk-UST2QZB4.mjs";
+import {
+  brokerErrors
+} from "./chunk-4VNQFAOM.mjs";
+import {
+  AuditLog
+} from "./chunk-EPPVGSBD.mjs";
 import {
   Errors,
   EventKind,
@@ -43,11 +49,10 @@ import {
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-B63IARTU.mjs";
+} from "./chunk-ITESLVV2.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
-import "./chunk-2PUJDF5N.mjs";
 import "./chunk-FS443VZI.mjs";
 
 // broker/broker.ts
@@ -343,9 +348,9 @@ var BeaconListener = class {
   stop() {
     this.stopping ??= (async () => {
       await this.starting?.catch(() => void 0);
-      const open3 = this.open;
+      const open2 = this.open;
       this.open = [];
-      await Promise.all(open3.map((o) => closeBounded(o.socket, this.timeoutMs)));
+      await Promise.all(open2.map((o) => closeBounded(o.socket, this.timeoutMs)));
     })();
     return this.stopping;
   }
@@ -364,8 +369,8 @@ var BeaconListener = class {
     const socket = dgram.createSocket({ type: "udp4", reuseAddr: true });
     socket.on("message", (data, remote) => this.onDatagram(data, remote));
     socket.on("error", (error) => {
-      const open3 = this.open.find((o) => o.socket === socket);
-      if (open3) this.problem(open3.port, "socket error", error);
+      const open2 = this.open.find((o) => o.socket === socket);
+      if (open2) this.problem(open2.port, "socket error", error);
     });
     try {
       await bindBounded(socket, requestedPort, this.bindAddress, this.timeoutMs);
@@ -1704,120 +1709,6 @@ var Game = class {
   }
 };
 
-// mcp/ledger/audit.ts
-import { chmod, open, rename, stat } from "node:fs/promises";
-import path from "node:path";
-var AUDIT_FILE = "audit.jsonl";
-var AUDIT_MAX_BYTES = 10 * 1024 * 1024;
-var AUDIT_KEEP = 3;
-var AUDIT_BUFFER_LINES = 1e4;
-function auditFile(dir, n = 0) {
-  return path.join(dir, n === 0 ? AUDIT_FILE : `audit.${n}.jsonl`);
-}
-var AuditLog = class {
-  constructor(opts) {
-    this.opts = opts;
-    this.file = auditFile(opts.dir);
-    this.maxBytes = opts.maxBytes ?? AUDIT_MAX_BYTES;
-    this.keep = opts.keep ?? AUDIT_KEEP;
-    this.bufferLines = opts.bufferLines ?? AUDIT_BUFFER_LINES;
-    this.log = opts.log ?? (() => void 0);
-  }
-  opts;
-  file;
-  maxBytes;
-  keep;
-  bufferLines;
-  log;
-  pending = [];
-  dropped = 0;
-  writing;
-  handle;
-  size;
-  /** Queues one line; written soon, in order, never waited for by the caller. */
-  append(entry) {
-    this.pending.push(`${JSON.stringify(entry)}
-`);
-    if (this.pending.length > this.bufferLines) {
-      const over = this.pending.length - this.bufferLines;
-      this.pending.splice(0, over);
-      this.dropped += over;
-    }
-    this.writing ??= this.drain();
-  }
-  /** Resolves once every line queued so far is written. */
-  async flush() {
-    while (this.writing) await this.writing;
-  }
-  async close() {
-    if (this.pending.length > 0) this.writing ??= this.drain();
-    await this.flush();
-    const h = this.handle;
-    this.handle = void 0;
-    await h?.close();
-  }
-  async drain() {
-    await new Promise((r) => setImmediate(r));
-    try {
-      while (this.pending.length > 0) {
-        const lines = this.pending;
-        this.pending = [];
-        if (this.dropped > 0) {
-          this.log(`audit log: ${this.dropped} line(s) dropped (the disk did not keep up)`);
-          lines.unshift(
-            `${JSON.stringify({ time: (/* @__PURE__ */ new Date()).toISOString(), dropped: this.dropped })}
-`
-          );
-          this.dropped = 0;
-        }
-        await this.write(lines.join(""));
-      }
-    } catch (e) {
-      this.log(`audit log ${this.file}: ${messageOf(e)}`);
-      const h = this.handle;
-      this.handle = void 0;
-      this.size = void 0;
-      await h?.close().catch(() => void 0);
-    } finally {
-      this.writing = void 0;
-    }
-  }
-  async write(text) {
-    const bytes = Buffer.byteLength(text);
-    const size = this.size ?? await sizeOf(this.file);
-    if (size > 0 && size + bytes > this.maxBytes) await this.rotate();
-    if (!this.handle) {
-      this.handle = await open(this.file, "a", 384);
-      await chmod(this.file, 384);
-      this.size = await sizeOf(this.file);
-    }
-    await this.handle.write(text);
-    this.size = (this.size ?? 0) + bytes;
-  }
-  /** audit.(n-1) → audit.n for n = keep..1; the live file becomes audit.1. */
-  async rotate() {
-    const h = this.handle;
-    this.handle = void 0;
-    await h?.close();
-    for (let n = this.keep; n >= 1; n--) {
-      await rename(auditFile(this.opts.dir, n - 1), auditFile(this.opts.dir, n)).catch(
-        (e) => {
-          if (e.code !== "ENOENT") throw e;
-        }
-      );
-    }
-    this.size = 0;
-  }
-};
-async function sizeOf(file) {
-  try {
-    return (await stat(file)).size;
-  } catch (e) {
-    if (e.code === "ENOENT") return 0;
-    throw e;
-  }
-}
-
 // mcp/ledger/digest.ts
 import { createHash } from "node:crypto";
 function canonicalJson(value) {
@@ -1837,8 +1728,8 @@ function callDigest(tool, player, args) {
 
 // mcp/ledger/requests.ts
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { open as open2 } from "node:fs/promises";
-import path2 from "node:path";
+import { open } from "node:fs/promises";
+import path from "node:path";
 var REQUESTS_FILE = "requests.jsonl";
 var REQUEST_TTL_MS = 24 * 60 * 60 * 1e3;
 var IN_FLIGHT_WAIT_MS = 6e4;
@@ -1860,7 +1751,7 @@ var RequestStore = class {
     this.waitMs = opts.inFlightWaitMs ?? IN_FLIGHT_WAIT_MS;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => void 0);
-    this.file = opts.dir !== void 0 ? path2.join(opts.dir, REQUESTS_FILE) : void 0;
+    this.file = opts.dir !== void 0 ? path.join(opts.dir, REQUESTS_FILE) : void 0;
     if (this.file) this.load(this.file);
   }
   /** Whether an outcome survives a restart of the app (it has a file). */
@@ -1989,7 +1880,7 @@ var RequestStore = class {
       closeSync(fd);
     }
     renameSync(tmp, file);
-    syncDir(path2.dirname(file));
+    syncDir(path.dirname(file));
     this.linesOnDisk = this.entries.size;
   }
   append(entry) {
@@ -2005,7 +1896,7 @@ var RequestStore = class {
         if (h2) await (await h2).close();
         this.rewrite(file);
       }
-      this.handle ??= open2(file, "a", 384);
+      this.handle ??= open(file, "a", 384);
       const h = await this.handle;
       await h.write(line2);
       await h.sync();
@@ -2226,6 +2117,7 @@ var GameApp = class _GameApp {
     this.listener = discovery === false ? void 0 : new BeaconListener({
       ports: opts.beaconPorts ?? DEFAULT_BEACON_PORTS,
       multicast: opts.multicast ?? true,
+      ...opts.beaconBindAddress !== void 0 ? { bindAddress: opts.beaconBindAddress } : {},
       log: this.log
     });
     this.defaultTarget = opts.endpoint ? { kind: "endpoint", ...opts.endpoint } : opts.player !== void 0 ? { kind: "player", selector: opts.player } : { kind: "auto" };
@@ -2549,6 +2441,7 @@ var TAKEOVER_AFTER_MS = 5e3;
 var EXIT_WITHIN_MS = 3e3;
 var StatusRequest = external_exports.object({ method: external_exports.literal("broker/status") });
 var StopRequest = external_exports.object({ method: external_exports.literal("broker/stop") });
+var DashboardLoginRequest = external_exports.object({ method: external_exports.literal("broker/dashboard-login") });
 function readPid(file) {
   try {
     const n = Number(readFileSync2(file, "utf8").trim());
@@ -2605,7 +2498,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-5YE57UME.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-D4DDBDF6.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2702,6 +2595,7 @@ async function runBroker(opts) {
       }
     );
   };
+  let dashboard;
   const status = () => ({
     pid: process.pid,
     version: opts.version,
@@ -2765,6 +2659,13 @@ async function runBroker(opts) {
       ...preamble.target ? { target: preamble.target } : {}
     });
     server.setRequestHandler(StatusRequest, () => status());
+    server.setRequestHandler(DashboardLoginRequest, () => {
+      if (!dashboard) {
+        const e = brokerErrors.noHttp();
+        return { error: { code: e.code, message: e.message } };
+      }
+      return { url: dashboard.loginUrl() };
+    });
     server.setRequestHandler(StopRequest, () => {
       setImmediate(() => leave(`broker/stop from pid ${preamble.pid}`, 0));
       return {};
@@ -2803,7 +2704,16 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        ...opts.httpRoutes ? { routes: opts.httpRoutes(app) } : {},
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-L6W42IZE.mjs")).createDashboard({
+          app,
+          home: paths.home,
+          log,
+          // known once the server listens (a port 0 asked for)
+          selfOrigin: () => {
+            if (!http) throw new Error("the HTTP server is not listening yet");
+            return http.url;
+          }
+        }),
         log
       });
     } catch (e) {

@@ -5,8 +5,8 @@ import {
   exchangePreamble,
   spawnBrokerProcess,
   tryConnect
-} from "./chunk-K5GPR2PL.mjs";
-import "./chunk-2PUJDF5N.mjs";
+} from "./chunk-UST2QZB4.mjs";
+import "./chunk-4VNQFAOM.mjs";
 import "./chunk-FS443VZI.mjs";
 export {
   connectOrSpawn,

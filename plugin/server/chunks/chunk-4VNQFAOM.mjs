@@ -34,6 +34,10 @@ ${logTail}` : ""}`
   ),
   badPreamble: (why) => new BrokerError("BAD_PREAMBLE", `not a unity-devtools preamble: ${why}`),
   notRunning: (socket) => new BrokerError("BROKER_NOT_RUNNING", `no broker is listening at ${socket}`),
+  noHttp: () => new BrokerError(
+    "BROKER_NO_HTTP",
+    "the running broker does not serve HTTP, so it has no dashboard: stop it (`unity-devtools broker --stop`) and start it with `unity-devtools broker --http 127.0.0.1:<port>`"
+  ),
   httpBadAddress: (text) => new BrokerError(
     "HTTP_BAD_ADDRESS",
     `--http takes host:port (127.0.0.1:8123, [::1]:8123), got "${text}"`

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   brokerErrors
-} from "./chunk-2PUJDF5N.mjs";
+} from "./chunk-4VNQFAOM.mjs";
 import "./chunk-FS443VZI.mjs";
 
 // broker/home.ts

@@ -7,7 +7,11 @@ import {
   connectOrSpawn,
   exchangePreamble,
   tryConnect
-} from "./chunk-K5GPR2PL.mjs";
+} from "./chunk-UST2QZB4.mjs";
+import {
+  BrokerError,
+  brokerErrors
+} from "./chunk-4VNQFAOM.mjs";
 import {
   AjvJsonSchemaValidator,
   CallToolResultSchema,
@@ -43,9 +47,6 @@ import {
   mergeCapabilities,
   safeParse
 } from "./chunk-5M42CWY6.mjs";
-import {
-  brokerErrors
-} from "./chunk-2PUJDF5N.mjs";
 import "./chunk-FS443VZI.mjs";
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/client.js
@@ -758,8 +759,18 @@ async function brokerStatus(client) {
 async function brokerStop(client) {
   await client.request({ method: "broker/stop" }, external_exports.object({}).passthrough());
 }
+var DashboardLoginSchema = external_exports.union([
+  external_exports.object({ url: external_exports.string() }),
+  external_exports.object({ error: external_exports.object({ code: external_exports.string(), message: external_exports.string() }) })
+]);
+async function brokerDashboardLogin(client) {
+  const r = await client.request({ method: "broker/dashboard-login" }, DashboardLoginSchema);
+  if ("error" in r) throw new BrokerError(r.error.code, r.error.message);
+  return r.url;
+}
 export {
   BrokerStatusSchema,
+  brokerDashboardLogin,
   brokerStatus,
   brokerStop,
   openBrokerClient

@@ -3,7 +3,7 @@
 import {
   BrokerError,
   brokerErrors
-} from "./chunk-2PUJDF5N.mjs";
+} from "./chunk-4VNQFAOM.mjs";
 import "./chunk-FS443VZI.mjs";
 
 // broker/front-end.ts
