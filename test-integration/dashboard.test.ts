@@ -5,7 +5,7 @@
 // page releases it; the agent's next call finds it gone. A missing Chromium fails this file
 // (scripts/ensure-chromium.sh installs it; CI runs that), it is never skipped.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,10 +40,20 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: the dashboard test needs Debian's chromium (bash scripts/ensure-chromium.sh)`,
+  // as the fixture build installs Mono: `npm test` on a fresh machine installs Chromium from apt
+  if (!existsSync(CHROMIUM)) {
+    const r = spawnSync(
+      'bash',
+      [fileURLToPath(new URL('../scripts/ensure-chromium.sh', import.meta.url))],
+      {
+        encoding: 'utf8',
+      },
     );
+    if (r.status !== 0 || !existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing and scripts/ensure-chromium.sh could not install it:\n${r.stderr}`,
+      );
+  }
   beaconPort = await freeUdpPort();
   // like a real player: the debugger port is 56000 + guid % 1000, so the beacon implies it
   const sdbPort = await freeLoopbackPort({ min: 56000, max: 56999 });
@@ -147,7 +157,10 @@ describe('the dashboard in Chromium', () => {
     );
     mkdirSync(artifacts, { recursive: true });
     const png = await page.screenshot({ fullPage: true });
-    for (const file of [new URL('dashboard.png', artifacts), docsShot]) writeFileSync(file, png);
+    // the README's picture is rewritten only when asked (a test run leaves tracked files alone)
+    const files = [new URL('dashboard.png', artifacts)];
+    if (process.env['UPDATE_DOCS_SCREENSHOTS'] === '1') files.push(docsShot);
+    for (const file of files) writeFileSync(file, png);
 
     // released from the page: the agent's next call finds its hold gone
     await page.click('[data-release="agent-a"]');
