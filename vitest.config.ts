@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { defineConfig } from 'vitest/config';
@@ -61,8 +61,11 @@ export default defineConfig({
           globalSetup: ['test-integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One fixture process per file; files run in parallel up to the pool size.
+          // One fixture process per file; files run in parallel up to the pool size. Vitest's
+          // default pool is one worker below the CPU count (one on a 2-CPU CI machine), and an
+          // integration file mostly waits on its game: two at a time, whatever the machine.
           fileParallelism: true,
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
     ],
