@@ -49,6 +49,8 @@ export interface SceneTree {
   nodes: TreeNode[];
   scenes: { info: SceneInfo; roots: number[] }[];
   byId: Map<number, TreeNode>;
+  /** What the reply must say of how the objects were found (an old Unity: scene-calls FindApi). */
+  notes?: string[];
 }
 
 export const DONT_DESTROY_ON_LOAD = 'DontDestroyOnLoad';
