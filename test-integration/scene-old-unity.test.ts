@@ -6,7 +6,7 @@
 // how it found the objects, and keep a fixed number of invokes (the same at 300 and 600 objects).
 
 // Tool results are checked as the JSON an agent gets: untyped by design.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument */
 
 import { describe, expect, it } from 'vitest';
 
@@ -28,6 +28,8 @@ const game = (level: number, defines: string[] = []): FixtureApp =>
 const current = game(300);
 const u2020 = { 300: game(300, ['UNITY_2020_3']), 600: game(600, ['UNITY_2020_3']) };
 const u2019 = { 300: game(300, ['UNITY_2019_4']), 600: game(600, ['UNITY_2019_4']) };
+// no Unity is known without Resources.FindObjectsOfTypeAll: the last fallback, checked anyway
+const stripped = game(300, ['UNITY_2019_4', 'NO_FIND_OBJECTS_OF_TYPE_ALL']);
 
 const byName = new Map<string, Tool>([...sceneTools, evalTool].map((t) => [t.name, t as Tool]));
 
@@ -159,3 +161,33 @@ for (const v of versions) {
     });
   });
 }
+
+describe('a player with FindObjectsOfType<T>() alone (active objects only)', () => {
+  it('lists the active objects, and the note says inactive ones are missing', async () => {
+    const want = await call(current, 'scene_hierarchy', ALL);
+    const got = await call(stripped, 'scene_hierarchy', ALL);
+    const active = want.nodes.filter((n: Out) => n.active_in_hierarchy);
+    expect(active.length).toBeLessThan(want.nodes.length);
+    expect(got.nodes.map(shape)).toEqual(active.map(shape));
+    expect(got.notes[0]).toContain('INACTIVE OBJECTS ARE MISSING');
+    expect(got.text).toContain(`note: ${got.notes[0]}`);
+    const q = await call(stripped, 'scene_query', { component: 'Enemy', read: ['health'] });
+    expect(q.total).toBe(
+      await count(stripped, 'UnityEngine.Object.FindObjectsOfType<Enemy>().Length'),
+    );
+    expect(q.notes[0]).toContain('INACTIVE OBJECTS ARE MISSING');
+  });
+
+  it('an object tool asked for an inactive object says why it is not found', async () => {
+    const want = await call(current, 'scene_hierarchy', ALL);
+    const inactive = want.nodes.find((n: Out) => n.scene === 'Level' && !n.active_self);
+    expect((await call(current, 'object_inspect', { object: inactive.path })).text).toContain(
+      inactive.name,
+    );
+    const r = await raw(stripped, 'object_inspect', { object: inactive.path });
+    expect(r.isError).toBe(true);
+    const text = (r.content[0] as { text: string }).text;
+    expect(text).toContain('OBJECT_NOT_FOUND');
+    expect(text).toContain('INACTIVE OBJECTS ARE MISSING');
+  });
+});
