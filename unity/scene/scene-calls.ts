@@ -450,9 +450,9 @@ export class SceneCalls {
   /**
    * Every loaded T in the scenes (a Component or GameObject type), inactive ones too unless
    * the game's Unity cannot find them (see FindApi; `usedFind` says which API). A fixed number
-   * of invokes: one, or for FindObjectsOfTypeAll four (the objects, their GameObjects, those's
-   * scenes, read over the wire: an asset's Scene is invalid, handle 0, and a new T[] of the
-   * others).
+   * of invokes: one, or for FindObjectsOfTypeAll four (the objects, their GameObjects, the
+   * GameObjects' scenes, read over the wire: an asset's Scene is invalid, handle 0, and a new
+   * T[] of the others).
    */
   async findAll(typeName: string): Promise<Value> {
     const api = await this.findApi();
