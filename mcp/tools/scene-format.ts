@@ -83,4 +83,15 @@ export function nodeOut(tree: SceneTree, n: TreeNode): NodeOut {
   return o;
 }
 
+export const notesSchema = z
+  .array(z.string())
+  .optional()
+  .describe(
+    'how the objects were found, when not by Object.FindObjectsByType (an older Unity): e.g. that inactive objects are missing',
+  );
+
+/** The notes as lines of the text reply ("note: ..."). */
+export const notesText = (notes: readonly string[] | undefined): string[] =>
+  (notes ?? []).map((n) => `note: ${n}`);
+
 export const sceneText = (text: string): string => clip(text, SCENE_TEXT_CHARS);

@@ -22,6 +22,8 @@ import {
   MAX_NODES,
   nodeOut,
   nodeSchema,
+  notesSchema,
+  notesText,
   objectArg,
   objectLine,
   sceneArg,
@@ -112,6 +114,7 @@ export const sceneHierarchy = defineTool({
     next: z.number().int().optional().describe('offset of the next page, if there is more'),
     matches: z.number().int().optional().describe('with a filter: objects matching'),
     objects: z.number().int().describe('GameObjects in the loaded scenes'),
+    notes: notesSchema,
     nodes: z.array(
       nodeSchema.extend({
         level: z.number().int().describe('depth below the start'),
@@ -147,13 +150,14 @@ export const sceneHierarchy = defineTool({
       (v.lines.length ? `showing ${v.offset + 1}-${end}` : 'none shown') +
       (v.next !== undefined ? `; more: offset ${v.next}` : '');
     return {
-      text: sceneText([head, ...lines].join('\n')),
+      text: sceneText([head, ...notesText(v.tree.notes), ...lines].join('\n')),
       structured: {
         total: v.total,
         offset: v.offset,
         next: v.next,
         matches: v.matches,
         objects: v.tree.nodes.length,
+        notes: v.tree.notes,
         nodes: v.lines.map((l) => ({
           ...nodeOut(v.tree, l.node),
           level: l.level,
@@ -193,6 +197,7 @@ export const sceneFind = defineTool({
     total: z.number().int(),
     offset: z.number().int(),
     objects: z.array(nodeSchema),
+    notes: notesSchema,
     cost: costSchema,
   }),
   annotations: READS,
@@ -214,11 +219,12 @@ export const sceneFind = defineTool({
     const more =
       v.offset + v.found.length < v.total ? `; more: offset ${v.offset + v.found.length}` : '';
     return {
-      text: sceneText([`${v.total} found${more}`, ...rows].join('\n')),
+      text: sceneText([`${v.total} found${more}`, ...notesText(v.tree.notes), ...rows].join('\n')),
       structured: {
         total: v.total,
         offset: v.offset,
         objects: v.found.map((n) => nodeOut(v.tree, n)),
+        notes: v.tree.notes,
       },
       cost: r.cost,
     };
@@ -282,6 +288,7 @@ export const sceneQuery = defineTool({
     rows: z.array(
       z.object({ id: z.number().int(), name: z.string(), values: z.record(z.string(), json) }),
     ),
+    notes: notesSchema,
     cost: costSchema,
   }),
   annotations: READS,
@@ -299,7 +306,7 @@ export const sceneQuery = defineTool({
       (next !== undefined ? `; more: offset ${next}` : '');
     const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);
     return {
-      text: sceneText([head, ...rows].join('\n')),
+      text: sceneText([head, ...notesText(v.notes), ...rows].join('\n')),
       structured: { ...v, next },
       cost: r.cost,
     };

@@ -29,7 +29,59 @@ export interface Getter {
   output: string;
 }
 
+/**
+ * How `findAll` finds a type's loaded objects, the best this game's Unity has (chosen once per
+ * connection from the metadata, no invoke): FindObjectsByType<T>(Include, None) (2021.3.18,
+ * 2022.2+); FindObjectsOfType<T>(true) (2020.1+); before that Resources.FindObjectsOfTypeAll<T>()
+ * kept to the objects in a scene (it finds assets too); FindObjectsOfType<T>() (active only) if
+ * even that is missing.
+ */
+export type FindApi =
+  'FindObjectsByType' | 'FindObjectsOfType(bool)' | 'FindObjectsOfTypeAll' | 'FindObjectsOfType()';
+
+/** What a reply says when it was not found by FindObjectsByType (undefined: nothing to say). */
+export function findNote(api: FindApi | undefined): string | undefined {
+  switch (api) {
+    case 'FindObjectsOfType(bool)':
+      return 'this Unity has no Object.FindObjectsByType: objects found by FindObjectsOfType<T>(includeInactive: true), inactive ones included';
+    case 'FindObjectsOfTypeAll':
+      return 'this Unity (before 2020.1) has no FindObjectsByType nor FindObjectsOfType(bool): objects found by Resources.FindObjectsOfTypeAll<T>() kept to those in a scene (assets dropped), inactive ones included';
+    case 'FindObjectsOfType()':
+      return 'this Unity has no FindObjectsByType, FindObjectsOfType(bool) nor Resources.FindObjectsOfTypeAll: objects found by FindObjectsOfType<T>(), so INACTIVE OBJECTS ARE MISSING';
+    case 'FindObjectsByType':
+    case undefined:
+      return undefined;
+  }
+}
+
+const FIND_PROBES: readonly { api: FindApi; type: string; name: string; params: string[] }[] = [
+  {
+    api: 'FindObjectsByType',
+    type: 'UnityEngine.Object',
+    name: 'FindObjectsByType',
+    params: ['UnityEngine.FindObjectsInactive', 'UnityEngine.FindObjectsSortMode'],
+  },
+  {
+    api: 'FindObjectsOfType(bool)',
+    type: 'UnityEngine.Object',
+    name: 'FindObjectsOfType',
+    params: ['System.Boolean'],
+  },
+  {
+    api: 'FindObjectsOfTypeAll',
+    type: 'UnityEngine.Resources',
+    name: 'FindObjectsOfTypeAll',
+    params: [],
+  },
+  { api: 'FindObjectsOfType()', type: 'UnityEngine.Object', name: 'FindObjectsOfType', params: [] },
+];
+
+const missing = (e: unknown): boolean =>
+  e instanceof UnityError && (e.code === 'MEMBER_NOT_FOUND' || e.code === 'TYPE_NOT_FOUND');
+
 class SceneCache {
+  /** The find API chosen for this connection (see FindApi). */
+  find: Promise<FindApi> | undefined;
   readonly types = new Map<string, Promise<number>>();
   readonly methods = new Map<string, Promise<MethodDescriptor>>();
   readonly typeObjects = new Map<number, Promise<number>>();
@@ -368,20 +420,114 @@ export class SceneCalls {
     );
   }
 
-  /** `UnityEngine.Object.FindObjectsByType<T>(Include, None)`: every loaded T, inactive ones too. */
+  /** The find API this game has (the first call probes the metadata; cached per connection). */
+  findApi(): Promise<FindApi> {
+    let p = this.cache.find;
+    if (!p) {
+      p = (async () => {
+        for (const probe of FIND_PROBES) {
+          try {
+            await this.method(probe.type, probe.name, probe.params, 1);
+            return probe.api;
+          } catch (e) {
+            if (!missing(e)) throw e;
+          }
+        }
+        throw new UnityError(
+          'MEMBER_NOT_FOUND',
+          `this game's UnityEngine has none of Object.FindObjectsByType<T>, FindObjectsOfType<T>(bool), Resources.FindObjectsOfTypeAll<T>, FindObjectsOfType<T>(): the scene tools cannot list its objects`,
+        );
+      })();
+      p.catch(() => (this.cache.find = undefined));
+      this.cache.find = p;
+    }
+    return p;
+  }
+
+  /** The API the last `findAll` of this call used (for the reply's note). */
+  usedFind: FindApi | undefined;
+
+  /**
+   * Every loaded T in the scenes (a Component or GameObject type), inactive ones too unless
+   * the game's Unity cannot find them (see FindApi; `usedFind` says which API). A fixed number
+   * of invokes: one, or for FindObjectsOfTypeAll four (the objects, their GameObjects, the
+   * GameObjects' scenes, read over the wire: an asset's Scene is invalid, handle 0, and a new
+   * T[] of the others).
+   */
   async findAll(typeName: string): Promise<Value> {
-    const m = await this.generic(
-      'UnityEngine.Object',
-      'FindObjectsByType',
-      ['UnityEngine.FindObjectsInactive', 'UnityEngine.FindObjectsSortMode'],
-      [typeName],
-    );
-    return this.keep(
-      await this.call(m, Values.null(), [
-        await this.enumValue('UnityEngine.FindObjectsInactive', 1),
-        await this.enumValue('UnityEngine.FindObjectsSortMode', 0),
-      ]),
-    );
+    const api = await this.findApi();
+    this.usedFind = api;
+    const T = [typeName];
+    switch (api) {
+      case 'FindObjectsByType': {
+        const m = await this.generic(
+          'UnityEngine.Object',
+          'FindObjectsByType',
+          ['UnityEngine.FindObjectsInactive', 'UnityEngine.FindObjectsSortMode'],
+          T,
+        );
+        return this.keep(
+          await this.call(m, Values.null(), [
+            await this.enumValue('UnityEngine.FindObjectsInactive', 1),
+            await this.enumValue('UnityEngine.FindObjectsSortMode', 0),
+          ]),
+        );
+      }
+      case 'FindObjectsOfType(bool)': {
+        const m = await this.generic(
+          'UnityEngine.Object',
+          'FindObjectsOfType',
+          ['System.Boolean'],
+          T,
+        );
+        return this.keep(await this.call(m, Values.null(), [Values.bool(true)]));
+      }
+      case 'FindObjectsOfType()': {
+        const m = await this.generic('UnityEngine.Object', 'FindObjectsOfType', [], T);
+        return this.keep(await this.call(m, Values.null(), []));
+      }
+      case 'FindObjectsOfTypeAll':
+        return this.findInScenes(typeName);
+    }
+  }
+
+  /** Resources.FindObjectsOfTypeAll<T>() without the assets (objects whose scene is invalid). */
+  private async findInScenes(typeName: string): Promise<Value> {
+    const GO = 'UnityEngine.GameObject';
+    const m = await this.generic('UnityEngine.Resources', 'FindObjectsOfTypeAll', [], [typeName]);
+    const all = await this.keep(await this.call(m, Values.null(), []));
+    const owners =
+      typeName === GO
+        ? all
+        : await this.convertAll(all, {
+            input: typeName,
+            declaring: 'UnityEngine.Component',
+            method: 'get_gameObject',
+            output: GO,
+          });
+    const scenes = await this.convertAll(owners, {
+      input: GO,
+      declaring: GO,
+      method: 'get_scene',
+      output: 'UnityEngine.SceneManagement.Scene',
+    });
+    const [objects, sceneValues] = await Promise.all([
+      this.arrayValues(all),
+      this.arrayValues(scenes),
+    ]);
+    if (sceneValues.length !== objects.length)
+      throw new UnityError(
+        'INTERNAL',
+        `${sceneValues.length} scenes were read for ${objects.length} objects`,
+      );
+    const inScene = objects.filter((_, i) => {
+      const v = sceneValues[i]!;
+      const handle = v.kind === 'valuetype' ? v.fields[0] : undefined;
+      if (handle?.kind !== 'i4')
+        throw new UnityError('INTERNAL', `GameObject.scene read as ${v.kind}, not a Scene`);
+      return handle.value !== 0;
+    });
+    return this.keep(await this.newArray(typeName, inScene));
   }
 
   /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */

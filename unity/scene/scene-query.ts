@@ -1,5 +1,5 @@
 // scene_query: every object carrying a component, with the values of members read in bulk. In
-// one window: FindObjectsByType<T> (inactive included), the owners' instance ids and names
+// one window: findAll<T> (FindObjectsByType or an old Unity's fallback, inactive included), the owners' instance ids and names
 // (ConvertAll + one string.Join), then per member path ("health", "transform.position",
 // "bounty.count") each property step is one ConvertAll over the whole array (a pinned delegate
 // over its getter) and each field step one ARRAY_REF read plus a field read per object (wire
@@ -13,7 +13,7 @@ import { evaluateInGame } from '../runtime/evaluate-in-game.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
 import { metadataFor } from '../runtime/game-metadata.js';
 import { toJsonMany, type CodecTypes, type Json } from '../ecs/value-codec.js';
-import type { SceneCalls } from './scene-calls.js';
+import { findNote, type SceneCalls } from './scene-calls.js';
 import { GETTERS, SEPARATOR, splitToString } from './scene-snapshot.js';
 
 export const MAX_QUERY_OBJECTS = 1000;
@@ -46,6 +46,8 @@ export interface SceneQueryResult {
   scanned?: number;
   offset: number;
   rows: SceneQueryRow[];
+  /** How the objects were found, when the reply must say so (an old Unity). */
+  notes?: string[];
 }
 
 type Page = <T>(vs: T[]) => T[];
@@ -403,11 +405,13 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
       values,
     });
   });
+  const note = findNote(c.usedFind);
   return {
     component: typeName,
     total,
     ...(scanned !== undefined ? { scanned } : {}),
     offset,
     rows,
+    ...(note !== undefined ? { notes: [note] } : {}),
   };
 }

@@ -10,7 +10,7 @@
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
-import type { Getter, Held, SceneCalls } from './scene-calls.js';
+import { findNote, type Getter, type Held, type SceneCalls } from './scene-calls.js';
 import { buildTree, type RawObject, type SceneInfo, type SceneTree } from './scene-tree.js';
 
 const T = 'UnityEngine.Transform';
@@ -108,6 +108,8 @@ export interface SnapshotCopy {
   names: Value;
   types: Value;
   scenes: (SceneInfo & { roots: number[] })[];
+  /** How the objects were found, when the reply must say so (an old Unity). */
+  note: string | undefined;
   held: Held;
 }
 
@@ -159,6 +161,7 @@ export async function copySnapshot(
       names,
       types,
       scenes,
+      note: findNote(c.usedFind),
       held: c.takeHeld(),
     };
   } catch (e) {
@@ -192,7 +195,7 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
       );
     const types = await c.typeNames(cIds, typeObjects);
     const tagList = tags?.split(SEPARATOR);
-    return assemble(
+    const tree = assemble(
       tIds,
       parentIds,
       sib,
@@ -206,6 +209,8 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
       layers,
       copy.scenes,
     );
+    if (copy.note !== undefined) tree.notes = [copy.note];
+    return tree;
   } finally {
     await c.release(copy.held);
   }
@@ -248,7 +253,7 @@ function assemble(
     if (j === undefined)
       throw new UnityError(
         'INTERNAL',
-        `a Transform (object ${tid}) is missing from FindObjectsByType<Component> of the same window`,
+        `a Transform (object ${tid}) is missing from the Components found in the same window`,
       );
     const go = ownerIds[j]!;
     const o: RawObject = {

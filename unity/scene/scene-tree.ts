@@ -49,6 +49,8 @@ export interface SceneTree {
   nodes: TreeNode[];
   scenes: { info: SceneInfo; roots: number[] }[];
   byId: Map<number, TreeNode>;
+  /** What the reply must say of how the objects were found (an old Unity: scene-calls FindApi). */
+  notes?: string[];
 }
 
 export const DONT_DESTROY_ON_LOAD = 'DontDestroyOnLoad';
@@ -186,13 +188,15 @@ function sceneRoots(tree: SceneTree, scene: string | undefined): SceneTree['scen
 
 /** An object by instance id or by path ("Canvas/Panel/Button"), within `scene` if given. */
 export function resolveObject(tree: SceneTree, at: number | string, scene?: string): TreeNode {
+  // an old Unity may not have found every object (inactive ones): the error says so
+  const note = tree.notes?.length ? ` (${tree.notes.join('; ')})` : '';
   if (typeof at === 'number' || /^-?\d+$/.test(at)) {
     const id = Number(at);
     const n = tree.byId.get(id);
     if (!n)
       throw new UnityError(
         'OBJECT_NOT_FOUND',
-        `no GameObject has instance id ${id} (destroyed, or not a GameObject's id); scene_find lists ids`,
+        `no GameObject has instance id ${id} (destroyed, or not a GameObject's id); scene_find lists ids${note}`,
       );
     return n;
   }
@@ -219,7 +223,7 @@ export function resolveObject(tree: SceneTree, at: number | string, scene?: stri
           : ' (nothing there)';
       throw new UnityError(
         'OBJECT_NOT_FOUND',
-        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}`,
+        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}${note}`,
         {
           suggestions,
         },
