@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-EPPVGSBD.mjs";
+} from "./chunk-4O4W3KXQ.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-ITESLVV2.mjs";
+} from "./chunk-NF3R2OQR.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

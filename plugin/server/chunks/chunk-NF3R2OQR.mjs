@@ -23513,6 +23513,502 @@ var ecsTools = [
   undoTool
 ];
 
+// unity/scene/scene-calls.ts
+function findNote(api) {
+  switch (api) {
+    case "FindObjectsOfType(bool)":
+      return "this Unity has no Object.FindObjectsByType: objects found by FindObjectsOfType<T>(includeInactive: true), inactive ones included";
+    case "FindObjectsOfTypeAll":
+      return "this Unity (before 2020.1) has no FindObjectsByType nor FindObjectsOfType(bool): objects found by Resources.FindObjectsOfTypeAll<T>() kept to those in a scene (assets dropped), inactive ones included";
+    case "FindObjectsOfType()":
+      return "this Unity has no FindObjectsByType, FindObjectsOfType(bool) nor Resources.FindObjectsOfTypeAll: objects found by FindObjectsOfType<T>(), so INACTIVE OBJECTS ARE MISSING";
+    case "FindObjectsByType":
+    case void 0:
+      return void 0;
+  }
+}
+var FIND_PROBES = [
+  {
+    api: "FindObjectsByType",
+    type: "UnityEngine.Object",
+    name: "FindObjectsByType",
+    params: ["UnityEngine.FindObjectsInactive", "UnityEngine.FindObjectsSortMode"]
+  },
+  {
+    api: "FindObjectsOfType(bool)",
+    type: "UnityEngine.Object",
+    name: "FindObjectsOfType",
+    params: ["System.Boolean"]
+  },
+  {
+    api: "FindObjectsOfTypeAll",
+    type: "UnityEngine.Resources",
+    name: "FindObjectsOfTypeAll",
+    params: []
+  },
+  { api: "FindObjectsOfType()", type: "UnityEngine.Object", name: "FindObjectsOfType", params: [] }
+];
+var missing = (e) => e instanceof UnityError && (e.code === "MEMBER_NOT_FOUND" || e.code === "TYPE_NOT_FOUND");
+var SceneCache = class {
+  constructor(md) {
+    this.md = md;
+  }
+  md;
+  /** The find API chosen for this connection (see FindApi). */
+  find;
+  types = /* @__PURE__ */ new Map();
+  methods = /* @__PURE__ */ new Map();
+  typeObjects = /* @__PURE__ */ new Map();
+  /** Delegates by getter key, pinned in the game (see the file comment). */
+  delegates = /* @__PURE__ */ new Map();
+  /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
+  holders = [];
+};
+var SCENE_CACHE = connectionPart("scene caches", (c) => new SceneCache(c.part(GAME_METADATA)));
+var HOLDER_SLOTS = 64;
+var key = (g) => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
+function isCollected(e) {
+  return e instanceof Error && /INVALID_OBJECT/.test(`${e.code} ${e.message}`);
+}
+var SceneCalls = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.conn = ctx.conn;
+    this.cache = ctx.connection.part(SCENE_CACHE);
+    this.md = this.cache.md;
+  }
+  ctx;
+  conn;
+  md;
+  cache;
+  /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
+  forgetObjects() {
+    this.cache.typeObjects.clear();
+  }
+  /** Slots this call holds (kept alive by a pinned holder until `release`). */
+  held = [];
+  /**
+   * Keeps `v` (an object this call made) alive until `release`: stored in a free slot of a
+   * pinned holder (one ARRAY_REF.SET_VALUES; a new holder, two invokes, when all are taken).
+   * Without it a collection run by a later invoke could take it (the agent's ids are weak).
+   */
+  async keep(v) {
+    if (v.kind !== "object" && v.kind !== "string") return v;
+    let h = this.cache.holders.find((x) => x.free.length > 0);
+    if (!h) h = await this.newHolder();
+    const slot = h.free.pop();
+    this.held.push({ holder: h.id, slot });
+    await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: h.id, index: slot, values: [v] });
+    return v;
+  }
+  /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
+  takeHeld() {
+    return this.held.splice(0);
+  }
+  /** Empties the slots (wire writes only: no window needed). */
+  async release(held = this.takeHeld()) {
+    await Promise.all(
+      held.map(
+        (x) => this.conn.send("ARRAY_REF.SET_VALUES", {
+          arrayId: x.holder,
+          index: x.slot,
+          values: [Values.null()]
+        })
+      )
+    );
+    for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+  }
+  async newHolder() {
+    const a = await this.newArray(
+      "System.Object",
+      new Array(HOLDER_SLOTS).fill(Values.null())
+    );
+    const alloc = await this.method("System.Runtime.InteropServices.GCHandle", "Alloc", [
+      "System.Object"
+    ]);
+    await this.call(alloc, Values.null(), [a]);
+    if (a.kind !== "object") throw new UnityError("INTERNAL", "no holder array");
+    const h = {
+      id: a.objectId,
+      free: Array.from({ length: HOLDER_SLOTS }, (_, i) => HOLDER_SLOTS - 1 - i)
+    };
+    this.cache.holders.push(h);
+    return h;
+  }
+  type(name2) {
+    let p = this.cache.types.get(name2);
+    if (!p) {
+      p = this.md.findType(name2).then((t) => {
+        if (!t) throw new UnityError("TYPE_NOT_FOUND", `${name2} is not loaded in this game`);
+        return typeIdOf(t);
+      });
+      p.catch(() => this.cache.types.delete(name2));
+      this.cache.types.set(name2, p);
+    }
+    return p;
+  }
+  async hasType(name2) {
+    return await this.md.findType(name2) !== void 0;
+  }
+  /** A method of `typeName` by name and parameter full names (`*` matches any). */
+  method(typeName2, name2, params, arity = 0) {
+    const k = `${typeName2}.${name2}(${params.join(",")})\`${arity}`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.type(typeName2);
+        const { methods } = await this.md.members(handleOf(typeId), name2);
+        for (const m of methods) {
+          if (m.parameters.length !== params.length || m.genericArity !== arity) continue;
+          let ok = true;
+          for (let i = 0; i < params.length && ok; i++) {
+            if (params[i] === "*") continue;
+            ok = (await this.md.describe(m.parameters[i].type)).fullName === params[i];
+          }
+          if (ok) return m;
+        }
+        throw new UnityError(
+          "MEMBER_NOT_FOUND",
+          `${typeName2}.${name2}(${params.join(", ")}) is not in this game's Unity version`
+        );
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+  /** A generic method closed over `typeArgs` (full names), cached. */
+  generic(typeName2, name2, params, typeArgs2) {
+    const k = `${typeName2}.${name2}(${params.join(",")})<${typeArgs2.join(",")}>`;
+    let p = this.cache.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        const def = await this.method(typeName2, name2, params, typeArgs2.length);
+        const ids2 = await Promise.all(typeArgs2.map((t) => this.type(t)));
+        return this.md.instantiateMethod(def, ids2.map(handleOf));
+      })();
+      p.catch(() => this.cache.methods.delete(k));
+      this.cache.methods.set(k, p);
+    }
+    return p;
+  }
+  async call(m, thisArg, args2, virtual = false) {
+    return (await this.ctx.invoke(m.handle, m.isStatic ? Values.null() : thisArg, args2, {
+      virtual
+    })).result;
+  }
+  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
+  typeObject(typeId) {
+    let p = this.cache.typeObjects.get(typeId);
+    if (!p) {
+      p = this.conn.send("TYPE.GET_OBJECT", { typeId });
+      p.catch(() => this.cache.typeObjects.delete(typeId));
+      this.cache.typeObjects.set(typeId, p);
+    }
+    return p;
+  }
+  async enumValue(typeName2, value) {
+    return Values.struct(await this.type(typeName2), [Values.i4(value)]);
+  }
+  async string(text) {
+    const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
+    return Values.string(await this.conn.send("APPDOMAIN.CREATE_STRING", { domainId, text }));
+  }
+  /** `Array.CreateInstance(type, n)` filled with `values` (one invoke). */
+  async newArray(elementType, values) {
+    const create = await this.method("System.Array", "CreateInstance", [
+      "System.Type",
+      "System.Int32"
+    ]);
+    const a = await this.call(create, Values.null(), [
+      Values.object(await this.typeObject(await this.type(elementType))),
+      Values.i4(values.length)
+    ]);
+    if (a.kind !== "object")
+      throw new UnityError("INTERNAL", "Array.CreateInstance returned no array");
+    if (values.length)
+      await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: a.objectId, index: 0, values });
+    return a;
+  }
+  /**
+   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
+   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
+   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   */
+  async prepareDelegates(getters) {
+    const missing2 = getters.filter((g) => !this.cache.delegates.has(key(g)));
+    if (missing2.length === 0) return;
+    const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+    const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+    const create = await this.method("System.Delegate", "CreateDelegate", [
+      "System.Type",
+      "System.Reflection.MethodInfo"
+    ]);
+    const converterDef = await this.typeObject(await this.type("System.Converter`2"));
+    for (const g of missing2) {
+      const info2 = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type(g.declaring))),
+        [await this.string(g.method)],
+        true
+      );
+      if (info2.kind !== "object")
+        throw new UnityError("MEMBER_NOT_FOUND", `${g.declaring}.${g.method} is not in this game`);
+      const args2 = await this.newArray("System.Type", [
+        Values.object(await this.typeObject(await this.type(g.input))),
+        Values.object(await this.typeObject(await this.type(g.output)))
+      ]);
+      const converter = await this.call(makeGeneric, Values.object(converterDef), [args2], true);
+      const d = await this.call(create, Values.null(), [converter, info2]);
+      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${key(g)}`);
+      await this.keep(d);
+      this.held.pop();
+      this.cache.delegates.set(key(g), d.objectId);
+    }
+  }
+  /**
+   * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
+   * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
+   * made and pinned once per connection), then `string.Join` of the boxed values. For fields
+   * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
+   */
+  async fieldTexts(array, input, declaring, field) {
+    const k = `field:${input}>${declaring}.${field}`;
+    if (!this.cache.delegates.has(k)) {
+      const getField = await this.method("System.Type", "GetField", [
+        "System.String",
+        "System.Reflection.BindingFlags"
+      ]);
+      const info2 = await this.call(
+        getField,
+        Values.object(await this.typeObject(await this.type(declaring))),
+        [
+          await this.string(field),
+          await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
+        ],
+        true
+      );
+      if (info2.kind !== "object")
+        throw new UnityError("MEMBER_NOT_FOUND", `${declaring}.${field} is not an instance field`);
+      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+      const getValue = await this.call(
+        getMethod,
+        Values.object(await this.typeObject(await this.type("System.Reflection.FieldInfo"))),
+        [await this.string("GetValue")],
+        true
+      );
+      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+      const args2 = await this.newArray("System.Type", [
+        Values.object(await this.typeObject(await this.type(input))),
+        Values.object(await this.typeObject(await this.type("System.Object")))
+      ]);
+      const converter = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type("System.Converter`2"))),
+        [args2],
+        true
+      );
+      const create = await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Object",
+        "System.Reflection.MethodInfo"
+      ]);
+      const d = await this.call(create, Values.null(), [converter, info2, getValue]);
+      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop();
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const convert2 = await this.generic(
+      "System.Array",
+      "ConvertAll",
+      ["*", "*"],
+      [input, "System.Object"]
+    );
+    const boxed = await this.keep(
+      await this.call(convert2, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
+    );
+    return this.join(boxed, "");
+  }
+  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
+  async convertAll(array, g) {
+    await this.prepareDelegates([g]);
+    const convert2 = await this.generic(
+      "System.Array",
+      "ConvertAll",
+      ["*", "*"],
+      [g.input, g.output]
+    );
+    return this.keep(
+      await this.call(convert2, Values.null(), [
+        array,
+        Values.object(this.cache.delegates.get(key(g)))
+      ])
+    );
+  }
+  /** The find API this game has (the first call probes the metadata; cached per connection). */
+  findApi() {
+    let p = this.cache.find;
+    if (!p) {
+      p = (async () => {
+        for (const probe of FIND_PROBES) {
+          try {
+            await this.method(probe.type, probe.name, probe.params, 1);
+            return probe.api;
+          } catch (e) {
+            if (!missing(e)) throw e;
+          }
+        }
+        throw new UnityError(
+          "MEMBER_NOT_FOUND",
+          `this game's UnityEngine has none of Object.FindObjectsByType<T>, FindObjectsOfType<T>(bool), Resources.FindObjectsOfTypeAll<T>, FindObjectsOfType<T>(): the scene tools cannot list its objects`
+        );
+      })();
+      p.catch(() => this.cache.find = void 0);
+      this.cache.find = p;
+    }
+    return p;
+  }
+  /** The API the last `findAll` of this call used (for the reply's note). */
+  usedFind;
+  /**
+   * Every loaded T in the scenes (a Component or GameObject type), inactive ones too unless
+   * the game's Unity cannot find them (see FindApi; `usedFind` says which API). A fixed number
+   * of invokes: one, or for FindObjectsOfTypeAll four (the objects, their GameObjects, the
+   * GameObjects' scenes, read over the wire: an asset's Scene is invalid, handle 0, and a new
+   * T[] of the others).
+   */
+  async findAll(typeName2) {
+    const api = await this.findApi();
+    this.usedFind = api;
+    const T3 = [typeName2];
+    switch (api) {
+      case "FindObjectsByType": {
+        const m = await this.generic(
+          "UnityEngine.Object",
+          "FindObjectsByType",
+          ["UnityEngine.FindObjectsInactive", "UnityEngine.FindObjectsSortMode"],
+          T3
+        );
+        return this.keep(
+          await this.call(m, Values.null(), [
+            await this.enumValue("UnityEngine.FindObjectsInactive", 1),
+            await this.enumValue("UnityEngine.FindObjectsSortMode", 0)
+          ])
+        );
+      }
+      case "FindObjectsOfType(bool)": {
+        const m = await this.generic(
+          "UnityEngine.Object",
+          "FindObjectsOfType",
+          ["System.Boolean"],
+          T3
+        );
+        return this.keep(await this.call(m, Values.null(), [Values.bool(true)]));
+      }
+      case "FindObjectsOfType()": {
+        const m = await this.generic("UnityEngine.Object", "FindObjectsOfType", [], T3);
+        return this.keep(await this.call(m, Values.null(), []));
+      }
+      case "FindObjectsOfTypeAll":
+        return this.findInScenes(typeName2);
+    }
+  }
+  /** Resources.FindObjectsOfTypeAll<T>() without the assets (objects whose scene is invalid). */
+  async findInScenes(typeName2) {
+    const GO2 = "UnityEngine.GameObject";
+    const m = await this.generic("UnityEngine.Resources", "FindObjectsOfTypeAll", [], [typeName2]);
+    const all = await this.keep(await this.call(m, Values.null(), []));
+    const owners = typeName2 === GO2 ? all : await this.convertAll(all, {
+      input: typeName2,
+      declaring: "UnityEngine.Component",
+      method: "get_gameObject",
+      output: GO2
+    });
+    const scenes = await this.convertAll(owners, {
+      input: GO2,
+      declaring: GO2,
+      method: "get_scene",
+      output: "UnityEngine.SceneManagement.Scene"
+    });
+    const [objects, sceneValues] = await Promise.all([
+      this.arrayValues(all),
+      this.arrayValues(scenes)
+    ]);
+    if (sceneValues.length !== objects.length)
+      throw new UnityError(
+        "INTERNAL",
+        `${sceneValues.length} scenes were read for ${objects.length} objects`
+      );
+    const inScene = objects.filter((_, i) => {
+      const v = sceneValues[i];
+      const handle = v.kind === "valuetype" ? v.fields[0] : void 0;
+      if (handle?.kind !== "i4")
+        throw new UnityError("INTERNAL", `GameObject.scene read as ${v.kind}, not a Scene`);
+      return handle.value !== 0;
+    });
+    return this.keep(await this.newArray(typeName2, inScene));
+  }
+  /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
+  async join(array, separator) {
+    const m = await this.method("System.String", "Join", ["System.String", "System.Object[]"]);
+    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+  }
+  async arrayLength(array) {
+    if (array.kind !== "object") return 0;
+    const { dimensions } = await this.conn.send("ARRAY_REF.GET_LENGTH", {
+      arrayId: array.objectId
+    });
+    return dimensions[0]?.length ?? 0;
+  }
+  /**
+   * Each object's runtime type full name, given its System.Type object's id (`typeObjects[i]`,
+   * from a ConvertAll of GetType: Mono keeps one Type object per type, so a few distinct ids):
+   * per distinct Type object, OBJECT_REF.GET_TYPE of one object having it and the type's name
+   * (TYPE.GET_INFO, cached by the catalogue). Wire commands only, no invoke.
+   */
+  async typeNames(objectIds, typeObjects) {
+    if (typeObjects.length !== objectIds.length)
+      throw new UnityError(
+        "INTERNAL",
+        `${typeObjects.length} types were read for ${objectIds.length} objects`
+      );
+    const first = /* @__PURE__ */ new Map();
+    typeObjects.forEach((t, i) => {
+      if (!first.has(t)) first.set(t, objectIds[i]);
+    });
+    const names = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...first].map(async ([t, objectId]) => {
+        const typeId = await this.conn.send("OBJECT_REF.GET_TYPE", { objectId });
+        names.set(t, await this.md.fullName(typeId));
+      })
+    );
+    return typeObjects.map((t) => names.get(t));
+  }
+  /** The whole array in one ARRAY_REF.GET_VALUES. */
+  async arrayValues(array) {
+    const n = await this.arrayLength(array);
+    if (n === 0 || array.kind !== "object") return [];
+    return this.conn.send("ARRAY_REF.GET_VALUES", { arrayId: array.objectId, index: 0, count: n });
+  }
+  /** A string's text (STRING_REF.GET_VALUE; GET_CHARS for one the agent cannot give as UTF-8). */
+  async text(v) {
+    if (v.kind !== "string") return "";
+    try {
+      return await this.conn.send("STRING_REF.GET_VALUE", { objectId: v.objectId });
+    } catch (e) {
+      if (!/INVALID_ARGUMENT/.test(String(e))) throw e;
+      const length = await this.conn.stringLength(v.objectId);
+      return this.conn.send("STRING_REF.GET_CHARS", {
+        objectId: v.objectId,
+        index: 0,
+        count: length
+      });
+    }
+  }
+};
+
 // unity/scene/scene-tree.ts
 var DONT_DESTROY_ON_LOAD = "DontDestroyOnLoad";
 function buildTree(objects, scenes) {
@@ -23612,13 +24108,14 @@ function sceneRoots(tree, scene) {
   );
 }
 function resolveObject(tree, at2, scene) {
+  const note = tree.notes?.length ? ` (${tree.notes.join("; ")})` : "";
   if (typeof at2 === "number" || /^-?\d+$/.test(at2)) {
     const id = Number(at2);
     const n = tree.byId.get(id);
     if (!n)
       throw new UnityError(
         "OBJECT_NOT_FOUND",
-        `no GameObject has instance id ${id} (destroyed, or not a GameObject's id); scene_find lists ids`
+        `no GameObject has instance id ${id} (destroyed, or not a GameObject's id); scene_find lists ids${note}`
       );
     return n;
   }
@@ -23638,7 +24135,7 @@ function resolveObject(tree, at2, scene) {
       const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(", ")}?` : there.length ? ` (there: ${there.slice(0, 10).map((s) => JSON.stringify(s)).join(", ")}${there.length > 10 ? `, and ${there.length - 10} more` : ""})` : " (nothing there)";
       throw new UnityError(
         "OBJECT_NOT_FOUND",
-        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}`,
+        `no GameObject ${JSON.stringify(parts[k])} ${where}${hint}${note}`,
         {
           suggestions
         }
@@ -23824,6 +24321,7 @@ async function copySnapshot(c, opts = {}) {
       names,
       types,
       scenes,
+      note: findNote(c.usedFind),
       held: c.takeHeld()
     };
   } catch (e) {
@@ -23854,7 +24352,7 @@ async function readSnapshot(c, copy) {
       );
     const types = await c.typeNames(cIds, typeObjects);
     const tagList = tags?.split(SEPARATOR);
-    return assemble(
+    const tree = assemble(
       tIds,
       parentIds,
       sib,
@@ -23868,6 +24366,8 @@ async function readSnapshot(c, copy) {
       layers,
       copy.scenes
     );
+    if (copy.note !== void 0) tree.notes = [copy.note];
+    return tree;
   } finally {
     await c.release(copy.held);
   }
@@ -23894,7 +24394,7 @@ function assemble(tIds, parentIds, sib, act, iid, cIds, ownerIds, names, types, 
     if (j === void 0)
       throw new UnityError(
         "INTERNAL",
-        `a Transform (object ${tid}) is missing from FindObjectsByType<Component> of the same window`
+        `a Transform (object ${tid}) is missing from the Components found in the same window`
       );
     const go = ownerIds[j];
     const o = {
@@ -24214,385 +24714,16 @@ async function sceneQuery(c, args2) {
       values
     });
   });
+  const note = findNote(c.usedFind);
   return {
     component: typeName2,
     total,
     ...scanned !== void 0 ? { scanned } : {},
     offset,
-    rows
+    rows,
+    ...note !== void 0 ? { notes: [note] } : {}
   };
 }
-
-// unity/scene/scene-calls.ts
-var SceneCache = class {
-  constructor(md) {
-    this.md = md;
-  }
-  md;
-  types = /* @__PURE__ */ new Map();
-  methods = /* @__PURE__ */ new Map();
-  typeObjects = /* @__PURE__ */ new Map();
-  /** Delegates by getter key, pinned in the game (see the file comment). */
-  delegates = /* @__PURE__ */ new Map();
-  /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
-  holders = [];
-};
-var SCENE_CACHE = connectionPart("scene caches", (c) => new SceneCache(c.part(GAME_METADATA)));
-var HOLDER_SLOTS = 64;
-var key = (g) => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
-function isCollected(e) {
-  return e instanceof Error && /INVALID_OBJECT/.test(`${e.code} ${e.message}`);
-}
-var SceneCalls = class {
-  constructor(ctx) {
-    this.ctx = ctx;
-    this.conn = ctx.conn;
-    this.cache = ctx.connection.part(SCENE_CACHE);
-    this.md = this.cache.md;
-  }
-  ctx;
-  conn;
-  md;
-  cache;
-  /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
-  forgetObjects() {
-    this.cache.typeObjects.clear();
-  }
-  /** Slots this call holds (kept alive by a pinned holder until `release`). */
-  held = [];
-  /**
-   * Keeps `v` (an object this call made) alive until `release`: stored in a free slot of a
-   * pinned holder (one ARRAY_REF.SET_VALUES; a new holder, two invokes, when all are taken).
-   * Without it a collection run by a later invoke could take it (the agent's ids are weak).
-   */
-  async keep(v) {
-    if (v.kind !== "object" && v.kind !== "string") return v;
-    let h = this.cache.holders.find((x) => x.free.length > 0);
-    if (!h) h = await this.newHolder();
-    const slot = h.free.pop();
-    this.held.push({ holder: h.id, slot });
-    await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: h.id, index: slot, values: [v] });
-    return v;
-  }
-  /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
-  takeHeld() {
-    return this.held.splice(0);
-  }
-  /** Empties the slots (wire writes only: no window needed). */
-  async release(held = this.takeHeld()) {
-    await Promise.all(
-      held.map(
-        (x) => this.conn.send("ARRAY_REF.SET_VALUES", {
-          arrayId: x.holder,
-          index: x.slot,
-          values: [Values.null()]
-        })
-      )
-    );
-    for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
-  }
-  async newHolder() {
-    const a = await this.newArray(
-      "System.Object",
-      new Array(HOLDER_SLOTS).fill(Values.null())
-    );
-    const alloc = await this.method("System.Runtime.InteropServices.GCHandle", "Alloc", [
-      "System.Object"
-    ]);
-    await this.call(alloc, Values.null(), [a]);
-    if (a.kind !== "object") throw new UnityError("INTERNAL", "no holder array");
-    const h = {
-      id: a.objectId,
-      free: Array.from({ length: HOLDER_SLOTS }, (_, i) => HOLDER_SLOTS - 1 - i)
-    };
-    this.cache.holders.push(h);
-    return h;
-  }
-  type(name2) {
-    let p = this.cache.types.get(name2);
-    if (!p) {
-      p = this.md.findType(name2).then((t) => {
-        if (!t) throw new UnityError("TYPE_NOT_FOUND", `${name2} is not loaded in this game`);
-        return typeIdOf(t);
-      });
-      p.catch(() => this.cache.types.delete(name2));
-      this.cache.types.set(name2, p);
-    }
-    return p;
-  }
-  async hasType(name2) {
-    return await this.md.findType(name2) !== void 0;
-  }
-  /** A method of `typeName` by name and parameter full names (`*` matches any). */
-  method(typeName2, name2, params, arity = 0) {
-    const k = `${typeName2}.${name2}(${params.join(",")})\`${arity}`;
-    let p = this.cache.methods.get(k);
-    if (!p) {
-      p = (async () => {
-        const typeId = await this.type(typeName2);
-        const { methods } = await this.md.members(handleOf(typeId), name2);
-        for (const m of methods) {
-          if (m.parameters.length !== params.length || m.genericArity !== arity) continue;
-          let ok = true;
-          for (let i = 0; i < params.length && ok; i++) {
-            if (params[i] === "*") continue;
-            ok = (await this.md.describe(m.parameters[i].type)).fullName === params[i];
-          }
-          if (ok) return m;
-        }
-        throw new UnityError(
-          "MEMBER_NOT_FOUND",
-          `${typeName2}.${name2}(${params.join(", ")}) is not in this game's Unity version`
-        );
-      })();
-      p.catch(() => this.cache.methods.delete(k));
-      this.cache.methods.set(k, p);
-    }
-    return p;
-  }
-  /** A generic method closed over `typeArgs` (full names), cached. */
-  generic(typeName2, name2, params, typeArgs2) {
-    const k = `${typeName2}.${name2}(${params.join(",")})<${typeArgs2.join(",")}>`;
-    let p = this.cache.methods.get(k);
-    if (!p) {
-      p = (async () => {
-        const def = await this.method(typeName2, name2, params, typeArgs2.length);
-        const ids2 = await Promise.all(typeArgs2.map((t) => this.type(t)));
-        return this.md.instantiateMethod(def, ids2.map(handleOf));
-      })();
-      p.catch(() => this.cache.methods.delete(k));
-      this.cache.methods.set(k, p);
-    }
-    return p;
-  }
-  async call(m, thisArg, args2, virtual = false) {
-    return (await this.ctx.invoke(m.handle, m.isStatic ? Values.null() : thisArg, args2, {
-      virtual
-    })).result;
-  }
-  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
-  typeObject(typeId) {
-    let p = this.cache.typeObjects.get(typeId);
-    if (!p) {
-      p = this.conn.send("TYPE.GET_OBJECT", { typeId });
-      p.catch(() => this.cache.typeObjects.delete(typeId));
-      this.cache.typeObjects.set(typeId, p);
-    }
-    return p;
-  }
-  async enumValue(typeName2, value) {
-    return Values.struct(await this.type(typeName2), [Values.i4(value)]);
-  }
-  async string(text) {
-    const domainId = this.conn.vmStart?.rootDomainId ?? await this.conn.send("APPDOMAIN.GET_ROOT_DOMAIN");
-    return Values.string(await this.conn.send("APPDOMAIN.CREATE_STRING", { domainId, text }));
-  }
-  /** `Array.CreateInstance(type, n)` filled with `values` (one invoke). */
-  async newArray(elementType, values) {
-    const create = await this.method("System.Array", "CreateInstance", [
-      "System.Type",
-      "System.Int32"
-    ]);
-    const a = await this.call(create, Values.null(), [
-      Values.object(await this.typeObject(await this.type(elementType))),
-      Values.i4(values.length)
-    ]);
-    if (a.kind !== "object")
-      throw new UnityError("INTERNAL", "Array.CreateInstance returned no array");
-    if (values.length)
-      await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: a.objectId, index: 0, values });
-    return a;
-  }
-  /**
-   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
-   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
-   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
-   */
-  async prepareDelegates(getters) {
-    const missing = getters.filter((g) => !this.cache.delegates.has(key(g)));
-    if (missing.length === 0) return;
-    const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
-    const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
-    const create = await this.method("System.Delegate", "CreateDelegate", [
-      "System.Type",
-      "System.Reflection.MethodInfo"
-    ]);
-    const converterDef = await this.typeObject(await this.type("System.Converter`2"));
-    for (const g of missing) {
-      const info2 = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type(g.declaring))),
-        [await this.string(g.method)],
-        true
-      );
-      if (info2.kind !== "object")
-        throw new UnityError("MEMBER_NOT_FOUND", `${g.declaring}.${g.method} is not in this game`);
-      const args2 = await this.newArray("System.Type", [
-        Values.object(await this.typeObject(await this.type(g.input))),
-        Values.object(await this.typeObject(await this.type(g.output)))
-      ]);
-      const converter = await this.call(makeGeneric, Values.object(converterDef), [args2], true);
-      const d = await this.call(create, Values.null(), [converter, info2]);
-      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${key(g)}`);
-      await this.keep(d);
-      this.held.pop();
-      this.cache.delegates.set(key(g), d.objectId);
-    }
-  }
-  /**
-   * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
-   * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
-   * made and pinned once per connection), then `string.Join` of the boxed values. For fields
-   * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
-   */
-  async fieldTexts(array, input, declaring, field) {
-    const k = `field:${input}>${declaring}.${field}`;
-    if (!this.cache.delegates.has(k)) {
-      const getField = await this.method("System.Type", "GetField", [
-        "System.String",
-        "System.Reflection.BindingFlags"
-      ]);
-      const info2 = await this.call(
-        getField,
-        Values.object(await this.typeObject(await this.type(declaring))),
-        [
-          await this.string(field),
-          await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
-        ],
-        true
-      );
-      if (info2.kind !== "object")
-        throw new UnityError("MEMBER_NOT_FOUND", `${declaring}.${field} is not an instance field`);
-      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
-      const getValue = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type("System.Reflection.FieldInfo"))),
-        [await this.string("GetValue")],
-        true
-      );
-      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
-      const args2 = await this.newArray("System.Type", [
-        Values.object(await this.typeObject(await this.type(input))),
-        Values.object(await this.typeObject(await this.type("System.Object")))
-      ]);
-      const converter = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type("System.Converter`2"))),
-        [args2],
-        true
-      );
-      const create = await this.method("System.Delegate", "CreateDelegate", [
-        "System.Type",
-        "System.Object",
-        "System.Reflection.MethodInfo"
-      ]);
-      const d = await this.call(create, Values.null(), [converter, info2, getValue]);
-      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop();
-      this.cache.delegates.set(k, d.objectId);
-    }
-    const convert2 = await this.generic(
-      "System.Array",
-      "ConvertAll",
-      ["*", "*"],
-      [input, "System.Object"]
-    );
-    const boxed = await this.keep(
-      await this.call(convert2, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
-    );
-    return this.join(boxed, "");
-  }
-  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
-  async convertAll(array, g) {
-    await this.prepareDelegates([g]);
-    const convert2 = await this.generic(
-      "System.Array",
-      "ConvertAll",
-      ["*", "*"],
-      [g.input, g.output]
-    );
-    return this.keep(
-      await this.call(convert2, Values.null(), [
-        array,
-        Values.object(this.cache.delegates.get(key(g)))
-      ])
-    );
-  }
-  /** `UnityEngine.Object.FindObjectsByType<T>(Include, None)`: every loaded T, inactive ones too. */
-  async findAll(typeName2) {
-    const m = await this.generic(
-      "UnityEngine.Object",
-      "FindObjectsByType",
-      ["UnityEngine.FindObjectsInactive", "UnityEngine.FindObjectsSortMode"],
-      [typeName2]
-    );
-    return this.keep(
-      await this.call(m, Values.null(), [
-        await this.enumValue("UnityEngine.FindObjectsInactive", 1),
-        await this.enumValue("UnityEngine.FindObjectsSortMode", 0)
-      ])
-    );
-  }
-  /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
-  async join(array, separator) {
-    const m = await this.method("System.String", "Join", ["System.String", "System.Object[]"]);
-    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
-  }
-  async arrayLength(array) {
-    if (array.kind !== "object") return 0;
-    const { dimensions } = await this.conn.send("ARRAY_REF.GET_LENGTH", {
-      arrayId: array.objectId
-    });
-    return dimensions[0]?.length ?? 0;
-  }
-  /**
-   * Each object's runtime type full name, given its System.Type object's id (`typeObjects[i]`,
-   * from a ConvertAll of GetType: Mono keeps one Type object per type, so a few distinct ids):
-   * per distinct Type object, OBJECT_REF.GET_TYPE of one object having it and the type's name
-   * (TYPE.GET_INFO, cached by the catalogue). Wire commands only, no invoke.
-   */
-  async typeNames(objectIds, typeObjects) {
-    if (typeObjects.length !== objectIds.length)
-      throw new UnityError(
-        "INTERNAL",
-        `${typeObjects.length} types were read for ${objectIds.length} objects`
-      );
-    const first = /* @__PURE__ */ new Map();
-    typeObjects.forEach((t, i) => {
-      if (!first.has(t)) first.set(t, objectIds[i]);
-    });
-    const names = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...first].map(async ([t, objectId]) => {
-        const typeId = await this.conn.send("OBJECT_REF.GET_TYPE", { objectId });
-        names.set(t, await this.md.fullName(typeId));
-      })
-    );
-    return typeObjects.map((t) => names.get(t));
-  }
-  /** The whole array in one ARRAY_REF.GET_VALUES. */
-  async arrayValues(array) {
-    const n = await this.arrayLength(array);
-    if (n === 0 || array.kind !== "object") return [];
-    return this.conn.send("ARRAY_REF.GET_VALUES", { arrayId: array.objectId, index: 0, count: n });
-  }
-  /** A string's text (STRING_REF.GET_VALUE; GET_CHARS for one the agent cannot give as UTF-8). */
-  async text(v) {
-    if (v.kind !== "string") return "";
-    try {
-      return await this.conn.send("STRING_REF.GET_VALUE", { objectId: v.objectId });
-    } catch (e) {
-      if (!/INVALID_ARGUMENT/.test(String(e))) throw e;
-      const length = await this.conn.stringLength(v.objectId);
-      return this.conn.send("STRING_REF.GET_CHARS", {
-        objectId: v.objectId,
-        index: 0,
-        count: length
-      });
-    }
-  }
-};
 
 // unity/scene/scene-service.ts
 async function withCalls(ctx, op) {
@@ -24971,6 +25102,10 @@ function nodeOut(tree, n) {
   if (n.layer !== void 0) o.layer = n.layer;
   return o;
 }
+var notesSchema = external_exports.array(external_exports.string()).optional().describe(
+  "how the objects were found, when not by Object.FindObjectsByType (an older Unity): e.g. that inactive objects are missing"
+);
+var notesText = (notes) => (notes ?? []).map((n) => `note: ${n}`);
 var sceneText = (text) => clip(text, SCENE_TEXT_CHARS);
 
 // mcp/tools/scene-object-tools.ts
@@ -25225,6 +25360,7 @@ var sceneHierarchy2 = defineTool({
     next: external_exports.number().int().optional().describe("offset of the next page, if there is more"),
     matches: external_exports.number().int().optional().describe("with a filter: objects matching"),
     objects: external_exports.number().int().describe("GameObjects in the loaded scenes"),
+    notes: notesSchema,
     nodes: external_exports.array(
       nodeSchema.extend({
         level: external_exports.number().int().describe("depth below the start"),
@@ -25256,13 +25392,14 @@ var sceneHierarchy2 = defineTool({
     const end = v.offset + v.lines.length;
     const head = `${v.total} lines (${v.tree.nodes.length} GameObjects in the loaded scenes${filtered ? `, ${v.matches} matching; "·" marks ancestors shown for context` : ""}); ` + (v.lines.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (v.next !== void 0 ? `; more: offset ${v.next}` : "");
     return {
-      text: sceneText([head, ...lines].join("\n")),
+      text: sceneText([head, ...notesText(v.tree.notes), ...lines].join("\n")),
       structured: {
         total: v.total,
         offset: v.offset,
         next: v.next,
         matches: v.matches,
         objects: v.tree.nodes.length,
+        notes: v.tree.notes,
         nodes: v.lines.map((l) => ({
           ...nodeOut(v.tree, l.node),
           level: l.level,
@@ -25291,6 +25428,7 @@ var sceneFind2 = defineTool({
     total: external_exports.number().int(),
     offset: external_exports.number().int(),
     objects: external_exports.array(nodeSchema),
+    notes: notesSchema,
     cost: costSchema
   }),
   annotations: READS,
@@ -25305,11 +25443,12 @@ var sceneFind2 = defineTool({
     );
     const more = v.offset + v.found.length < v.total ? `; more: offset ${v.offset + v.found.length}` : "";
     return {
-      text: sceneText([`${v.total} found${more}`, ...rows].join("\n")),
+      text: sceneText([`${v.total} found${more}`, ...notesText(v.tree.notes), ...rows].join("\n")),
       structured: {
         total: v.total,
         offset: v.offset,
-        objects: v.found.map((n) => nodeOut(v.tree, n))
+        objects: v.found.map((n) => nodeOut(v.tree, n)),
+        notes: v.tree.notes
       },
       cost: r.cost
     };
@@ -25337,6 +25476,7 @@ var sceneQuery2 = defineTool({
     rows: external_exports.array(
       external_exports.object({ id: external_exports.number().int(), name: external_exports.string(), values: external_exports.record(external_exports.string(), json) })
     ),
+    notes: notesSchema,
     cost: costSchema
   }),
   annotations: READS,
@@ -25349,7 +25489,7 @@ var sceneQuery2 = defineTool({
     const head = `${v.total} ${v.component} components` + (v.scanned !== void 0 ? ` matching where (of ${v.scanned})` : "") + "; " + (v.rows.length ? `showing ${v.offset + 1}-${end}` : "none shown") + (next !== void 0 ? `; more: offset ${next}` : "");
     const rows = v.rows.map((row) => `${row.name} [${row.id}] ${JSON.stringify(row.values)}`);
     return {
-      text: sceneText([head, ...rows].join("\n")),
+      text: sceneText([head, ...notesText(v.notes), ...rows].join("\n")),
       structured: { ...v, next },
       cost: r.cost
     };

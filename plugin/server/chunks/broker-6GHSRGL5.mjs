@@ -17,7 +17,7 @@ import {
 } from "./chunk-4VNQFAOM.mjs";
 import {
   AuditLog
-} from "./chunk-EPPVGSBD.mjs";
+} from "./chunk-4O4W3KXQ.mjs";
 import {
   Errors,
   EventKind,
@@ -49,7 +49,7 @@ import {
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-ITESLVV2.mjs";
+} from "./chunk-NF3R2OQR.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
@@ -2498,7 +2498,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-D4DDBDF6.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-NE5THEHX.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2704,7 +2704,7 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-L6W42IZE.mjs")).createDashboard({
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-WZXZ5HGN.mjs")).createDashboard({
           app,
           home: paths.home,
           log,
