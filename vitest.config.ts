@@ -37,6 +37,10 @@ const env = {
 export default defineConfig({
   test: {
     reporters: ['default', noSkippedTests],
+    // Vitest's default pool is one worker below the CPU count (one on a 2-CPU CI machine, so the
+    // files ran one after another), and an integration file mostly waits on its game: two at a
+    // time, whatever the machine. (Per project it would need a sequence.groupOrder each.)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
@@ -61,11 +65,8 @@ export default defineConfig({
           globalSetup: ['test-integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One fixture process per file; files run in parallel up to the pool size. Vitest's
-          // default pool is one worker below the CPU count (one on a 2-CPU CI machine), and an
-          // integration file mostly waits on its game: two at a time, whatever the machine.
+          // One fixture process per file; files run in parallel up to the pool size.
           fileParallelism: true,
-          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
     ],
