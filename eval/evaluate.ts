@@ -7,6 +7,12 @@ import { csharpName } from './format/type-names.js';
 import { formatValue } from './format/format-value.js';
 import { CompileError, ManagedException, UnsupportedError } from './interpret/errors.js';
 import { Interpreter } from './interpret/interpreter.js';
+import {
+  Budget,
+  BudgetExceeded,
+  type BudgetBound,
+  type BudgetOptions,
+} from './interpret/budget.js';
 import type { Builtin, BuiltinFunction } from './interpret/options.js';
 import type { EvalScope } from './interpret/scope.js';
 import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
@@ -33,6 +39,8 @@ export interface EvaluateOptions {
   readonly functions?: ReadonlyMap<string, BuiltinFunction>;
   /** Evaluate inside a method: its parameters, locals, `this` and enclosing type. */
   readonly scope?: EvalScope;
+  /** The bounds the program runs within (defaults: DEFAULT_BUDGET) and window release. */
+  readonly budget?: BudgetOptions;
 }
 
 export type EvaluateResult =
@@ -57,7 +65,7 @@ export type EvaluateResult =
       readonly hint?: string;
     };
 
-export type EvalErrorCode = 'EVAL_SYNTAX' | 'EVAL_COMPILE' | 'EVAL_UNSUPPORTED';
+export type EvalErrorCode = 'EVAL_SYNTAX' | 'EVAL_COMPILE' | 'EVAL_UNSUPPORTED' | 'EVAL_BUDGET';
 
 /** The program cannot run: C# would not compile it, or it uses what this evaluator refuses. */
 export class EvalError extends Error {
@@ -71,6 +79,8 @@ export class EvalError extends Error {
     readonly syntaxErrors?: readonly ParseError[],
     /** Close names, when a name was not found. */
     readonly suggestions?: readonly string[],
+    /** For EVAL_BUDGET: the bound reached and its limit. */
+    readonly budget?: { readonly bound: BudgetBound; readonly limit: number },
   ) {
     super(message);
   }
@@ -113,12 +123,13 @@ async function prepare(source: string, runtime: Runtime, options: EvaluateOption
     ...(options.scope ? { scope: options.scope } : {}),
   };
   // pass 1: bind everything, run nothing
-  const binder = new Interpreter(runtime, settings);
+  const notes = new WeakMap<object, unknown>();
+  const binder = new Interpreter(runtime, settings, { notes });
   await guard(async () => {
     binder.dry++;
     await binder.run(program);
   });
-  return { program, settings };
+  return { program, settings, notes };
 }
 
 export async function evaluate(
@@ -126,9 +137,22 @@ export async function evaluate(
   runtime: Runtime,
   options: EvaluateOptions = {},
 ): Promise<EvaluateResult> {
-  const { program, settings } = await prepare(source, runtime, options);
-  // pass 2: run
-  const interpreter = new Interpreter(runtime, settings);
+  const { program, settings, notes } = await prepare(source, runtime, options);
+  // pass 2: run, within the budget
+  const release = runtime.game.release?.bind(runtime.game);
+  if (options.budget?.releaseBetweenStatements && !release)
+    throw new EvalError(
+      'EVAL_UNSUPPORTED',
+      'this game cannot be released between statements: run the program in one window',
+    );
+  let budget: Budget;
+  try {
+    budget = new Budget(options.budget, release);
+  } catch (e) {
+    if (e instanceof RangeError) throw new EvalError('EVAL_UNSUPPORTED', e.message);
+    throw e;
+  }
+  const interpreter = new Interpreter(runtime, settings, { notes, budget });
   try {
     const last = await guard(() => interpreter.run(program));
     const voidType = await interpreter.wk.keyword('void');
@@ -179,6 +203,16 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
         e.span,
       );
     }
+    if (e instanceof BudgetExceeded)
+      throw new EvalError(
+        'EVAL_BUDGET',
+        `${e.message}${e.span ? ` ${describeLocation(e.span)}` : ''}`,
+        undefined,
+        e.span,
+        undefined,
+        undefined,
+        { bound: e.bound, limit: e.limit },
+      );
     if (e instanceof EvalCompileError)
       throw new EvalError('EVAL_COMPILE', `${e.code}: ${e.message}`, e.code);
     if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);

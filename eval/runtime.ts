@@ -196,6 +196,11 @@ export interface GameAccess {
    */
   arrayLowerBounds?(array: EvalValue): Promise<number[]>;
   readElement(array: EvalValue, index: number): Promise<EvalValue>;
+  /**
+   * `count` elements from `index` (flat, row-major) in one read, when the runtime can: what
+   * foreach and LINQ use over arrays and List<T> storage. Absent: one readElement each.
+   */
+  readElements?(array: EvalValue, index: number, count: number): Promise<EvalValue[]>;
   writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void>;
   newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue>;
   /** The text of a game string (bounded: `maxChars` with a clipping note left to the caller). */
@@ -212,6 +217,11 @@ export interface GameAccess {
   typeObject(type: TypeHandle): Promise<EvalValue>;
   /** The runtime type of an object or boxed value. */
   typeOf(value: EvalValue): Promise<TypeHandle>;
+  /**
+   * Lets the game run (resume, then suspend again) between two statements of a program that
+   * asked for it (`budget.releaseBetweenStatements`); absent where the game cannot be released.
+   */
+  release?(): Promise<void>;
 }
 
 export interface Runtime {
@@ -231,6 +241,8 @@ export class GameExceptionError extends Error {
     readonly type: string,
     readonly gameMessage: string,
     readonly stackTrace: string,
+    /** The exception object in the game, when the runtime has it (for `catch (T e)`). */
+    readonly exception?: EvalValue,
   ) {
     super(`${type}: ${gameMessage}`);
   }

@@ -57,6 +57,8 @@ export type UnityErrorCode =
   | 'PARSE_ERROR'
   | 'EVAL_COMPILE'
   | 'EVAL_UNSUPPORTED'
+  /** A program stopped at a statement boundary: it reached its iterations, invokes or freeze bound. */
+  | 'EVAL_BUDGET'
   /** ECS: a component the entity lacks, an entity or world that does not exist. */
   | 'COMPONENT_NOT_FOUND'
   | 'ENTITY_NOT_FOUND'
@@ -299,6 +301,7 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
     const details: Record<string, unknown> = {};
     if (e.csCode) details.csCode = e.csCode;
     if (e.span) details.span = e.span;
+    if (e.budget) details.budget = e.budget;
     if (e.syntaxErrors)
       details.errors = e.syntaxErrors.map((x) => ({
         code: x.code,

@@ -5,6 +5,7 @@
 
 import { EvalCompileError, EvalManagedException } from '../semantics/errors.js';
 import type { Span } from '../syntax/index.js';
+import type { EvalValue } from '../values.js';
 
 export class CompileError extends Error {
   override name = 'CompileError';
@@ -35,6 +36,8 @@ export class ManagedException extends Error {
   override name = 'ManagedException';
   /** For the reader: which part of the program was null, say (not part of .NET's message). */
   hint: string | undefined;
+  /** The exception object in the game, for one the program threw itself. */
+  object: EvalValue | undefined;
   constructor(
     readonly type: string,
     readonly managedMessage: string,

@@ -6,7 +6,6 @@
 import type * as A from '../syntax/index.js';
 import { unparse } from '../syntax/index.js';
 import type { MetadataProvider, Runtime } from '../runtime.js';
-import type { EvalValue } from '../values.js';
 import { Arrays } from './array-creation.js';
 import { Assignments } from './assignment.js';
 import { BinaryOperators } from './binary-operators.js';
@@ -20,6 +19,7 @@ import { EnclosingScope } from './enclosing-scope.js';
 import { Interpolation } from './interpolation.js';
 import { Invoker } from './invoke.js';
 import { Literals } from './literals.js';
+import { LocalScope } from './local-scope.js';
 import { MemberAccesses } from './member-access.js';
 import { MemberLookup } from './member-lookup.js';
 import { MemberOperands } from './member-operands.js';
@@ -29,7 +29,14 @@ import type { Operand, Resolved } from './operand.js';
 import type { InterpreterOptions } from './options.js';
 import { SimpleNames } from './simple-names.js';
 import { Statements } from './statements.js';
-import { TypeFacts, type SType } from './type-facts.js';
+import { Budget } from './budget.js';
+import { ClientValues } from './client-values.js';
+import { Exceptions } from './exceptions.js';
+import { Functions } from './functions.js';
+import { Loops } from './loops.js';
+import { Sequences } from './sequences.js';
+import { SwitchStatements } from './switch-statement.js';
+import { TypeFacts } from './type-facts.js';
 import { TypeNames } from './type-names.js';
 import { TypeOperators } from './type-operators.js';
 import { TypeTests } from './type-tests.js';
@@ -37,11 +44,7 @@ import { UnaryOperators } from './unary-operators.js';
 import { Variables } from './variables.js';
 import { WellKnown } from './well-known.js';
 
-export interface Local {
-  type: SType;
-  value: EvalValue;
-  assigned: boolean;
-}
+export type { Local } from './local-scope.js';
 
 export class Interpreter {
   readonly facts: TypeFacts;
@@ -70,16 +73,33 @@ export class Interpreter {
   readonly variables: Variables;
   readonly defaults: Defaults;
   readonly typeOperators: TypeOperators;
+  readonly loops: Loops;
+  readonly sequences: Sequences;
+  readonly exceptions: Exceptions;
+  readonly switches: SwitchStatements;
+  readonly functions: Functions;
+  readonly clientValues: ClientValues;
+  /** What binding found that running needs (a program's return type...), by node. */
+  readonly notes: WeakMap<object, unknown>;
+  readonly budget: Budget;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
   /** The overflow context: default (unchecked at run time, checked for constants), checked, unchecked. */
   context: 'default' | 'checked' | 'unchecked' = 'default';
-  readonly locals = new Map<string, Local>();
+  /** The innermost scope of locals (statements push and pop scopes). */
+  locals = new LocalScope();
+
+  readonly rt: Runtime;
 
   constructor(
-    readonly rt: Runtime,
+    runtime: Runtime,
     readonly options: InterpreterOptions,
+    shared: { notes?: WeakMap<object, unknown>; budget?: Budget } = {},
   ) {
+    this.notes = shared.notes ?? new WeakMap();
+    this.budget = shared.budget ?? new Budget();
+    this.rt = { metadata: runtime.metadata, game: this.budget.counting(runtime.game) };
+    const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
     this.wk = new WellKnown(rt.metadata);
     this.conversions = new Conversions(this);
@@ -106,6 +126,12 @@ export class Interpreter {
     this.variables = new Variables(this);
     this.defaults = new Defaults(this);
     this.typeOperators = new TypeOperators(this);
+    this.loops = new Loops(this);
+    this.sequences = new Sequences(this);
+    this.exceptions = new Exceptions(this);
+    this.switches = new SwitchStatements(this);
+    this.functions = new Functions(this);
+    this.clientValues = new ClientValues(this);
   }
 
   get md(): MetadataProvider {
@@ -274,6 +300,8 @@ export class Interpreter {
       }
       case 'SizeOf':
         throw new UnsupportedError('sizeof is not supported', e.span);
+      case 'Lambda':
+        return { k: 'value', op: await this.functions.lambda(e) };
       case 'Error':
         throw new CompileError('CS1525', 'the program has a syntax error here', e.span);
     }

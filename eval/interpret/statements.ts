@@ -1,39 +1,105 @@
-// A program (the evaluator's extension of one C# expression): statements run in order, the
-// last one's value is the program's; statements before it are what C# allows as statements
-// (CS0201); local declarations (`var x = ...`, `int[] a = {...}`) add the program's locals.
+// A program and its statements (C# standard §13). The program's value is what a `return`
+// gives, else its last statement's (an expression's value, a declaration's variable), else void.
+// Each statement visits its parts the same way in both passes: binding (dry) visits every branch
+// and every loop body once, running visits what runs. Control flow is a completion value
+// (break, continue, return), never a JS exception, so finally blocks and scopes unwind in order.
 
 import type * as A from '../syntax/index.js';
 import { NULL, VOID, type EvalValue } from '../values.js';
-import { CompileError } from './errors.js';
+import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
+import { LocalScope, type Local } from './local-scope.js';
 import type { Operand } from './operand.js';
+import type { SType } from './type-facts.js';
+
+export type Completion =
+  | { readonly k: 'normal' }
+  | { readonly k: 'break'; readonly span: A.Span }
+  | { readonly k: 'continue'; readonly span: A.Span }
+  | { readonly k: 'return'; readonly op: Operand | undefined }
+  /** Only when binding: the end of the statement cannot be reached (a throw, an endless loop). */
+  | { readonly k: 'unreachable' };
+
+export const NORMAL: Completion = { k: 'normal' };
+const UNREACHABLE: Completion = { k: 'unreachable' };
+
+/** The function whose body is running: the program itself, a lambda or a local function. */
+export interface FunctionFrame {
+  /** The declared return type; undefined while it is inferred from the returns. */
+  returnType: SType | undefined;
+  readonly inferred: boolean;
+  /** Loops and switches around the statement, innermost last (what break/continue target). */
+  readonly targets: { readonly k: 'loop' | 'switch'; readonly node: A.Node }[];
+  /** Loops (in binding) whose body has a break: their end is reachable. */
+  readonly broken: Set<A.Node>;
+}
 
 export class Statements {
+  frame: FunctionFrame = { returnType: undefined, inferred: true, targets: [], broken: new Set() };
+
   constructor(private readonly it: Interpreter) {}
 
   /** Runs a program; its value is the last statement's (a declaration's is its variable's). */
   async run(program: A.Program): Promise<Operand> {
-    let last: Operand = { type: await this.it.wk.keyword('void'), value: VOID };
+    const voidType = await this.it.wk.keyword('void');
+    let last: Operand = { type: voidType, value: VOID };
     const n = program.statements.length;
+    const noted = this.it.notes.get(program) as { returnType: SType } | undefined;
+    if (noted) this.frame.returnType = noted.returnType;
+    await this.hoist(program.statements);
+    let completion: Completion = NORMAL;
     for (const [i, s] of program.statements.entries()) {
+      await this.boundary(s);
+      const isLast = i === n - 1;
       if (s.kind === 'LocalDeclaration') {
         last = await this.declare(s);
         const name = s.declarators.at(-1)?.name.name;
         // a declaration ending the program is its value: the variable must hold one
-        if (i === n - 1 && name && !this.it.locals.get(name)?.assigned) {
+        if (isLast && name && !this.it.locals.get(name)?.assigned) {
           throw new CompileError('CS0165', `use of unassigned local variable '${name}'`, s.span);
         }
-      } else
-        last = i === n - 1 ? await this.it.expr(s.expression) : await this.statement(s.expression);
+        continue;
+      }
+      if (s.kind === 'ExpressionStatement') {
+        last = isLast ? await this.it.expr(s.expression) : await this.statement(s.expression);
+        continue;
+      }
+      last = { type: voidType, value: VOID };
+      const c = await this.exec(s);
+      if (c.k === 'return' && !this.it.dry) return this.returned(c.op, s);
+      if (c.k !== 'normal') completion = c;
     }
-    return last;
+    const returnType = this.frame.returnType;
+    if (this.it.dry && returnType) this.it.notes.set(program, { returnType });
+    if (!returnType) return last;
+    // a program with returns: falling off its end gives its last expression, converted
+    const lastStatement = program.statements.at(-1);
+    if (lastStatement?.kind === 'ExpressionStatement' || lastStatement?.kind === 'LocalDeclaration')
+      return this.it.conversions.implicitly(last, returnType as never, 'the value of the program');
+    if (completion.k === 'normal' && this.it.dry)
+      throw new CompileError(
+        'CS0161',
+        'not all code paths return a value: end the program with a return or an expression',
+        lastStatement?.span,
+      );
+    return { type: returnType, value: NULL };
+  }
+
+  private returned(op: Operand | undefined, s: A.Node): Operand {
+    if (!op) throw new CompileError('CS0126', 'the program must return a value', s.span);
+    return op;
+  }
+
+  /** Between statements: the budget is checked (and the game may be released, if asked). */
+  async boundary(s: A.Node): Promise<void> {
+    if (!this.it.dry) await this.it.budget.statement(s.span);
   }
 
   /**
-   * A statement before the last: C# allows only calls, assignments, ++/--, and object creation
-   * (CS0201). The last one is the program's value, so any expression may end a program.
+   * An expression statement: C# allows only calls, assignments, ++/--, and object creation
+   * (CS0201). The last one of the program is its value, so any expression may end a program.
    */
-  private async statement(e: A.Expression): Promise<Operand> {
+  async statement(e: A.Expression): Promise<Operand> {
     let inner = e;
     while (inner.kind === 'Parenthesized') inner = inner.expression;
     const allowed =
@@ -52,22 +118,222 @@ export class Statements {
     return this.it.expr(e);
   }
 
-  private async declare(d: A.LocalDeclaration): Promise<Operand> {
+  /** One statement inside a block or a loop. */
+  async exec(s: A.Statement): Promise<Completion> {
+    switch (s.kind) {
+      case 'ExpressionStatement':
+        await this.statement(s.expression);
+        return NORMAL;
+      case 'LocalDeclaration':
+        await this.declare(s);
+        return NORMAL;
+      case 'EmptyStatement':
+        return NORMAL;
+      case 'Block':
+        return this.inScope(() => this.block(s.statements));
+      case 'If':
+        return this.ifStatement(s);
+      case 'While':
+      case 'Do':
+      case 'For':
+        return this.it.loops.loop(s);
+      case 'Foreach':
+        return this.it.loops.foreach(s);
+      case 'Break':
+      case 'Continue':
+        return this.jump(s);
+      case 'Return':
+        return this.returnStatement(s);
+      case 'Throw':
+        return this.it.exceptions.throwStatement(s);
+      case 'Try':
+        return this.it.exceptions.tryStatement(s);
+      case 'Switch':
+        return this.it.switches.switchStatement(s);
+      case 'LocalFunction':
+        return NORMAL; // hoisted when its block was entered
+    }
+  }
+
+  /** The statements of a block, in the current scope. */
+  async block(statements: readonly A.Statement[]): Promise<Completion> {
+    await this.hoist(statements);
+    let result: Completion = NORMAL;
+    for (const s of statements) {
+      await this.boundary(s);
+      const c = await this.exec(s);
+      if (c.k === 'normal') continue;
+      if (!this.it.dry) return c;
+      // binding goes on through unreachable code, as the compiler does
+      if (result.k === 'normal') result = c;
+    }
+    return result;
+  }
+
+  /** Local functions are visible in their whole block (§7.7.1), before their declaration. */
+  private async hoist(statements: readonly A.Statement[]): Promise<void> {
+    for (const s of statements)
+      if (s.kind === 'LocalFunction') await this.it.functions.declareLocalFunction(s);
+  }
+
+  /** A statement of an if, else or loop: its own scope; a declaration alone is CS1023. */
+  async embedded(s: A.Statement): Promise<Completion> {
+    if (s.kind === 'LocalDeclaration' || s.kind === 'LocalFunction')
+      throw new CompileError(
+        'CS1023',
+        'an embedded statement cannot be a declaration: put it in a block { ... }',
+        s.span,
+      );
+    return this.inScope(() => this.exec(s));
+  }
+
+  /** Runs a loop's or a switch's body with it as the target of break (and continue). */
+  async targeting<T>(k: 'loop' | 'switch', node: A.Node, fn: () => Promise<T>): Promise<T> {
+    this.frame.targets.push({ k, node });
+    try {
+      return await fn();
+    } finally {
+      this.frame.targets.pop();
+    }
+  }
+
+  async inScope<T>(fn: () => Promise<T>): Promise<T> {
+    const saved = this.it.locals;
+    this.it.locals = new LocalScope(saved);
+    try {
+      return await fn();
+    } finally {
+      this.it.locals = saved;
+    }
+  }
+
+  /** A condition: an expression that converts implicitly to bool (§12.24). */
+  async condition(e: A.Expression): Promise<Operand> {
+    const boolType = await this.it.wk.keyword('bool');
+    const op = await this.it.expr(e);
+    try {
+      return await this.it.conversions.implicitly(op, boolType, 'the condition');
+    } catch (err) {
+      if (err instanceof CompileError && !err.span)
+        throw new CompileError(err.csCode, err.message, e.span);
+      throw err;
+    }
+  }
+
+  static truth(op: Operand): boolean {
+    return (op.value as { value: boolean }).value === true;
+  }
+
+  private async ifStatement(s: A.If): Promise<Completion> {
+    const c = await this.condition(s.condition);
+    if (!this.it.dry) {
+      if (Statements.truth(c)) return this.embedded(s.then);
+      return s.else ? this.embedded(s.else) : NORMAL;
+    }
+    // binding: both branches; a local is assigned after the if when both assign it
+    const before = this.snapshot();
+    const then = await this.embedded(s.then);
+    const afterThen = this.snapshot();
+    this.restore(before);
+    const otherwise = s.else ? await this.embedded(s.else) : NORMAL;
+    const afterElse = this.snapshot();
+    // `if (true)`: the else branch cannot be reached (§13.3), nor the then of `if (false)`
+    const constant = literalBool(s.condition);
+    const thenEnds = then.k === 'normal' && constant !== false;
+    const elseEnds = otherwise.k === 'normal' && constant !== true;
+    this.merge(thenEnds ? afterThen : undefined, elseEnds ? afterElse : undefined);
+    if (!thenEnds && !elseEnds) return UNREACHABLE;
+    return NORMAL;
+  }
+
+  private jump(s: A.Break | A.Continue): Completion {
+    const targets = this.frame.targets;
+    if (s.kind === 'Break') {
+      const target = targets.at(-1);
+      if (!target)
+        throw new CompileError(
+          'CS0139',
+          'no enclosing loop or switch out of which to break',
+          s.span,
+        );
+      this.frame.broken.add(target.node);
+      return { k: 'break', span: s.span };
+    }
+    if (!targets.some((t) => t.k === 'loop'))
+      throw new CompileError('CS0139', 'no enclosing loop out of which to continue', s.span);
+    return { k: 'continue', span: s.span };
+  }
+
+  private async returnStatement(s: A.Return): Promise<Completion> {
+    const frame = this.frame;
+    const voidType = await this.it.wk.keyword('void');
+    if (s.value === null) {
+      if (frame.returnType && frame.returnType !== 'null' && frame.returnType.key !== voidType.key)
+        throw new CompileError('CS0126', 'an object of the return type is required', s.span);
+      if (!frame.returnType && frame.inferred) frame.returnType = voidType;
+      return { k: 'return', op: undefined };
+    }
+    let op = await this.it.expr(s.value);
+    if (frame.returnType === undefined && frame.inferred) {
+      if (op.type === 'null')
+        throw new CompileError(
+          'CS8135',
+          'cannot infer the return type from a null: cast it',
+          s.span,
+        );
+      frame.returnType = op.type;
+    } else if (frame.returnType && frame.returnType !== 'null') {
+      if (frame.returnType.key === voidType.key)
+        throw new CompileError('CS0127', 'a void function cannot return a value', s.span);
+      op = await this.it.conversions.implicitly(op, frame.returnType, 'the returned value');
+    }
+    return { k: 'return', op };
+  }
+
+  // ---------------------------------------------------------------- definite assignment
+
+  snapshot(): Map<Local, boolean> {
+    return new Map(this.it.locals.cells().map((l) => [l, l.assigned]));
+  }
+
+  restore(s: Map<Local, boolean>): void {
+    for (const [l, a] of s) l.assigned = a;
+  }
+
+  /** After two paths (undefined: one that does not reach the end): assigned on every path. */
+  merge(a: Map<Local, boolean> | undefined, b: Map<Local, boolean> | undefined): void {
+    for (const l of this.it.locals.cells()) {
+      const x = a ? (a.get(l) ?? l.assigned) : true;
+      const y = b ? (b.get(l) ?? l.assigned) : true;
+      l.assigned = x && y;
+    }
+  }
+
+  // ---------------------------------------------------------------- declarations
+
+  /** Checks that a new local's name is free here (CS0128) and in the scopes around (CS0136). */
+  checkName(name: string, span: A.Span): void {
+    if (this.it.locals.hasOwn(name))
+      throw new CompileError('CS0128', `a local variable named '${name}' is already defined`, span);
+    if (this.it.locals.has(name))
+      throw new CompileError(
+        'CS0136',
+        `a local named '${name}' cannot be declared here: an enclosing scope already uses it`,
+        span,
+      );
+    if (this.it.options.scope?.variables.has(name))
+      throw new CompileError(
+        'CS0136',
+        `a local named '${name}' cannot be declared here: the method already has a variable of that name`,
+        span,
+      );
+  }
+
+  async declare(d: A.LocalDeclaration): Promise<Operand> {
     let last: Operand | undefined;
     for (const v of d.declarators) {
       const name = v.name.name;
-      if (this.it.locals.has(name))
-        throw new CompileError(
-          'CS0128',
-          `a local variable named '${name}' is already defined`,
-          v.name.span,
-        );
-      if (this.it.options.scope?.variables.has(name))
-        throw new CompileError(
-          'CS0136',
-          `a local named '${name}' cannot be declared here: the method already has a variable of that name`,
-          v.name.span,
-        );
+      this.checkName(name, v.name.span);
       if (d.type === 'var') {
         if (!v.initializer)
           throw new CompileError(
@@ -79,6 +345,12 @@ export class Statements {
           throw new CompileError(
             'CS0820',
             'cannot initialize an implicitly typed local with an array initializer',
+            v.span,
+          );
+        if (v.initializer.kind === 'Lambda')
+          throw new CompileError(
+            'CS0815',
+            `cannot assign a lambda expression to an implicitly typed local ('${name}')`,
             v.span,
           );
         const init = await this.it.expr(v.initializer);
@@ -101,22 +373,36 @@ export class Statements {
       const type = await this.it.types.type(d.type);
       let value: EvalValue = NULL;
       let assigned = false;
+      // declared before its initializer runs: a lambda in it may name it (after assignment)
+      this.it.locals.set(name, { type, value, assigned });
       if (v.initializer) {
         const init =
           v.initializer.kind === 'ArrayInitializer'
             ? await this.it.arrays.arrayFromInitializer(type, v.initializer)
             : await this.it.conversions.implicitly(
-                await this.it.expr(v.initializer),
+                await this.it.functions.target(v.initializer, type),
                 type,
                 `the initializer of '${name}'`,
               );
         value = init.value;
         assigned = true;
       }
-      this.it.locals.set(name, { type, value, assigned });
+      const local = this.it.locals.get(name)!;
+      local.value = value;
+      local.assigned = assigned;
       last = { type, value, place: { k: 'local', name } };
     }
     if (!last) throw new CompileError('CS1001', 'a declaration needs a variable', d.span);
     return last;
   }
+
+  /** A statement form this evaluator does not run. */
+  static unsupported(what: string, span: A.Span): never {
+    throw new UnsupportedError(what, span);
+  }
+}
+
+function literalBool(e: A.Expression): boolean | undefined {
+  while (e.kind === 'Parenthesized') e = e.expression;
+  return e.kind === 'Literal' && e.type === 'bool' ? e.value : undefined;
 }

@@ -89,7 +89,7 @@ export class TypeTests {
    * object.Equals(K, x): a value of K's own run-time type (an `object` holding a boxed long does
    * not match 42) and an equal value, where NaN equals NaN.
    */
-  private async constantPattern(x: Operand, k: Operand, span: A.Span): Promise<EvalValue> {
+  async constantPattern(x: Operand, k: Operand, span: A.Span): Promise<EvalValue> {
     if (!k.constant)
       throw new CompileError('CS0150', 'a constant value is expected in a pattern', span);
     const conv = this.it.conversions;

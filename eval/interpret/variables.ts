@@ -59,6 +59,15 @@ export class Variables {
         e.span,
       );
     await this.checkWritable(op, e.span);
+    if (op.place?.k === 'local') {
+      const readOnly = this.it.locals.get(op.place.name)?.readOnly;
+      if (readOnly)
+        throw new CompileError(
+          'CS1656',
+          `cannot assign to '${op.place.name}' because it is a ${readOnly}`,
+          e.span,
+        );
+    }
     return op;
   }
 
@@ -125,7 +134,14 @@ export class Variables {
 
   /** Stores into an assignment target (a variable, or a property through its setter). */
   async store(t: Operand, value: EvalValue): Promise<void> {
-    if (this.it.dry) return;
+    if (this.it.dry) {
+      // binding: the local is definitely assigned from here on (§9.4.4)
+      if (t.place?.k === 'local') {
+        const l = this.it.locals.get(t.place.name);
+        if (l) l.assigned = true;
+      }
+      return;
+    }
     if (t.place) return this.write(t.place, value);
     if (t.property) return this.it.invoker.callSetter(t.property, value);
   }

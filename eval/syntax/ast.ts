@@ -35,10 +35,19 @@ import type {
   Literal,
 } from './ast-literals.js';
 import type { PredefinedType, TypeNamePart, TypeNode } from './ast-types.js';
+import type {
+  CatchClause,
+  Lambda,
+  Parameter,
+  Statement,
+  SwitchLabel,
+  SwitchSection,
+} from './ast-statements.js';
 
 export type * from './ast-creation.js';
 export type * from './ast-literals.js';
 export type * from './ast-types.js';
+export type * from './ast-statements.js';
 
 /** What every node has: where it is in the source. */
 export interface NodeBase {
@@ -57,8 +66,6 @@ export interface Program extends NodeBase {
   readonly kind: 'Program';
   readonly statements: Statement[];
 }
-
-export type Statement = ExpressionStatement | LocalDeclaration;
 
 export interface ExpressionStatement extends NodeBase {
   readonly kind: 'ExpressionStatement';
@@ -111,6 +118,7 @@ export type Expression =
   | NameOf
   | Checked
   | Parenthesized
+  | Lambda
   | ErrorExpression;
 
 /** A simple name (`x`, `world`, `Foo<int>`), possibly `global::`-qualified. */
@@ -312,4 +320,8 @@ export type Node =
   | ArrayInitializer
   | TypePattern
   | NullPattern
-  | ConstantPattern;
+  | ConstantPattern
+  | SwitchSection
+  | SwitchLabel
+  | CatchClause
+  | Parameter;

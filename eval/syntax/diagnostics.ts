@@ -190,7 +190,7 @@ export const Diagnostics = {
     make(
       'unsupported-lambda',
       s,
-      `lambdas are not supported: write the call without a lambda, ${PIECES}`,
+      'async and static lambdas are not supported: write x => e or (T x) => { ... }',
     ),
   anonymousMethod: (s: Span) =>
     make(

@@ -17,22 +17,8 @@ function table(rows: [string, string, number, string][]): void {
 
 describe('constructs rejected by name', () => {
   table([
-    [
-      'x => x + 1',
-      'unsupported-lambda',
-      1,
-      'lambdas are not supported: write the call without a lambda',
-    ],
-    ['list.Where(x => x > 1)', 'unsupported-lambda', 12, 'lambdas are not supported'],
-    ['list.Select((x, i) => x)', 'unsupported-lambda', 13, 'lambdas are not supported'],
-    ['f(() => 1)', 'unsupported-lambda', 3, 'lambdas are not supported'],
-    ['f((int x) => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
-    ['f(async x => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
-    ['f(static x => x)', 'unsupported-lambda', 3, 'lambdas are not supported'],
-    ['f(x => { return x; })', 'unsupported-lambda', 3, 'lambdas are not supported'],
-    ['Action a = () => {};', 'unsupported-lambda', 12, 'lambdas are not supported'],
-    ['f(delegate { })', 'unsupported-anonymous-method', 3, 'anonymous methods'],
-    ['f(delegate (int x) { return x; })', 'unsupported-anonymous-method', 3, 'anonymous methods'],
+    ['f(async x => x)', 'unsupported-lambda', 3, 'async and static lambdas are not supported'],
+    ['f(static x => x)', 'unsupported-lambda', 3, 'async and static lambdas'],
     ['from x in xs select x', 'unsupported-query', 1, 'query expressions (from ... in ...)'],
     ['var q = from int x in xs where x > 1 select x;', 'unsupported-query', 9, 'query expressions'],
     ['f(from x in xs orderby x, y select x)', 'unsupported-query', 3, 'query expressions'],
@@ -58,45 +44,19 @@ describe('constructs rejected by name', () => {
     ['x is [1, 2]', 'unsupported-pattern', 6, 'list patterns'],
     ['x is > 5', 'unsupported-pattern', 6, 'relational patterns'],
     ['x is A or B', 'unsupported-pattern', 8, "pattern combinators ('and', 'or')"],
-    ['if (a) b;', 'unsupported-statement', 1, "'if' statements are not supported"],
-    [
-      'if (a) { b; } else { c; }',
-      'unsupported-statement',
-      1,
-      'use the conditional operator c ? a : b',
-    ],
-    [
-      'for (var i = 0; i < 3; i++) x += i;',
-      'unsupported-statement',
-      1,
-      "loops ('for') are not supported",
-    ],
-    ['foreach (var e in es) f(e);', 'unsupported-statement', 1, "loops ('foreach')"],
-    ['while (x) { }', 'unsupported-statement', 1, "loops ('while')"],
-    ['do { } while (x);', 'unsupported-statement', 1, "loops ('do')"],
-    ['switch (x) { case 1: break; }', 'unsupported-statement', 1, "'switch' statements"],
-    ['return x;', 'unsupported-statement', 1, "'return' is not supported"],
-    ['x; return y', 'unsupported-statement', 4, 'drop the return'],
     ['using (var s = f()) { }', 'unsupported-statement', 1, "'using' statements"],
     ['using var s = f();', 'unsupported-statement', 1, "'using' statements"],
-    ['try { f(); } catch { }', 'unsupported-statement', 1, "'try' statements"],
     ['lock (o) { }', 'unsupported-statement', 1, "'lock' statements"],
     ['goto done;', 'unsupported-statement', 1, "'goto' statements"],
-    ['break;', 'unsupported-statement', 1, "'break' statements"],
-    ['continue;', 'unsupported-statement', 1, "'continue' statements"],
-    ['throw new E();', 'unsupported-statement', 1, "'throw' statements"],
     ['yield return 1;', 'unsupported-statement', 1, "'yield' statements"],
     ['checked { x++; }', 'unsupported-statement', 1, "'checked' statements"],
     ['unsafe { }', 'unsupported-statement', 1, "'unsafe' statements"],
     ['fixed (int* p = a) { }', 'unsupported-statement', 1, "'fixed' statements"],
-    ['{ x; }', 'unsupported-statement', 1, 'blocks { ... }'],
     ['label: x;', 'unsupported-statement', 1, 'labels are not supported'],
     ['const int x = 1;', 'unsupported-declaration', 1, "'const' locals are not supported"],
     ['ref int r = ref x;', 'unsupported-declaration', 1, "'ref' locals"],
     ['class C { }', 'unsupported-declaration', 1, 'type and member declarations'],
     ['static int F() => 1;', 'unsupported-declaration', 1, 'type and member declarations'],
-    ['int F(int x) => x;', 'unsupported-local-function', 1, 'local functions are not supported'],
-    ['void F() { }', 'unsupported-local-function', 1, 'local functions'],
     ['T M<T>(T x) => x;', 'unsupported-local-function', 1, 'local functions'],
     ['stackalloc int[3]', 'unsupported-stackalloc', 1, 'stackalloc is not supported'],
     ['int* p = null;', 'unsupported-pointer', 1, 'pointers'],
@@ -189,7 +149,7 @@ describe('malformed input', () => {
     ['$"{x,}"', 'invalid-interpolation', 3, 'empty interpolation hole'],
     ['(a.b())c', 'unexpected-token', 8, "unexpected identifier 'c'"],
     ['checked x', 'expected-token', 9, "expected '('"],
-    ['{', 'unsupported-statement', 1, 'blocks'],
+    ['{', 'expected-token', 2, "expected '}'"],
     ['}', 'unexpected-token', 1, "unexpected '}': expected a statement"],
     [')', 'unexpected-token', 1, "unexpected ')'"],
     ['a; ] b', 'unexpected-token', 4, "unexpected ']'"],
@@ -203,13 +163,8 @@ describe('every error is reported, each with its column', () => {
   it.each<[string, string[]]>([
     ['a +; b +; c', ['missing-expression@4', 'missing-expression@9']],
     [
-      'f(x => 1); 0x; if (b) c; "open',
-      [
-        'unsupported-lambda@3',
-        'malformed-number@12',
-        'unsupported-statement@16',
-        'unterminated-string@26',
-      ],
+      'f(x => 1); 0x; goto b; "open',
+      ['malformed-number@12', 'unsupported-statement@16', 'unterminated-string@24'],
     ],
     ['var x; var y; z', ['invalid-declaration@5', 'invalid-declaration@12']],
     ['f(a, , b, , c)', ['missing-expression@6', 'missing-expression@11']],
@@ -227,7 +182,7 @@ describe('every error is reported, each with its column', () => {
       ['invalid-char-literal@1', 'invalid-char-literal@8', 'invalid-escape@14'],
     ],
     ['$"{a b}{}"', ['unexpected-token@6', 'invalid-interpolation@8']],
-    ['for (;;) {} x = (1', ['unsupported-statement@1', 'expected-token@19']],
+    ['lock (o) {} x = (1', ['unsupported-statement@1', 'expected-token@19']],
     ['a +\nb +\n  c d', ['unexpected-token@5']],
   ])('%s', (input, expected) => {
     expect(errorSummary(input)).toEqual(expected);
@@ -241,7 +196,7 @@ describe('every error is reported, each with its column', () => {
   });
 
   it('keeps parsing after an error: the program holds the statements around it', () => {
-    const { program, errors } = parse('a = 1; if (x) y; b = 2');
+    const { program, errors } = parse('a = 1; goto y; b = 2');
     expect(errors).toHaveLength(1);
     expect(program.statements.map((s) => s.kind)).toEqual([
       'ExpressionStatement',

@@ -385,3 +385,43 @@ describe('statements and declarations', () => {
     });
   });
 });
+
+describe('control statements, lambdas and local functions (issue 17)', () => {
+  table([
+    [
+      'var s = 0; for (int i = 0; i < 10; i++) { if (i % 2 == 0) continue; s += i; } s',
+      'var s = 0; for (int i = 0; (i < 10); (i++)) { if (((i % 2) == 0)) continue; (s += i); } s',
+    ],
+    ['for (;;) { break; }', 'for (;;) { break; }'],
+    ['for (i = 0, j = 1; ; i++, j--) ;', 'for ((i = 0), (j = 1);; (i++), (j--)) ;'],
+    [
+      'foreach (var x in xs) total += x.value; total',
+      'foreach (var x in xs) (total += x.value); total',
+    ],
+    ['foreach (Game.Item x in xs) { }', 'foreach (Game.Item x in xs) { }'],
+    ['if (a) b(); else if (c) d(); else { }', 'if (a) b(); else if (c) d(); else { }'],
+    ['while (x) x--;', 'while (x) (x--);'],
+    ['do { i++; } while (i < 3);', 'do { (i++); } while ((i < 3));'],
+    ['return;', 'return;'],
+    ['throw;', 'throw;'],
+    ['throw new E("x");', 'throw new E("x");'],
+    [
+      'switch (x) { case 1: case 2: y = 1; break; case string s when s.Length > 0: break; case int: break; case Color.Red: break; default: break; }',
+      'switch (x) { case 1: case 2: (y = 1); break; case string s when (s.Length > 0): break; case int: break; case Color.Red: break; default: break; }',
+    ],
+    [
+      'try { a(); } catch (InvalidOperationException e) when (e.Message != null) { b(); } catch { } finally { c(); }',
+      'try { a(); } catch (InvalidOperationException e) when ((e.Message != null)) { b(); } catch { } finally { c(); }',
+    ],
+    ['xs.Where(e => e.hp < 10)', 'xs.Where(((e) => (e.hp < 10)))'],
+    ['xs.Select((e, i) => i)', 'xs.Select(((e, i) => i))'],
+    ['f(() => 1)', 'f((() => 1))'],
+    [
+      'Func<int, int> f = (int x) => { return x * 2; };',
+      'Func<int, int> f = ((int x) => { return (x * 2); });',
+    ],
+    ['f(delegate (int x) { return x; })', 'f(((int x) => { return x; }))'],
+    ['int Twice(int x) => x * 2; Twice(3)', 'int Twice(int x) => (x * 2); Twice(3)'],
+    ['void Log(string s) { Debug.Log(s); }', 'void Log(string s) { Debug.Log(s); }'],
+  ]);
+});

@@ -1,6 +1,8 @@
-// The program: statements separated by `;` (the last one may omit it), each an expression
-// statement or a local declaration (`var x = e;`, `T a = e, b;`). Every other statement is
-// rejected by name and skipped whole, so that errors after it are still found.
+// The program: statements (C# standard §13), the last top-level one may omit its `;`. Blocks,
+// if/else, the loops, break/continue/return, switch, try/catch/finally, throw and local
+// functions are parsed (parse-control.ts); the statements this evaluator does not run (labels,
+// goto, using, lock, yield, ...) are rejected by name and skipped whole, so that errors after
+// them are still found.
 
 import type {
   ArrayInitializer,
@@ -18,6 +20,7 @@ import { identifier } from './parse-primary.js';
 import { describe, NestingTooDeep, type Parser } from './parser-core.js';
 import { checkType, hasTopLevelComma, parseType } from './parse-types.js';
 import { isQueryAhead } from './parse-unsupported.js';
+import { parseControl, parseLocalFunction } from './parse-control.js';
 import { isPredefinedType, type Token } from './tokens.js';
 
 export function parseProgram(p: Parser, sourceLength: number): Program {
@@ -25,7 +28,7 @@ export function parseProgram(p: Parser, sourceLength: number): Program {
   try {
     while (!p.atEof) {
       if (p.eatPunct(';')) continue;
-      const statement = parseStatement(p);
+      const statement = parseStatement(p, true);
       if (statement !== null) statements.push(statement);
     }
   } catch (e) {
@@ -35,19 +38,6 @@ export function parseProgram(p: Parser, sourceLength: number): Program {
   const span = { start: 0, end: sourceLength, line: 1, column: 1 };
   return { kind: 'Program', statements, span };
 }
-
-const LOOP = 'read elements one at a time, e.g. items[0], or call a method that does the work';
-const STATEMENTS: Readonly<Record<string, readonly [string, string]>> = {
-  if: ["'if' statements are", 'use the conditional operator c ? a : b'],
-  else: ["'if' statements are", 'use the conditional operator c ? a : b'],
-  switch: ["'switch' statements are", 'use the conditional operator c ? a : b'],
-  case: ["'switch' statements are", 'use the conditional operator c ? a : b'],
-  for: ["loops ('for') are", LOOP],
-  foreach: ["loops ('foreach') are", LOOP],
-  while: ["loops ('while') are", LOOP],
-  do: ["loops ('do') are", LOOP],
-  return: ["'return' is", 'the value of the input is its last expression, so drop the return'],
-};
 
 const MEMBER_KEYWORDS: ReadonlySet<string> = new Set([
   'static', 'readonly', 'volatile', 'extern', 'public', 'private', 'protected', 'internal',
@@ -61,9 +51,6 @@ function rejectedStatement(p: Parser): ParseError | null {
   const span = t.span;
   if (t.kind === 'punct' && (t.punct === ')' || t.punct === ']' || t.punct === '}')) {
     return Diagnostics.unexpectedToken(span, describe(t), 'a statement');
-  }
-  if (t.kind === 'punct' && t.punct === '{') {
-    return Diagnostics.statement(span, 'blocks { ... } are', 'write the statements without braces');
   }
   if (t.kind === 'identifier') {
     if (p.atPunct(':', 1)) return Diagnostics.statement(span, 'labels are', 'drop the label');
@@ -82,34 +69,15 @@ function rejectedStatement(p: Parser): ParseError | null {
   const kw = t.keyword;
   if (kw === 'default' && !p.atPunct(':', 1)) return null;
   if ((kw === 'checked' || kw === 'unchecked') && !p.atPunct('{', 1)) return null;
-  const known = STATEMENTS[kw];
-  if (known) return Diagnostics.statement(span, known[0], known[1]);
-  if (kw === 'default')
-    return Diagnostics.statement(span, "'switch' statements are", 'use c ? a : b');
-  if (
-    [
-      'using',
-      'try',
-      'catch',
-      'finally',
-      'lock',
-      'goto',
-      'break',
-      'continue',
-      'throw',
-      'fixed',
-      'unsafe',
-      'checked',
-      'unchecked',
-    ].includes(kw)
-  ) {
+  if (kw === 'else' || kw === 'case' || kw === 'default' || kw === 'catch' || kw === 'finally')
+    return Diagnostics.unexpectedToken(span, describe(t), 'a statement');
+  if (['using', 'lock', 'goto', 'fixed', 'unsafe', 'checked', 'unchecked'].includes(kw)) {
     // prettier-ignore
     return Diagnostics.statement(span, `'${kw}' statements are`, 'write the expressions only');
   }
   if (kw === 'const' || kw === 'ref') {
     return Diagnostics.declaration(span, `'${kw}' locals are`, 'declare with var x = ...;');
   }
-  if (kw === 'void') return Diagnostics.localFunction(span);
   if (MEMBER_KEYWORDS.has(kw)) {
     return Diagnostics.declaration(
       span,
@@ -120,9 +88,12 @@ function rejectedStatement(p: Parser): ParseError | null {
   return null;
 }
 
-function parseStatement(p: Parser): Statement | null {
+/** One statement; `top` for a statement of the program itself (the last may omit its `;`). */
+export function parseStatement(p: Parser, top = false): Statement | null {
   p.enter();
   try {
+    const control = parseControl(p);
+    if (control !== undefined) return control;
     const rejected = rejectedStatement(p);
     if (rejected) {
       p.error(rejected);
@@ -136,8 +107,13 @@ function parseStatement(p: Parser): Statement | null {
       skipStatement(p);
       return null;
     }
+    if (p.atKeyword('void') && p.atIdentifier(1) && p.atPunct('(', 2))
+      return parseLocalFunction(p, 'void', start);
     const declaration = declarationAhead(p);
     if (declaration === 'function') {
+      const returnType = parseType(p, 'type');
+      if (returnType !== null && p.atIdentifier() && p.atPunct('(', 1))
+        return parseLocalFunction(p, returnType, start);
       p.error(Diagnostics.localFunction(start));
       skipStatement(p);
       return null;
@@ -147,9 +123,9 @@ function parseStatement(p: Parser): Statement | null {
       skipStatement(p);
       return null;
     }
-    if (declaration !== null) return parseDeclaration(p, declaration, start);
+    if (declaration !== null) return parseDeclaration(p, declaration, start, top);
     const expression = parseExpression(p);
-    const semicolon = endStatement(p);
+    const semicolon = endStatement(p, top);
     return { kind: 'ExpressionStatement', expression, semicolon, span: p.finish(start) };
   } finally {
     p.leave();
@@ -163,7 +139,7 @@ function parseStatement(p: Parser): Statement | null {
  * conditionalAfter); `from x in` starts a query. Leaves the cursor on the name when it returns a
  * type; 'function' for `T Name(` / `T Name<`, the head of a local function.
  */
-function declarationAhead(p: Parser): TypeNode | 'var' | 'function' | 'pointer' | null {
+export function declarationAhead(p: Parser): TypeNode | 'var' | 'function' | 'pointer' | null {
   const start = p.pos;
   if (p.atContextual('var') && p.atIdentifier(1)) {
     p.advance();
@@ -209,10 +185,11 @@ function conditionalAfter(p: Parser): boolean {
   return balance < 0;
 }
 
-function parseDeclaration(
+export function parseDeclaration(
   p: Parser,
   type: TypeNode | 'var',
   start: Token['span'],
+  top: boolean | 'for' = false,
 ): LocalDeclaration {
   if (type !== 'var') checkType(p, type, false);
   const declarators: VariableDeclarator[] = [];
@@ -262,14 +239,21 @@ function parseDeclaration(
       ),
     );
   }
-  const semicolon = endStatement(p);
+  const semicolon = top === 'for' ? false : endStatement(p, top);
   return { kind: 'LocalDeclaration', type, declarators, semicolon, span: p.finish(start) };
 }
 
-/** `;`, or the end of the input; anything else is reported and skipped to the next `;`. */
-function endStatement(p: Parser): boolean {
+/**
+ * `;`, or (for the program's last statement) the end of the input; anything else is reported
+ * and skipped to the next `;`.
+ */
+function endStatement(p: Parser, top: boolean): boolean {
   if (p.eatPunct(';')) return true;
-  if (p.atEof) return false;
+  if (p.atEof && top) return false;
+  if (p.atPunct('}') || p.atEof) {
+    p.error(Diagnostics.expectedToken(p.tok.span, "';'", describe(p.tok)));
+    return false;
+  }
   p.error(Diagnostics.unexpectedToken(p.tok.span, describe(p.tok), "';' or an operator"));
   p.skipUntil((t) => t.kind === 'punct' && t.punct === ';');
   return p.eatPunct(';');
@@ -279,7 +263,7 @@ function endStatement(p: Parser): boolean {
  * Skips a rejected statement: up to and including its `;`, or its last block — `if {} else {}`,
  * `try {} catch {} finally {}` and `do {} while (c);` count as one statement.
  */
-function skipStatement(p: Parser): void {
+export function skipStatement(p: Parser): void {
   for (;;) {
     if (p.atEof) return;
     if (p.eatPunct(';')) {

@@ -2,7 +2,9 @@
 // in the error ("lambdas are not supported: ...") and skipped as a whole, so that the rest of the
 // input is still checked.
 
-import type { Expression } from './ast.js';
+import type { Block, Expression, Parameter } from './ast.js';
+import { parseBlock, parseParameters } from './parse-control.js';
+import { identifier } from './parse-primary.js';
 import { Diagnostics } from './diagnostics.js';
 import { errorAt, parseExpression } from './parse-expressions.js';
 import { isCloser, type Parser } from './parser-core.js';
@@ -21,8 +23,26 @@ export function isLambdaAhead(p: Parser): boolean {
   return after?.kind === 'punct' && after.punct === '=>';
 }
 
-/** Reports a lambda starting at `start`, then skips its parameters and its body. */
+/**
+ * A lambda at the cursor: `x => e`, `(a, b) => e`, `(int a) => { ... }`. `async` and `static`
+ * lambdas (and anything else that is not one of those) are reported and skipped.
+ */
 export function rejectLambda(p: Parser, start: Token['span']): Expression {
+  if (p.atIdentifier() && p.atPunct('=>', 1) && !p.atContextual('async')) {
+    const name = identifier(p.advance());
+    p.advance();
+    const parameters: Parameter[] = [{ kind: 'Parameter', type: null, name, span: name.span }];
+    return { kind: 'Lambda', parameters, body: lambdaBody(p), span: p.finish(start) };
+  }
+  if (p.atPunct('(')) {
+    const close = p.match[p.pos] ?? -1;
+    const after = close < 0 ? undefined : p.tokens[close + 1];
+    if (after?.kind === 'punct' && after.punct === '=>') {
+      const parameters = parseParameters(p, true);
+      p.expectPunct('=>');
+      return { kind: 'Lambda', parameters, body: lambdaBody(p), span: p.finish(start) };
+    }
+  }
   p.error(Diagnostics.lambda(start));
   while (!p.atPunct('=>') && !isCloser(p.tok)) p.skipGroup();
   if (p.eatPunct('=>')) {
@@ -63,9 +83,19 @@ export function rejectQuery(p: Parser): Expression {
   return errorAt(p, start);
 }
 
-/** `delegate (int x) { ... }`, `delegate { ... }`. */
+function lambdaBody(p: Parser): Expression | Block {
+  return p.atPunct('{') ? parseBlock(p) : parseExpression(p);
+}
+
+/** `delegate (int x) { ... }`, `delegate { ... }`: a lambda with a block body. */
 export function rejectAnonymousMethod(p: Parser): Expression {
   const start = p.tok.span;
+  if (p.atPunct('(', 1) || p.atPunct('{', 1)) {
+    p.advance();
+    const parameters = p.atPunct('(') ? parseParameters(p, false) : [];
+    if (p.atPunct('{'))
+      return { kind: 'Lambda', parameters, body: parseBlock(p), span: p.finish(start) };
+  }
   p.error(Diagnostics.anonymousMethod(start));
   p.advance();
   if (p.atPunct('(')) p.skipGroup();

@@ -8,6 +8,10 @@
 import type {
   Argument,
   ArrayInitializer,
+  Block,
+  LocalDeclaration,
+  Parameter,
+  SwitchLabel,
   CollectionInitializer,
   ElementInitializer,
   Expression,
@@ -26,21 +30,100 @@ import { isKeyword } from './tokens.js';
 
 export function unparse(node: Program | Statement | Expression): string {
   if (node.kind === 'Program') return node.statements.map(unparseStatement).join(' ');
-  if (node.kind === 'ExpressionStatement' || node.kind === 'LocalDeclaration') {
-    return unparseStatement(node);
-  }
+  if (isStatement(node)) return unparseStatement(node);
   return expr(node);
 }
 
-function unparseStatement(s: Statement): string {
-  const end = s.semicolon ? ';' : '';
-  if (s.kind === 'ExpressionStatement') return expr(s.expression) + end;
+const STATEMENT_KINDS: ReadonlySet<string> = new Set([
+  'ExpressionStatement', 'LocalDeclaration', 'Block', 'EmptyStatement', 'If', 'While', 'Do',
+  'For', 'Foreach', 'Break', 'Continue', 'Return', 'Throw', 'Switch', 'Try', 'LocalFunction',
+]); // prettier-ignore
+
+function isStatement(n: Statement | Expression): n is Statement {
+  return STATEMENT_KINDS.has(n.kind);
+}
+
+function declaration(s: LocalDeclaration): string {
   const declarators = s.declarators.map((d) => {
     const init = d.initializer;
     if (init === null) return name(d.name);
     return `${name(d.name)} = ${init.kind === 'ArrayInitializer' ? arrayInit(init) : expr(init)}`;
   });
-  return `${s.type === 'var' ? 'var' : unparseType(s.type)} ${declarators.join(', ')}${end}`;
+  return `${s.type === 'var' ? 'var' : unparseType(s.type)} ${declarators.join(', ')}`;
+}
+
+function block(b: Block): string {
+  return b.statements.length === 0 ? '{ }' : `{ ${b.statements.map(unparseStatement).join(' ')} }`;
+}
+
+function parameters(ps: readonly Parameter[]): string {
+  return `(${ps.map((q) => (q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name))).join(', ')})`;
+}
+
+function body(b: Expression | Block): string {
+  return b.kind === 'Block' ? block(b) : expr(b);
+}
+
+function label(l: SwitchLabel): string {
+  const when = l.when ? ` when ${expr(l.when)}` : '';
+  const p = l.pattern;
+  if (p.k === 'default') return 'default:';
+  if (p.k === 'constant') return `case ${expr(p.value)}${when}:`;
+  return `case ${unparseType(p.type)}${p.name ? ` ${name(p.name)}` : ''}${when}:`;
+}
+
+function unparseStatement(s: Statement): string {
+  switch (s.kind) {
+    case 'ExpressionStatement':
+      return expr(s.expression) + (s.semicolon ? ';' : '');
+    case 'LocalDeclaration':
+      return declaration(s) + (s.semicolon ? ';' : '');
+    case 'Block':
+      return block(s);
+    case 'EmptyStatement':
+      return ';';
+    case 'If':
+      return `if (${expr(s.condition)}) ${unparseStatement(s.then)}${s.else ? ` else ${unparseStatement(s.else)}` : ''}`;
+    case 'While':
+      return `while (${expr(s.condition)}) ${unparseStatement(s.body)}`;
+    case 'Do':
+      return `do ${unparseStatement(s.body)} while (${expr(s.condition)});`;
+    case 'For': {
+      const init = Array.isArray(s.init) ? s.init.map(expr).join(', ') : declaration(s.init);
+      const cond = s.condition ? ` ${expr(s.condition)}` : '';
+      const iter = s.iterators.length > 0 ? ` ${s.iterators.map(expr).join(', ')}` : '';
+      return `for (${init};${cond};${iter}) ${unparseStatement(s.body)}`;
+    }
+    case 'Foreach':
+      return `foreach (${s.type === 'var' ? 'var' : unparseType(s.type)} ${name(s.name)} in ${expr(s.collection)}) ${unparseStatement(s.body)}`;
+    case 'Break':
+      return 'break;';
+    case 'Continue':
+      return 'continue;';
+    case 'Return':
+      return s.value ? `return ${expr(s.value)};` : 'return;';
+    case 'Throw':
+      return s.value ? `throw ${expr(s.value)};` : 'throw;';
+    case 'Switch': {
+      const sections = s.sections.map(
+        (x) => `${x.labels.map(label).join(' ')} ${x.statements.map(unparseStatement).join(' ')}`,
+      );
+      return `switch (${expr(s.value)}) { ${sections.join(' ')} }`;
+    }
+    case 'Try': {
+      const catches = s.catches.map((c) => {
+        const decl = c.type ? ` (${unparseType(c.type)}${c.name ? ` ${name(c.name)}` : ''})` : '';
+        const when = c.filter ? ` when (${expr(c.filter)})` : '';
+        return ` catch${decl}${when} ${block(c.block)}`;
+      });
+      return `try ${block(s.block)}${catches.join('')}${s.finally ? ` finally ${block(s.finally)}` : ''}`;
+    }
+    case 'LocalFunction': {
+      const ret = s.returnType === 'void' ? 'void' : unparseType(s.returnType);
+      const b = s.body.kind === 'Block' ? ` ${block(s.body)}` : ` => ${expr(s.body)};`;
+      return `${ret} ${name(s.name)}${parameters(s.parameters)}${b}`;
+    }
+  }
 }
 
 export function unparseType(t: TypeNode): string {
@@ -118,6 +201,8 @@ function expr(e: Expression): string {
       return `(${expr(e.target)} ${e.operator} ${expr(e.value)})`;
     case 'Conditional':
       return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
+    case 'Lambda':
+      return `(${parameters(e.parameters)} => ${body(e.body)})`;
     case 'Is':
       return `(${expr(e.operand)} is ${unparsePattern(e.pattern)})`;
     case 'As':

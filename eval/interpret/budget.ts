@@ -1,0 +1,148 @@
+// The bounds a program runs within (iterations, invokes, time the game is held), checked at
+// statement boundaries and loop iterations; exceeding one stops the program with the bound's
+// name, after the statements before it took effect. The game access is wrapped here to count
+// invokes and the calls and writes that may change a collection being enumerated.
+
+import type { GameAccess } from '../runtime.js';
+import type { Span } from '../syntax/index.js';
+
+export type BudgetBound = 'iterations' | 'invokes' | 'freeze';
+
+export interface BudgetLimits {
+  /** Loop iterations and lambda calls, all loops together. */
+  readonly iterations: number;
+  /** Methods, getters, setters and constructors invoked in the game. */
+  readonly invokes: number;
+  /** Milliseconds the game is held in one window. */
+  readonly freezeMs: number;
+}
+
+/** Defaults: one call holds the game under about 2 s on a player. */
+export const DEFAULT_BUDGET: BudgetLimits = {
+  iterations: 100_000,
+  invokes: 1_000,
+  freezeMs: 2_000,
+};
+/** What a caller may raise the bounds to, at most. */
+export const MAX_BUDGET: BudgetLimits = {
+  iterations: 10_000_000,
+  invokes: 20_000,
+  freezeMs: 30_000,
+};
+
+export interface BudgetOptions extends Partial<BudgetLimits> {
+  /**
+   * Let the game run between statements (each statement's window then counts for `freezeMs`
+   * on its own). Default false: the whole program runs in one window.
+   */
+  readonly releaseBetweenStatements?: boolean;
+  /** The clock (ms); tests pass a fake one. */
+  readonly now?: () => number;
+}
+
+/** A bound was reached: the program stops at a statement boundary. */
+export class BudgetExceeded extends Error {
+  override name = 'BudgetExceeded';
+  constructor(
+    readonly bound: BudgetBound,
+    readonly limit: number,
+    readonly span: Span | undefined,
+  ) {
+    super(
+      `the program exceeded its ${bound} budget (${limit}${bound === 'freeze' ? ' ms' : ''}): ` +
+        `it stopped at a statement boundary; raise the bound (budget.${bound === 'freeze' ? 'freeze_ms' : bound}) ` +
+        'or do less per call',
+    );
+  }
+}
+
+/** Clamps asked-for limits to the hard ones; a bound below 1 is refused. */
+export function budgetLimits(asked: Partial<BudgetLimits> = {}): BudgetLimits {
+  const pick = (k: keyof BudgetLimits): number => {
+    const v = asked[k] ?? DEFAULT_BUDGET[k];
+    if (!Number.isFinite(v) || v < 1) throw new RangeError(`budget ${k} must be at least 1`);
+    return Math.min(Math.floor(v), MAX_BUDGET[k]);
+  };
+  return { iterations: pick('iterations'), invokes: pick('invokes'), freezeMs: pick('freezeMs') };
+}
+
+export class Budget {
+  iterations = 0;
+  invokes = 0;
+  /** Invokes and writes: anything that may have changed a collection being enumerated. */
+  gameEffects = 0;
+  readonly limits: BudgetLimits;
+  private readonly now: () => number;
+  private windowStart: number;
+
+  constructor(
+    private readonly options: BudgetOptions = {},
+    private readonly release?: () => Promise<void>,
+  ) {
+    this.limits = budgetLimits(options);
+    this.now = options.now ?? (() => performance.now());
+    this.windowStart = this.now();
+  }
+
+  /** A statement is about to run. */
+  async statement(span: Span): Promise<void> {
+    if (this.options.releaseBetweenStatements && this.release) {
+      await this.release();
+      this.windowStart = this.now();
+    }
+    this.check(span);
+  }
+
+  /** A loop is about to run its body once more (or a lambda is called). */
+  async iteration(span: Span): Promise<void> {
+    this.iterations++;
+    this.check(span);
+    await Promise.resolve();
+  }
+
+  /** A bound was reached: nothing more runs (not even finally blocks). */
+  stopped = false;
+
+  check(span: Span | undefined): void {
+    try {
+      this.checkBounds(span);
+    } catch (e) {
+      this.stopped = true;
+      throw e;
+    }
+  }
+
+  private checkBounds(span: Span | undefined): void {
+    if (this.iterations > this.limits.iterations)
+      throw new BudgetExceeded('iterations', this.limits.iterations, span);
+    if (this.invokes > this.limits.invokes)
+      throw new BudgetExceeded('invokes', this.limits.invokes, span);
+    if (this.now() - this.windowStart > this.limits.freezeMs)
+      throw new BudgetExceeded('freeze', this.limits.freezeMs, span);
+  }
+
+  /** The game access, counting what the budget bounds. */
+  counting(game: GameAccess): GameAccess {
+    const effect =
+      <A extends unknown[], R>(fn: (...a: A) => Promise<R>, invoke: boolean) =>
+      (...a: A): Promise<R> => {
+        this.gameEffects++;
+        if (invoke) this.invokes++;
+        return fn(...a);
+      };
+    const counted: Partial<Record<keyof GameAccess, unknown>> = {
+      invoke: effect(game.invoke.bind(game), true),
+      writeField: effect(game.writeField.bind(game), false),
+      writeStatic: effect(game.writeStatic.bind(game), false),
+      writeElement: effect(game.writeElement.bind(game), false),
+    };
+    return new Proxy(game, {
+      get: (target, prop, receiver) => {
+        const own = counted[prop as keyof GameAccess];
+        if (own) return own;
+        const v: unknown = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  }
+}

@@ -1,0 +1,58 @@
+// The program's locals, one scope per block (C# §7.7): a name is looked up from the innermost
+// scope out; each scope is a set of mutable cells, so a lambda that captures its scope chain
+// shares the variables themselves with the code around it (C#'s capture semantics), and a
+// foreach body's fresh scope per iteration gives each closure its own iteration variable.
+
+import type { EvalValue } from '../values.js';
+import type { SType } from './type-facts.js';
+
+export interface Local {
+  type: SType;
+  value: EvalValue;
+  assigned: boolean;
+  /** The iteration variable of a foreach, a catch's variable...: not assignable (CS1656). */
+  readonly readOnly?: string;
+  /** A local function declared under this name. */
+  readonly fn?: unknown;
+}
+
+export class LocalScope {
+  private readonly vars = new Map<string, Local>();
+
+  constructor(readonly parent: LocalScope | undefined = undefined) {}
+
+  child(): LocalScope {
+    return new LocalScope(this);
+  }
+
+  get(name: string): Local | undefined {
+    return this.vars.get(name) ?? this.parent?.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** Declared in this very scope (CS0128), rather than an enclosing one (CS0136). */
+  hasOwn(name: string): boolean {
+    return this.vars.has(name);
+  }
+
+  set(name: string, local: Local): this {
+    this.vars.set(name, local);
+    return this;
+  }
+
+  delete(name: string): boolean {
+    return this.vars.delete(name);
+  }
+
+  keys(): string[] {
+    return [...this.vars.keys(), ...(this.parent?.keys() ?? [])];
+  }
+
+  /** Every cell visible from here (for definite assignment across branches). */
+  cells(): Local[] {
+    return [...this.vars.values(), ...(this.parent?.cells() ?? [])];
+  }
+}

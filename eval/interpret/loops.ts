@@ -1,0 +1,120 @@
+// while, do, for (§13.9) and foreach (§13.9.5). Binding visits a body once; what a body assigns
+// is not definitely assigned after the loop (the body may not run). Running counts every
+// iteration against the budget, which stops an endless loop at a statement boundary.
+
+import type * as A from '../syntax/index.js';
+import type { EvalValue } from '../values.js';
+import { CompileError } from './errors.js';
+import type { Interpreter } from './interpreter.js';
+import type { Operand } from './operand.js';
+import { NORMAL, Statements, type Completion } from './statements.js';
+
+export class Loops {
+  constructor(private readonly it: Interpreter) {}
+
+  private get st(): Statements {
+    return this.it.statements;
+  }
+
+  async loop(s: A.While | A.Do | A.For): Promise<Completion> {
+    return this.st.inScope(async () => {
+      if (s.kind === 'For') {
+        if (Array.isArray(s.init)) for (const e of s.init) await this.st.statement(e);
+        else await this.st.declare(s.init);
+      }
+      const condition = s.kind === 'For' ? s.condition : s.condition;
+      const endless = condition === null || isTrue(condition);
+      if (this.it.dry) return this.bindLoop(s, condition, endless);
+      for (;;) {
+        if (s.kind !== 'Do' && condition && !Statements.truth(await this.st.condition(condition)))
+          return NORMAL;
+        await this.it.budget.iteration(s.span);
+        const c = await this.st.targeting('loop', s, () => this.st.embedded(s.body));
+        if (c.k === 'break') return NORMAL;
+        if (c.k === 'return') return c;
+        if (s.kind === 'For') for (const e of s.iterators) await this.st.statement(e);
+        if (s.kind === 'Do' && !Statements.truth(await this.st.condition(s.condition)))
+          return NORMAL;
+      }
+    });
+  }
+
+  private async bindLoop(
+    s: A.While | A.Do | A.For,
+    condition: A.Expression | null,
+    endless: boolean,
+  ): Promise<Completion> {
+    // a do body runs at least once: what it assigns before the condition stays assigned
+    if (s.kind === 'Do') {
+      await this.st.targeting('loop', s, () => this.st.embedded(s.body));
+      await this.st.condition(s.condition);
+    } else {
+      if (condition) await this.st.condition(condition);
+      const before = this.st.snapshot();
+      await this.st.targeting('loop', s, () => this.st.embedded(s.body));
+      if (s.kind === 'For') for (const e of s.iterators) await this.st.statement(e);
+      this.st.restore(before);
+    }
+    return endless && !this.st.frame.broken.has(s) ? { k: 'unreachable' } : NORMAL;
+  }
+
+  async foreach(s: A.Foreach): Promise<Completion> {
+    const collection = await this.it.expr(s.collection);
+    const source = await this.it.sequences.source(collection, s.collection.span);
+    const element: Operand = { type: source.elementType, value: undefined as never };
+    let type = source.elementType;
+    let convert: ((v: EvalValue) => Promise<EvalValue>) | undefined;
+    if (s.type !== 'var') {
+      const to = await this.it.types.type(s.type);
+      type = to;
+      if (!this.it.facts.same(to, source.elementType)) {
+        // the iteration variable takes each element by an explicit conversion (§13.9.5)
+        const c = await this.it.conversions.explicit({ ...element, value: { kind: 'void' } }, to);
+        if (!c)
+          throw new CompileError(
+            'CS0030',
+            `cannot convert type '${await this.it.facts.name(source.elementType)}' to '${await this.it.facts.name(to)}'`,
+            s.span,
+          );
+        convert = async (v) =>
+          (await this.it.conversions.apply(c, { type: source.elementType, value: v }, to, false))
+            .value;
+      }
+    }
+    const name = s.name.name;
+    const body = async (v: EvalValue): Promise<Completion> =>
+      this.st.inScope(async () => {
+        this.st.checkName(name, s.name.span);
+        this.it.locals.set(name, {
+          type,
+          value: v,
+          assigned: true,
+          readOnly: 'foreach iteration variable',
+        });
+        return this.st.targeting('loop', s, () => this.st.embedded(s.body));
+      });
+    if (this.it.dry) {
+      const before = this.st.snapshot();
+      await body({ kind: 'void' });
+      this.st.restore(before);
+      return NORMAL;
+    }
+    let result: Completion = NORMAL;
+    await source.each(async (raw) => {
+      await this.it.budget.iteration(s.span);
+      const c = await body(convert ? await convert(raw) : raw);
+      if (c.k === 'break') return true;
+      if (c.k === 'return') {
+        result = c;
+        return true;
+      }
+      return false;
+    });
+    return result;
+  }
+}
+
+function isTrue(e: A.Expression): boolean {
+  while (e.kind === 'Parenthesized') e = e.expression;
+  return e.kind === 'Literal' && e.type === 'bool' && e.value === true;
+}

@@ -1,0 +1,219 @@
+// What foreach (and LINQ, over the game's collections) enumerates (§13.9.5): arrays and
+// List<T> are read in bulk from their storage (an array's elements in one wire command per
+// chunk; a List<T>'s `_items` and `_size`), strings locally; anything else goes through its own
+// enumerator, GetEnumerator / MoveNext / Current invoked in the game, and Dispose at the end.
+// A List<T> read in bulk still fails as C#'s enumerator would when the loop changed it: its
+// `_version` is read again after any game call or write and compared.
+
+import type * as A from '../syntax/index.js';
+import type { FieldDescriptor, TypeHandle } from '../runtime.js';
+import { num, type EvalValue } from '../values.js';
+import { CompileError, ManagedException, Messages } from './errors.js';
+import type { Interpreter } from './interpreter.js';
+import type { Operand } from './operand.js';
+import type { SType } from './type-facts.js';
+
+export interface SequenceSource {
+  readonly elementType: SType;
+  /** Visits the elements in order until `visit` returns true (stop). */
+  each(visit: (v: EvalValue) => Promise<boolean>): Promise<void>;
+}
+
+/** Elements read per wire command from an array. */
+const CHUNK = 1024;
+
+const MODIFIED = 'Collection was modified; enumeration operation may not execute.';
+
+export class Sequences {
+  constructor(private readonly it: Interpreter) {}
+
+  private get game() {
+    return this.it.rt.game;
+  }
+
+  async source(collection: Operand, span: A.Span): Promise<SequenceSource> {
+    const local = this.it.clientValues.sequenceOf(collection);
+    if (local) return local;
+    if (collection.type === 'null')
+      throw new CompileError('CS0186', 'foreach cannot operate on a null literal', span);
+    const type = collection.type;
+    const d = await this.it.facts.describe(type);
+    if (d.kind === 'array' && d.elementType) return this.array(collection.value, d.elementType);
+    if (await this.it.facts.isString(type))
+      return this.string(collection.value, await this.it.wk.keyword('char'));
+    if (d.genericDefinition) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === 'System.Collections.Generic.List`1' && d.typeArguments[0]) {
+        const list = await this.list(collection.value, type, d.typeArguments[0]);
+        if (list) return list;
+      }
+    }
+    return this.enumerator(collection, span);
+  }
+
+  private array(array: EvalValue, elementType: TypeHandle): SequenceSource {
+    return {
+      elementType,
+      each: async (visit) => {
+        if (array.kind === 'null') throw Messages.nullReference();
+        const total = (await this.game.arrayLengths(array)).reduce((a, b) => a * b, 1);
+        await this.chunks(array, 0, total, visit);
+      },
+    };
+  }
+
+  /** Reads elements [start, end) of a game array a chunk at a time; true when stopped. */
+  private async chunks(
+    array: EvalValue,
+    start: number,
+    end: number,
+    visit: (v: EvalValue) => Promise<boolean>,
+    stillValid?: () => Promise<void>,
+  ): Promise<boolean> {
+    for (let i = start; i < end;) {
+      const count = Math.min(CHUNK, end - i);
+      const values = this.game.readElements
+        ? await this.game.readElements(array, i, count)
+        : [await this.game.readElement(array, i)];
+      for (const v of values) {
+        if (await visit(v)) return true;
+        if (stillValid) await stillValid();
+      }
+      i += values.length;
+    }
+    return false;
+  }
+
+  private string(s: EvalValue, elementType: TypeHandle): SequenceSource {
+    return {
+      elementType,
+      each: async (visit) => {
+        if (s.kind === 'null') throw Messages.nullReference();
+        const text =
+          (s.kind === 'string' ? s.text : undefined) ?? (await this.game.stringText(s)).text;
+        for (let i = 0; i < text.length; i++)
+          if (await visit(num('char', text.charCodeAt(i)))) return;
+      },
+    };
+  }
+
+  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
+  private async list(
+    list: EvalValue,
+    type: TypeHandle,
+    elementType: TypeHandle,
+  ): Promise<SequenceSource | undefined> {
+    const fields = await this.it.md.allFields(type);
+    const field = (name: string): FieldDescriptor | undefined =>
+      fields.find((f) => f.name === name && !f.isStatic);
+    const items = field('_items');
+    const size = field('_size');
+    const version = field('_version');
+    if (!items || !size || !version) return undefined;
+    return {
+      elementType,
+      each: async (visit) => {
+        if (list.kind === 'null') throw Messages.nullReference();
+        const v0 = await this.game.readField(list, version);
+        const n = (await this.game.readField(list, size)) as { value: number };
+        const array = await this.game.readField(list, items);
+        let seen = this.it.budget.gameEffects;
+        const stillValid = async (): Promise<void> => {
+          if (this.it.budget.gameEffects === seen) return;
+          seen = this.it.budget.gameEffects;
+          const v = await this.game.readField(list, version);
+          if ((v as { value: number }).value !== (v0 as { value: number }).value)
+            throw new ManagedException('System.InvalidOperationException', MODIFIED);
+        };
+        await this.chunks(array, 0, Number(n.value), visit, stillValid);
+      },
+    };
+  }
+
+  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
+  private async enumerator(collection: Operand, span: A.Span): Promise<SequenceSource> {
+    const it = this.it;
+    const syn = synthetic(span);
+    const outer = it.locals;
+    const scope = it.locals.child();
+    it.locals = scope;
+    try {
+      scope.set('$collection', { type: collection.type, value: collection.value, assigned: true });
+      let e: Operand;
+      try {
+        e = await it.expr(syn.call(syn.name('$collection'), 'GetEnumerator'));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        throw new CompileError(
+          'CS1579',
+          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
+          span,
+        );
+      }
+      scope.set('$enumerator', { type: e.type, value: e.value, assigned: true });
+      const moveNext = syn.call(syn.name('$enumerator'), 'MoveNext');
+      const current = syn.member(syn.name('$enumerator'), 'Current');
+      const dispose = syn.call(syn.name('$enumerator'), 'Dispose');
+      const elementType = (await it.inDry(() => it.expr(current))).type;
+      await it.inDry(() => it.expr(moveNext));
+      let disposable = true;
+      try {
+        await it.inDry(() => it.expr(dispose));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        disposable = false;
+      }
+      return {
+        elementType,
+        each: async (visit) => {
+          const saved = it.locals;
+          it.locals = scope;
+          try {
+            for (;;) {
+              const more = await it.expr(moveNext);
+              if (more.value.kind !== 'bool' || !more.value.value) return;
+              const v = (await it.expr(current)).value;
+              it.locals = saved;
+              const stop = await visit(v);
+              it.locals = scope;
+              if (stop) return;
+            }
+          } finally {
+            it.locals = scope;
+            if (disposable) await it.expr(dispose);
+            it.locals = saved;
+          }
+        },
+      };
+    } finally {
+      it.locals = outer;
+    }
+  }
+}
+
+/** AST nodes the interpreter makes for itself, placed at the statement they stand for. */
+export function synthetic(span: A.Span) {
+  const id = (name: string): A.Identifier => ({ kind: 'Identifier', name, span });
+  const name = (n: string): A.Name => ({ kind: 'Name', name: n, typeArgs: [], alias: null, span });
+  const member = (target: A.Expression, n: string): A.MemberAccess => ({
+    kind: 'MemberAccess',
+    target,
+    name: id(n),
+    typeArgs: [],
+    conditional: false,
+    span,
+  });
+  const call = (target: A.Expression, n: string, args: A.Expression[] = []): A.Invocation => ({
+    kind: 'Invocation',
+    target: member(target, n),
+    arguments: args.map((value) => ({
+      kind: 'Argument',
+      name: null,
+      modifier: 'none',
+      value,
+      span,
+    })),
+    span,
+  });
+  return { id, name, member, call };
+}
