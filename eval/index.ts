@@ -5,6 +5,8 @@ export type { EvaluateOptions, EvaluateResult, EvalErrorCode } from './evaluate.
 export type { Builtin, BuiltinFunction } from './interpret/options.js';
 export type { EvalScope, ScopeVariable } from './interpret/scope.js';
 export { ManagedException } from './interpret/errors.js';
+export { DEFAULT_BUDGET, MAX_BUDGET } from './interpret/budget.js';
+export type { BudgetBound, BudgetLimits, BudgetOptions } from './interpret/budget.js';
 export { formatValue } from './format/format-value.js';
 export { csharpName } from './format/type-names.js';
 export * from './runtime.js';

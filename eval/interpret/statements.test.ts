@@ -138,6 +138,9 @@ describe('control flow', () => {
     ['int i = 0; do { i += 2; } while (i < 7); return i;', 'int', '8'],
     ['if (1 > 2) return "a"; else return "b";', 'string', '"b"'],
     ['if (1 > 2) return 1L; return 2;', 'long', '2'],
+    ['if (1 > 2) return 1; return 2L;', 'long', '2'],
+    ['if (1 > 2) return null; return "a";', 'string', '"a"'],
+    ['if (1 > 2) return 1.5; 2', 'double', '2'],
     [
       'var s = 0; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { if (j == 1) break; s++; } s',
       'int',

@@ -32,10 +32,18 @@ export interface FunctionFrame {
   readonly targets: { readonly k: 'loop' | 'switch'; readonly node: A.Node }[];
   /** Loops (in binding) whose body has a break: their end is reachable. */
   readonly broken: Set<A.Node>;
+  /** While binding an inferred frame: the types of its returned values (§12.6.3.16). */
+  readonly returned?: SType[];
 }
 
 export class Statements {
-  frame: FunctionFrame = { returnType: undefined, inferred: true, targets: [], broken: new Set() };
+  frame: FunctionFrame = {
+    returnType: undefined,
+    inferred: true,
+    targets: [],
+    broken: new Set(),
+    returned: [],
+  };
 
   constructor(private readonly it: Interpreter) {}
 
@@ -66,11 +74,17 @@ export class Statements {
       }
       last = { type: voidType, value: VOID };
       const c = await this.exec(s);
-      if (c.k === 'return' && !this.it.dry) return this.returned(c.op, s);
+      if (c.k === 'return' && !this.it.dry) return await this.returned(c.op, s);
       if (c.k !== 'normal') completion = c;
     }
+    if (this.it.dry && !this.frame.returnType && this.frame.returned?.length) {
+      const types = [...this.frame.returned];
+      const lastStatement = program.statements.at(-1);
+      if (lastStatement?.kind === 'ExpressionStatement') types.push(last.type);
+      this.frame.returnType = await this.bestCommonType(types, program);
+      this.it.notes.set(program, { returnType: this.frame.returnType });
+    }
     const returnType = this.frame.returnType;
-    if (this.it.dry && returnType) this.it.notes.set(program, { returnType });
     if (!returnType) return last;
     // a program with returns: falling off its end gives its last expression, converted
     const lastStatement = program.statements.at(-1);
@@ -85,9 +99,29 @@ export class Statements {
     return { type: returnType, value: NULL };
   }
 
-  private returned(op: Operand | undefined, s: A.Node): Operand {
+  private async returned(op: Operand | undefined, s: A.Node): Promise<Operand> {
     if (!op) throw new CompileError('CS0126', 'the program must return a value', s.span);
-    return op;
+    const t = this.frame.returnType;
+    if (!t || t === 'null' || this.it.facts.same(t, op.type)) return op;
+    return this.it.conversions.implicitly(op, t, 'the returned value');
+  }
+
+  /** The one of `types` every other converts to implicitly (C#'s inferred return type). */
+  async bestCommonType(types: readonly SType[], at: A.Node): Promise<SType> {
+    const candidates = types.filter((t) => t !== 'null');
+    for (const t of candidates) {
+      let all = true;
+      for (const u of types) {
+        const c = await this.it.conversions.implicit({ type: u, value: VOID }, t as never);
+        if (!c) all = false;
+      }
+      if (all) return t;
+    }
+    throw new CompileError(
+      'CS8030',
+      'no best type for the returned values: cast them to one type',
+      at.span,
+    );
   }
 
   /** Between statements: the budget is checked (and the game may be released, if asked). */
@@ -275,13 +309,8 @@ export class Statements {
     }
     let op = await this.it.expr(s.value);
     if (frame.returnType === undefined && frame.inferred) {
-      if (op.type === 'null')
-        throw new CompileError(
-          'CS8135',
-          'cannot infer the return type from a null: cast it',
-          s.span,
-        );
-      frame.returnType = op.type;
+      // binding collects the returned types; the best common one is the return type
+      frame.returned?.push(op.type);
     } else if (frame.returnType && frame.returnType !== 'null') {
       if (frame.returnType.key === voidType.key)
         throw new CompileError('CS0127', 'a void function cannot return a value', s.span);

@@ -4,8 +4,13 @@
 import { z } from 'zod';
 
 import { UnityError } from '../../unity/errors.js';
+import { DEFAULT_BUDGET, MAX_BUDGET } from '../../eval/index.js';
 import type { EvaluateResult } from '../../eval/index.js';
-import { evaluateInSession, type EvalWrite } from '../../unity/eval-bridge/evaluate-in-session.js';
+import {
+  BudgetStop,
+  evaluateInSession,
+  type EvalWrite,
+} from '../../unity/eval-bridge/evaluate-in-session.js';
 import type { OperationResult } from '../../unity/session/session.js';
 import { costSchema } from '../schemas.js';
 import { costFields } from '../cost.js';
@@ -96,15 +101,20 @@ export const evalOutputSchema = evaluationSchema.extend({
 });
 
 /** `eval`'s outcome: the evaluation, and what it wrote to the game (journaled or not, and why). */
-export function evalOutcome(
-  r: OperationResult<EvaluateResult> & { writes: EvalWrite[] },
-): ToolOutcome<z.input<typeof evalOutputSchema>> {
-  const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
+/** The writes of a result, as listed (journal ids, or why not undoable). */
+function listedWrites(all: readonly EvalWrite[]) {
+  return all.slice(0, WRITES_SHOWN).map((w) => ({
     where: w.where,
     ...(w.journalId !== undefined ? { journal_id: w.journalId } : {}),
     undoable: w.journalId !== undefined,
     ...(w.notUndoable !== undefined ? { why_not: w.notUndoable } : {}),
   }));
+}
+
+export function evalOutcome(
+  r: OperationResult<EvaluateResult> & { writes: EvalWrite[] },
+): ToolOutcome<z.input<typeof evalOutputSchema>> {
+  const writes = listedWrites(r.writes);
   const journalInvokes = r.writes.reduce((n, w) => n + w.invokes, 0);
   const extra =
     r.writes.length === 0
@@ -156,20 +166,72 @@ export const evalTool = defineTool({
     '`em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity ' +
     'script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, ' +
     'Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. ' +
-    'No lambdas, LINQ query syntax or loops: call methods instead (extension methods as statics: ' +
-    '`Enumerable.Sum(xs)`). Assignments change the game and are journaled: `undo` restores ' +
+    'Statements as in C# (blocks, if, for, foreach, while, do, switch, try/catch/finally, throw, ' +
+    '`return e;` gives the value), within a budget (iterations, invokes, freeze ms; past one: ' +
+    'EVAL_BUDGET at a statement boundary). Extension methods as statics: `Enumerable.Sum(xs)`. ' +
+    'Assignments change the game and are journaled: `undo` restores ' +
     'them (the result lists each with its journal id, or why it cannot be undone: a property ' +
     'without a getter). A property assignment costs two extra getter invokes (the value before ' +
     'and after).',
   input: z.object({
     code: z.string().min(1).max(20_000).describe('the C# program'),
+    budget: z
+      .object({
+        iterations: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe(
+            `loop iterations and lambda calls (default ${DEFAULT_BUDGET.iterations}, at most ${MAX_BUDGET.iterations})`,
+          ),
+        invokes: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe(
+            `game method, getter and setter calls (default ${DEFAULT_BUDGET.invokes}, at most ${MAX_BUDGET.invokes})`,
+          ),
+        freeze_ms: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe(
+            `ms the game is held (default ${DEFAULT_BUDGET.freezeMs}, at most ${MAX_BUDGET.freezeMs})`,
+          ),
+      })
+      .optional()
+      .describe(
+        'bounds of the program: past one it stops at a statement boundary with EVAL_BUDGET, ' +
+          'its writes so far journaled',
+      ),
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
   tier: 'smooth',
   writes: 'checked-first',
-  run: async (args, { session, journal, caller }) =>
-    evalOutcome(await evaluateInSession(session, caller, args.code, {}, journal)),
+  run: async (args, { session, journal, caller }) => {
+    const b = args.budget;
+    const options = b
+      ? {
+          budget: {
+            ...(b.iterations !== undefined ? { iterations: b.iterations } : {}),
+            ...(b.invokes !== undefined ? { invokes: b.invokes } : {}),
+            ...(b.freeze_ms !== undefined ? { freezeMs: b.freeze_ms } : {}),
+          },
+        }
+      : {};
+    try {
+      return evalOutcome(await evaluateInSession(session, caller, args.code, options, journal));
+    } catch (e) {
+      if (!(e instanceof BudgetStop) || e.writes.length === 0) throw e;
+      throw new UnityError(e.code, `${e.message}\n${writesText(e.writes)}`, {
+        details: { ...e.details, writes: listedWrites(e.writes) },
+      });
+    }
+  },
 });
 
 export const evalTools = [evalTool];

@@ -46,10 +46,29 @@ export async function evaluateInSession(
   journal?: Journal,
 ): Promise<OperationResult<EvaluateResult> & { writes: EvalWrite[] }> {
   const { observer, writes } = journaledWrites(journal, caller, source);
-  const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
-    evaluateInGame(ctx, source, options, true, observer),
-  );
-  return { ...r, writes };
+  try {
+    const r = await runBound(session, caller, source, options, 'eval', (ctx) =>
+      evaluateInGame(ctx, source, options, true, observer),
+    );
+    return { ...r, writes };
+  } catch (e) {
+    // a program stopped by its budget made (and journaled) its writes before: they are told
+    if (e instanceof UnityError && e.code === 'EVAL_BUDGET') throw new BudgetStop(e, writes);
+    throw e;
+  }
+}
+
+/** EVAL_BUDGET with the writes the program made before it stopped (journaled as any). */
+export class BudgetStop extends UnityError {
+  constructor(
+    readonly error: UnityError,
+    readonly writes: EvalWrite[],
+  ) {
+    super(error.code, error.message, {
+      ...(error.details ? { details: error.details } : {}),
+      cause: error.cause,
+    });
+  }
 }
 
 /**
