@@ -5,11 +5,26 @@
 import type * as A from '../syntax/index.js';
 import type { MethodDescriptor, TypeHandle } from '../runtime.js';
 import { VOID, type EvalValue } from '../values.js';
-import { CompileError } from './errors.js';
+import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { BuiltinFunction } from './options.js';
-import type { Operand } from './operand.js';
+import type { Operand, Resolved } from './operand.js';
 import { Overloads, type ArgInfo, type Candidate } from './overloads.js';
+
+/** What to write instead of a game method that takes a delegate, by its name. */
+const LINQ_INSTEAD: Readonly<Record<string, string>> = {
+  Find: 'FirstOrDefault(x => ...) or a foreach loop with if/break',
+  FindLast: 'LastOrDefault(x => ...) or a foreach loop',
+  FindAll: 'Where(x => ...).ToList() or a foreach loop that collects',
+  FindIndex: 'a for loop over the indices',
+  Exists: 'Any(x => ...) or a foreach loop',
+  TrueForAll: 'All(x => ...) or a foreach loop',
+  RemoveAll: 'a for loop that calls RemoveAt from the end',
+  Sort: 'OrderBy(x => ...) (it sorts a copy; the list is not changed)',
+  ForEach: 'a foreach loop',
+  ConvertAll: 'Select(x => ...).ToList() or a foreach loop',
+  CountWhere: 'Count(x => ...) or a foreach loop that counts',
+};
 
 export class Calls {
   readonly overloads: Overloads;
@@ -31,6 +46,7 @@ export class Calls {
       if (fn) return this.builtinCall(t.name, fn, e);
     }
     const target = await this.it.resolveInChain(e.target);
+    await this.refuseGameDelegates(e, target);
     if (target.k === 'methods') {
       const args = await this.arguments(e.arguments);
       const c = await this.overloads.resolve(
@@ -78,6 +94,27 @@ export class Calls {
       'CS1955',
       'non-invocable member cannot be used like a method',
       e.target.span,
+    );
+  }
+
+  /**
+   * A lambda (or anonymous method) passed to a game method, a delegate or a builtin: no code can
+   * be created inside the game, so the call is refused with the client-side form to write.
+   */
+  private async refuseGameDelegates(e: A.Invocation, target: Resolved): Promise<void> {
+    const lambda = e.arguments.find((a) => a.value.kind === 'Lambda');
+    if (!lambda) return;
+    let name = 'the method';
+    if (target.k === 'methods') {
+      const owner = target.methods[0]?.declaringType;
+      name = owner ? `${await this.f.name(owner)}.${target.name}` : target.name;
+    }
+    const method = target.k === 'methods' ? target.name : '';
+    const instead = LINQ_INSTEAD[method] ?? 'a foreach loop over the collection';
+    throw new UnsupportedError(
+      `'${name}' takes a delegate, and a lambda cannot be passed to the game (no code can be ` +
+        `created inside it): write ${instead} instead`,
+      lambda.value.span,
     );
   }
 

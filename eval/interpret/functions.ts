@@ -17,7 +17,7 @@ export class Functions {
 
   lambda(e: A.Lambda): Promise<Operand> {
     throw new UnsupportedError(
-      'lambdas are only supported as arguments of the LINQ operators (Where, Select, ...)',
+      'lambdas are not supported here yet (no delegate can be made client-side): write a foreach loop',
       e.span,
     );
   }

@@ -114,6 +114,8 @@ beforeEach(() => {
         },
       },
       Touch: { static: true, returns: 'int', impl: () => int(1) },
+      Find: { static: true, params: ['object match'], returns: 'int', impl: () => int(1) },
+      Each: { static: true, params: ['object action'] },
     },
   });
   const items = [1, 2, 3, 4].map((v) => fake.new('Game.Item', { value: int(v) }));
@@ -326,4 +328,22 @@ describe('budget', () => {
     void num;
     void str;
   });
+});
+
+describe('lambdas passed to the game', () => {
+  it.each([
+    ['Game.Log.Find(x => x != null)', 15, 'FirstOrDefault'],
+    ['Game.Log.Each((int x) => { })', 15, 'a foreach loop over the collection'],
+    ['Game.Log.Find(delegate (object o) { return true; })', 15, 'FirstOrDefault'],
+  ])(
+    "refuses %s with the call, the lambda's column and what to write instead",
+    async (src, column, instead) => {
+      const e = await refusal(fake, `Game.Log.Count = 1; ${src}`, options);
+      expect(e.code).toBe('EVAL_UNSUPPORTED');
+      expect(e.span?.column).toBe(column + 'Game.Log.Count = 1; '.length);
+      expect(e.message).toContain('Game.Log.');
+      expect(e.message).toContain(instead);
+      expect(fake.static('Game.Log', 'Count')).toEqual(int(0));
+    },
+  );
 });
