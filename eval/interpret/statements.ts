@@ -112,7 +112,7 @@ export class Statements {
     for (const t of candidates) {
       let all = true;
       for (const u of types) {
-        const c = await this.it.conversions.implicit({ type: u, value: VOID }, t as never);
+        const c = await this.it.conversions.implicit({ type: u, value: VOID }, t);
         if (!c) all = false;
       }
       if (all) return t;
