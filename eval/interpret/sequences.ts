@@ -6,7 +6,7 @@
 // `_version` is read again after any game call or write and compared.
 
 import type * as A from '../syntax/index.js';
-import type { FieldDescriptor, TypeHandle } from '../runtime.js';
+import { GameExceptionError, type FieldDescriptor, type TypeHandle } from '../runtime.js';
 import { num, type EvalValue } from '../values.js';
 import { CompileError, ManagedException, Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
@@ -130,6 +130,25 @@ export class Sequences {
     };
   }
 
+  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
+  private async byRuntimeType(
+    value: EvalValue,
+    elementType: SType,
+  ): Promise<SequenceSource | undefined> {
+    if (value.kind !== 'object' || elementType === 'null') return undefined;
+    const runtime = value.type ?? (await this.game.typeOf(value));
+    const d = await this.it.facts.describe(runtime);
+    const same = (t: TypeHandle | undefined) => !!t && this.it.facts.same(t, elementType);
+    if (d.kind === 'array' && d.rank === 1 && same(d.elementType))
+      return this.array(value, d.elementType!);
+    if (d.genericDefinition && same(d.typeArguments[0])) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === 'System.Collections.Generic.List`1')
+        return this.list(value, runtime, d.typeArguments[0]!);
+    }
+    return undefined;
+  }
+
   /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
   private async enumerator(collection: Operand, span: A.Span): Promise<SequenceSource> {
     const it = this.it;
@@ -141,7 +160,8 @@ export class Sequences {
       scope.set('$collection', { type: collection.type, value: collection.value, assigned: true });
       let e: Operand;
       try {
-        e = await it.expr(syn.call(syn.name('$collection'), 'GetEnumerator'));
+        // bound here; called when the loop starts (or not at all, when read in bulk)
+        e = await it.inDry(() => it.expr(syn.call(syn.name('$collection'), 'GetEnumerator')));
       } catch (err) {
         if (!(err instanceof CompileError)) throw err;
         throw new CompileError(
@@ -166,21 +186,37 @@ export class Sequences {
       return {
         elementType,
         each: async (visit) => {
+          // a collection typed by an interface may be an array or a List<T>: read in bulk
+          const fast = await this.byRuntimeType(collection.value, elementType);
+          if (fast) return fast.each(visit);
           const saved = it.locals;
           it.locals = scope;
           try {
-            for (;;) {
-              const more = await it.expr(moveNext);
-              if (more.value.kind !== 'bool' || !more.value.value) return;
-              const v = (await it.expr(current)).value;
-              it.locals = saved;
-              const stop = await visit(v);
+            const e = await it.expr(syn.call(syn.name('$collection'), 'GetEnumerator'));
+            // a struct enumerator (boxed behind IEnumerator<T>) arrives as its value: called by
+            // its own type, its MoveNext changes the local, not a copy
+            const type = e.value.kind === 'struct' ? e.value.type : e.type;
+            scope.set('$enumerator', { type, value: e.value, assigned: true });
+            let disposing = disposable;
+            try {
+              for (;;) {
+                const more = await it.expr(moveNext);
+                if (more.value.kind !== 'bool' || !more.value.value) return;
+                const v = (await it.expr(current)).value;
+                it.locals = saved;
+                const stop = await visit(v);
+                it.locals = scope;
+                if (stop) return;
+              }
+            } catch (err) {
+              if (!(err instanceof ManagedException || err instanceof GameExceptionError))
+                disposing = false; // a bound or a refusal: nothing more runs
+              throw err;
+            } finally {
               it.locals = scope;
-              if (stop) return;
+              if (disposing) await it.expr(dispose);
             }
           } finally {
-            it.locals = scope;
-            if (disposable) await it.expr(dispose);
             it.locals = saved;
           }
         },

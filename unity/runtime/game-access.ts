@@ -251,6 +251,18 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     return fromWire(v!, this.metadata, () => this.elementTypeOf(array));
   }
 
+  /** `count` elements from `index` in one ARRAY_REF.GET_VALUES (foreach and LINQ read so). */
+  async readElements(array: EvalValue, index: number, count: number): Promise<EvalValue[]> {
+    if (array.kind !== 'object') throw new Error('not an array');
+    const values = await this.conn.send('ARRAY_REF.GET_VALUES', {
+      arrayId: array.ref.id,
+      index,
+      count,
+    });
+    const elementType = () => this.elementTypeOf(array);
+    return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
+  }
+
   /** Element types of arrays written to, by array id (an array's type never changes). */
   private readonly elementTypes = new Map<number, Promise<TypeHandle | undefined>>();
 
