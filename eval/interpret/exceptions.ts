@@ -143,9 +143,18 @@ export class Exceptions {
     const body = await this.st.inScope(() => this.st.block(s.block.statements));
     paths.push(body.k === 'normal' ? this.st.snapshot() : undefined);
     const exceptionType = await this.exceptionType();
+    const earlier: TypeHandle[] = [];
     for (const c of s.catches) {
       this.st.restore(before);
       const type = c.type ? await this.it.types.type(c.type) : exceptionType;
+      for (const e of earlier)
+        if (await this.it.facts.assignable(e, type))
+          throw new CompileError(
+            'CS0160',
+            `a previous catch clause already catches all exceptions of this or a super type ('${await this.it.facts.name(e)}')`,
+            c.type?.span ?? c.span,
+          );
+      if (!c.filter) earlier.push(type);
       if (!(await this.it.facts.assignable(exceptionType, type)))
         throw new CompileError(
           'CS0155',

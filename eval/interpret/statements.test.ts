@@ -189,6 +189,8 @@ describe('control flow', () => {
     ['foreach (var x in 5) { }', 'CS1579'],
     ['try { } finally { return 1; }', 'CS0157'],
     ['throw;', 'CS0156'],
+    ['switch (1) { case 1: Game.Log.Touch(); }', 'CS8070'],
+    ['try { } catch (Exception) { } catch (InvalidOperationException) { }', 'CS0160'],
     ['throw 5;', 'CS0155'],
     ['if (1 < 2) return 1; while (1 < 2) { }', 'CS0161'],
   ])('refuses %s (%s) before running anything', async (src, code) => {

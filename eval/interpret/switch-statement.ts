@@ -124,6 +124,12 @@ export class SwitchStatements {
         if (broken) this.st.frame.broken.add(s);
         return c;
       });
+      if (end.k === 'normal' && section === s.sections.at(-1))
+        throw new CompileError(
+          'CS8070',
+          'control cannot fall out of switch from the final case label: end it with break',
+          section.labels.at(-1)?.span ?? section.span,
+        );
       if (end.k === 'normal')
         throw new CompileError(
           'CS0163',
