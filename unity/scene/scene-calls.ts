@@ -403,6 +403,56 @@ export class SceneCalls {
     return this.join(boxed, '\u001e');
   }
 
+  /**
+   * The elements of `array` (a `TElem[]`) that are a `type` (or derive from it), as a new
+   * `TElem[]` in the same order: `Array.FindAll(array, match)` with a `Predicate<TElem>` closed
+   * over `typeof(type)`'s `Type.IsInstanceOfType` (made and pinned once per connection). One
+   * invoke, no getter per element.
+   */
+  async filterByType(array: Value, elementType: string, type: string): Promise<Value> {
+    const k = `isType:${elementType}>${type}`;
+    if (!this.cache.delegates.has(k)) {
+      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+      const typeType = Values.object(await this.typeObject(await this.type('System.Type')));
+      const info = await this.call(
+        getMethod,
+        typeType,
+        [await this.string('IsInstanceOfType')],
+        true,
+      );
+      if (info.kind !== 'object')
+        throw new UnityError('MEMBER_NOT_FOUND', 'System.Type.IsInstanceOfType is not in this game');
+      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+      const args = await this.newArray('System.Type', [
+        Values.object(await this.typeObject(await this.type(elementType))),
+      ]);
+      const predicate = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type('System.Predicate`1'))),
+        [args],
+        true,
+      );
+      const create = await this.method('System.Delegate', 'CreateDelegate', [
+        'System.Type',
+        'System.Object',
+        'System.Reflection.MethodInfo',
+      ]);
+      const d = await this.call(create, Values.null(), [
+        predicate,
+        Values.object(await this.typeObject(await this.type(type))),
+        info,
+      ]);
+      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop(); // kept for the connection's life, as the getters' delegates
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const findAll = await this.generic('System.Array', 'FindAll', ['*', '*'], [elementType]);
+    return this.keep(
+      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+    );
+  }
+
   /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
   async convertAll(array: Value, g: Getter): Promise<Value> {
     await this.prepareDelegates([g]);

@@ -30,6 +30,8 @@ export const GETTERS = {
   tag: { input: GO, declaring: GO, method: 'get_tag', output: 'System.String' },
   layer: { input: GO, declaring: GO, method: 'get_layer', output: 'System.Int32' },
   componentObject: { input: C, declaring: C, method: 'get_gameObject', output: GO },
+  // the Transforms among the components (Array.FindAll: a Component[]) as a Transform[]
+  componentTransform: { input: C, declaring: C, method: 'get_transform', output: T },
   // a Transform's name is its GameObject's (Object.name): one ConvertAll over the transforms
   name: { input: T, declaring: O, method: 'get_name', output: 'System.String' },
   // each component's System.Type (Mono keeps one per type): its name is read over the wire after
@@ -124,18 +126,24 @@ export async function copySnapshot(
     GETTERS.active,
     GETTERS.id,
     GETTERS.componentObject,
+    GETTERS.componentTransform,
     GETTERS.name,
     GETTERS.type,
     ...(opts.tags ? [GETTERS.tag] : []),
     ...(opts.layers ? [GETTERS.layer] : []),
   ]);
   try {
-    const transforms = await c.findAll(T);
+    // one find: the Transforms are among the components (a second find walks every object
+    // again), picked out by Array.FindAll and typed by their own `transform` (themselves)
+    const components = await c.findAll(C);
+    const transforms = await c.convertAll(
+      await c.filterByType(components, C, T),
+      GETTERS.componentTransform,
+    );
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
     // every GameObject owns a Transform, so the components' owners list them all (no
     // ConvertAll of the transforms' gameObject): their facts are read per component entry
-    const components = await c.findAll(C);
     const owners = await c.convertAll(components, GETTERS.componentObject);
     const active = await c.convertAll(owners, GETTERS.active);
     const instanceIds = await c.convertAll(owners, GETTERS.id);
