@@ -316,6 +316,8 @@ export class SceneCalls {
       'System.Reflection.MethodInfo',
     ]);
     const converterDef = await this.typeObject(await this.type('System.Converter`2'));
+    // one Type[2] for every MakeGenericType (refilled over the wire): an invoke per getter fewer
+    let args: Value | undefined;
     for (const g of missing) {
       const info = await this.call(
         getMethod,
@@ -325,10 +327,18 @@ export class SceneCalls {
       );
       if (info.kind !== 'object')
         throw new UnityError('MEMBER_NOT_FOUND', `${g.declaring}.${g.method} is not in this game`);
-      const args = await this.newArray('System.Type', [
+      const typeArgs = [
         Values.object(await this.typeObject(await this.type(g.input))),
         Values.object(await this.typeObject(await this.type(g.output))),
-      ]);
+      ];
+      if (args?.kind !== 'object')
+        args = await this.keep(await this.newArray('System.Type', typeArgs));
+      else
+        await this.conn.send('ARRAY_REF.SET_VALUES', {
+          arrayId: args.objectId,
+          index: 0,
+          values: typeArgs,
+        });
       const converter = await this.call(makeGeneric, Values.object(converterDef), [args], true);
       const d = await this.call(create, Values.null(), [converter, info]);
       if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${key(g)}`);
@@ -421,7 +431,10 @@ export class SceneCalls {
         true,
       );
       if (info.kind !== 'object')
-        throw new UnityError('MEMBER_NOT_FOUND', 'System.Type.IsInstanceOfType is not in this game');
+        throw new UnityError(
+          'MEMBER_NOT_FOUND',
+          'System.Type.IsInstanceOfType is not in this game',
+        );
       const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
       const args = await this.newArray('System.Type', [
         Values.object(await this.typeObject(await this.type(elementType))),
