@@ -466,6 +466,32 @@ export class SceneCalls {
     );
   }
 
+  /**
+   * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
+   * leaves them): `Array.CreateInstance` and `Array.Copy`, which casts each reference down (two
+   * invokes, no getter per element).
+   */
+  async castArray(array: Value, elementType: string): Promise<Value> {
+    const n = await this.arrayLength(array);
+    const create = await this.method('System.Array', 'CreateInstance', [
+      'System.Type',
+      'System.Int32',
+    ]);
+    const typed = await this.keep(
+      await this.call(create, Values.null(), [
+        Values.object(await this.typeObject(await this.type(elementType))),
+        Values.i4(n),
+      ]),
+    );
+    const copy = await this.method('System.Array', 'Copy', [
+      'System.Array',
+      'System.Array',
+      'System.Int32',
+    ]);
+    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
+    return typed;
+  }
+
   /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
   async convertAll(array: Value, g: Getter): Promise<Value> {
     await this.prepareDelegates([g]);

@@ -30,8 +30,6 @@ export const GETTERS = {
   tag: { input: GO, declaring: GO, method: 'get_tag', output: 'System.String' },
   layer: { input: GO, declaring: GO, method: 'get_layer', output: 'System.Int32' },
   componentObject: { input: C, declaring: C, method: 'get_gameObject', output: GO },
-  // the Transforms among the components (Array.FindAll: a Component[]) as a Transform[]
-  componentTransform: { input: C, declaring: C, method: 'get_transform', output: T },
   // a Transform's name is its GameObject's (Object.name): one ConvertAll over the transforms
   name: { input: T, declaring: O, method: 'get_name', output: 'System.String' },
   // each component's System.Type (Mono keeps one per type): its name is read over the wire after
@@ -126,7 +124,6 @@ export async function copySnapshot(
     GETTERS.active,
     GETTERS.id,
     GETTERS.componentObject,
-    GETTERS.componentTransform,
     GETTERS.name,
     GETTERS.type,
     ...(opts.tags ? [GETTERS.tag] : []),
@@ -134,12 +131,9 @@ export async function copySnapshot(
   ]);
   try {
     // one find: the Transforms are among the components (a second find walks every object
-    // again), picked out by Array.FindAll and typed by their own `transform` (themselves)
+    // again), picked out by Array.FindAll and copied into a Transform[]
     const components = await c.findAll(C);
-    const transforms = await c.convertAll(
-      await c.filterByType(components, C, T),
-      GETTERS.componentTransform,
-    );
+    const transforms = await c.castArray(await c.filterByType(components, C, T), T);
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
     // every GameObject owns a Transform, so the components' owners list them all (no
