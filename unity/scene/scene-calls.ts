@@ -138,8 +138,27 @@ export class SceneCalls {
     if (!h) h = await this.newHolder();
     const slot = h.free.pop()!;
     this.held.push({ holder: h.id, slot });
-    await this.conn.send('ARRAY_REF.SET_VALUES', { arrayId: h.id, index: slot, values: [v] });
+    // Awaited until written, not answered (a round trip per array in the window): the agent
+    // runs commands in the order they arrive, so the slot is set before any later invoke can
+    // run a collection. `settle` and `release` wait for the answers.
+    let written!: () => void;
+    const sent = new Promise<void>((resolve) => (written = resolve));
+    const set = this.conn.send(
+      'ARRAY_REF.SET_VALUES',
+      { arrayId: h.id, index: slot, values: [v] },
+      { onSent: () => written() },
+    );
+    this.pending.push(set);
+    await Promise.race([sent, set.then(written, written)]);
     return v;
+  }
+
+  /** The answers of `keep`'s writes not yet awaited. */
+  private readonly pending: Promise<void>[] = [];
+
+  /** Waits for `keep`'s writes to be answered: their errors (a lost connection...) surface here. */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending.splice(0));
   }
 
   /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
@@ -149,6 +168,8 @@ export class SceneCalls {
 
   /** Empties the slots (wire writes only: no window needed). */
   async release(held: Held = this.takeHeld()): Promise<void> {
+    // the slots' writes first (a slot is emptied after it was set), their errors after the clear
+    const sets = await Promise.allSettled(this.pending.splice(0));
     await Promise.all(
       held.map((x) =>
         this.conn.send('ARRAY_REF.SET_VALUES', {
@@ -159,6 +180,8 @@ export class SceneCalls {
       ),
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+    const failed = sets.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private async newHolder(): Promise<{ id: number; free: number[] }> {
@@ -492,8 +515,13 @@ export class SceneCalls {
     return typed;
   }
 
-  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
-  async convertAll(array: Value, g: Getter): Promise<Value> {
+  /**
+   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
+   * alive until `release` unless `consumedNext`: an array only the very next invoke takes as an
+   * argument (the game is suspended in between, and that invoke holds it) needs no slot, one
+   * ARRAY_REF.SET_VALUES fewer in the window.
+   */
+  async convertAll(array: Value, g: Getter, consumedNext = false): Promise<Value> {
     await this.prepareDelegates([g]);
     const convert = await this.generic(
       'System.Array',
@@ -501,12 +529,11 @@ export class SceneCalls {
       ['*', '*'],
       [g.input, g.output],
     );
-    return this.keep(
-      await this.call(convert, Values.null(), [
-        array,
-        Values.object(this.cache.delegates.get(key(g))!),
-      ]),
-    );
+    const out = await this.call(convert, Values.null(), [
+      array,
+      Values.object(this.cache.delegates.get(key(g))!),
+    ]);
+    return consumedNext ? out : this.keep(out);
   }
 
   /** The find API this game has (the first call probes the metadata; cached per connection). */
@@ -622,7 +649,24 @@ export class SceneCalls {
   /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
   async join(array: Value, separator: string): Promise<Value> {
     const m = await this.method('System.String', 'Join', ['System.String', 'System.Object[]']);
-    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+    return this.keep(
+      await this.call(m, Values.null(), [await this.pinnedString(separator), array]),
+    );
+  }
+
+  /**
+   * A string made once per connection and kept for its life in a pinned slot (a separator: one
+   * APPDOMAIN.CREATE_STRING fewer per call, in the window).
+   */
+  private async pinnedString(text: string): Promise<Value> {
+    const k = `string:${text}`;
+    const id = this.cache.delegates.get(k);
+    if (id !== undefined) return Values.string(id);
+    const v = await this.string(text);
+    await this.keep(v);
+    this.held.pop(); // kept for the connection's life, as the delegates
+    if (v.kind === 'string') this.cache.delegates.set(k, v.objectId);
+    return v;
   }
 
   async arrayLength(array: Value): Promise<number> {

@@ -54,17 +54,25 @@ const nums = (vs: readonly Value[]): number[] =>
   vs.map((v) => ('value' in v && typeof v.value === 'number' ? v.value : 0));
 const bools = (vs: readonly Value[]): boolean[] => vs.map((v) => v.kind === 'bool' && v.value);
 
-/** The loaded scenes (SceneManager), each with its name and root GameObjects' object ids. */
+/** A loaded scene; `rootsArray` (the GetRootGameObjects copy, kept) while its roots are unread. */
+export type LoadedScene = SceneInfo & { roots: number[]; rootsArray?: Value };
+
+/**
+ * The loaded scenes (SceneManager), each with its name and root GameObjects' object ids; with
+ * `deferRoots`, the roots' arrays are kept for `readRoots` after the window instead (one
+ * ARRAY_REF.SET_VALUES in the window instead of a GET_LENGTH and a GET_VALUES).
+ */
 export async function loadedScenes(
   c: SceneCalls,
   details = false,
-): Promise<(SceneInfo & { roots: number[] })[]> {
+  deferRoots = false,
+): Promise<LoadedScene[]> {
   const SM = 'UnityEngine.SceneManagement.SceneManager';
   const S = 'UnityEngine.SceneManagement.Scene';
   const count = await c.call(await c.method(SM, 'get_sceneCount', []), { kind: 'null' }, []);
   const n = count.kind === 'i4' ? count.value : 0;
   const at = await c.method(SM, 'GetSceneAt', ['System.Int32']);
-  const out: (SceneInfo & { roots: number[] })[] = [];
+  const out: LoadedScene[] = [];
   let activeHandle: number | undefined;
   if (details) {
     const active = await c.call(await c.method(SM, 'GetActiveScene', []), { kind: 'null' }, []);
@@ -73,10 +81,10 @@ export async function loadedScenes(
   for (let i = 0; i < n; i++) {
     const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
     const name = await c.text(await c.call(await c.method(S, 'get_name', []), scene, []));
-    const roots = ids(
-      await c.arrayValues(await c.call(await c.method(S, 'GetRootGameObjects', []), scene, [])),
-    );
-    const info: SceneInfo & { roots: number[] } = { name, index: i, roots };
+    const rootsArray = await c.call(await c.method(S, 'GetRootGameObjects', []), scene, []);
+    const info: LoadedScene = { name, index: i, roots: [] };
+    if (deferRoots) info.rootsArray = await c.keep(rootsArray);
+    else info.roots = ids(await c.arrayValues(rootsArray));
     if (details) {
       info.path = await c.text(await c.call(await c.method(S, 'get_path', []), scene, []));
       const b = await c.call(await c.method(S, 'get_buildIndex', []), scene, []);
@@ -86,6 +94,15 @@ export async function loadedScenes(
     out.push(info);
   }
   return out;
+}
+
+/** The roots `loadedScenes(…, deferRoots)` kept, read (wire commands only: no window needed). */
+async function readRoots(c: SceneCalls, scenes: readonly LoadedScene[]): Promise<LoadedScene[]> {
+  return Promise.all(
+    scenes.map(async ({ rootsArray, ...s }) =>
+      rootsArray ? { ...s, roots: ids(await c.arrayValues(rootsArray)) } : { ...s },
+    ),
+  );
 }
 
 function sceneHandle(v: Value): number | undefined {
@@ -107,7 +124,7 @@ export interface SnapshotCopy {
   owners: Value;
   names: Value;
   types: Value;
-  scenes: (SceneInfo & { roots: number[] })[];
+  scenes: LoadedScene[];
   /** How the objects were found, when the reply must say so (an old Unity). */
   note: string | undefined;
   held: Held;
@@ -142,14 +159,15 @@ export async function copySnapshot(
     const active = await c.convertAll(owners, GETTERS.active);
     const instanceIds = await c.convertAll(owners, GETTERS.id);
     const tags = opts.tags
-      ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR)
+      ? await c.join(await c.convertAll(owners, GETTERS.tag, true), SEPARATOR)
       : undefined;
     const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : undefined;
     // the names joined as plain strings, and the components' Type objects (a few distinct
     // ones, named over the wire after the window): no string.Join of every ToString()
     const types = await c.convertAll(components, GETTERS.type);
-    const names = await c.join(await c.convertAll(transforms, GETTERS.name), SEPARATOR);
-    const scenes = await loadedScenes(c);
+    const names = await c.join(await c.convertAll(transforms, GETTERS.name, true), SEPARATOR);
+    const scenes = await loadedScenes(c, false, true);
+    await c.settle();
     return {
       transforms,
       parents,
@@ -175,20 +193,33 @@ export async function copySnapshot(
 /** After the window (the copies are a snapshot): one GET_VALUES per array, then the slots freed. */
 export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<SceneTree> {
   try {
-    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, joined, typeObjects, tags, layers] =
-      await Promise.all([
-        c.arrayValues(copy.transforms).then(ids),
-        c.arrayValues(copy.parents).then(ids),
-        c.arrayValues(copy.siblings).then(nums),
-        c.arrayValues(copy.active).then(bools),
-        c.arrayValues(copy.instanceIds).then(nums),
-        c.arrayValues(copy.components).then(ids),
-        c.arrayValues(copy.owners).then(ids),
-        c.text(copy.names),
-        c.arrayValues(copy.types).then(ids),
-        copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
-        copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
-      ]);
+    const [
+      tIds,
+      parentIds,
+      sib,
+      act,
+      iid,
+      cIds,
+      ownerIds,
+      joined,
+      typeObjects,
+      tags,
+      layers,
+      scenes,
+    ] = await Promise.all([
+      c.arrayValues(copy.transforms).then(ids),
+      c.arrayValues(copy.parents).then(ids),
+      c.arrayValues(copy.siblings).then(nums),
+      c.arrayValues(copy.active).then(bools),
+      c.arrayValues(copy.instanceIds).then(nums),
+      c.arrayValues(copy.components).then(ids),
+      c.arrayValues(copy.owners).then(ids),
+      c.text(copy.names),
+      c.arrayValues(copy.types).then(ids),
+      copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
+      copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
+      readRoots(c, copy.scenes),
+    ]);
     const names = tIds.length ? joined.split(SEPARATOR) : [];
     if (names.length !== tIds.length)
       throw new UnityError(
@@ -209,7 +240,7 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
       types,
       tagList,
       layers,
-      copy.scenes,
+      scenes,
     );
     if (copy.note !== undefined) tree.notes = [copy.note];
     return tree;
