@@ -1,12 +1,14 @@
 // Every GameObject of the loaded scenes at one moment, read in bulk: a fixed number of invokes
-// whatever the object count (none per object). In the window: FindObjectsByType<Transform> and
-// <Component> (inactive included), ConvertAll over the transforms (parent, GetSiblingIndex,
-// name), over the components (gameObject, GetType) and over those owners (activeSelf,
-// GetInstanceID, and tag / layer when a filter needs them: every GameObject owns a Transform, so
-// the owners list every object, found by its Transform's entry), one string.Join of the names
-// (plain strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
-// snapshot), read with one ARRAY_REF.GET_VALUES each; the components' Type objects are a few
-// distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one component having it).
+// whatever the object count (none per object). In the window: FindObjectsByType<Component>
+// (inactive included), the Transforms among them (Array.FindAll, then Array.Copy into a
+// Transform[]: no second find), ConvertAll over the transforms (parent, GetSiblingIndex, name),
+// over the components (gameObject, GetType) and over those owners (activeSelf, GetInstanceID,
+// and tag / layer when a filter needs them: every GameObject owns a Transform, so the owners
+// list every object, found by its Transform's entry), one string.Join of the names (plain
+// strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
+// snapshot), read with one ARRAY_REF.GET_VALUES each after the window; the components' Type
+// objects are a few distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one
+// component having it). Why each step: docs/solutions/scene-bulk-reads.md.
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
