@@ -57,12 +57,12 @@ const nums = (vs: readonly Value[]): number[] =>
 const bools = (vs: readonly Value[]): boolean[] => vs.map((v) => v.kind === 'bool' && v.value);
 
 /** A loaded scene; `rootsArray` (the GetRootGameObjects copy, kept) while its roots are unread. */
-export type LoadedScene = SceneInfo & { roots: number[]; rootsArray?: Value };
+export type LoadedScene = SceneInfo & { roots: number[]; rootsArray?: Value; nameString?: Value };
 
 /**
  * The loaded scenes (SceneManager), each with its name and root GameObjects' object ids; with
- * `deferRoots`, the roots' arrays are kept for `readRoots` after the window instead (one
- * ARRAY_REF.SET_VALUES in the window instead of a GET_LENGTH and a GET_VALUES).
+ * `deferRoots`, the names and the roots' arrays are kept for `readRoots` after the window
+ * instead (a write in the window, not a round trip).
  */
 export async function loadedScenes(
   c: SceneCalls,
@@ -82,9 +82,11 @@ export async function loadedScenes(
   }
   for (let i = 0; i < n; i++) {
     const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
-    const name = await c.text(await c.call(await c.method(S, 'get_name', []), scene, []));
+    const nameString = await c.call(await c.method(S, 'get_name', []), scene, []);
+    const info: LoadedScene = { name: '', index: i, roots: [] };
+    if (deferRoots) info.nameString = await c.keep(nameString);
+    else info.name = await c.text(nameString);
     const rootsArray = await c.call(await c.method(S, 'GetRootGameObjects', []), scene, []);
-    const info: LoadedScene = { name, index: i, roots: [] };
     if (deferRoots) info.rootsArray = await c.keep(rootsArray);
     else info.roots = ids(await c.arrayValues(rootsArray));
     if (details) {
@@ -98,12 +100,14 @@ export async function loadedScenes(
   return out;
 }
 
-/** The roots `loadedScenes(…, deferRoots)` kept, read (wire commands only: no window needed). */
+/** What `loadedScenes(…, deferRoots)` kept, read (wire commands only: no window needed). */
 async function readRoots(c: SceneCalls, scenes: readonly LoadedScene[]): Promise<LoadedScene[]> {
   return Promise.all(
-    scenes.map(async ({ rootsArray, ...s }) =>
-      rootsArray ? { ...s, roots: ids(await c.arrayValues(rootsArray)) } : { ...s },
-    ),
+    scenes.map(async ({ rootsArray, nameString, ...s }) => ({
+      ...s,
+      ...(nameString ? { name: await c.text(nameString) } : {}),
+      ...(rootsArray ? { roots: ids(await c.arrayValues(rootsArray)) } : {}),
+    })),
   );
 }
 
