@@ -275,6 +275,16 @@ export class GameSession {
         : this.tracked(caller, label, bare);
     }
     return this.inTurn(label, caller, options, async () => {
+      const held = options.heldBy;
+      if (held) {
+        const a = this.current;
+        if (held.isClosed || a?.conn !== held)
+          throw Errors.connectionLost(
+            a?.endpoint ?? 'the game',
+            new Error('the connection whose event held the game is gone'),
+          );
+        return runInWindow(this.host, a, label, op, options, started);
+      }
       let a = await this.ensureAttached(caller);
       try {
         await a.conn.send('VM.SUSPEND');
