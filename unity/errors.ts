@@ -13,6 +13,8 @@ import {
   SdbTimeoutError,
   SdbUnsafeRequestError,
   SdbUnsupportedError,
+  SdbUnsupportedOnRuntimeError,
+  RuntimeProfiles,
 } from '../sdb-protocol/index.js';
 
 export type UnityErrorCode =
@@ -49,6 +51,10 @@ export type UnityErrorCode =
   | 'NO_LOCATION'
   | 'UNSAFE_REQUEST'
   | 'UNSUPPORTED'
+  /** An IL2CPP player cannot do this (no JIT, no IL, an agent assertion); the message says what to do instead. */
+  | 'UNSUPPORTED_ON_IL2CPP'
+  /** A generic method instantiation the IL2CPP build did not compile (no AOT code for it). */
+  | 'GENERIC_INSTANTIATION_MISSING'
   | 'PROTOCOL_ERROR'
   | 'SHUTTING_DOWN'
   /** A name in a program that is neither a local, a builtin nor a type (CS0103). */
@@ -270,6 +276,22 @@ export const Errors = {
       `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(', ')}` : ''} (debug_locations lists them)`,
       { details: { lines } },
     ),
+  /** The runtime behind the agent cannot do what was asked (sdb-protocol/runtime-profile.ts). */
+  unsupportedOnRuntime: (e: SdbUnsupportedOnRuntimeError): UnityError => {
+    const label = RuntimeProfiles[e.runtime].label;
+    const details = { runtime: e.runtime, command: e.command, instead: e.limit.instead };
+    if (e.feature === 'generic-instantiation')
+      return new UnityError(
+        'GENERIC_INSTANTIATION_MISSING',
+        `this generic method instantiation is not in the ${label} build: ${e.limit.why}. Instead: ${e.limit.instead}`,
+        { details, cause: e },
+      );
+    return new UnityError(
+      e.runtime === 'il2cpp' ? 'UNSUPPORTED_ON_IL2CPP' : 'UNSUPPORTED',
+      `${label} player: ${e.limit.feature} is not possible (${e.limit.why}); nothing was sent. Instead: ${e.limit.instead}`,
+      { details, cause: e },
+    );
+  },
   idempotencyConflict: (
     requestId: string,
     first: { tool: string; at: string; caller: string },
@@ -318,6 +340,7 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
     return new UnityError('UNSAFE_REQUEST', e.message, { cause: e });
   if (e instanceof SdbUnsupportedError)
     return new UnityError('UNSUPPORTED', e.message, { cause: e });
+  if (e instanceof SdbUnsupportedOnRuntimeError) return Errors.unsupportedOnRuntime(e);
   if (e instanceof SdbProtocolError)
     return new UnityError('PROTOCOL_ERROR', e.message, { cause: e });
   if (e instanceof SdbAgentError || e instanceof SdbError) {
