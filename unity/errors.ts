@@ -276,6 +276,13 @@ export const Errors = {
       `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(', ')}` : ''} (debug_locations lists them)`,
       { details: { lines } },
     ),
+  /** IL2CPP answers a step out of a thread's outermost frame by making no request (U:8435-8441). */
+  stepOutOfOutermost: (threadId: number, runtime: string): UnityError =>
+    new UnityError(
+      'UNSUPPORTED_ON_IL2CPP',
+      `step out of the outermost frame of thread ${threadId}: the ${runtime} agent makes no step request there (the method returns to the engine, where nothing can stop); the game stays paused here. Instead: step over to the end of the method, or set a breakpoint where it should stop next and resume`,
+      { details: { threadId, runtime } },
+    ),
   /** The runtime behind the agent cannot do what was asked (sdb-protocol/runtime-profile.ts). */
   unsupportedOnRuntime: (e: SdbUnsupportedOnRuntimeError): UnityError => {
     const label = RuntimeProfiles[e.runtime].label;
