@@ -1,24 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
 import type { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
-import { attachableAgent } from '../testing/attachable-agent.js';
-import { FieldAttributes, ValueTag } from '../../sdb-protocol/index.js';
+import { RUNTIME_PROFILES, attachableAgent } from '../testing/attachable-agent.js';
+import { FieldAttributes, ValueTag, type RuntimeKind } from '../../sdb-protocol/index.js';
 import { Errors } from '../errors.js';
 import { GameSession, type PlayerResolver } from './session.js';
 
 let agent: FakeAgent | undefined;
 let session: GameSession | undefined;
+/** The runtime the agent answers as: the suite runs once per profile. */
+let profile: RuntimeKind = 'debian-mono';
 
 afterEach(async () => {
   await session?.shutdown();
+  // nothing reached the agent that its runtime must never receive
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   session = agent = undefined;
 });
 
 /** A fake agent that answers what attaching asks (threads, identity) and static reads. */
 function gameAgent(): FakeAgent {
-  const a = attachableAgent();
+  const a = attachableAgent(profile);
   a.on('VM.GET_TYPES', () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // type 7
   a.on('TYPE.GET_FIELDS', () => ({
     body: new PacketWriter()
@@ -48,7 +52,11 @@ async function readSInt(s: GameSession): Promise<unknown> {
   ).value;
 }
 
-describe('GameSession against a scripted agent', () => {
+describe.each(RUNTIME_PROFILES)('GameSession against a scripted %s agent', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('retries once, on a fresh connection, when the connection drops as the window opens', async () => {
     agent = gameAgent();
     session = sessionOn(agent);
@@ -197,5 +205,31 @@ describe('GameSession against a scripted agent', () => {
       },
     );
     expect(agent.suspendCount).toBe(0); // every window closed
+  });
+});
+
+describe.each(RUNTIME_PROFILES)('attaching to a %s agent', (kind) => {
+  it('knows the runtime, shows what it cannot do, and has IL2CPP replay its loaded classes', async () => {
+    profile = kind;
+    agent = gameAgent();
+    agent.model.loadedClasses.push(7, 8);
+    session = sessionOn(agent);
+    const s = await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    expect(s.runtimeProfile?.kind).toBe(kind);
+    expect((s.runtimeProfile?.cannot.length ?? 0) > 0).toBe(kind !== 'debian-mono');
+    const loaded = (
+      await session.run('read', 'test', (ctx) => Promise.resolve(ctx.connection.loadedClasses))
+    ).value;
+    if (kind === 'il2cpp') {
+      expect(loaded).toEqual([7, 8]);
+      expect(s.runtimeProfile?.cannot.map((c) => c.feature).join('; ')).toMatch(/Nullable<T>/);
+      // asked once, with policy NONE, and cleared at once
+      expect(agent.count('EVENT_REQUEST.SET')).toBe(1);
+      expect(agent.count('EVENT_REQUEST.CLEAR')).toBe(1);
+    } else {
+      expect(loaded).toBeUndefined();
+      expect(agent.count('EVENT_REQUEST.SET')).toBe(0);
+    }
+    expect(await readSInt(session)).toEqual({ kind: 'i4', value: 5 });
   });
 });
