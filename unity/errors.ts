@@ -198,7 +198,7 @@ export const Errors = {
       { details: { timeoutMs: ms, mayHaveRun } },
     ),
   gameException: (info: GameExceptionInfo): UnityError =>
-    new UnityError('GAME_EXCEPTION', `${info.type}: ${info.message}`, {
+    new UnityError('GAME_EXCEPTION', `${info.type}: ${info.message}${aotHint(info)}`, {
       details: { ...info },
     }),
   typeNotFound: (name: string, suggestions: string[]): UnityError =>
@@ -316,6 +316,19 @@ export const Errors = {
       { details: { request_id: requestId, waitedMs } },
     ),
 };
+
+/**
+ * IL2CPP has no JIT: a method (or generic instantiation) the build did not compile throws
+ * ExecutionEngineException "... no ahead of time (AOT) code was generated" in the game.
+ */
+function aotHint(info: GameExceptionInfo): string {
+  if (
+    info.type !== 'System.ExecutionEngineException' ||
+    !/\bAOT\b|ahead of time/i.test(info.message)
+  )
+    return '';
+  return ' (an IL2CPP build runs only code compiled ahead of time: call a method or instantiation the game itself uses, or one without generic arguments)';
+}
 
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -91,6 +91,8 @@ export class FakeAgent {
     nullableParamMethods: new Set(),
     frameCounts: new Map(),
     loadedClasses: [],
+    noAotMethods: new Set(),
+    executionEngineException: 0,
     nextRequestId: () => ++this.requestIds,
   };
   private requestIds = 9000;

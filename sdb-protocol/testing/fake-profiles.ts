@@ -8,7 +8,14 @@ import { PacketReader } from '../buffer-reader.js';
 import { PacketWriter } from '../buffer-writer.js';
 import type { CommandPacket } from '../framing.js';
 import type { RuntimeKind } from '../runtime-profile.js';
-import { CommandSet, ErrorCode, EventKind, ModifierKind, StepDepth } from '../vocabulary.js';
+import {
+  CommandSet,
+  ErrorCode,
+  EventKind,
+  ModifierKind,
+  StepDepth,
+  ValueTag,
+} from '../vocabulary.js';
 import type { FakeReply } from './fake-agent.js';
 
 /** VM.VERSION as each runtime answers it. */
@@ -36,6 +43,10 @@ export interface FakeRuntimeModel {
   readonly frameCounts: Map<number, number>;
   /** Classes loaded before the attach: a TYPE_LOAD request replays them (IL2CPP, deferred). */
   readonly loadedClasses: number[];
+  /** Methods the IL2CPP build has no AOT code for: invoking one throws in the game. */
+  readonly noAotMethods: Set<number>;
+  /** The ExecutionEngineException object such an invoke throws (an object id the test scripts). */
+  executionEngineException: number;
   /** The next event request id (the agent's own counter). */
   nextRequestId(): number;
 }
@@ -130,6 +141,20 @@ export function profileReply(
       return { body: new PacketWriter().i32(0).body() };
     case key(CommandSet.EVENT_REQUEST, 1):
       return eventRequestAnswer(p, model, emit);
+    case key(CommandSet.VM, 7): {
+      // no JIT: a method without AOT code throws ExecutionEngineException in the game
+      const r = new PacketReader(Buffer.from(p.body));
+      r.i32(); // thread
+      r.i32(); // flags
+      if (!model.noAotMethods.has(r.i32())) return undefined;
+      return {
+        body: new PacketWriter()
+          .u8(0)
+          .u8(ValueTag.OBJECT)
+          .i32(model.executionEngineException)
+          .body(),
+      };
+    }
     default:
       return undefined;
   }
