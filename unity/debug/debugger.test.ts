@@ -2,7 +2,7 @@
 // every event set with policy ALL is either a reported stop or a level given back at once, so
 // the game is never left suspended by us.
 
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
   EventKind,
@@ -21,6 +21,13 @@ import { Debugger } from './debugger.js';
 
 /** The runtime the scripted connection answers as: the suite runs once per profile. */
 let profile: RuntimeKind = 'debian-mono';
+/** Each scripted connection's requests its runtime must never receive (asserted empty). */
+const made: string[][] = [];
+
+afterEach(() => {
+  expect(made.flat()).toEqual([]);
+  made.length = 0;
+});
 
 /** A step out of the thread's only frame: IL2CPP makes no request and answers no id (U:8435-8441). */
 function stepOutOfOnlyFrame(p: unknown): boolean {
@@ -34,6 +41,7 @@ function stepOutOfOnlyFrame(p: unknown): boolean {
 
 function fakes(failing: readonly string[] = []) {
   const sent: { name: string; params: unknown }[] = [];
+  const violations: string[] = [];
   const logged: string[] = [];
   let listener: ((s: EventSet) => void) | undefined;
   let nextRequest = 100;
@@ -64,6 +72,8 @@ function fakes(failing: readonly string[] = []) {
     },
     send(name: string, params?: unknown) {
       sent.push({ name, params });
+      // what this runtime must never receive (the wire layer would refuse it; the debugger must not ask)
+      if (name in RuntimeProfiles[profile].refused) violations.push(name);
       if (failing.includes(name)) return Promise.reject(new Error(`${name} refused`));
       return Promise.resolve(replies[name]?.(params));
     },
@@ -110,6 +120,7 @@ function fakes(failing: readonly string[] = []) {
         ilOffset: 0,
       })),
     });
+  made.push(violations);
   return { dbg, sent, hit, hitAll, resumes, logged, ext: () => ext!, conn, session, replies };
 }
 
