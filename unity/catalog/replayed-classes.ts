@@ -12,6 +12,9 @@ import {
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
 
+/** The replay's bound (a late reply still comes; the request then stays, with policy NONE). */
+const REPLAY_TIMEOUT_MS = 30_000;
+
 /** Asks the agent to replay its loaded classes; resolves with their type ids. */
 export async function replayLoadedClasses(conn: SdbConnection): Promise<number[]> {
   const seen: { requestId: number; typeId: number }[] = [];
@@ -20,10 +23,12 @@ export async function replayLoadedClasses(conn: SdbConnection): Promise<number[]
       if (e.kind === 'TYPE_LOAD') seen.push({ requestId: e.requestId, typeId: e.typeId });
   });
   try {
-    const requestId = await conn.send('EVENT_REQUEST.SET', {
-      eventKind: EventKind.TYPE_LOAD,
-      suspendPolicy: SuspendPolicy.NONE,
-    });
+    // the agent writes every replayed event before its reply: tens of thousands in a big game
+    const requestId = await conn.send(
+      'EVENT_REQUEST.SET',
+      { eventKind: EventKind.TYPE_LOAD, suspendPolicy: SuspendPolicy.NONE },
+      { timeoutMs: REPLAY_TIMEOUT_MS },
+    );
     await conn.send('EVENT_REQUEST.CLEAR', { eventKind: EventKind.TYPE_LOAD, requestId });
     // the replay was written before the SET's reply; its delivery is one turn behind the replies
     await new Promise((resolve) => setImmediate(resolve));
