@@ -567,6 +567,8 @@ export class GameSession {
       log: this.log,
       singleThreaded: (main) => this.extensions.keepThreadsStopped(main),
     });
+    await a.replayClasses(); // IL2CPP: the classes loaded before us, which it never announces
+    if (conn.isClosed) throw Errors.attachFailed(endpoint, conn.closeReason ?? 'closed on attach');
     this.lastPlayer = player;
     conn.onClose((reason) => {
       if (this.attachment === a) this.noteDrop(a, reason);
@@ -576,7 +578,6 @@ export class GameSession {
       this.holds.add(caller); // the level the connection counts as its own
       this.log(`session: ${endpoint} waits for its debugger: held for ${caller} until resumed`);
     }
-    await a.replayClasses(); // IL2CPP: the classes loaded before us, which it never announces
     this.attachment = a;
     return a;
   }
