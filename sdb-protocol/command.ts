@@ -4,6 +4,7 @@
 
 import type { PacketReader } from './buffer-reader.js';
 import type { PacketWriter } from './buffer-writer.js';
+import type { RuntimeProfile } from './runtime-profile.js';
 import type { CommandSetName } from './vocabulary.js';
 import type { ProtocolVersion } from './version.js';
 
@@ -18,6 +19,10 @@ export interface GuardContext {
   stringLength(stringId: number): Promise<number>;
   /** Whether a type is a value type (struct, enum, primitive), fetched once per type id. */
   isValueType(typeId: number): Promise<boolean>;
+  /** The runtime behind the agent (from VM.VERSION; Debian Mono until it is known). */
+  readonly runtime: RuntimeProfile;
+  /** The index of the method's first by-value `Nullable<T>` parameter, asked once per method. */
+  nullableParameter(methodId: number): Promise<number | undefined>;
 }
 
 export interface CommandDef<P, R> {

@@ -21,6 +21,7 @@ import { exchangeHandshake, negotiate } from './handshake.js';
 import { Inbound, type InboundHooks } from './inbound.js';
 import { KnownIds } from './known-ids.js';
 import { RequestPipeline, type PipelineHooks } from './request-pipeline.js';
+import { RuntimeProfiles, type RuntimeProfile } from './runtime-profile.js';
 import { connectSocket } from './socket-transport.js';
 import { SuspendLedger } from './suspend-ledger.js';
 import type { Transport } from './transport.js';
@@ -32,6 +33,8 @@ export class SdbConnection {
   /** The version both sides use: min(agent, what this client implements). */
   version: ProtocolVersion = ProtocolVersion.UNSET;
   agent: VmVersion = { description: '', major: 0, minor: 0 };
+  /** The runtime behind the agent, chosen from VM.VERSION (runtime-profile.ts). */
+  runtime: RuntimeProfile = RuntimeProfiles['debian-mono'];
   /** From the agent's VM_START event. */
   vmStart: { threadId: number; rootDomainId: number } | undefined;
   /**

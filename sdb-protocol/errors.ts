@@ -1,6 +1,7 @@
 // Typed errors of the wire layer. Each carries a stable `code`; the layers above translate them
 // once at their boundary (see docs/architecture.md) instead of matching on messages.
 
+import type { RuntimeKind, RuntimeLimit } from './runtime-profile.js';
 import { errorCodeName } from './vocabulary.js';
 
 export type SdbErrorCode =
@@ -11,6 +12,7 @@ export type SdbErrorCode =
   | 'HANDSHAKE_FAILED'
   | 'UNSAFE_REQUEST'
   | 'UNSUPPORTED'
+  | 'UNSUPPORTED_ON_RUNTIME'
   | 'NOT_PARKED';
 
 export abstract class SdbError extends Error {
@@ -77,6 +79,28 @@ export class SdbUnsafeRequestError extends SdbError {
 export class SdbUnsupportedError extends SdbError {
   readonly code = 'UNSUPPORTED';
   override name = 'SdbUnsupportedError';
+}
+
+/**
+ * Refused before sending (or an agent refusal explained): the runtime behind the agent cannot do
+ * this (runtime-profile.ts). `feature` 'generic-instantiation' is a generic method the build has
+ * no code for.
+ */
+export class SdbUnsupportedOnRuntimeError extends SdbError {
+  readonly code = 'UNSUPPORTED_ON_RUNTIME';
+  override name = 'SdbUnsupportedOnRuntimeError';
+  constructor(
+    readonly runtime: RuntimeKind,
+    readonly command: string,
+    readonly limit: RuntimeLimit,
+    readonly feature: 'command' | 'nullable-argument' | 'generic-instantiation' = 'command',
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `${command}: ${limit.feature} is not possible on this runtime: ${limit.why}. Instead: ${limit.instead}`,
+      options,
+    );
+  }
 }
 
 export function isAgentError(e: unknown, errorCode?: number): e is SdbAgentError {

@@ -18,20 +18,24 @@ export class GuardLookups {
   private readonly arrayLengths = new Map<number, number>();
   private readonly stringLengths = new Map<number, number>();
   private readonly valueTypes = new Map<number, boolean>();
+  private readonly nullableParams = new Map<number, number | undefined>();
+  private readonly nullableTypes = new Map<number, boolean>();
 
   constructor(private readonly send: LookupSender) {}
 
   /** The context guards run in: these lookups plus the connection's version and holds. */
-  guardContext(conn: Pick<GuardContext, 'version' | 'suspendCount'>): GuardContext {
+  guardContext(conn: Pick<GuardContext, 'version' | 'suspendCount' | 'runtime'>): GuardContext {
     return Object.defineProperties(
       {
         arrayLength: (id: number) => this.arrayLength(id),
         stringLength: (id: number) => this.stringLength(id),
         isValueType: (id: number) => this.isValueType(id),
+        nullableParameter: (id: number) => this.nullableParameter(id),
       },
       {
         version: { get: () => conn.version, enumerable: true },
         suspendCount: { get: () => conn.suspendCount, enumerable: true },
+        runtime: { get: () => conn.runtime, enumerable: true },
       },
     ) as GuardContext;
   }
@@ -81,5 +85,30 @@ export class GuardLookups {
       this.valueTypes.set(typeId, known);
     }
     return known;
+  }
+
+  /**
+   * The index of the method's first `Nullable<T>` parameter passed by value (a `ref T?` goes by
+   * address and is not unboxed), undefined when it has none; asked once per method.
+   */
+  async nullableParameter(methodId: number): Promise<number | undefined> {
+    if (this.nullableParams.has(methodId)) return this.nullableParams.get(methodId);
+    const info = await this.send('METHOD.GET_PARAM_INFO', { methodId });
+    let found: number | undefined;
+    for (const [i, typeId] of info.paramTypeIds.entries()) {
+      let nullable = this.nullableTypes.get(typeId);
+      if (nullable === undefined) {
+        const { fullName } = await this.send('TYPE.GET_INFO', { typeId });
+        nullable = fullName.startsWith('System.Nullable`1') && !fullName.endsWith('&');
+        this.nullableTypes.set(typeId, nullable);
+      }
+      if (nullable) {
+        found = i;
+        break;
+      }
+    }
+    if (this.nullableParams.size > MAX_ENTRIES) this.nullableParams.clear();
+    this.nullableParams.set(methodId, found);
+    return found;
   }
 }

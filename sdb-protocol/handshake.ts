@@ -7,6 +7,7 @@ import type { SdbConnection } from './connection.js';
 import { SdbConnectionClosedError, SdbHandshakeError, isAgentError } from './errors.js';
 import type { Transport } from './transport.js';
 import { ErrorCode, HANDSHAKE } from './vocabulary.js';
+import { profileOf } from './runtime-profile.js';
 import { ProtocolVersion } from './version.js';
 
 /**
@@ -131,6 +132,7 @@ export async function negotiate(
       `agent at ${conn.endpoint} speaks protocol ${conn.agent.major}.${conn.agent.minor}; only 2.x is supported`,
     );
   }
+  conn.runtime = profileOf(conn.agent);
   const declared = ProtocolVersion.negotiate(conn.agent.major, conn.agent.minor);
   await conn.send('VM.SET_PROTOCOL_VERSION', { major: declared.major, minor: declared.minor });
   conn.version = declared;
@@ -138,7 +140,8 @@ export async function negotiate(
   // kept: the caller counts it as a level it holds
   if (keepStartSuspended && (await waitingAtStart(conn))) return { startSuspended: true };
   // With suspend=y the VM sits suspended after VM_START although the event says policy NONE
-  // (trap 9); in deferred mode this RESUME answers NOT_SUSPENDED, which is fine.
+  // (trap 9); in deferred mode this RESUME answers NOT_SUSPENDED, which is fine (Unity's Mono
+  // backend answers success there, U:7952-7961: nothing was suspended, so nothing is counted).
   await conn.send('VM.RESUME').catch((e: unknown) => {
     if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw e;
   });

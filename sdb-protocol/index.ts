@@ -10,6 +10,8 @@ export * from './events.js';
 export { invokeWhenParked } from './invoke.js';
 export type { ParkedInvokeOptions, ParkedInvokeResult } from './invoke.js';
 export { notSupported } from './not-supported.js';
+export { RuntimeProfiles, profileOf } from './runtime-profile.js';
+export type { RuntimeKind, RuntimeLimit, RuntimeProfile } from './runtime-profile.js';
 export { readString } from './strings.js';
 export type { StringRead } from './strings.js';
 export * from './values.js';

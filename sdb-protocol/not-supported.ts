@@ -35,7 +35,8 @@ export const notSupported: Readonly<Record<string, string>> = {
   'STACK_FRAME.SET_VALUES_2': DOTNET_ONLY,
   'STACK_FRAME.GET_COUNT': DOTNET_ONLY,
   'STACK_FRAME.GET_PARAMETERS_COUNT': DOTNET_ONLY,
-  'ASSEMBLY.GET_CATTRS': DOTNET_ONLY,
+  'ASSEMBLY.GET_CATTRS':
+    "Debian's 6.8 answers NOT_IMPLEMENTED; Unity's agents (2022.3, Mono and IL2CPP) have it as command 14 (debugger-agent.c:8902 of Unity's IL2CPP tree); nothing here needs assembly attributes",
   'ASSEMBLY.GET_CUSTOM_ATTRIBUTES': DOTNET_ONLY,
   'ASSEMBLY.GET_PEIMAGE_ADDRESS': DOTNET_ONLY,
   'ASSEMBLY.GET_DEBUG_INFORMATION': `${DOTNET_ONLY}; ${BEYOND_VERSION}`,

@@ -20,6 +20,7 @@ import { SdbAgentError, SdbProtocolError, SdbUnsupportedError } from './errors.j
 import { writeCommandHeader, type ReplyPacket } from './framing.js';
 import type { KnownIds } from './known-ids.js';
 import { ReadCoalescer, isCoalescable, type ReadParams } from './read-coalescer.js';
+import { explainOnRuntime, refuseOnRuntime } from './runtime-guard.js';
 import { CommandSet, ErrorCode, HEADER_SIZE } from './vocabulary.js';
 import { ProtocolVersion } from './version.js';
 
@@ -120,7 +121,11 @@ export class RequestPipeline {
           `${name} needs protocol 2.${def.since}; the agent at ${this.state.endpoint} speaks ${version.toString()}`,
         );
       }
-      const pending = def.guard?.(params, this.hooks.guardContext);
+      const ctx = this.hooks.guardContext;
+      const onRuntime = refuseOnRuntime(name, params, ctx);
+      const pending = onRuntime
+        ? onRuntime.then(() => def.guard?.(params, ctx))
+        : def.guard?.(params, ctx);
       if (pending) return this.dispatchAfter(pending, name, def, params, options);
       return this.dispatch(name, def, params, options);
     } catch (e) {
@@ -190,7 +195,7 @@ export class RequestPipeline {
         timeoutMs,
         (reply, decorate) => {
           if (reply.errorCode !== ErrorCode.NONE) {
-            reject(decorate(agentError(name, reply)));
+            reject(decorate(explainOnRuntime(this.hooks.guardContext, agentError(name, reply))));
             return true;
           }
           let value: ResultOf<K>;

@@ -13,6 +13,8 @@ import {
   SdbTimeoutError,
   SdbUnsafeRequestError,
   SdbUnsupportedError,
+  SdbUnsupportedOnRuntimeError,
+  RuntimeProfiles,
 } from '../sdb-protocol/index.js';
 
 export type UnityErrorCode =
@@ -49,6 +51,10 @@ export type UnityErrorCode =
   | 'NO_LOCATION'
   | 'UNSAFE_REQUEST'
   | 'UNSUPPORTED'
+  /** An IL2CPP player cannot do this (no JIT, no IL, an agent assertion); the message says what to do instead. */
+  | 'UNSUPPORTED_ON_IL2CPP'
+  /** A generic method instantiation the IL2CPP build did not compile (no AOT code for it). */
+  | 'GENERIC_INSTANTIATION_MISSING'
   | 'PROTOCOL_ERROR'
   | 'SHUTTING_DOWN'
   /** A name in a program that is neither a local, a builtin nor a type (CS0103). */
@@ -194,7 +200,7 @@ export const Errors = {
       { details: { timeoutMs: ms, mayHaveRun } },
     ),
   gameException: (info: GameExceptionInfo): UnityError =>
-    new UnityError('GAME_EXCEPTION', `${info.type}: ${info.message}`, {
+    new UnityError('GAME_EXCEPTION', `${info.type}: ${info.message}${aotHint(info)}`, {
       details: { ...info },
     }),
   typeNotFound: (name: string, suggestions: string[]): UnityError =>
@@ -272,6 +278,29 @@ export const Errors = {
       `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(', ')}` : ''} (debug_locations lists them)`,
       { details: { lines } },
     ),
+  /** IL2CPP answers a step out of a thread's outermost frame by making no request (U:8435-8441). */
+  stepOutOfOutermost: (threadId: number, runtime: string): UnityError =>
+    new UnityError(
+      'UNSUPPORTED_ON_IL2CPP',
+      `step out of the outermost frame of thread ${threadId}: the ${runtime} agent makes no step request there (the method returns to the engine, where nothing can stop); the game stays paused here. Instead: step over to the end of the method, or set a breakpoint where it should stop next and resume`,
+      { details: { threadId, runtime } },
+    ),
+  /** The runtime behind the agent cannot do what was asked (sdb-protocol/runtime-profile.ts). */
+  unsupportedOnRuntime: (e: SdbUnsupportedOnRuntimeError): UnityError => {
+    const label = RuntimeProfiles[e.runtime].label;
+    const details = { runtime: e.runtime, command: e.command, instead: e.limit.instead };
+    if (e.feature === 'generic-instantiation')
+      return new UnityError(
+        'GENERIC_INSTANTIATION_MISSING',
+        `this generic method instantiation is not in the ${label} build: ${e.limit.why}. Instead: ${e.limit.instead}`,
+        { details, cause: e },
+      );
+    return new UnityError(
+      e.runtime === 'il2cpp' ? 'UNSUPPORTED_ON_IL2CPP' : 'UNSUPPORTED',
+      `${label} player: ${e.limit.feature} is not possible (${e.limit.why}); nothing was sent. Instead: ${e.limit.instead}`,
+      { details, cause: e },
+    );
+  },
   idempotencyConflict: (
     requestId: string,
     first: { tool: string; at: string; caller: string },
@@ -289,6 +318,19 @@ export const Errors = {
       { details: { request_id: requestId, waitedMs } },
     ),
 };
+
+/**
+ * IL2CPP has no JIT: a method (or generic instantiation) the build did not compile throws
+ * ExecutionEngineException "... no ahead of time (AOT) code was generated" in the game.
+ */
+function aotHint(info: GameExceptionInfo): string {
+  if (
+    info.type !== 'System.ExecutionEngineException' ||
+    !/\bAOT\b|ahead of time/i.test(info.message)
+  )
+    return '';
+  return ' (an IL2CPP build runs only code compiled ahead of time: call a method or instantiation the game itself uses, or one without generic arguments)';
+}
 
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -321,6 +363,7 @@ export function fromSdbError(e: unknown, endpoint: string): UnityError {
     return new UnityError('UNSAFE_REQUEST', e.message, { cause: e });
   if (e instanceof SdbUnsupportedError)
     return new UnityError('UNSUPPORTED', e.message, { cause: e });
+  if (e instanceof SdbUnsupportedOnRuntimeError) return Errors.unsupportedOnRuntime(e);
   if (e instanceof SdbProtocolError)
     return new UnityError('PROTOCOL_ERROR', e.message, { cause: e });
   if (e instanceof SdbAgentError || e instanceof SdbError) {

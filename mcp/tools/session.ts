@@ -137,6 +137,16 @@ export const status = defineTool({
     players: z.array(playerSchema),
     games: z.array(gameSchema).describe('every game attached or chosen, by anyone'),
     session: sessionSchema.describe('the game your calls go to (not attached: none chosen yet)'),
+    runtime: z
+      .object({
+        kind: z.enum(['debian-mono', 'unity-mono', 'il2cpp']),
+        label: z.string(),
+        cannot: z
+          .array(z.object({ feature: z.string(), instead: z.string() }))
+          .describe('what this runtime cannot do, and what to do instead'),
+      })
+      .optional()
+      .describe("your game's runtime (Mono or IL2CPP), once attached"),
     game: z.string().optional().describe('its id, once you have one'),
     discovery: z.object({
       listening: z.array(z.number().int()).describe('UDP ports bound'),
@@ -195,6 +205,7 @@ export const status = defineTool({
           ? 'players: none heard'
           : 'players: discovery is off',
       `session: ${sessionText(s)}${mine ? ` (${mine.id})` : ''}`,
+      ...(s.runtimeProfile ? [runtimeText(s.runtimeProfile)] : []),
       ...(games.length ? [`games: ${games.map((g) => gameText(g, caller)).join(' | ')}`] : []),
       `you: ${caller}`,
       ...(problems.length ? [`discovery problems: ${problems.join('; ')}`] : []),
@@ -212,6 +223,7 @@ export const status = defineTool({
         players,
         games,
         session: sessionOut(s),
+        ...(s.runtimeProfile ? { runtime: s.runtimeProfile } : {}),
         ...(mine ? { game: mine.id } : {}),
         discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
         ...(dbg
@@ -228,6 +240,12 @@ export const status = defineTool({
     };
   },
 });
+
+function runtimeText(r: NonNullable<SessionStatus['runtimeProfile']>): string {
+  return r.cannot.length
+    ? `runtime: ${r.label}; cannot: ${r.cannot.map((c) => `${c.feature} (instead: ${c.instead})`).join('; ')}`
+    : `runtime: ${r.label}`;
+}
 
 function recordsText(r: LedgerPlaces): string {
   return (

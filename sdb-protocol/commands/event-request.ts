@@ -113,7 +113,11 @@ function writeModifier(w: PacketWriter, m: Modifier, v: ProtocolVersion): void {
 }
 
 export const eventRequestCommands = {
-  /** Returns the request id. */
+  /**
+   * Returns the request id; 0 when the agent made no request: IL2CPP answers a step out of the
+   * thread's outermost frame with success and an empty body (Unity's debugger-agent.c, IL2CPP
+   * tree of 2022.3.10f1, lines 8435-8441). Real ids start at 1.
+   */
   'EVENT_REQUEST.SET': defineCommand<EventRequestParams, number>({
     set: 'EVENT_REQUEST',
     command: 1,
@@ -123,7 +127,7 @@ export const eventRequestCommands = {
       w.u8(p.eventKind).u8(p.suspendPolicy).u8(mods.length);
       for (const m of mods) writeModifier(w, m, v);
     },
-    decode: (r) => r.i32(),
+    decode: (r) => (r.remaining === 0 ? 0 : r.i32()),
   }),
   /** Unknown ids are ignored by the agent. */
   'EVENT_REQUEST.CLEAR': defineCommand<{ eventKind: EventKindValue; requestId: number }>({

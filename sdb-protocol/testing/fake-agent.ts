@@ -21,6 +21,14 @@ import {
   SuspendPolicy,
   type CommandSetName,
 } from '../vocabulary.js';
+import type { RuntimeKind } from '../runtime-profile.js';
+import {
+  profileReply,
+  versionOf,
+  violationOf,
+  type FakeRuntimeModel,
+  type Violation,
+} from './fake-profiles.js';
 import { memoryPair } from './memory-transport.js';
 
 export interface FakeReply {
@@ -37,6 +45,8 @@ export type FakeHandler = (
 export interface FakeAgentOptions {
   /** false: accept the connection but never send the handshake. */
   handshake?: string | false;
+  /** Which runtime to answer as (fake-profiles.ts); default Debian's Mono 6.8. */
+  profile?: RuntimeKind;
   minor?: number;
   /** Send VM_START right after the handshake (default true). */
   vmStart?: boolean;
@@ -72,6 +82,20 @@ function keyOfRef(ref: CommandRef): string {
 export class FakeAgent {
   readonly received: CommandPacket[] = [];
   suspendCount = 0;
+  /** The runtime this agent answers as. */
+  readonly profile: RuntimeKind;
+  /** Requests this runtime must never receive that it received anyway (a test asserts none). */
+  readonly violations: Violation[] = [];
+  /** What the profile's answers depend on (fake-profiles.ts); tests and fake games fill it. */
+  readonly model: FakeRuntimeModel = {
+    nullableParamMethods: new Set(),
+    frameCounts: new Map(),
+    loadedClasses: [],
+    noAotMethods: new Set(),
+    executionEngineException: 0,
+    nextRequestId: () => ++this.requestIds,
+  };
+  private requestIds = 9000;
   private readonly handlers = new Map<string, FakeHandler>();
   private peer: Transport | undefined;
   private eventId = 0;
@@ -85,11 +109,13 @@ export class FakeAgent {
     private readonly listener: { close(): Promise<void> } | undefined,
     readonly options: FakeAgentOptions,
   ) {
+    this.profile = options.profile ?? 'debian-mono';
+    const version = versionOf[this.profile];
     this.on('VM.VERSION', () => ({
       body: new PacketWriter()
-        .string('fake mono')
+        .string(version.description)
         .i32(2)
-        .i32(options.minor ?? 54)
+        .i32(options.minor ?? version.minor)
         .body(),
     }));
     this.on('VM.SET_PROTOCOL_VERSION', () => ({}));
@@ -274,10 +300,26 @@ export class FakeAgent {
         const key = keyOf(p.commandSet, p.command);
         const w = this.waiters.findIndex((x) => x.key === key);
         if (w >= 0) this.waiters.splice(w, 1)[0]!.resolve(p);
+        const violation = violationOf(this.profile, p, this.model);
+        if (violation) {
+          this.violations.push(violation);
+          if (violation.fatal) {
+            peer.destroy(); // the player died
+            return;
+          }
+        }
+        const own = profileReply(
+          this.profile,
+          p,
+          this.model,
+          () => this.suspendCount,
+          (body) => this.sendEvent(body),
+        );
         const handler = this.handlers.get(key);
-        const out = handler
-          ? handler(p, this)
-          : ({ error: ErrorCode.NOT_IMPLEMENTED } as FakeReply);
+        const out =
+          own === 'resume-anyway'
+            ? {}
+            : (own ?? (handler ? handler(p, this) : { error: ErrorCode.NOT_IMPLEMENTED }));
         if (out === 'none') continue;
         for (const r of Array.isArray(out) ? out : [out]) this.reply(p.id, r);
       }

@@ -1,10 +1,12 @@
 // The type names of one loaded assembly. No SDB command lists them, so they come from the
 // assembly's image, in this order:
-//   1. ASSEMBLY.GET_METADATA_BLOB (since 2.47: Mono 6.8 has it, Unity's 2.45 agent does not);
+//   1. ASSEMBLY.GET_METADATA_BLOB (since 2.47: Mono 6.8 has it, Unity's 2.45 agent does not, nor
+//      does IL2CPP, which keeps no image: never asked there, see runtime-profile.ts);
 //   2. the file at ASSEMBLY.GET_LOCATION read from local disk, accepted only if its MVID is the
 //      loaded module's (MODULE.GET_INFO guid): a game on another machine, or a file rebuilt
 //      since it was loaded, must not lend us wrong names;
-//   3. an injected lister (the session's invoke-based Assembly.GetTypes(), for instance).
+//   3. an injected lister (the session's invoke-based Assembly.GetTypes(), for instance: an
+//      IL2CPP player's names always come from there or from its replayed classes).
 // With preferLocalFiles, 2 goes before 1: three small commands and a disk read instead of the
 // whole image over the wire (mscorlib alone is 4.8 MB). Method signatures read images through
 // the same loadAssemblyImage (sources 1 and 2 only: names alone carry no signatures).
@@ -73,6 +75,9 @@ export async function loadAssemblyImage(
   sources: Pick<TypeSources, 'readFile' | 'preferLocalFiles'>,
 ): Promise<LoadedImage | { reasons: string[] }> {
   const blob: Attempt = async () => {
+    if (!conn.runtime.metadataBlobs) {
+      return `${conn.runtime.label} keeps no metadata image (GET_METADATA_BLOB is not implemented there)`;
+    }
     if (!conn.version.atLeast(47)) {
       return `needs protocol 2.47, the agent speaks ${conn.version.toString()}`;
     }

@@ -14,3 +14,4 @@ export { boundedEditDistance, closestNames, suggestionBound } from './edit-dista
 export { parseTypeQuery } from './name-query.js';
 export type { MatchKind, TypeQuery } from './name-query.js';
 export { displayTypeName, isPlainTypeName, splitFullName } from './type-names.js';
+export { classNamesByAssembly, replayLoadedClasses } from './replayed-classes.js';

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { MethodAttributes, type SdbConnection } from '../../sdb-protocol/index.js';
+import {
+  MethodAttributes,
+  type RuntimeKind,
+  type SdbConnection,
+} from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
 import { TypeInfoFlags as F } from '../../sdb-protocol/vocabulary.js';
 import { ParamAttributes as PA } from './method-metadata.js';
@@ -111,13 +115,19 @@ let conn: SdbConnection | undefined;
 
 afterEach(async () => {
   await conn?.close();
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   conn = undefined;
   agent = undefined;
 });
 
-async function attach(g: FakeGame, minor = 54, options: TypeCatalogOptions = {}) {
-  agent = FakeAgent.inMemory({ minor });
+async function attach(
+  g: FakeGame,
+  minor = 54,
+  options: TypeCatalogOptions = {},
+  profile: RuntimeKind = 'debian-mono',
+) {
+  agent = FakeAgent.inMemory({ minor, profile });
   g.install(agent);
   conn = await agent.connect();
   const a = agent;
@@ -237,5 +247,23 @@ describe('methodSignature', () => {
     const swap = await methodId('Game.Probe', 'Swap');
     await conn!.close();
     await expect(catalog.methodSignature(swap)).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
+  });
+});
+
+describe('methodSignature on IL2CPP (no metadata image)', () => {
+  it('gives undefined without asking for the blob, and members still come from the agent', async () => {
+    const w = makeGame();
+    const { catalog, methodId, blobs } = await attach(
+      w.g,
+      58,
+      {
+        readFile: () => Promise.resolve(undefined),
+        listTypeNames: (id) => Promise.resolve(w.g.reflectionNames(id)),
+      },
+      'il2cpp',
+    );
+    const tryParse = await methodId('Game.Probe', 'TryParse');
+    expect(await catalog.methodSignature(tryParse)).toBeUndefined();
+    expect(blobs()).toBe(0);
   });
 });

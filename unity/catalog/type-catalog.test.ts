@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import {
   FieldAttributes,
   MethodAttributes,
   type CommandName,
+  type RuntimeKind,
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
@@ -84,27 +85,55 @@ function makeGame() {
 
 let agent: FakeAgent | undefined;
 let conn: SdbConnection | undefined;
+/** The runtime the agent answers as (the blocks under describe.each set it). */
+let profile: RuntimeKind = 'debian-mono';
+const PROFILES: RuntimeKind[] = ['debian-mono', 'unity-mono', 'il2cpp'];
 
 afterEach(async () => {
   await conn?.close();
+  // nothing reached the agent that its runtime must never receive
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   conn = undefined;
   agent = undefined;
+  profile = 'debian-mono';
 });
+
+/** Runs a block once per runtime profile. */
+function eachRuntime(name: string, body: () => void): void {
+  describe.each(PROFILES)(`${name} (%s)`, (p) => {
+    beforeEach(() => {
+      profile = p;
+    });
+    body();
+  });
+}
 
 async function attach(
   g: FakeGame,
-  minor = 54,
+  minor?: number,
   options: TypeCatalogOptions = {},
 ): Promise<{ catalog: TypeCatalog; sent: (name: CommandName) => number }> {
-  agent = FakeAgent.inMemory({ minor });
+  agent = FakeAgent.inMemory({ profile, ...(minor !== undefined ? { minor } : {}) });
   g.install(agent);
   conn = await agent.connect();
   const a = agent;
-  return { catalog: new TypeCatalog(conn, options), sent: (name) => a.count(name) };
+  // an IL2CPP player keeps no metadata image and its assemblies are no files here: the
+  // session lists their types by Assembly.GetTypes() in the game
+  const il2cpp: TypeCatalogOptions =
+    profile === 'il2cpp'
+      ? {
+          readFile: () => Promise.resolve(undefined),
+          listTypeNames: (id) => Promise.resolve(g.reflectionNames(id)),
+        }
+      : {};
+  return {
+    catalog: new TypeCatalog(conn, { ...il2cpp, ...options }),
+    sent: (name) => a.count(name),
+  };
 }
 
-describe('assemblies', () => {
+eachRuntime('assemblies', () => {
   it('lists them fresh on every call and names each assembly id once', async () => {
     const w = makeGame();
     const late = w.g.assembly('Late, Version=1.0.0.0', { loaded: false });
@@ -231,7 +260,7 @@ describe('findTypes', () => {
   });
 });
 
-describe('resolveType', () => {
+eachRuntime('resolveType', () => {
   it('resolves full and unique simple names; reports ambiguity and misses', async () => {
     const w = makeGame();
     const { catalog } = await attach(w.g);
@@ -346,7 +375,7 @@ describe('preferLocalFiles', () => {
   });
 });
 
-describe('describe', () => {
+eachRuntime('describe', () => {
   it('gives kind, bases, fields, properties and methods of a class', async () => {
     const w = makeGame();
     const { catalog } = await attach(w.g);
@@ -447,7 +476,7 @@ describe('describe', () => {
   });
 });
 
-describe('findMember', () => {
+eachRuntime('findMember', () => {
   it('finds fields, properties and overloads down the base chain, most derived first', async () => {
     const w = makeGame();
     const { catalog } = await attach(w.g);
@@ -477,8 +506,48 @@ describe('findMember', () => {
   });
 });
 
-it('translates wire failures into the unity error catalogue', async () => {
-  const { catalog } = await attach(makeGame().g);
-  await conn!.close();
-  await expect(catalog.findTypes('Game.Probe')).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
+eachRuntime('errors', () => {
+  it('translates wire failures into the unity error catalogue', async () => {
+    const { catalog } = await attach(makeGame().g);
+    await conn!.close();
+    await expect(catalog.findTypes('Game.Probe')).rejects.toMatchObject({
+      code: 'CONNECTION_LOST',
+    });
+  });
+});
+
+describe('IL2CPP (no metadata image, token lookups answer 0)', () => {
+  it('lists names from the game, never asks for the blob, finds ids by name', async () => {
+    profile = 'il2cpp';
+    const w = makeGame();
+    const { catalog, sent } = await attach(w.g);
+    expect(await catalog.resolveType('Game.Probe')).toBe(w.probe.id);
+    expect(await catalog.resolveType('Game.Outer+Inner`1')).toBe(w.inner.id);
+    expect(sent('ASSEMBLY.GET_METADATA_BLOB')).toBe(0);
+    expect(sent('ASSEMBLY.GET_TYPE_FROM_TOKEN')).toBe(0);
+    expect(catalog.stats.listedBy['metadata-blob']).toBe(0);
+    expect(catalog.stats.listedBy.fallback).toBeGreaterThan(0);
+  });
+
+  it('an assembly the game cannot list is reported unlisted, with IL2CPP as the blob reason', async () => {
+    profile = 'il2cpp';
+    const w = makeGame();
+    const { catalog } = await attach(w.g, undefined, {
+      listTypeNames: () => Promise.reject(new Error('main thread busy')),
+    });
+    const miss = await catalog.findTypes('Nothing*');
+    expect(miss.unlisted.length).toBe(4);
+    expect(miss.unlisted[0]!.reasons.join('; ')).toMatch(/IL2CPP keeps no metadata image/);
+  });
+});
+
+describe('a token lookup answered with id 0', () => {
+  it('falls back to the name instead of using type id 0', async () => {
+    const w = makeGame();
+    const { catalog, sent } = await attach(w.g);
+    agent!.on('ASSEMBLY.GET_TYPE_FROM_TOKEN', () => ({ body: Buffer.from([0, 0, 0, 0]) }));
+    expect(await catalog.resolveType('Game.Probe')).toBe(w.probe.id);
+    expect(sent('ASSEMBLY.GET_TYPE_FROM_TOKEN')).toBeGreaterThan(0);
+    expect(sent('ASSEMBLY.GET_TYPE')).toBeGreaterThan(0);
+  });
 });

@@ -92,9 +92,15 @@ export class TypeIndex {
     const { token, fullName } = hit.type;
     return memo(this.typeIds, typeKey(assemblyId, hit.type), async () => {
       try {
-        if (token !== undefined && this.conn.version.atLeast(47)) {
+        // IL2CPP answers token lookups with id 0 (runtime-profile.ts: tokenLookups): by name there
+        if (
+          token !== undefined &&
+          this.conn.version.atLeast(47) &&
+          this.conn.runtime.tokenLookups
+        ) {
           try {
-            return await this.conn.send('ASSEMBLY.GET_TYPE_FROM_TOKEN', { assemblyId, token });
+            const id = await this.conn.send('ASSEMBLY.GET_TYPE_FROM_TOKEN', { assemblyId, token });
+            if (id !== 0) return id;
           } catch (e) {
             // a fork may declare 2.47+ without the command (NOT_IMPLEMENTED): the name still works
             if (!isAgentError(e)) throw e;

@@ -2,20 +2,46 @@
 // every event set with policy ALL is either a reported stop or a level given back at once, so
 // the game is never left suspended by us.
 
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import {
   EventKind,
+  RuntimeProfiles,
+  StepDepth,
   SuspendPolicy,
+  type EventRequestParams,
   type EventSet,
+  type RuntimeKind,
   type SdbConnection,
 } from '../../sdb-protocol/index.js';
+import { RUNTIME_PROFILES } from '../testing/attachable-agent.js';
 import { GameConnection } from '../session/game-connection.js';
 import type { GameSession, SessionExtension } from '../session/session.js';
 import { Debugger } from './debugger.js';
 
+/** The runtime the scripted connection answers as: the suite runs once per profile. */
+let profile: RuntimeKind = 'debian-mono';
+/** Each scripted connection's requests its runtime must never receive (asserted empty). */
+const made: string[][] = [];
+
+afterEach(() => {
+  expect(made.flat()).toEqual([]);
+  made.length = 0;
+});
+
+/** A step out of the thread's only frame: IL2CPP makes no request and answers no id (U:8435-8441). */
+function stepOutOfOnlyFrame(p: unknown): boolean {
+  const r = p as EventRequestParams;
+  return (
+    profile === 'il2cpp' &&
+    r.eventKind === EventKind.STEP &&
+    (r.modifiers ?? []).some((m) => m.kind === 'step' && m.depth === StepDepth.OUT)
+  );
+}
+
 function fakes(failing: readonly string[] = []) {
   const sent: { name: string; params: unknown }[] = [];
+  const violations: string[] = [];
   const logged: string[] = [];
   let listener: ((s: EventSet) => void) | undefined;
   let nextRequest = 100;
@@ -28,7 +54,7 @@ function fakes(failing: readonly string[] = []) {
         { ilOffset: 4, line: 11, sourceIndex: 0, column: -1, endLine: -1, endColumn: -1 },
       ],
     }),
-    'EVENT_REQUEST.SET': () => nextRequest++,
+    'EVENT_REQUEST.SET': (p) => (stepOutOfOnlyFrame(p) ? 0 : nextRequest++),
     'THREAD.GET_FRAME_INFO': () => [{ frameId: 1, methodId: 5, ilOffset: 4, flags: 0 }],
     'METHOD.GET_NAME': () => 'Tick',
     'METHOD.GET_DECLARING_TYPE': () => 7,
@@ -39,12 +65,15 @@ function fakes(failing: readonly string[] = []) {
   const conn = {
     isClosed: false,
     endpoint: '127.0.0.1:1',
+    runtime: RuntimeProfiles[profile],
     onEvent(l: (s: EventSet) => void) {
       listener = l;
       return () => (listener = undefined);
     },
     send(name: string, params?: unknown) {
       sent.push({ name, params });
+      // what this runtime must never receive (the wire layer would refuse it; the debugger must not ask)
+      if (name in RuntimeProfiles[profile].refused) violations.push(name);
       if (failing.includes(name)) return Promise.reject(new Error(`${name} refused`));
       return Promise.resolve(replies[name]?.(params));
     },
@@ -91,14 +120,19 @@ function fakes(failing: readonly string[] = []) {
         ilOffset: 0,
       })),
     });
-  return { dbg, sent, hit, hitAll, resumes, logged, ext: () => ext!, conn, session };
+  made.push(violations);
+  return { dbg, sent, hit, hitAll, resumes, logged, ext: () => ext!, conn, session, replies };
 }
 
 function isStep(p: unknown): boolean {
   return (p as { eventKind: number }).eventKind === EventKind.STEP;
 }
 
-describe('the debugger', () => {
+describe.each(RUNTIME_PROFILES)('the debugger (%s)', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('reports a hit as a pause owned by the breakpoint owner, and resumes it once', async () => {
     const f = fakes();
     const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', line: 11 })).value;
@@ -253,5 +287,55 @@ describe('the debugger', () => {
     await vi.waitFor(() =>
       expect(f.logged).toEqual([expect.stringMatching(/clearing request 100 before closing/)]),
     );
+  });
+
+  it('arms IL offset 0 without a sequence point there only where the runtime binds it', async () => {
+    const f = fakes();
+    f.replies['METHOD.GET_DEBUG_INFO'] = () => ({
+      codeSize: 0,
+      files: [{ path: '/game/T.cs' }],
+      points: [{ ilOffset: 4, line: 11, sourceIndex: 0, column: -1, endLine: -1, endColumn: -1 }],
+    });
+    const set = f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', ilOffset: 0 });
+    const breakpoints = (): number =>
+      f.sent.filter(
+        (s) =>
+          s.name === 'EVENT_REQUEST.SET' &&
+          (s.params as EventRequestParams).eventKind === EventKind.BREAKPOINT,
+      ).length;
+    if (kind === 'il2cpp') {
+      // IL2CPP would accept the request and never stop there (debugger-engine.c:650-676)
+      await expect(set).rejects.toMatchObject({ code: 'NO_LOCATION', details: { lines: [11] } });
+      expect(breakpoints()).toBe(0);
+    } else {
+      expect((await set).value.locations).toMatchObject([{ ilOffset: 0 }]);
+      expect(breakpoints()).toBe(1);
+    }
+  });
+
+  it('refuses an IL offset off the sequence points on every runtime', async () => {
+    const f = fakes();
+    await expect(
+      f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick', ilOffset: 2 }),
+    ).rejects.toMatchObject({ code: 'NO_LOCATION', details: { lines: [10, 11] } });
+  });
+
+  it('a step out of the outermost frame: refused on IL2CPP with the game left paused', async () => {
+    const f = fakes();
+    const bp = (await f.dbg.setBreakpoint('a', { type: 'Game.T', method: 'Tick' })).value;
+    f.hit(bp.requests[0]!.requestId);
+    await f.dbg.wait(1000);
+    const out = f.dbg.step('a', 'out', { timeoutMs: 50 });
+    if (kind === 'il2cpp') {
+      await expect(out).rejects.toMatchObject({ code: 'UNSUPPORTED_ON_IL2CPP' });
+      expect(f.resumes()).toBe(0);
+      expect(f.dbg.paused?.threadId).toBe(99);
+      await f.dbg.step('a', 'resume', { timeoutMs: 50 }); // and it can still be resumed
+      expect(f.resumes()).toBe(1);
+    } else {
+      await out;
+      expect(f.resumes()).toBe(1);
+      expect(f.sent.some((s) => s.name === 'EVENT_REQUEST.SET' && isStep(s.params))).toBe(true);
+    }
   });
 });

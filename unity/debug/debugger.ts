@@ -266,13 +266,13 @@ export class Debugger {
       throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
     }
     bp.watch = true;
-    this.samplers.set(bp.id, async (threadId: number, arrival: Arrival) => {
+    this.samplers.set(bp.id, async (threadId: number, arrival: Arrival, conn: SdbConnection) => {
       if (samples.length >= limit) return;
       const r = await this.session.run(
         'watch sample',
         caller,
         (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
-        { urgent: true }, // the game stands at the hit until it is sampled
+        { urgent: true, heldBy: conn }, // the game stands at the hit until it is sampled
       );
       costs.push(r.cost);
       samples.push({ wall: arrival.wall, at: arrival.at, threadId, ...r.value });

@@ -47,7 +47,7 @@ export interface EventDecisionDeps extends StepperDeps {
 }
 
 /** A watch's hit: what it reads at the stop (in an operation of its own); never a pause. */
-export type Sampler = (threadId: number, arrival: Arrival) => Promise<void>;
+export type Sampler = (threadId: number, arrival: Arrival, conn: SdbConnection) => Promise<void>;
 
 /** When an event set arrived: the monotonic clock (stop costs) and the wall clock (entries). */
 export interface Arrival {
@@ -234,37 +234,38 @@ export class EventDecisions {
         bp.hits = bp.hitCount; // the agent reported the n-th hit only
         bp.spent = true;
       }
-      if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
-      return this.sampled(bp, ev.threadId, arrival) ?? base;
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
+      return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
     }
     let verdict: boolean | string;
     try {
-      verdict = await this.condition(bp, ev.threadId);
+      verdict = await this.condition(conn, bp, ev.threadId);
     } catch (e) {
       verdict = messageOf(e);
     }
     if (verdict === false) return undefined;
     if (typeof verdict === 'string') {
       // a logpoint never pauses: the entry says why it could not decide
-      if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival, verdict);
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival, verdict);
       return { ...base, conditionError: verdict };
     }
     bp.hits++;
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
-    if (bp.log !== undefined) return this.logHit(bp, ev.threadId, arrival);
-    return this.sampled(bp, ev.threadId, arrival) ?? base;
+    if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
+    return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
   }
 
   /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
   private sampled(
+    conn: SdbConnection,
     bp: Breakpoint,
     threadId: number,
     arrival: Arrival,
   ): Promise<undefined> | undefined {
     const sampler = this.d.samplers.get(bp.id);
     if (!sampler) return undefined;
-    return sampler(threadId, arrival).then(
+    return sampler(threadId, arrival, conn).then(
       () => undefined,
       (e: unknown) => {
         this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
@@ -279,6 +280,7 @@ export class EventDecisions {
    * could not run at all: the hit is never dropped.
    */
   private async logHit(
+    conn: SdbConnection,
     bp: Breakpoint,
     threadId: number,
     arrival: Arrival,
@@ -294,7 +296,7 @@ export class EventDecisions {
         'logpoint',
         bp.owner,
         (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
-        { urgent: true },
+        { urgent: true, heldBy: conn },
       );
       holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
       // the frame is known when the message reads it (no invoke of our own at every hit)
@@ -323,12 +325,17 @@ export class EventDecisions {
   }
 
   /** true/false, or why it could not be decided. */
-  private async condition(bp: Breakpoint, threadId: number): Promise<boolean | string> {
+  private async condition(
+    conn: SdbConnection,
+    bp: Breakpoint,
+    threadId: number,
+  ): Promise<boolean | string> {
     const r = await this.d.session.run(
       'breakpoint condition',
       bp.owner,
       (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition!),
-      { urgent: true }, // the game stands at the hit until it is decided
+      // the game stands at the hit until it is decided, held by the event's level
+      { urgent: true, heldBy: conn },
     );
     const v = r.value;
     if (v.kind === 'value' && v.value.kind === 'bool') return v.value.value;

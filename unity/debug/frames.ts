@@ -113,7 +113,67 @@ export async function frameSlots(
   const { typeName } = await cache.methodName(frame.methodId);
   return self && isGeneratedHolder(typeName)
     ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName))
-    : slots;
+    : unfoldClosures(cache, slots);
+}
+
+/**
+ * Roslyn's closures in an ordinary frame (mcs, the fixtures' compiler, keeps captured locals in
+ * its own closure objects, which unhoist reads): a local function receives the captured locals of
+ * its outer method in a struct passed by reference as an unnamed parameter, and a method whose
+ * locals a lambda or local function captures holds them in a local `CS$<>8__locals<N>` (a struct,
+ * or a class when a lambda captures them), itself holding an enclosing scope's the same way.
+ */
+function isClosure(name: string, kind: FrameSlot['kind']): boolean {
+  return (kind === 'param' && name === '') || DISPLAY_LOCAL.test(name);
+}
+const DISPLAY_LOCAL = /^CS\$<>8__locals\d+$/;
+
+/** The frame's slots with each Roslyn closure replaced by the captured locals it holds. */
+async function unfoldClosures(cache: LocationCache, slots: FrameSlot[]): Promise<FrameSlot[]> {
+  if (!slots.some((s) => isClosure(s.name, s.kind))) return slots;
+  const own = slots.filter((s) => !isClosure(s.name, s.kind));
+  const taken = new Set(own.map((s) => s.name));
+  const captured: FrameSlot[] = [];
+  const unfold = async (raw: Value, typeId: number, depth: number): Promise<void> => {
+    if (depth > 4) return;
+    const fields = (await cache.fields(raw.kind === 'valuetype' ? raw.typeId : typeId)).filter(
+      (f) => (f.attributes & FIELD_STATIC) === 0,
+    );
+    let values: readonly Value[];
+    if (raw.kind === 'valuetype') values = raw.fields;
+    else if (raw.kind === 'object')
+      values = await cache.conn.send('OBJECT_REF.GET_VALUES', {
+        objectId: raw.objectId,
+        fieldIds: fields.map((f) => f.fieldId),
+      });
+    else return;
+    for (const [i, f] of fields.entries()) {
+      const value = values[i];
+      if (!value) continue;
+      if (DISPLAY_LOCAL.test(f.name)) {
+        await unfold(value, f.typeId, depth + 1);
+        continue;
+      }
+      const as = hoistedName(f.name);
+      // a captured `this` is the frame's own (a local function of an instance method is one)
+      if (!as || as === 'this' || taken.has(as.name)) continue;
+      taken.add(as.name);
+      captured.push({
+        name: as.name,
+        position: 0,
+        typeId: f.typeId,
+        kind: 'local',
+        raw: value,
+        hoisted: true,
+      });
+    }
+  };
+  for (const s of slots) if (isClosure(s.name, s.kind)) await unfold(s.raw, s.typeId, 0);
+  return [
+    ...own.filter((s) => s.kind !== 'local'),
+    ...captured,
+    ...own.filter((s) => s.kind === 'local'),
+  ];
 }
 
 /**

@@ -10,7 +10,8 @@
 //   async      mcs `<M>c__async1`      Roslyn `<M>d__4`            (MoveNext; a builder field)
 //   lambda     mcs `<M>m__0` on the type, `<M>c__AnonStorey2.<>m__0`
 //              Roslyn `<M>b__5_0` on the type, `<>c`, or `<>c__DisplayClass5_0`
-//   local fn   Roslyn `<M>g__Name|5_0` (mcs does not compile local functions)
+//   local fn   Roslyn `<M>g__Name|5_0` (mcs does not compile local functions; the fixture writes
+//              Roslyn's lowering out and fixtures/build.ts gives it Roslyn's names)
 //   hoisted    mcs `<x>__0`, `$this`, parameters by name; Roslyn `<x>5__1`, `<>4__this`
 
 import type { SdbConnection } from '../../sdb-protocol/index.js';
@@ -106,7 +107,7 @@ export interface GeneratedBody {
 
 /**
  * The generated bodies of method `method` of type `typeId`: state machines' MoveNext, lambdas
- * (on the type, its closures, `<>c`), and local functions. `localName`: only the local
+ * (on the type, its closures, `<>c`), and its local functions. `localName`: only the local
  * function of that name (the user named a local function, not its outer method).
  */
 export async function generatedBodies(
@@ -139,7 +140,9 @@ export async function generatedBodies(
           out.push({ methodId, typeName, name, kind: g.kind });
         continue;
       }
-      if (g.method === method) out.push({ methodId, typeName, name, kind: g.kind });
+      // a local function's lines are inside its outer method's: they bind through that name too
+      const outer = g.kind === 'local function' ? g.method.split('.')[0] : g.method;
+      if (outer === method) out.push({ methodId, typeName, name, kind: g.kind });
     }
   }
   return out;

@@ -1,6 +1,7 @@
-// Binding by name to code the compiler generated, as Roslyn names it (the fixtures' mcs compiles
-// no local functions, and names state machines its own way: test-integration/observe.test.ts
-// covers those against the real agent). A scripted connection stands for the agent.
+// Binding by name to code the compiler generated, as Roslyn names it (the fixtures' mcs names
+// state machines its own way and compiles no local functions: test-integration/observe.test.ts
+// covers those against the real agent, a local function through Roslyn's lowering written out
+// by hand). A scripted connection stands for the agent.
 
 import { describe, expect, it } from 'vitest';
 
@@ -99,6 +100,15 @@ describe('binding to generated code by name', () => {
       line: 11,
     });
     expect(locs.map((l) => [l.method, l.methodId])).toEqual([['Game.P.Compute (lambda)', 10]]);
+    // a line of its local function binds in the local function
+    const local = await resolveBreakpoint(g.ctx, g.cache, {
+      type: 'Game.P',
+      method: 'Compute',
+      line: 13,
+    });
+    expect(local.map((l) => [l.method, l.methodId])).toEqual([
+      ['Game.P.Compute.Helper (local function)', 6],
+    ]);
     // a line only the method has stays there
     const own = await resolveBreakpoint(g.ctx, g.cache, {
       type: 'Game.P',

@@ -44,11 +44,11 @@ export async function resolveBreakpoint(
     const points = await cache.points(m.methodId);
     let il: number | undefined;
     if (spec.ilOffset !== undefined) {
-      // IL 0 is every method's entry, with or without line information
-      il =
-        spec.ilOffset === 0 || points.some((p) => p.ilOffset === spec.ilOffset)
-          ? spec.ilOffset
-          : undefined;
+      // IL 0 is every method's entry on Mono, with or without line information; IL2CPP binds
+      // only at an exact sequence point and says nothing when none matches
+      // (runtime-profile.ts: silentOffSequencePoints), so there only sequence points are armed
+      const entry = spec.ilOffset === 0 && !ctx.conn.runtime.silentOffSequencePoints;
+      il = entry || points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : undefined;
     } else if (spec.line !== undefined) {
       il = offsetForLine(points, spec.line);
     } else {

@@ -72,14 +72,23 @@ export function noLineToStepFrom(threadId: number, kind: StepDirection): Error {
  */
 export async function setGameCodeEntryRequest(ctx: OperationContext): Promise<number> {
   const all = await ctx.catalog.assemblies();
-  const has = await Promise.all(
-    all.map((a) =>
-      ctx.conn.send('ASSEMBLY.HAS_DEBUG_INFO', { assemblyId: a.assemblyId }).catch(() => false),
-    ),
-  );
+  // IL2CPP answers HAS_DEBUG_INFO false for every assembly (runtime-profile.ts: debugInfoFlag):
+  // there, game code is every assembly that is not the framework's or the engine's
+  const has = ctx.conn.runtime.debugInfoFlag
+    ? await Promise.all(
+        all.map((a) =>
+          ctx.conn.send('ASSEMBLY.HAS_DEBUG_INFO', { assemblyId: a.assemblyId }).catch(() => false),
+        ),
+      )
+    : all.map((a) => !isPlatformAssembly(a.name));
   const assemblyIds = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
   if (assemblyIds.length === 0)
-    throw Errors.noLocation('any game code: no loaded assembly has debug information', []);
+    throw Errors.noLocation(
+      ctx.conn.runtime.debugInfoFlag
+        ? 'any game code: no loaded assembly has debug information'
+        : 'any game code: every loaded assembly is the framework or the engine',
+      [],
+    );
   return ctx.conn.send('EVENT_REQUEST.SET', {
     eventKind: EventKind.METHOD_ENTRY,
     suspendPolicy: SuspendPolicy.ALL,
@@ -103,4 +112,12 @@ export async function setFirstLineRequest(
     suspendPolicy: SuspendPolicy.ALL,
     modifiers: [{ kind: 'location_only', methodId, ilOffset: first.ilOffset }],
   });
+}
+
+/** The framework's and the engine's assemblies (by simple name), where no flag tells game code. */
+export function isPlatformAssembly(name: string): boolean {
+  const simple = name.split(',')[0]!.trim();
+  return /^(mscorlib|netstandard|System|Mono|UnityEngine|UnityEditor|Unity|Microsoft|__Generated)(\.|$)/.test(
+    simple,
+  );
 }

@@ -159,6 +159,9 @@ export class Stepper {
       return;
     }
     const requestId = await setStepRequest(conn, threadId, kind);
+    // IL2CPP makes no request for a step out of the thread's outermost frame (id 0): the game
+    // stays where it is rather than run on with nothing to stop it
+    if (requestId === 0) throw Errors.stepOutOfOutermost(threadId, conn.runtime.label);
     this.request = { requestId, owner, eventKind: EventKind.STEP, threadId };
   }
 

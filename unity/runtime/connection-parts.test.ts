@@ -1,28 +1,32 @@
 // What an attached game owns lives and dies with its connection: after the connection ends, a
 // new one starts with fresh evaluator metadata and no `_`.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { PacketReader } from '../../sdb-protocol/buffer-reader.js';
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
 import type { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
-import { attachableAgent } from '../testing/attachable-agent.js';
+import type { RuntimeKind } from '../../sdb-protocol/index.js';
+import { RUNTIME_PROFILES, attachableAgent } from '../testing/attachable-agent.js';
 import { GameSession } from '../session/session.js';
 import { evaluateInGame, lastValueOf } from './evaluate-in-game.js';
 import { GAME_METADATA, metadataFor } from './game-metadata.js';
 
 let agent: FakeAgent | undefined;
 let session: GameSession | undefined;
+/** The runtime the agent answers as: the suite runs once per profile. */
+let profile: RuntimeKind = 'debian-mono';
 
 afterEach(async () => {
   await session?.shutdown();
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   session = agent = undefined;
 });
 
 /** Answers attaching (one thread, its identity) and type lookups: only System types exist. */
 function gameAgent(): FakeAgent {
-  const a = attachableAgent();
+  const a = attachableAgent(profile);
   const names: string[] = [];
   a.on('VM.GET_TYPES', (req) => {
     const name = new PacketReader(req.body).string();
@@ -56,7 +60,11 @@ function evalOn(s: GameSession, source: string) {
   });
 }
 
-describe('the parts of an attached game', () => {
+describe.each(RUNTIME_PROFILES)('the parts of an attached game (%s)', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('live as long as its connection: one metadata, `_` kept between programs', async () => {
     agent = gameAgent();
     session = new GameSession({ connect: (options) => agent!.connect(options) });

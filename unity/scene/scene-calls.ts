@@ -7,8 +7,9 @@
 // `Delegate.CreateDelegate(typeof(Converter<TIn, TOut>), getterMethodInfo)` runs one getter over
 // every element in one invoke (activeSelf, parent, GetInstanceID...). The delegates would be
 // collected between calls (the agent's object ids are weak), so they are kept in one object[]
-// held by a GCHandle: nine small objects per attached game, made by the first call, so a warm
-// call spends its invokes on the work alone.
+// held by a GCHandle (with the Transform filter's predicate and the Join's separator): about a
+// dozen small objects per attached game, made by the first call, so a warm call spends its
+// invokes on the work alone.
 
 import { Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
@@ -138,8 +139,27 @@ export class SceneCalls {
     if (!h) h = await this.newHolder();
     const slot = h.free.pop()!;
     this.held.push({ holder: h.id, slot });
-    await this.conn.send('ARRAY_REF.SET_VALUES', { arrayId: h.id, index: slot, values: [v] });
+    // Awaited until written, not answered (a round trip per array in the window): the agent
+    // runs commands in the order they arrive, so the slot is set before any later invoke can
+    // run a collection. `settle` and `release` wait for the answers.
+    let written!: () => void;
+    const sent = new Promise<void>((resolve) => (written = resolve));
+    const set = this.conn.send(
+      'ARRAY_REF.SET_VALUES',
+      { arrayId: h.id, index: slot, values: [v] },
+      { onSent: () => written() },
+    );
+    this.pending.push(set);
+    await Promise.race([sent, set.then(written, written)]);
     return v;
+  }
+
+  /** The answers of `keep`'s writes not yet awaited. */
+  private readonly pending: Promise<void>[] = [];
+
+  /** Waits for `keep`'s writes to be answered: their errors (a lost connection...) surface here. */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending.splice(0));
   }
 
   /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
@@ -149,6 +169,8 @@ export class SceneCalls {
 
   /** Empties the slots (wire writes only: no window needed). */
   async release(held: Held = this.takeHeld()): Promise<void> {
+    // the slots' writes first (a slot is emptied after it was set), their errors after the clear
+    const sets = await Promise.allSettled(this.pending.splice(0));
     await Promise.all(
       held.map((x) =>
         this.conn.send('ARRAY_REF.SET_VALUES', {
@@ -159,6 +181,8 @@ export class SceneCalls {
       ),
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+    const failed = sets.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private async newHolder(): Promise<{ id: number; free: number[] }> {
@@ -316,6 +340,8 @@ export class SceneCalls {
       'System.Reflection.MethodInfo',
     ]);
     const converterDef = await this.typeObject(await this.type('System.Converter`2'));
+    // one Type[2] for every MakeGenericType (refilled over the wire): an invoke per getter fewer
+    let args: Value | undefined;
     for (const g of missing) {
       const info = await this.call(
         getMethod,
@@ -325,10 +351,18 @@ export class SceneCalls {
       );
       if (info.kind !== 'object')
         throw new UnityError('MEMBER_NOT_FOUND', `${g.declaring}.${g.method} is not in this game`);
-      const args = await this.newArray('System.Type', [
+      const typeArgs = [
         Values.object(await this.typeObject(await this.type(g.input))),
         Values.object(await this.typeObject(await this.type(g.output))),
-      ]);
+      ];
+      if (args?.kind !== 'object')
+        args = await this.keep(await this.newArray('System.Type', typeArgs));
+      else
+        await this.conn.send('ARRAY_REF.SET_VALUES', {
+          arrayId: args.objectId,
+          index: 0,
+          values: typeArgs,
+        });
       const converter = await this.call(makeGeneric, Values.object(converterDef), [args], true);
       const d = await this.call(create, Values.null(), [converter, info]);
       if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${key(g)}`);
@@ -403,8 +437,92 @@ export class SceneCalls {
     return this.join(boxed, '\u001e');
   }
 
-  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
-  async convertAll(array: Value, g: Getter): Promise<Value> {
+  /**
+   * The elements of `array` (a `TElem[]`) that are a `type` (or derive from it), as a new
+   * `TElem[]` in the same order: `Array.FindAll(array, match)` with a `Predicate<TElem>` closed
+   * over `typeof(type)`'s `Type.IsInstanceOfType` (made and pinned once per connection). One
+   * invoke, no getter per element.
+   */
+  async filterByType(array: Value, elementType: string, type: string): Promise<Value> {
+    const k = `isType:${elementType}>${type}`;
+    if (!this.cache.delegates.has(k)) {
+      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+      const typeType = Values.object(await this.typeObject(await this.type('System.Type')));
+      const info = await this.call(
+        getMethod,
+        typeType,
+        [await this.string('IsInstanceOfType')],
+        true,
+      );
+      if (info.kind !== 'object')
+        throw new UnityError(
+          'MEMBER_NOT_FOUND',
+          'System.Type.IsInstanceOfType is not in this game',
+        );
+      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+      const args = await this.newArray('System.Type', [
+        Values.object(await this.typeObject(await this.type(elementType))),
+      ]);
+      const predicate = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type('System.Predicate`1'))),
+        [args],
+        true,
+      );
+      const create = await this.method('System.Delegate', 'CreateDelegate', [
+        'System.Type',
+        'System.Object',
+        'System.Reflection.MethodInfo',
+      ]);
+      const d = await this.call(create, Values.null(), [
+        predicate,
+        Values.object(await this.typeObject(await this.type(type))),
+        info,
+      ]);
+      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop(); // kept for the connection's life, as the getters' delegates
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const findAll = await this.generic('System.Array', 'FindAll', ['*', '*'], [elementType]);
+    return this.keep(
+      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+    );
+  }
+
+  /**
+   * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
+   * leaves them): `Array.CreateInstance` and `Array.Copy`, which casts each reference down (two
+   * invokes, no getter per element).
+   */
+  async castArray(array: Value, elementType: string): Promise<Value> {
+    const n = await this.arrayLength(array);
+    const create = await this.method('System.Array', 'CreateInstance', [
+      'System.Type',
+      'System.Int32',
+    ]);
+    const typed = await this.keep(
+      await this.call(create, Values.null(), [
+        Values.object(await this.typeObject(await this.type(elementType))),
+        Values.i4(n),
+      ]),
+    );
+    const copy = await this.method('System.Array', 'Copy', [
+      'System.Array',
+      'System.Array',
+      'System.Int32',
+    ]);
+    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
+    return typed;
+  }
+
+  /**
+   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
+   * alive until `release` unless `consumedNext`: an array only the very next invoke takes as an
+   * argument (the game is suspended in between, and that invoke holds it) needs no slot, one
+   * ARRAY_REF.SET_VALUES fewer in the window.
+   */
+  async convertAll(array: Value, g: Getter, consumedNext = false): Promise<Value> {
     await this.prepareDelegates([g]);
     const convert = await this.generic(
       'System.Array',
@@ -412,12 +530,11 @@ export class SceneCalls {
       ['*', '*'],
       [g.input, g.output],
     );
-    return this.keep(
-      await this.call(convert, Values.null(), [
-        array,
-        Values.object(this.cache.delegates.get(key(g))!),
-      ]),
-    );
+    const out = await this.call(convert, Values.null(), [
+      array,
+      Values.object(this.cache.delegates.get(key(g))!),
+    ]);
+    return consumedNext ? out : this.keep(out);
   }
 
   /** The find API this game has (the first call probes the metadata; cached per connection). */
@@ -533,7 +650,24 @@ export class SceneCalls {
   /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
   async join(array: Value, separator: string): Promise<Value> {
     const m = await this.method('System.String', 'Join', ['System.String', 'System.Object[]']);
-    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+    return this.keep(
+      await this.call(m, Values.null(), [await this.pinnedString(separator), array]),
+    );
+  }
+
+  /**
+   * A string made once per connection and kept for its life in a pinned slot (a separator: one
+   * APPDOMAIN.CREATE_STRING fewer per call, in the window).
+   */
+  private async pinnedString(text: string): Promise<Value> {
+    const k = `string:${text}`;
+    const id = this.cache.delegates.get(k);
+    if (id !== undefined) return Values.string(id);
+    const v = await this.string(text);
+    await this.keep(v);
+    this.held.pop(); // kept for the connection's life, as the delegates
+    if (v.kind === 'string') this.cache.delegates.set(k, v.objectId);
+    return v;
   }
 
   async arrayLength(array: Value): Promise<number> {

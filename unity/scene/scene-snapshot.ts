@@ -1,12 +1,14 @@
 // Every GameObject of the loaded scenes at one moment, read in bulk: a fixed number of invokes
-// whatever the object count (none per object). In the window: FindObjectsByType<Transform> and
-// <Component> (inactive included), ConvertAll over the transforms (parent, GetSiblingIndex,
-// name), over the components (gameObject, GetType) and over those owners (activeSelf,
-// GetInstanceID, and tag / layer when a filter needs them: every GameObject owns a Transform, so
-// the owners list every object, found by its Transform's entry), one string.Join of the names
-// (plain strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
-// snapshot), read with one ARRAY_REF.GET_VALUES each; the components' Type objects are a few
-// distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one component having it).
+// whatever the object count (none per object). In the window: FindObjectsByType<Component>
+// (inactive included), the Transforms among them (Array.FindAll, then Array.Copy into a
+// Transform[]: no second find), ConvertAll over the transforms (parent, GetSiblingIndex, name),
+// over the components (gameObject, GetType) and over those owners (activeSelf, GetInstanceID,
+// and tag / layer when a filter needs them: every GameObject owns a Transform, so the owners
+// list every object, found by its Transform's entry), one string.Join of the names (plain
+// strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
+// snapshot), read with one ARRAY_REF.GET_VALUES each after the window; the components' Type
+// objects are a few distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one
+// component having it). Why each step: docs/solutions/scene-bulk-reads.md.
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
@@ -54,17 +56,25 @@ const nums = (vs: readonly Value[]): number[] =>
   vs.map((v) => ('value' in v && typeof v.value === 'number' ? v.value : 0));
 const bools = (vs: readonly Value[]): boolean[] => vs.map((v) => v.kind === 'bool' && v.value);
 
-/** The loaded scenes (SceneManager), each with its name and root GameObjects' object ids. */
+/** A loaded scene; `rootsArray` (the GetRootGameObjects copy, kept) while its roots are unread. */
+export type LoadedScene = SceneInfo & { roots: number[]; rootsArray?: Value; nameString?: Value };
+
+/**
+ * The loaded scenes (SceneManager), each with its name and root GameObjects' object ids; with
+ * `deferRoots`, the names and the roots' arrays are kept for `readRoots` after the window
+ * instead (a write in the window, not a round trip).
+ */
 export async function loadedScenes(
   c: SceneCalls,
   details = false,
-): Promise<(SceneInfo & { roots: number[] })[]> {
+  deferRoots = false,
+): Promise<LoadedScene[]> {
   const SM = 'UnityEngine.SceneManagement.SceneManager';
   const S = 'UnityEngine.SceneManagement.Scene';
   const count = await c.call(await c.method(SM, 'get_sceneCount', []), { kind: 'null' }, []);
   const n = count.kind === 'i4' ? count.value : 0;
   const at = await c.method(SM, 'GetSceneAt', ['System.Int32']);
-  const out: (SceneInfo & { roots: number[] })[] = [];
+  const out: LoadedScene[] = [];
   let activeHandle: number | undefined;
   if (details) {
     const active = await c.call(await c.method(SM, 'GetActiveScene', []), { kind: 'null' }, []);
@@ -72,11 +82,13 @@ export async function loadedScenes(
   }
   for (let i = 0; i < n; i++) {
     const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
-    const name = await c.text(await c.call(await c.method(S, 'get_name', []), scene, []));
-    const roots = ids(
-      await c.arrayValues(await c.call(await c.method(S, 'GetRootGameObjects', []), scene, [])),
-    );
-    const info: SceneInfo & { roots: number[] } = { name, index: i, roots };
+    const nameString = await c.call(await c.method(S, 'get_name', []), scene, []);
+    const info: LoadedScene = { name: '', index: i, roots: [] };
+    if (deferRoots) info.nameString = await c.keep(nameString);
+    else info.name = await c.text(nameString);
+    const rootsArray = await c.call(await c.method(S, 'GetRootGameObjects', []), scene, []);
+    if (deferRoots) info.rootsArray = await c.keep(rootsArray);
+    else info.roots = ids(await c.arrayValues(rootsArray));
     if (details) {
       info.path = await c.text(await c.call(await c.method(S, 'get_path', []), scene, []));
       const b = await c.call(await c.method(S, 'get_buildIndex', []), scene, []);
@@ -86,6 +98,17 @@ export async function loadedScenes(
     out.push(info);
   }
   return out;
+}
+
+/** What `loadedScenes(…, deferRoots)` kept, read (wire commands only: no window needed). */
+async function readRoots(c: SceneCalls, scenes: readonly LoadedScene[]): Promise<LoadedScene[]> {
+  return Promise.all(
+    scenes.map(async ({ rootsArray, nameString, ...s }) => ({
+      ...s,
+      ...(nameString ? { name: await c.text(nameString) } : {}),
+      ...(rootsArray ? { roots: ids(await c.arrayValues(rootsArray)) } : {}),
+    })),
+  );
 }
 
 function sceneHandle(v: Value): number | undefined {
@@ -107,7 +130,7 @@ export interface SnapshotCopy {
   owners: Value;
   names: Value;
   types: Value;
-  scenes: (SceneInfo & { roots: number[] })[];
+  scenes: LoadedScene[];
   /** How the objects were found, when the reply must say so (an old Unity). */
   note: string | undefined;
   held: Held;
@@ -130,24 +153,27 @@ export async function copySnapshot(
     ...(opts.layers ? [GETTERS.layer] : []),
   ]);
   try {
-    const transforms = await c.findAll(T);
+    // one find: the Transforms are among the components (a second find walks every object
+    // again), picked out by Array.FindAll and copied into a Transform[]
+    const components = await c.findAll(C);
+    const transforms = await c.castArray(await c.filterByType(components, C, T), T);
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
     // every GameObject owns a Transform, so the components' owners list them all (no
     // ConvertAll of the transforms' gameObject): their facts are read per component entry
-    const components = await c.findAll(C);
     const owners = await c.convertAll(components, GETTERS.componentObject);
     const active = await c.convertAll(owners, GETTERS.active);
     const instanceIds = await c.convertAll(owners, GETTERS.id);
     const tags = opts.tags
-      ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR)
+      ? await c.join(await c.convertAll(owners, GETTERS.tag, true), SEPARATOR)
       : undefined;
     const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : undefined;
     // the names joined as plain strings, and the components' Type objects (a few distinct
     // ones, named over the wire after the window): no string.Join of every ToString()
     const types = await c.convertAll(components, GETTERS.type);
-    const names = await c.join(await c.convertAll(transforms, GETTERS.name), SEPARATOR);
-    const scenes = await loadedScenes(c);
+    const names = await c.join(await c.convertAll(transforms, GETTERS.name, true), SEPARATOR);
+    const scenes = await loadedScenes(c, false, true);
+    await c.settle();
     return {
       transforms,
       parents,
@@ -173,20 +199,33 @@ export async function copySnapshot(
 /** After the window (the copies are a snapshot): one GET_VALUES per array, then the slots freed. */
 export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<SceneTree> {
   try {
-    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, joined, typeObjects, tags, layers] =
-      await Promise.all([
-        c.arrayValues(copy.transforms).then(ids),
-        c.arrayValues(copy.parents).then(ids),
-        c.arrayValues(copy.siblings).then(nums),
-        c.arrayValues(copy.active).then(bools),
-        c.arrayValues(copy.instanceIds).then(nums),
-        c.arrayValues(copy.components).then(ids),
-        c.arrayValues(copy.owners).then(ids),
-        c.text(copy.names),
-        c.arrayValues(copy.types).then(ids),
-        copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
-        copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
-      ]);
+    const [
+      tIds,
+      parentIds,
+      sib,
+      act,
+      iid,
+      cIds,
+      ownerIds,
+      joined,
+      typeObjects,
+      tags,
+      layers,
+      scenes,
+    ] = await Promise.all([
+      c.arrayValues(copy.transforms).then(ids),
+      c.arrayValues(copy.parents).then(ids),
+      c.arrayValues(copy.siblings).then(nums),
+      c.arrayValues(copy.active).then(bools),
+      c.arrayValues(copy.instanceIds).then(nums),
+      c.arrayValues(copy.components).then(ids),
+      c.arrayValues(copy.owners).then(ids),
+      c.text(copy.names),
+      c.arrayValues(copy.types).then(ids),
+      copy.tags ? c.text(copy.tags) : Promise.resolve(undefined),
+      copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(undefined),
+      readRoots(c, copy.scenes),
+    ]);
     const names = tIds.length ? joined.split(SEPARATOR) : [];
     if (names.length !== tIds.length)
       throw new UnityError(
@@ -207,7 +246,7 @@ export async function readSnapshot(c: SceneCalls, copy: SnapshotCopy): Promise<S
       types,
       tagList,
       layers,
-      copy.scenes,
+      scenes,
     );
     if (copy.note !== undefined) tree.notes = [copy.note];
     return tree;

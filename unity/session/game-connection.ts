@@ -9,7 +9,8 @@
 // The session never imports those layers.
 
 import type { SdbConnection } from '../../sdb-protocol/index.js';
-import { TypeCatalog } from '../catalog/index.js';
+import { TypeCatalog, classNamesByAssembly, replayLoadedClasses } from '../catalog/index.js';
+import { messageOf } from '../errors.js';
 import { MainThreadInvoker, findMainThread } from '../invoker.js';
 import { typeNamesByInvoke } from '../type-names-by-invoke.js';
 import type { PlayerEndpoint } from './target.js';
@@ -51,6 +52,8 @@ export class GameConnection {
   private invokerValue: MainThreadInvoker | undefined;
   private endedValue = false;
   private readonly log: (message: string) => void;
+  /** IL2CPP: the classes loaded before the attach, replayed by the agent (see replayClasses). */
+  private loadedClassesValue: readonly number[] | undefined;
 
   constructor(
     readonly conn: SdbConnection,
@@ -75,12 +78,48 @@ export class GameConnection {
   get catalog(): TypeCatalog {
     if (!this.catalogValue) {
       const listTypeNames = typeNamesByInvoke(this.conn);
+      const loaded = this.loadedClassesValue;
+      const replayedNames = loaded && classNamesByAssembly(this.conn, loaded);
       this.catalogValue = new TypeCatalog(this.conn, {
         preferLocalFiles: isLoopback(this.endpoint),
-        listTypeNames: async (assemblyId) => listTypeNames(await this.invoker(), assemblyId),
+        listTypeNames: async (assemblyId) => {
+          try {
+            return await listTypeNames(await this.invoker(), assemblyId);
+          } catch (e) {
+            // IL2CPP keeps no metadata image: the classes the player had loaded still name the
+            // types of an assembly the game cannot list now (fewer: only loaded ones)
+            if (!replayedNames) throw e;
+            const names = (await replayedNames()).get(assemblyId) ?? [];
+            this.log(
+              `catalog: assembly ${assemblyId} listed from ${names.length} replayed loaded classes (Assembly.GetTypes() failed: ${messageOf(e)})`,
+            );
+            return names;
+          }
+        },
       });
     }
     return this.catalogValue;
+  }
+
+  /** The classes the agent replayed at attach (IL2CPP), undefined where none were asked. */
+  get loadedClasses(): readonly number[] | undefined {
+    return this.loadedClassesValue;
+  }
+
+  /**
+   * On a runtime that counts the classes loaded before the attach as announced (IL2CPP), has
+   * them replayed once (replayed-classes.ts). A failure is logged: types are then listed by
+   * invoking in the game only.
+   */
+  async replayClasses(): Promise<void> {
+    if (!this.conn.runtime.replayTypeLoadsOnAttach) return;
+    try {
+      this.loadedClassesValue = await replayLoadedClasses(this.conn);
+      this.catalogValue = undefined; // made again with the replayed names
+      this.log(`session: ${this.loadedClassesValue.length} loaded classes replayed by the agent`);
+    } catch (e) {
+      this.log(`session: the agent did not replay its loaded classes: ${messageOf(e)}`);
+    }
   }
 
   /** The main-thread invoker, made on first use (finding the main thread may invoke). */

@@ -44,6 +44,13 @@ export interface RunOptions {
    * call's end suspends the game again with nobody left to resume it.
    */
   turn?: boolean;
+  /**
+   * The game is already held by an event set of this connection (a breakpoint's condition, a
+   * logpoint's holes, a watch's sample) whose level the caller gives back itself: that level is
+   * the window, with no SUSPEND or RESUME of its own (two commands less at every hit). Refused
+   * with CONNECTION_LOST when the session is no longer on that connection.
+   */
+  heldBy?: SdbConnection;
 }
 
 /** What an operation may use while its window is open. */
@@ -83,7 +90,7 @@ export function isDrop(e: unknown): boolean {
 
 /**
  * Runs `op` in the window the session has just opened (its SUSPEND sent), and closes it on
- * every path.
+ * every path; or, with `heldBy`, in the level an event holds, which its owner gives back.
  */
 export async function runInWindow<T>(
   host: OperationHost,
@@ -93,8 +100,10 @@ export async function runInWindow<T>(
   options: RunOptions,
   started: number,
 ): Promise<OperationResult<T>> {
+  const ownWindow = options.heldBy === undefined;
   const windowOpened = performance.now();
-  const commandsBefore = a.conn.stats.commandsSent - 1; // the SUSPEND
+  // windowCost counts the SUSPEND sent and the RESUME to come; a held window has neither
+  const commandsBefore = a.conn.stats.commandsSent + (ownWindow ? -1 : 1);
   let invokes = 0;
   let wrote = false;
   const checkWrite = (): void => {
@@ -134,7 +143,7 @@ export async function runInWindow<T>(
     // The RESUME is on the wire before we return, and the agent runs commands in order, so
     // nothing can overtake it; its reply is not waited for (one round trip less per
     // operation). A failure is logged, as it would be if we waited.
-    if (!a.conn.isClosed) {
+    if (ownWindow && !a.conn.isClosed) {
       a.conn
         .send('VM.RESUME')
         .catch((e: unknown) => host.log(`closing the window of ${label}: ${messageOf(e)}`));

@@ -1,29 +1,34 @@
 // The session's side of the debugger slot: a taken slot refused before connecting, and the one
 // connection that waits in a busy agent's backlog (docs/solutions/debugger-slot.md).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
-import type { ConnectOptions, SdbConnection } from '../../sdb-protocol/index.js';
+import type { ConnectOptions, RuntimeKind, SdbConnection } from '../../sdb-protocol/index.js';
+import { RUNTIME_PROFILES } from '../testing/attachable-agent.js';
 import { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
 import { GameSession, type SlotOptions } from './session.js';
 import type { SlotState } from './slot.js';
 
 let agent: FakeAgent | undefined;
 let session: GameSession | undefined;
+/** The runtime the agent answers as: each block runs once per profile. */
+let profile: RuntimeKind = 'debian-mono';
 
 afterEach(async () => {
   await session?.shutdown();
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   session = agent = undefined;
 });
 
 /** An in-memory agent that answers attaching; with `busy`, it greets no one until greetLate(). */
 function gameAgent(busy: boolean): FakeAgent {
-  const a = FakeAgent.inMemory(busy ? { handshake: false } : {});
+  const a = FakeAgent.inMemory(busy ? { handshake: false, profile } : { profile });
   a.on('VM.ALL_THREADS', () => ({ body: new PacketWriter().i32(1).i32(1).body() }));
   a.on('THREAD.GET_TID', () => ({ body: new PacketWriter().i64(4242).body() }));
   a.on('THREAD.GET_ID', () => ({ body: new PacketWriter().i64(0x7f00n).body() }));
+  a.on('EVENT_REQUEST.CLEAR', () => ({}));
   return a;
 }
 
@@ -31,7 +36,9 @@ function gameAgent(busy: boolean): FakeAgent {
 function sessionOn(a: FakeAgent, slot: SlotOptions): { s: GameSession; opened: () => number } {
   let opened = 0;
   const s = new GameSession({
-    handshakeTimeoutMs: 50,
+    // short only where the agent greets no one (the wait is the point); under load a greeting
+    // agent can take longer than that
+    handshakeTimeoutMs: a.options.handshake === false ? 50 : 3000,
     slot,
     connect: (options: ConnectOptions): Promise<SdbConnection> => {
       opened++;
@@ -52,7 +59,11 @@ async function until(what: string, probe: () => boolean): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('a taken slot', () => {
+describe.each(RUNTIME_PROFILES)('a taken slot (%s)', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('is refused with SLOT_BUSY naming the holder, before any connection', async () => {
     agent = gameAgent(false);
     const busy: SlotState = {
@@ -102,7 +113,11 @@ describe('a taken slot', () => {
   });
 });
 
-describe('a connection that waits behind another debugger', () => {
+describe.each(RUNTIME_PROFILES)('a connection that waits behind another debugger (%s)', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('is awaited by the attaching call and attached when the agent greets it', async () => {
     agent = gameAgent(true);
     const { s, opened } = sessionOn(agent, { check: false, pendingWaitMs: 10_000 });

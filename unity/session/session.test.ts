@@ -1,24 +1,35 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { PacketWriter } from '../../sdb-protocol/buffer-writer.js';
 import type { FakeAgent } from '../../sdb-protocol/testing/fake-agent.js';
-import { attachableAgent } from '../testing/attachable-agent.js';
-import { FieldAttributes, ValueTag } from '../../sdb-protocol/index.js';
+import { RUNTIME_PROFILES, attachableAgent } from '../testing/attachable-agent.js';
+import {
+  ErrorCode,
+  FieldAttributes,
+  ValueTag,
+  Values,
+  type RuntimeKind,
+} from '../../sdb-protocol/index.js';
+import { refusal } from '../testing/errors.js';
 import { Errors } from '../errors.js';
 import { GameSession, type PlayerResolver } from './session.js';
 
 let agent: FakeAgent | undefined;
 let session: GameSession | undefined;
+/** The runtime the agent answers as: the suite runs once per profile. */
+let profile: RuntimeKind = 'debian-mono';
 
 afterEach(async () => {
   await session?.shutdown();
+  // nothing reached the agent that its runtime must never receive
+  expect(agent?.violations ?? []).toEqual([]);
   await agent?.stop();
   session = agent = undefined;
 });
 
 /** A fake agent that answers what attaching asks (threads, identity) and static reads. */
 function gameAgent(): FakeAgent {
-  const a = attachableAgent();
+  const a = attachableAgent(profile);
   a.on('VM.GET_TYPES', () => ({ body: new PacketWriter().i32(1).i32(7).body() })); // type 7
   a.on('TYPE.GET_FIELDS', () => ({
     body: new PacketWriter()
@@ -48,7 +59,11 @@ async function readSInt(s: GameSession): Promise<unknown> {
   ).value;
 }
 
-describe('GameSession against a scripted agent', () => {
+describe.each(RUNTIME_PROFILES)('GameSession against a scripted %s agent', (kind) => {
+  beforeEach(() => {
+    profile = kind;
+  });
+
   it('retries once, on a fresh connection, when the connection drops as the window opens', async () => {
     agent = gameAgent();
     session = sessionOn(agent);
@@ -197,5 +212,148 @@ describe('GameSession against a scripted agent', () => {
       },
     );
     expect(agent.suspendCount).toBe(0); // every window closed
+  });
+});
+
+describe.each(RUNTIME_PROFILES)('attaching to a %s agent', (kind) => {
+  it('knows the runtime, shows what it cannot do, and has IL2CPP replay its loaded classes', async () => {
+    profile = kind;
+    agent = gameAgent();
+    agent.model.loadedClasses.push(7, 8);
+    session = sessionOn(agent);
+    const s = await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    expect(s.runtimeProfile?.kind).toBe(kind);
+    expect((s.runtimeProfile?.cannot.length ?? 0) > 0).toBe(kind !== 'debian-mono');
+    const loaded = (
+      await session.run('read', 'test', (ctx) => Promise.resolve(ctx.connection.loadedClasses))
+    ).value;
+    if (kind === 'il2cpp') {
+      expect(loaded).toEqual([7, 8]);
+      expect(s.runtimeProfile?.cannot.map((c) => c.feature).join('; ')).toMatch(/Nullable<T>/);
+      // asked once, with policy NONE, and cleared at once
+      expect(agent.count('EVENT_REQUEST.SET')).toBe(1);
+      expect(agent.count('EVENT_REQUEST.CLEAR')).toBe(1);
+    } else {
+      expect(loaded).toBeUndefined();
+      expect(agent.count('EVENT_REQUEST.SET')).toBe(0);
+    }
+    expect(await readSInt(session)).toEqual({ kind: 'i4', value: 5 });
+  });
+});
+
+describe.each(RUNTIME_PROFILES)('invokes on a %s agent', (kind) => {
+  /** Game.Probe (type 7) has Make<T> and Set(int?) (method 5, parameter type 12), Tick (method 6). */
+  function invokableAgent(): FakeAgent {
+    profile = kind;
+    const a = gameAgent();
+    a.on('TYPE.GET_METHODS', () => ({
+      body: new PacketWriter().i32(3).i32(4).i32(5).i32(6).body(),
+    }));
+    a.on('METHOD.MAKE_GENERIC_METHOD', () => ({ error: ErrorCode.INVALID_ARGUMENT }));
+    a.on('METHOD.GET_PARAM_INFO', (p) => {
+      const method = p.body.readInt32BE(0);
+      const w = new PacketWriter().i32(0);
+      return {
+        body: (method === 5
+          ? w.i32(1).i32(0).i32(7).i32(12).string('v')
+          : w.i32(0).i32(0).i32(7)
+        ).body(),
+      };
+    });
+    a.on('TYPE.GET_INFO', (p) => {
+      const name =
+        p.body.readInt32BE(0) === 12 ? 'System.Nullable`1[[System.Int32, mscorlib]]' : 'Game.Probe';
+      const w = new PacketWriter().string('').string(name).string(name);
+      w.i32(1).i32(1).i32(0).i32(0).i32(0x02000001).u8(0).i32(0).u8(8).i32(0).i32(0).i32(0);
+      return { body: w.body() };
+    });
+    a.on('VM.INVOKE_METHOD', () => ({ body: new PacketWriter().u8(1).u8(ValueTag.VOID).body() }));
+    a.model.nullableParamMethods.add(5);
+    return a;
+  }
+
+  async function methods(s: GameSession): Promise<number[]> {
+    return (
+      await s.run('find', 'test', async (ctx) => {
+        const [t] = await ctx.conn.send('VM.GET_TYPES', { name: 'Game.Probe', ignoreCase: false });
+        await ctx.conn.send('VM.ALL_THREADS');
+        return ctx.conn.send('TYPE.GET_METHODS', { typeId: t! });
+      })
+    ).value;
+  }
+
+  const invoke = (s: GameSession, methodId: number) =>
+    s.run('call', 'test', (ctx) =>
+      ctx.conn.send('VM.INVOKE_METHOD', {
+        threadId: 1,
+        flags: 0,
+        methodId,
+        thisArg: Values.null(),
+        args: methodId === 5 ? [Values.null()] : [],
+      }),
+    );
+
+  it('a generic instantiation the build lacks is GENERIC_INSTANTIATION_MISSING on IL2CPP', async () => {
+    agent = invokableAgent();
+    session = sessionOn(agent);
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    const [make] = await methods(session);
+    const e = await refusal(
+      session.run('make', 'test', (ctx) =>
+        ctx.conn.send('METHOD.MAKE_GENERIC_METHOD', { methodId: make!, typeArgIds: [7] }),
+      ),
+    );
+    if (kind === 'il2cpp') {
+      expect(e.code).toBe('GENERIC_INSTANTIATION_MISSING');
+      expect(e.message).toMatch(/not in the IL2CPP build/);
+      expect(e.details).toMatchObject({ runtime: 'il2cpp' });
+    } else {
+      expect(e.code).not.toBe('GENERIC_INSTANTIATION_MISSING');
+    }
+  });
+
+  it('a Nullable<T> parameter is UNSUPPORTED_ON_IL2CPP there, with nothing sent; a plain invoke runs', async () => {
+    agent = invokableAgent();
+    session = sessionOn(agent);
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    await methods(session);
+    expect((await invoke(session, 6)).value).toMatchObject({ threw: false });
+    const nullable = invoke(session, 5);
+    if (kind === 'il2cpp') {
+      const e = await refusal(nullable);
+      expect(e.code).toBe('UNSUPPORTED_ON_IL2CPP');
+      expect(e.message).toMatch(/Nullable<T>.*Instead:/);
+      expect(agent.count('VM.INVOKE_METHOD')).toBe(1);
+    } else {
+      await nullable;
+      expect(agent.count('VM.INVOKE_METHOD')).toBe(2);
+    }
+  });
+
+  it('a method without AOT code throws in the game on IL2CPP', async () => {
+    agent = invokableAgent();
+    agent.model.noAotMethods.add(6);
+    agent.model.executionEngineException = 0x5000;
+    session = sessionOn(agent);
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: agent.port });
+    await methods(session);
+    const r = (await invoke(session, 6)).value;
+    expect(r.threw).toBe(kind === 'il2cpp');
+  });
+});
+
+describe('a game exception for code IL2CPP did not compile', () => {
+  it('says what to call instead', () => {
+    const e = Errors.gameException({
+      type: 'System.ExecutionEngineException',
+      message:
+        "Attempting to call method 'Game.Probe::Make<System.Int64>' for which no ahead of time (AOT) code was generated.",
+      stackTrace: '',
+    });
+    expect(e.code).toBe('GAME_EXCEPTION');
+    expect(e.message).toMatch(/compiled ahead of time/);
+    expect(
+      Errors.gameException({ type: 'System.Exception', message: 'x', stackTrace: '' }).message,
+    ).toBe('System.Exception: x');
   });
 });

@@ -6,7 +6,7 @@
 // what an operation costs, cost.ts; the holds, holds.ts; what is layered on the session,
 // extensions.ts; the attached game, game-connection.ts.
 
-import { SdbConnection, type ConnectOptions } from '../../sdb-protocol/index.js';
+import { SdbConnection, type ConnectOptions, type RuntimeKind } from '../../sdb-protocol/index.js';
 import { Errors, fromSdbError, messageOf } from '../errors.js';
 import { currentScope, inTurn, outsideCalls, type CallScope } from './call-scope.js';
 import { simpleCost, zeroCost, type OperationCost } from './cost.js';
@@ -83,7 +83,14 @@ export interface SessionStatus {
   endpoint?: string;
   player?: PlayerEndpoint;
   protocol?: string;
+  /** The agent's VM.VERSION description. */
   runtime?: string;
+  /** The runtime behind it and what it cannot do (sdb-protocol/runtime-profile.ts). */
+  runtimeProfile?: {
+    kind: RuntimeKind;
+    label: string;
+    cannot: { feature: string; instead: string }[];
+  };
   connects: number;
   holds: { caller: string; count: number }[];
   /** Operations running now, and for whom. */
@@ -190,6 +197,12 @@ export class GameSession {
       if (a.player) s.player = a.player;
       s.protocol = a.conn.version.toString();
       s.runtime = a.conn.agent.description;
+      const p = a.conn.runtime;
+      s.runtimeProfile = {
+        kind: p.kind,
+        label: p.label,
+        cannot: p.limits.map((l) => ({ feature: l.feature, instead: l.instead })),
+      };
     }
     if (this.replaced) s.replaced = this.replaced;
     if (this.lastDrop) s.lastDrop = this.lastDrop;
@@ -275,6 +288,16 @@ export class GameSession {
         : this.tracked(caller, label, bare);
     }
     return this.inTurn(label, caller, options, async () => {
+      const held = options.heldBy;
+      if (held) {
+        const a = this.current;
+        if (held.isClosed || a?.conn !== held)
+          throw Errors.connectionLost(
+            a?.endpoint ?? 'the game',
+            new Error('the connection whose event held the game is gone'),
+          );
+        return runInWindow(this.host, a, label, op, options, started);
+      }
       let a = await this.ensureAttached(caller);
       try {
         await a.conn.send('VM.SUSPEND');
@@ -554,6 +577,8 @@ export class GameSession {
       log: this.log,
       singleThreaded: (main) => this.extensions.keepThreadsStopped(main),
     });
+    await a.replayClasses(); // IL2CPP: the classes loaded before us, which it never announces
+    if (conn.isClosed) throw Errors.attachFailed(endpoint, conn.closeReason ?? 'closed on attach');
     this.lastPlayer = player;
     conn.onClose((reason) => {
       if (this.attachment === a) this.noteDrop(a, reason);

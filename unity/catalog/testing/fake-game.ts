@@ -200,6 +200,14 @@ export class FakeGame {
     return buildImage({ types, typeRefs: refs, mvid: a.mvid, memberRefs });
   }
 
+  /**
+   * The full names Assembly.GetTypes() gives for an assembly: what an IL2CPP player's catalogue
+   * lists from (it keeps no metadata image).
+   */
+  reflectionNames(assemblyId: number): string[] {
+    return (this.assemblies[assemblyId - 1]?.types ?? []).map((t) => t.fullName);
+  }
+
   /** METHOD.GET_INFO's token: the MethodDef row of the method (or of its definition). */
   tokenOf(m: FakeMethod): number {
     if (m.definition) return this.tokenOf(m.definition);
