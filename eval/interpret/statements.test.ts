@@ -349,3 +349,39 @@ describe('lambdas passed to the game', () => {
     },
   );
 });
+
+describe('foreach over a collection typed by an interface', () => {
+  it('reads a List<T> behind IEnumerable<T> from its storage, by its runtime type', async () => {
+    fake.interface('System.Collections.Generic.IEnumerator`1', {
+      typeParams: ['T'],
+      properties: { Current: 'T' },
+      methods: { MoveNext: { returns: 'bool' } },
+    });
+    fake.interface('System.Collections.Generic.IEnumerable`1', {
+      typeParams: ['T'],
+      methods: {
+        GetEnumerator: {
+          returns: 'System.Collections.Generic.IEnumerator<T>',
+          impl: () => {
+            throw new Error('must be read from its storage');
+          },
+        },
+      },
+    });
+    const seq = new Map([
+      [
+        'seq',
+        {
+          type: fake.type('System.Collections.Generic.IEnumerable<Game.Item>'),
+          value: () => Promise.resolve(list),
+        },
+      ],
+    ]);
+    expect(
+      await valueOf(fake, 'var t = 0; foreach (var it in seq) t += it.value; t', {
+        ...options,
+        builtins: seq,
+      }),
+    ).toMatchObject({ type: 'int', text: '10' });
+  });
+});
