@@ -17,7 +17,7 @@ import {
 } from "./chunk-4VNQFAOM.mjs";
 import {
   AuditLog
-} from "./chunk-4O4W3KXQ.mjs";
+} from "./chunk-PXV6AM7P.mjs";
 import {
   Errors,
   EventKind,
@@ -49,7 +49,7 @@ import {
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-NF3R2OQR.mjs";
+} from "./chunk-HHPY5647.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
@@ -506,7 +506,8 @@ async function resolveBreakpoint(ctx, cache, spec) {
     const points = await cache.points(m.methodId);
     let il;
     if (spec.ilOffset !== void 0) {
-      il = spec.ilOffset === 0 || points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
+      const entry = spec.ilOffset === 0 && !ctx.conn.runtime.silentOffSequencePoints;
+      il = entry || points.some((p) => p.ilOffset === spec.ilOffset) ? spec.ilOffset : void 0;
     } else if (spec.line !== void 0) {
       il = offsetForLine(points, spec.line);
     } else {
@@ -889,31 +890,31 @@ var EventDecisions = class {
         bp.hits = bp.hitCount;
         bp.spent = true;
       }
-      if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival);
-      return this.sampled(bp, ev.threadId, arrival) ?? base;
+      if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival);
+      return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
     }
     let verdict;
     try {
-      verdict = await this.condition(bp, ev.threadId);
+      verdict = await this.condition(conn, bp, ev.threadId);
     } catch (e) {
       verdict = messageOf(e);
     }
     if (verdict === false) return void 0;
     if (typeof verdict === "string") {
-      if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival, verdict);
+      if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival, verdict);
       return { ...base, conditionError: verdict };
     }
     bp.hits++;
     if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
     if (bp.hitCount !== void 0) bp.spent = true;
-    if (bp.log !== void 0) return this.logHit(bp, ev.threadId, arrival);
-    return this.sampled(bp, ev.threadId, arrival) ?? base;
+    if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival);
+    return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
   }
   /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
-  sampled(bp, threadId, arrival) {
+  sampled(conn, bp, threadId, arrival) {
     const sampler = this.d.samplers.get(bp.id);
     if (!sampler) return void 0;
-    return sampler(threadId, arrival).then(
+    return sampler(threadId, arrival, conn).then(
       () => void 0,
       (e) => {
         this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
@@ -926,7 +927,7 @@ var EventDecisions = class {
    * caller gives the level back). A hole that fails records its error; so does a probe that
    * could not run at all: the hit is never dropped.
    */
-  async logHit(bp, threadId, arrival, conditionError) {
+  async logHit(conn, bp, threadId, arrival, conditionError) {
     const parts = parseLogMessage(bp.log);
     const codes = parts.flatMap((p) => "code" in p ? [p.code] : []);
     let holes;
@@ -936,7 +937,7 @@ var EventDecisions = class {
         "logpoint",
         bp.owner,
         (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
-        { urgent: true }
+        { urgent: true, heldBy: conn }
       );
       holes = r.value.results.map((x) => x.kind === "error" ? { error: x.error } : holeResult(x));
       const at = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
@@ -961,13 +962,13 @@ var EventDecisions = class {
     return void 0;
   }
   /** true/false, or why it could not be decided. */
-  async condition(bp, threadId) {
+  async condition(conn, bp, threadId) {
     const r = await this.d.session.run(
       "breakpoint condition",
       bp.owner,
       (ctx) => evaluateInFrame(ctx, this.d.locations(ctx), threadId, 0, bp.condition),
-      { urgent: true }
-      // the game stands at the hit until it is decided
+      // the game stands at the hit until it is decided, held by the event's level
+      { urgent: true, heldBy: conn }
     );
     const v = r.value;
     if (v.kind === "value" && v.value.kind === "bool") return v.value.value;
@@ -1132,14 +1133,17 @@ function noLineToStepFrom(threadId, kind) {
 }
 async function setGameCodeEntryRequest(ctx) {
   const all = await ctx.catalog.assemblies();
-  const has = await Promise.all(
+  const has = ctx.conn.runtime.debugInfoFlag ? await Promise.all(
     all.map(
       (a) => ctx.conn.send("ASSEMBLY.HAS_DEBUG_INFO", { assemblyId: a.assemblyId }).catch(() => false)
     )
-  );
+  ) : all.map((a) => !isPlatformAssembly(a.name));
   const assemblyIds = all.filter((_, i) => has[i]).map((a) => a.assemblyId);
   if (assemblyIds.length === 0)
-    throw Errors.noLocation("any game code: no loaded assembly has debug information", []);
+    throw Errors.noLocation(
+      ctx.conn.runtime.debugInfoFlag ? "any game code: no loaded assembly has debug information" : "any game code: every loaded assembly is the framework or the engine",
+      []
+    );
   return ctx.conn.send("EVENT_REQUEST.SET", {
     eventKind: EventKind.METHOD_ENTRY,
     suspendPolicy: SuspendPolicy.ALL,
@@ -1154,6 +1158,12 @@ async function setFirstLineRequest(conn, cache, methodId) {
     suspendPolicy: SuspendPolicy.ALL,
     modifiers: [{ kind: "location_only", methodId, ilOffset: first.ilOffset }]
   });
+}
+function isPlatformAssembly(name) {
+  const simple = name.split(",")[0].trim();
+  return /^(mscorlib|netstandard|System|Mono|UnityEngine|UnityEditor|Unity|Microsoft|__Generated)(\.|$)/.test(
+    simple
+  );
 }
 
 // unity/debug/stepping.ts
@@ -1246,6 +1256,7 @@ var Stepper = class {
       return;
     }
     const requestId = await setStepRequest(conn, threadId, kind);
+    if (requestId === 0) throw Errors.stepOutOfOutermost(threadId, conn.runtime.label);
     this.request = { requestId, owner, eventKind: EventKind.STEP, threadId };
   }
   /** Clears the step's request, if a step is under way (a failure is logged). */
@@ -1462,13 +1473,13 @@ var Debugger = class {
       throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
     }
     bp.watch = true;
-    this.samplers.set(bp.id, async (threadId, arrival) => {
+    this.samplers.set(bp.id, async (threadId, arrival, conn) => {
       if (samples.length >= limit) return;
       const r = await this.session.run(
         "watch sample",
         caller,
         (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
-        { urgent: true }
+        { urgent: true, heldBy: conn }
         // the game stands at the hit until it is sampled
       );
       costs.push(r.cost);
@@ -2498,7 +2509,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-NE5THEHX.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-G6BAD5BD.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2704,7 +2715,7 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-WZXZ5HGN.mjs")).createDashboard({
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-YZVHWPN6.mjs")).createDashboard({
           app,
           home: paths.home,
           log,

@@ -11,7 +11,7 @@ import {
 } from "./chunk-6FO3ATX4.mjs";
 import {
   createServer
-} from "./chunk-NF3R2OQR.mjs";
+} from "./chunk-HHPY5647.mjs";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   JSONRPCMessageSchema,

@@ -730,8 +730,8 @@ function numberToString(n, format2, maxDigits) {
     case "c": {
       if (maxDigits < 0) maxDigits = INVARIANT.currencyDecimalDigits;
       roundNumber(n, n.scale + maxDigits);
-      const body = INVARIANT.currencySymbol + formatFixed(n, maxDigits, groups, ".");
-      return n.negative ? `(${body})` : body;
+      const body2 = INVARIANT.currencySymbol + formatFixed(n, maxDigits, groups, ".");
+      return n.negative ? `(${body2})` : body2;
     }
     case "F":
     case "f":
@@ -1061,8 +1061,8 @@ function formatInteger(kind, value, format2) {
   const { specifier, digits } = parseFormatSpecifier(format2);
   const upper = specifier.toUpperCase();
   if (upper === "G" && digits < 1 || upper === "D") {
-    const body = (value < 0n ? -value : value).toString().padStart(Math.max(digits, 1), "0");
-    return value < 0n ? INVARIANT.negativeSign + body : body;
+    const body2 = (value < 0n ? -value : value).toString().padStart(Math.max(digits, 1), "0");
+    return value < 0n ? INVARIANT.negativeSign + body2 : body2;
   }
   if (upper === "X") {
     const width = HEX_WIDTH[kind];
@@ -1348,6 +1348,8 @@ var ManagedException = class extends Error {
   name = "ManagedException";
   /** For the reader: which part of the program was null, say (not part of .NET's message). */
   hint;
+  /** The exception object in the game, for one the program threw itself. */
+  object;
 };
 var Messages = {
   nullReference: () => new ManagedException(
@@ -1462,7 +1464,7 @@ var Diagnostics = {
   lambda: (s) => make(
     "unsupported-lambda",
     s,
-    `lambdas are not supported: write the call without a lambda, ${PIECES}`
+    "async and static lambdas are not supported: write x => e or (T x) => { ... }"
   ),
   anonymousMethod: (s) => make(
     "unsupported-anonymous-method",
@@ -2738,220 +2740,6 @@ function checkType(p, type, inTypeof) {
   }
 }
 
-// eval/syntax/parse-unsupported.ts
-function isLambdaAhead(p) {
-  if (p.atIdentifier() && p.atPunct("=>", 1)) return true;
-  let k = 0;
-  while (p.atContextual("async", k) || p.atKeyword("static", k)) k++;
-  if (k > 0 && p.atKeyword("delegate", k)) return true;
-  if (p.atIdentifier(k) && p.atPunct("=>", k + 1)) return true;
-  if (!p.atPunct("(", k)) return false;
-  const close = p.match[p.pos + k] ?? -1;
-  const after = close < 0 ? void 0 : p.tokens[close + 1];
-  return after?.kind === "punct" && after.punct === "=>";
-}
-function rejectLambda(p, start) {
-  p.error(Diagnostics.lambda(start));
-  while (!p.atPunct("=>") && !isCloser(p.tok)) p.skipGroup();
-  if (p.eatPunct("=>")) {
-    if (p.atPunct("{")) p.skipGroup();
-    else if (!isCloser(p.tok)) parseExpression(p);
-  }
-  return errorAt(p, start);
-}
-function rejectTuple(p, open2) {
-  const start = p.tokens[open2].span;
-  p.error(Diagnostics.tuple(start));
-  p.pos = open2;
-  p.skipGroup();
-  return errorAt(p, start);
-}
-function isQueryAhead(p) {
-  if (!p.atContextual("from")) return false;
-  const next = p.peek(1);
-  return next.kind === "identifier" || next.kind === "keyword" && isPredefinedType(next.keyword);
-}
-function rejectQuery(p) {
-  const start = p.tok.span;
-  p.error(Diagnostics.query(start));
-  p.skipUntil(
-    (t) => t.kind === "punct" && (t.punct === ";" || t.punct === ")" || t.punct === "]" || t.punct === "}")
-  );
-  return errorAt(p, start);
-}
-function rejectAnonymousMethod(p) {
-  const start = p.tok.span;
-  p.error(Diagnostics.anonymousMethod(start));
-  p.advance();
-  if (p.atPunct("(")) p.skipGroup();
-  if (p.atPunct("{")) p.skipGroup();
-  return errorAt(p, start);
-}
-
-// eval/syntax/parse-cast.ts
-function parseParenthesizedOrCast(p) {
-  const start = p.tok.span;
-  if (isLambdaAhead(p)) return rejectLambda(p, start);
-  const open2 = p.pos;
-  const close = p.match[open2] ?? -1;
-  const type = close < 0 ? null : p.speculate(() => {
-    p.advance();
-    const t = parseType(p, "type");
-    return t !== null && p.pos === close ? t : null;
-  });
-  if (type !== null) {
-    const after = p.tokens[close + 1];
-    if (after !== void 0 && (isDefinitelyType(type) || canFollowCast(after))) {
-      p.pos = close + 1;
-      checkType(p, type, false);
-      const operand = parseUnary(p);
-      return { kind: "Cast", type, operand, span: p.finish(start) };
-    }
-    p.pos = open2;
-  }
-  if (close >= 0 && isPointerCast(p, close)) {
-    p.error(Diagnostics.pointer(start));
-    p.pos = close + 1;
-    if (canStartExpression(p.tok)) parseUnary(p);
-    return errorAt(p, start);
-  }
-  p.advance();
-  const expression = parseExpression(p);
-  if (p.atPunct(",") && close >= 0) return rejectTuple(p, open2);
-  p.expectPunct(")");
-  return { kind: "Parenthesized", expression, span: p.finish(start) };
-}
-function isDefinitelyType(type) {
-  return type.kind === "PredefinedType" || type.kind === "NullableType" || type.kind === "ArrayType";
-}
-function canFollowCast(t) {
-  if (t.kind === "punct") return t.punct === "~" || t.punct === "!" || t.punct === "(";
-  if (t.kind === "keyword") return t.keyword !== "as" && t.keyword !== "is";
-  return t.kind !== "eof";
-}
-function isPointerCast(p, close) {
-  const open2 = p.pos;
-  const end = p.speculate(() => {
-    p.advance();
-    return parseType(p, "type") === null ? null : p.pos;
-  });
-  p.pos = open2;
-  if (end === null) return false;
-  let i = end;
-  while (i < close && isStar(p.tokens[i])) i++;
-  return i === close && i > end;
-}
-function isStar(t) {
-  return t?.kind === "punct" && t.punct === "*";
-}
-
-// eval/syntax/parse-patterns.ts
-function parseIsPattern(p, operand, start) {
-  const t = p.tok;
-  if (p.atKeyword("null")) {
-    p.advance();
-    const pattern2 = { kind: "NullPattern", span: t.span };
-    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
-  }
-  if (atConstantPattern(p)) {
-    const value = parseUnary(p);
-    const pattern2 = { kind: "ConstantPattern", value, span: value.span };
-    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
-  }
-  const rejected = rejectedPatternAt(p);
-  if (rejected) return reject(p, t, rejected, start);
-  const type = parseType(p, "isAs");
-  if (type === null) return errorAt(p, start);
-  checkType(p, type, false);
-  if (p.atIdentifier()) {
-    const combinator = p.atContextual("and") || p.atContextual("or");
-    return reject(
-      p,
-      p.tok,
-      combinator ? { what: "pattern combinators ('and', 'or')", hint: "combine two is-tests with && or ||" } : {
-        what: "declaration patterns (x is T name)",
-        hint: "test with x is T, then cast with (T)x"
-      },
-      start
-    );
-  }
-  if (p.atPunct("{") || p.atPunct("(")) {
-    return reject(p, p.tok, PROPERTY, start);
-  }
-  const pattern = { kind: "TypePattern", type, span: type.span };
-  return { kind: "Is", operand, pattern, span: p.finish(start) };
-}
-var PROPERTY = {
-  what: "property and positional patterns",
-  hint: "compare the members with == instead"
-};
-function atConstantPattern(p) {
-  const t = p.tok;
-  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct(".", 1)) return true;
-  const literal3 = (x) => x.kind === "integer" || x.kind === "real" || x.kind === "char" || x.kind === "string" || x.kind === "keyword" && (x.keyword === "true" || x.keyword === "false");
-  if (literal3(t)) return true;
-  const next = p.peek(1);
-  return (p.atPunct("-") || p.atPunct("+")) && (next.kind === "integer" || next.kind === "real");
-}
-function rejectedPatternAt(p) {
-  const t = p.tok;
-  const next = p.peek(1);
-  switch (t.kind) {
-    case "interpolated":
-      return CONSTANT;
-    case "integer":
-    case "real":
-    case "char":
-    case "string":
-    case "keyword":
-      return null;
-    case "identifier":
-      if (p.atContextual("not") && startsPattern(next)) {
-        return { what: "'not' patterns", hint: "write !(x is T), or x != null" };
-      }
-      if (p.atContextual("var") && (next.kind === "identifier" || p.atPunct("(", 1))) {
-        return { what: "var patterns", hint: "declare the variable with var first" };
-      }
-      return null;
-    case "punct":
-      return PUNCT_PATTERNS.get(t.punct) ?? null;
-    case "eof":
-      return null;
-  }
-}
-var CONSTANT = {
-  what: "constant patterns other than a literal or a named constant (x is 5, x is Color.Red)",
-  hint: "compare with == instead"
-};
-var RELATIONAL = {
-  what: "relational patterns (x is > 5)",
-  hint: "compare with < > <= >= instead"
-};
-var PUNCT_PATTERNS = /* @__PURE__ */ new Map([
-  ["-", CONSTANT],
-  ["+", CONSTANT],
-  ["{", PROPERTY],
-  ["(", PROPERTY],
-  ["[", { what: "list patterns (x is [...])", hint: "index the elements instead" }],
-  ["<", RELATIONAL],
-  [">", RELATIONAL],
-  ["<=", RELATIONAL],
-  [">=", RELATIONAL]
-]);
-function startsPattern(t) {
-  if (t.kind === "punct") return PUNCT_PATTERNS.has(t.punct);
-  return t.kind !== "eof";
-}
-function reject(p, at2, r, start) {
-  p.error(Diagnostics.pattern(at2.span, r.what, r.hint));
-  p.skipUntil(endsPattern);
-  return errorAt(p, start);
-}
-function endsPattern(t) {
-  if (t.kind !== "punct") return false;
-  return [")", "]", "}", ";", ",", "?", ":", "&&", "||", "??", "=", "==", "!="].includes(t.punct);
-}
-
 // eval/syntax/parse-arguments.ts
 function parseArguments(p, open2, close) {
   const args2 = [];
@@ -2985,16 +2773,16 @@ function parseArgument(p) {
   const t = p.tok;
   const modifier = t.kind === "keyword" && (t.keyword === "out" || t.keyword === "ref" || t.keyword === "in") ? t.keyword : "none";
   if (modifier !== "none") p.advance();
-  const declaration = modifier === "out" ? parseOutDeclaration(p) : null;
-  const value = declaration ?? parseExpression(p);
-  if (modifier !== "none" && modifier !== "in" && declaration === null) {
+  const declaration2 = modifier === "out" ? parseOutDeclaration(p) : null;
+  const value = declaration2 ?? parseExpression(p);
+  if (modifier !== "none" && modifier !== "in" && declaration2 === null) {
     checkAssignable(p, value, `'${modifier}'`);
   }
   return { kind: "Argument", name: name2, modifier, value, span: p.finish(start) };
 }
 function parseOutDeclaration(p) {
   const start = p.tok.span;
-  const declaration = p.speculate(() => {
+  const declaration2 = p.speculate(() => {
     let type;
     if (p.atContextual("var") && p.atIdentifier(1)) {
       p.advance();
@@ -3007,8 +2795,8 @@ function parseOutDeclaration(p) {
     if (!(p.atPunct(",") || p.atPunct(")") || p.atPunct("]"))) return null;
     return { kind: "OutDeclaration", type, name: name2, span: p.finish(start) };
   });
-  if (declaration !== null && declaration.type !== "var") checkType(p, declaration.type, false);
-  return declaration;
+  if (declaration2 !== null && declaration2.type !== "var") checkType(p, declaration2.type, false);
+  return declaration2;
 }
 
 // eval/syntax/parse-interpolated.ts
@@ -3062,8 +2850,8 @@ function parseNew(p) {
       span: p.finish(start)
     };
   }
-  if (p.atPunct("{")) return reject2(p, start, Diagnostics.anonymousType(start));
-  if (p.atPunct("(")) return reject2(p, start, Diagnostics.targetTypedNew(start));
+  if (p.atPunct("{")) return reject(p, start, Diagnostics.anonymousType(start));
+  if (p.atPunct("(")) return reject(p, start, Diagnostics.targetTypedNew(start));
   const type = parseType(p, "new");
   if (type === null) return errorAt(p, start);
   checkType(p, type, false);
@@ -3077,7 +2865,7 @@ function parseNew(p) {
   }
   return { kind: "ObjectCreation", type, arguments: args2, initializer: initializer2, span: p.finish(start) };
 }
-function reject2(p, start, e) {
+function reject(p, start, e) {
   p.error(e);
   p.skipGroup();
   if (p.atPunct("{")) p.skipGroup();
@@ -3431,6 +3219,758 @@ function parseMemberName(p, target, conditional, start) {
   return { kind: "MemberAccess", target, name: name2, typeArgs: typeArgs2, conditional, span: p.finish(start) };
 }
 
+// eval/syntax/parse-statements.ts
+function parseProgram(p, sourceLength) {
+  const statements = [];
+  try {
+    while (!p.atEof) {
+      if (p.eatPunct(";")) continue;
+      const statement = parseStatement(p, true);
+      if (statement !== null) statements.push(statement);
+    }
+  } catch (e) {
+    if (!(e instanceof NestingTooDeep)) throw e;
+    p.error(Diagnostics.nestingTooDeep(e.span));
+  }
+  const span = { start: 0, end: sourceLength, line: 1, column: 1 };
+  return { kind: "Program", statements, span };
+}
+var MEMBER_KEYWORDS = /* @__PURE__ */ new Set([
+  "static",
+  "readonly",
+  "volatile",
+  "extern",
+  "public",
+  "private",
+  "protected",
+  "internal",
+  "abstract",
+  "sealed",
+  "override",
+  "virtual",
+  "class",
+  "struct",
+  "interface",
+  "enum",
+  "namespace",
+  "event",
+  "operator",
+  "implicit",
+  "explicit",
+  "params"
+]);
+function rejectedStatement(p) {
+  const t = p.tok;
+  const span = t.span;
+  if (t.kind === "punct" && (t.punct === ")" || t.punct === "]" || t.punct === "}")) {
+    return Diagnostics.unexpectedToken(span, describe2(t), "a statement");
+  }
+  if (t.kind === "identifier") {
+    if (p.atPunct(":", 1)) return Diagnostics.statement(span, "labels are", "drop the label");
+    if (p.atContextual("yield") && (p.atKeyword("return", 1) || p.atKeyword("break", 1))) {
+      return Diagnostics.statement(span, "'yield' statements are", "write the expressions only");
+    }
+    if (p.atContextual("await") && (p.atKeyword("foreach", 1) || p.atKeyword("using", 1))) {
+      return Diagnostics.await(span);
+    }
+    if (p.atContextual("await") && awaitOperandFollows(p.peek(1)) && !p.atPunct("=", 2)) {
+      return Diagnostics.await(span);
+    }
+    return null;
+  }
+  if (t.kind !== "keyword") return null;
+  const kw = t.keyword;
+  if (kw === "default" && !p.atPunct(":", 1)) return null;
+  if ((kw === "checked" || kw === "unchecked") && !p.atPunct("{", 1)) return null;
+  if (kw === "else" || kw === "case" || kw === "default" || kw === "catch" || kw === "finally")
+    return Diagnostics.unexpectedToken(span, describe2(t), "a statement");
+  if (["using", "lock", "goto", "fixed", "unsafe", "checked", "unchecked"].includes(kw)) {
+    return Diagnostics.statement(span, `'${kw}' statements are`, "write the expressions only");
+  }
+  if (kw === "const" || kw === "ref") {
+    return Diagnostics.declaration(span, `'${kw}' locals are`, "declare with var x = ...;");
+  }
+  if (MEMBER_KEYWORDS.has(kw)) {
+    return Diagnostics.declaration(
+      span,
+      "type and member declarations are",
+      "use the types and methods the game already has"
+    );
+  }
+  return null;
+}
+function parseStatement(p, top = false) {
+  p.enter();
+  try {
+    const control = parseControl(p);
+    if (control !== void 0) return control;
+    const rejected = rejectedStatement(p);
+    if (rejected) {
+      p.error(rejected);
+      if (p.atPunct(")") || p.atPunct("]") || p.atPunct("}")) p.advance();
+      else skipStatement(p);
+      return null;
+    }
+    const start = p.tok.span;
+    if (p.atContextual("var") && p.atPunct("(", 1) && hasTopLevelComma(p, p.pos + 1)) {
+      p.error(Diagnostics.tuple(p.peek(1).span));
+      skipStatement(p);
+      return null;
+    }
+    if (p.atKeyword("void") && p.atIdentifier(1) && p.atPunct("(", 2))
+      return parseLocalFunction(p, "void", start);
+    const declaration2 = declarationAhead(p);
+    if (declaration2 === "function") {
+      const returnType = parseType(p, "type");
+      if (returnType !== null && p.atIdentifier() && p.atPunct("(", 1))
+        return parseLocalFunction(p, returnType, start);
+      p.error(Diagnostics.localFunction(start));
+      skipStatement(p);
+      return null;
+    }
+    if (declaration2 === "pointer") {
+      p.error(Diagnostics.pointer(start));
+      skipStatement(p);
+      return null;
+    }
+    if (declaration2 !== null) return parseDeclaration(p, declaration2, start, top);
+    const expression = parseExpression(p);
+    const semicolon = endStatement(p, top);
+    return { kind: "ExpressionStatement", expression, semicolon, span: p.finish(start) };
+  } finally {
+    p.leave();
+  }
+}
+function declarationAhead(p) {
+  const start = p.pos;
+  if (p.atContextual("var") && p.atIdentifier(1)) {
+    p.advance();
+    return "var";
+  }
+  const t = p.tok;
+  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct("*", 1)) return "pointer";
+  if (isQueryAhead(p) && !["=", ";", ","].some((x) => p.atPunct(x, 2)) && !p.atEof) {
+    return null;
+  }
+  const result = p.speculate(() => {
+    const type = parseType(p, "type");
+    if (type === null || !p.atIdentifier()) return null;
+    return { type, isFunction: p.atPunct("(", 1) || p.atPunct("<", 1) };
+  });
+  if (result === null) return null;
+  if (result.type.kind === "NullableType" && conditionalAfter(p)) {
+    p.pos = start;
+    return null;
+  }
+  if (result.isFunction) {
+    p.pos = start;
+    return "function";
+  }
+  return result.type;
+}
+function conditionalAfter(p) {
+  let balance = 0;
+  for (let i = p.pos; i < p.tokens.length; i++) {
+    const t = p.tokens[i];
+    if (t.kind !== "punct") continue;
+    if (t.punct === ";") break;
+    if (t.punct === "?") balance++;
+    else if (t.punct === ":") balance--;
+    const m = p.match[i] ?? -1;
+    if (m > i) i = m;
+  }
+  return balance < 0;
+}
+function parseDeclaration(p, type, start, top = false) {
+  if (type !== "var") checkType(p, type, false);
+  const declarators = [];
+  do {
+    if (!p.atIdentifier()) {
+      p.error(Diagnostics.expectedToken(p.tok.span, "a variable name", describe2(p.tok)));
+      break;
+    }
+    const nameToken = p.advance();
+    if (p.atPunct("[")) {
+      p.error(
+        Diagnostics.invalidDeclaration(p.tok.span, "write the brackets on the type: int[] a")
+      );
+      p.skipGroup();
+    }
+    let initializer2 = null;
+    if (p.eatPunct("=")) {
+      initializer2 = p.atPunct("{") ? parseArrayInitializer(p) : parseExpression(p);
+      if (initializer2.kind === "ArrayInitializer" && (type === "var" || type.kind !== "ArrayType")) {
+        p.error(
+          Diagnostics.invalidDeclaration(
+            initializer2.span,
+            "an array initializer { ... } needs an array type: int[] a = { 1, 2 }; or var a = new[] { 1, 2 };"
+          )
+        );
+      }
+    }
+    const span = p.finish(nameToken.span);
+    declarators.push({
+      kind: "VariableDeclarator",
+      name: identifier(nameToken),
+      initializer: initializer2,
+      span
+    });
+    if (type === "var" && initializer2 === null) {
+      p.error(Diagnostics.varWithoutInitializer(span));
+    }
+  } while (p.eatPunct(","));
+  if (type === "var" && declarators.length > 1) {
+    p.error(
+      Diagnostics.invalidDeclaration(
+        start,
+        "var declares one variable at a time: var a = 1; var b = 2;"
+      )
+    );
+  }
+  const semicolon = top === "for" ? false : endStatement(p, top);
+  return { kind: "LocalDeclaration", type, declarators, semicolon, span: p.finish(start) };
+}
+function endStatement(p, top) {
+  if (p.eatPunct(";")) return true;
+  if (p.atEof && top) return false;
+  if (p.atPunct("}") || p.atEof) {
+    p.error(Diagnostics.expectedToken(p.tok.span, "';'", describe2(p.tok)));
+    return false;
+  }
+  p.error(Diagnostics.unexpectedToken(p.tok.span, describe2(p.tok), "';' or an operator"));
+  p.skipUntil((t) => t.kind === "punct" && t.punct === ";");
+  return p.eatPunct(";");
+}
+function skipStatement(p) {
+  for (; ; ) {
+    if (p.atEof) return;
+    if (p.eatPunct(";")) {
+      if (!p.atKeyword("else")) return;
+    } else if (p.atPunct("{")) {
+      p.skipGroup();
+      const more = p.atKeyword("else") || p.atKeyword("catch") || p.atKeyword("finally") || p.atKeyword("while");
+      if (!more) return;
+    } else {
+      p.skipGroup();
+    }
+  }
+}
+
+// eval/syntax/parse-control.ts
+function parseControl(p) {
+  const t = p.tok;
+  const start = t.span;
+  if (t.kind === "punct") {
+    if (t.punct === "{") return parseBlock(p);
+    if (t.punct === ";") {
+      p.advance();
+      return { kind: "EmptyStatement", span: start };
+    }
+    return void 0;
+  }
+  if (t.kind !== "keyword") return void 0;
+  switch (t.keyword) {
+    case "if": {
+      p.advance();
+      const condition = parenthesized(p);
+      const then = embedded(p);
+      const otherwise = p.atKeyword("else") ? (p.advance(), embedded(p)) : null;
+      return { kind: "If", condition, then, else: otherwise, span: p.finish(start) };
+    }
+    case "while": {
+      p.advance();
+      const condition = parenthesized(p);
+      const body2 = embedded(p);
+      return { kind: "While", condition, body: body2, span: p.finish(start) };
+    }
+    case "do": {
+      p.advance();
+      const body2 = embedded(p);
+      if (!p.atKeyword("while")) {
+        p.error(Diagnostics.expectedToken(p.tok.span, "'while'", describe2(p.tok)));
+        return { kind: "Do", body: body2, condition: errorAt(p), span: p.finish(start) };
+      }
+      p.advance();
+      const condition = parenthesized(p);
+      p.expectPunct(";");
+      return { kind: "Do", body: body2, condition, span: p.finish(start) };
+    }
+    case "for":
+      return parseFor(p, start);
+    case "foreach":
+      return parseForeach(p, start);
+    case "break":
+    case "continue":
+      p.advance();
+      p.expectPunct(";");
+      return { kind: t.keyword === "break" ? "Break" : "Continue", span: p.finish(start) };
+    case "return":
+    case "throw": {
+      p.advance();
+      const value = p.atPunct(";") ? null : parseExpression(p);
+      p.expectPunct(";");
+      return { kind: t.keyword === "return" ? "Return" : "Throw", value, span: p.finish(start) };
+    }
+    case "switch":
+      if (!p.atPunct("(", 1)) return void 0;
+      return parseSwitch(p, start);
+    case "try":
+      return parseTry(p, start);
+    default:
+      return void 0;
+  }
+}
+function parseBlock(p) {
+  const start = p.tok.span;
+  const statements = [];
+  if (!p.expectPunct("{")) return { kind: "Block", statements, span: p.finish(start) };
+  while (!p.atPunct("}") && !p.atEof) {
+    const s = parseStatement(p);
+    if (s !== null) statements.push(s);
+  }
+  p.expectPunct("}");
+  return { kind: "Block", statements, span: p.finish(start) };
+}
+function embedded(p) {
+  const start = p.tok.span;
+  return parseStatement(p) ?? { kind: "EmptyStatement", span: p.finish(start) };
+}
+function parenthesized(p) {
+  if (!p.expectPunct("(")) return errorAt(p);
+  const e = parseExpression(p);
+  p.expectPunct(")");
+  return e;
+}
+function parseFor(p, start) {
+  p.advance();
+  p.expectPunct("(");
+  let init = [];
+  if (!p.atPunct(";")) {
+    const declStart = p.tok.span;
+    const declaration2 = declarationAhead(p);
+    if (declaration2 !== null && declaration2 !== "function" && declaration2 !== "pointer")
+      init = parseDeclaration(p, declaration2, declStart, "for");
+    else init = expressionList(p, ";");
+  }
+  p.expectPunct(";");
+  const condition = p.atPunct(";") ? null : parseExpression(p);
+  p.expectPunct(";");
+  const iterators = p.atPunct(")") ? [] : expressionList(p, ")");
+  p.expectPunct(")");
+  const body2 = embedded(p);
+  return { kind: "For", init, condition, iterators, body: body2, span: p.finish(start) };
+}
+function expressionList(p, end) {
+  const list = [parseExpression(p)];
+  while (p.eatPunct(",")) list.push(parseExpression(p));
+  if (!p.atPunct(end))
+    p.skipUntil((t) => t.kind === "punct" && (t.punct === end || t.punct === "{"));
+  return list;
+}
+function parseForeach(p, start) {
+  p.advance();
+  p.expectPunct("(");
+  let type;
+  if (p.atContextual("var") && p.atIdentifier(1)) {
+    p.advance();
+    type = "var";
+  } else {
+    type = parseType(p, "type");
+    if (type !== null) checkType(p, type, false);
+  }
+  let name2 = { kind: "Identifier", name: "", span: p.tok.span };
+  if (p.atIdentifier()) name2 = identifier(p.advance());
+  else p.error(Diagnostics.expectedToken(p.tok.span, "a variable name", describe2(p.tok)));
+  if (p.atKeyword("in")) p.advance();
+  else p.error(Diagnostics.expectedToken(p.tok.span, "'in'", describe2(p.tok)));
+  const collection = parseExpression(p);
+  p.expectPunct(")");
+  const body2 = embedded(p);
+  return {
+    kind: "Foreach",
+    type: type ?? "var",
+    name: name2,
+    collection,
+    body: body2,
+    span: p.finish(start)
+  };
+}
+function parseSwitch(p, start) {
+  p.advance();
+  const value = parenthesized(p);
+  const sections = [];
+  if (!p.expectPunct("{")) return { kind: "Switch", value, sections, span: p.finish(start) };
+  while (!p.atPunct("}") && !p.atEof) {
+    const sectionStart = p.tok.span;
+    const labels = [];
+    while (p.atKeyword("case") || p.atKeyword("default") && p.atPunct(":", 1)) {
+      labels.push(parseLabel(p));
+    }
+    if (labels.length === 0) {
+      p.error(Diagnostics.expectedToken(p.tok.span, "'case' or 'default'", describe2(p.tok)));
+      p.skipGroup();
+      continue;
+    }
+    const statements = [];
+    while (!p.atPunct("}") && !p.atEof && !p.atKeyword("case") && !(p.atKeyword("default") && p.atPunct(":", 1))) {
+      const s = parseStatement(p);
+      if (s !== null) statements.push(s);
+    }
+    sections.push({ kind: "SwitchSection", labels, statements, span: p.finish(sectionStart) });
+  }
+  p.expectPunct("}");
+  return { kind: "Switch", value, sections, span: p.finish(start) };
+}
+function parseLabel(p) {
+  const start = p.tok.span;
+  if (p.atKeyword("default")) {
+    p.advance();
+    p.advance();
+    return { kind: "SwitchLabel", pattern: { k: "default" }, when: null, span: p.finish(start) };
+  }
+  p.advance();
+  const typed = p.speculate(() => {
+    const type = parseType(p, "type");
+    if (type === null) return null;
+    if (p.atIdentifier() && !p.atContextual("when")) return { type, name: identifier(p.advance()) };
+    const definitelyType = type.kind !== "NamedType";
+    if (definitelyType && (p.atPunct(":") || p.atContextual("when"))) return { type, name: null };
+    return null;
+  });
+  const pattern = typed ? {
+    k: "type",
+    type: typed.type,
+    name: typed.name && typed.name.name !== "_" ? typed.name : null
+  } : { k: "constant", value: parseExpression(p) };
+  let when = null;
+  if (p.atContextual("when")) {
+    p.advance();
+    when = parseExpression(p);
+  }
+  p.expectPunct(":");
+  return { kind: "SwitchLabel", pattern, when, span: p.finish(start) };
+}
+function parseTry(p, start) {
+  p.advance();
+  const block2 = parseBlock(p);
+  const catches = [];
+  while (p.atKeyword("catch")) {
+    const catchStart = p.tok.span;
+    p.advance();
+    let type = null;
+    let name2 = null;
+    if (p.eatPunct("(")) {
+      type = parseType(p, "type");
+      if (type !== null) checkType(p, type, false);
+      if (p.atIdentifier()) name2 = identifier(p.advance());
+      p.expectPunct(")");
+    }
+    let filter = null;
+    if (p.atContextual("when")) {
+      p.advance();
+      filter = parenthesized(p);
+    }
+    const body2 = parseBlock(p);
+    catches.push({
+      kind: "CatchClause",
+      type,
+      name: name2,
+      filter,
+      block: body2,
+      span: p.finish(catchStart)
+    });
+  }
+  let fin = null;
+  if (p.atKeyword("finally")) {
+    p.advance();
+    fin = parseBlock(p);
+  }
+  if (catches.length === 0 && fin === null)
+    p.error(Diagnostics.expectedToken(p.tok.span, "'catch' or 'finally'", describe2(p.tok)));
+  return { kind: "Try", block: block2, catches, finally: fin, span: p.finish(start) };
+}
+function parseParameters(p, implicit) {
+  const list = [];
+  p.expectPunct("(");
+  while (!p.atPunct(")") && !p.atEof) {
+    const start = p.tok.span;
+    if (p.atKeyword("ref") || p.atKeyword("out") || p.atKeyword("in") || p.atKeyword("params")) {
+      p.error(
+        Diagnostics.declaration(
+          p.tok.span,
+          `'${p.tok.text}' parameters are`,
+          "pass values and return the result"
+        )
+      );
+      p.advance();
+    }
+    let type = null;
+    if (!(implicit && p.atIdentifier() && (p.atPunct(",", 1) || p.atPunct(")", 1)))) {
+      type = parseType(p, "type");
+      if (type !== null) checkType(p, type, false);
+    }
+    if (!p.atIdentifier()) {
+      p.error(Diagnostics.expectedToken(p.tok.span, "a parameter name", describe2(p.tok)));
+      p.skipUntil((t) => t.kind === "punct" && (t.punct === ")" || t.punct === ","));
+    } else {
+      list.push({ kind: "Parameter", type, name: identifier(p.advance()), span: p.finish(start) });
+    }
+    if (!p.eatPunct(",")) break;
+  }
+  p.expectPunct(")");
+  return list;
+}
+function parseLocalFunction(p, returnType, start) {
+  if (returnType === "void") p.advance();
+  else checkType(p, returnType, false);
+  const name2 = identifier(p.advance());
+  const parameters2 = parseParameters(p, false);
+  let body2;
+  if (p.eatPunct("=>")) {
+    body2 = parseExpression(p);
+    p.expectPunct(";");
+  } else body2 = parseBlock(p);
+  return { kind: "LocalFunction", returnType, name: name2, parameters: parameters2, body: body2, span: p.finish(start) };
+}
+
+// eval/syntax/parse-unsupported.ts
+function isLambdaAhead(p) {
+  if (p.atIdentifier() && p.atPunct("=>", 1)) return true;
+  let k = 0;
+  while (p.atContextual("async", k) || p.atKeyword("static", k)) k++;
+  if (k > 0 && p.atKeyword("delegate", k)) return true;
+  if (p.atIdentifier(k) && p.atPunct("=>", k + 1)) return true;
+  if (!p.atPunct("(", k)) return false;
+  const close = p.match[p.pos + k] ?? -1;
+  const after = close < 0 ? void 0 : p.tokens[close + 1];
+  return after?.kind === "punct" && after.punct === "=>";
+}
+function rejectLambda(p, start) {
+  if (p.atIdentifier() && p.atPunct("=>", 1) && !p.atContextual("async")) {
+    const name2 = identifier(p.advance());
+    p.advance();
+    const parameters2 = [{ kind: "Parameter", type: null, name: name2, span: name2.span }];
+    return { kind: "Lambda", parameters: parameters2, body: lambdaBody(p), span: p.finish(start) };
+  }
+  if (p.atPunct("(")) {
+    const close = p.match[p.pos] ?? -1;
+    const after = close < 0 ? void 0 : p.tokens[close + 1];
+    if (after?.kind === "punct" && after.punct === "=>") {
+      const parameters2 = parseParameters(p, true);
+      p.expectPunct("=>");
+      return { kind: "Lambda", parameters: parameters2, body: lambdaBody(p), span: p.finish(start) };
+    }
+  }
+  p.error(Diagnostics.lambda(start));
+  while (!p.atPunct("=>") && !isCloser(p.tok)) p.skipGroup();
+  if (p.eatPunct("=>")) {
+    if (p.atPunct("{")) p.skipGroup();
+    else if (!isCloser(p.tok)) parseExpression(p);
+  }
+  return errorAt(p, start);
+}
+function rejectTuple(p, open2) {
+  const start = p.tokens[open2].span;
+  p.error(Diagnostics.tuple(start));
+  p.pos = open2;
+  p.skipGroup();
+  return errorAt(p, start);
+}
+function isQueryAhead(p) {
+  if (!p.atContextual("from")) return false;
+  const next = p.peek(1);
+  return next.kind === "identifier" || next.kind === "keyword" && isPredefinedType(next.keyword);
+}
+function rejectQuery(p) {
+  const start = p.tok.span;
+  p.error(Diagnostics.query(start));
+  p.skipUntil(
+    (t) => t.kind === "punct" && (t.punct === ";" || t.punct === ")" || t.punct === "]" || t.punct === "}")
+  );
+  return errorAt(p, start);
+}
+function lambdaBody(p) {
+  return p.atPunct("{") ? parseBlock(p) : parseExpression(p);
+}
+function rejectAnonymousMethod(p) {
+  const start = p.tok.span;
+  if (p.atPunct("(", 1) || p.atPunct("{", 1)) {
+    p.advance();
+    const parameters2 = p.atPunct("(") ? parseParameters(p, false) : [];
+    if (p.atPunct("{"))
+      return { kind: "Lambda", parameters: parameters2, body: parseBlock(p), span: p.finish(start) };
+  }
+  p.error(Diagnostics.anonymousMethod(start));
+  p.advance();
+  if (p.atPunct("(")) p.skipGroup();
+  if (p.atPunct("{")) p.skipGroup();
+  return errorAt(p, start);
+}
+
+// eval/syntax/parse-cast.ts
+function parseParenthesizedOrCast(p) {
+  const start = p.tok.span;
+  if (isLambdaAhead(p)) return rejectLambda(p, start);
+  const open2 = p.pos;
+  const close = p.match[open2] ?? -1;
+  const type = close < 0 ? null : p.speculate(() => {
+    p.advance();
+    const t = parseType(p, "type");
+    return t !== null && p.pos === close ? t : null;
+  });
+  if (type !== null) {
+    const after = p.tokens[close + 1];
+    if (after !== void 0 && (isDefinitelyType(type) || canFollowCast(after))) {
+      p.pos = close + 1;
+      checkType(p, type, false);
+      const operand = parseUnary(p);
+      return { kind: "Cast", type, operand, span: p.finish(start) };
+    }
+    p.pos = open2;
+  }
+  if (close >= 0 && isPointerCast(p, close)) {
+    p.error(Diagnostics.pointer(start));
+    p.pos = close + 1;
+    if (canStartExpression(p.tok)) parseUnary(p);
+    return errorAt(p, start);
+  }
+  p.advance();
+  const expression = parseExpression(p);
+  if (p.atPunct(",") && close >= 0) return rejectTuple(p, open2);
+  p.expectPunct(")");
+  return { kind: "Parenthesized", expression, span: p.finish(start) };
+}
+function isDefinitelyType(type) {
+  return type.kind === "PredefinedType" || type.kind === "NullableType" || type.kind === "ArrayType";
+}
+function canFollowCast(t) {
+  if (t.kind === "punct") return t.punct === "~" || t.punct === "!" || t.punct === "(";
+  if (t.kind === "keyword") return t.keyword !== "as" && t.keyword !== "is";
+  return t.kind !== "eof";
+}
+function isPointerCast(p, close) {
+  const open2 = p.pos;
+  const end = p.speculate(() => {
+    p.advance();
+    return parseType(p, "type") === null ? null : p.pos;
+  });
+  p.pos = open2;
+  if (end === null) return false;
+  let i = end;
+  while (i < close && isStar(p.tokens[i])) i++;
+  return i === close && i > end;
+}
+function isStar(t) {
+  return t?.kind === "punct" && t.punct === "*";
+}
+
+// eval/syntax/parse-patterns.ts
+function parseIsPattern(p, operand, start) {
+  const t = p.tok;
+  if (p.atKeyword("null")) {
+    p.advance();
+    const pattern2 = { kind: "NullPattern", span: t.span };
+    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+  }
+  if (atConstantPattern(p)) {
+    const value = parseUnary(p);
+    const pattern2 = { kind: "ConstantPattern", value, span: value.span };
+    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+  }
+  const rejected = rejectedPatternAt(p);
+  if (rejected) return reject2(p, t, rejected, start);
+  const type = parseType(p, "isAs");
+  if (type === null) return errorAt(p, start);
+  checkType(p, type, false);
+  if (p.atIdentifier()) {
+    const combinator = p.atContextual("and") || p.atContextual("or");
+    return reject2(
+      p,
+      p.tok,
+      combinator ? { what: "pattern combinators ('and', 'or')", hint: "combine two is-tests with && or ||" } : {
+        what: "declaration patterns (x is T name)",
+        hint: "test with x is T, then cast with (T)x"
+      },
+      start
+    );
+  }
+  if (p.atPunct("{") || p.atPunct("(")) {
+    return reject2(p, p.tok, PROPERTY, start);
+  }
+  const pattern = { kind: "TypePattern", type, span: type.span };
+  return { kind: "Is", operand, pattern, span: p.finish(start) };
+}
+var PROPERTY = {
+  what: "property and positional patterns",
+  hint: "compare the members with == instead"
+};
+function atConstantPattern(p) {
+  const t = p.tok;
+  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct(".", 1)) return true;
+  const literal3 = (x) => x.kind === "integer" || x.kind === "real" || x.kind === "char" || x.kind === "string" || x.kind === "keyword" && (x.keyword === "true" || x.keyword === "false");
+  if (literal3(t)) return true;
+  const next = p.peek(1);
+  return (p.atPunct("-") || p.atPunct("+")) && (next.kind === "integer" || next.kind === "real");
+}
+function rejectedPatternAt(p) {
+  const t = p.tok;
+  const next = p.peek(1);
+  switch (t.kind) {
+    case "interpolated":
+      return CONSTANT;
+    case "integer":
+    case "real":
+    case "char":
+    case "string":
+    case "keyword":
+      return null;
+    case "identifier":
+      if (p.atContextual("not") && startsPattern(next)) {
+        return { what: "'not' patterns", hint: "write !(x is T), or x != null" };
+      }
+      if (p.atContextual("var") && (next.kind === "identifier" || p.atPunct("(", 1))) {
+        return { what: "var patterns", hint: "declare the variable with var first" };
+      }
+      return null;
+    case "punct":
+      return PUNCT_PATTERNS.get(t.punct) ?? null;
+    case "eof":
+      return null;
+  }
+}
+var CONSTANT = {
+  what: "constant patterns other than a literal or a named constant (x is 5, x is Color.Red)",
+  hint: "compare with == instead"
+};
+var RELATIONAL = {
+  what: "relational patterns (x is > 5)",
+  hint: "compare with < > <= >= instead"
+};
+var PUNCT_PATTERNS = /* @__PURE__ */ new Map([
+  ["-", CONSTANT],
+  ["+", CONSTANT],
+  ["{", PROPERTY],
+  ["(", PROPERTY],
+  ["[", { what: "list patterns (x is [...])", hint: "index the elements instead" }],
+  ["<", RELATIONAL],
+  [">", RELATIONAL],
+  ["<=", RELATIONAL],
+  [">=", RELATIONAL]
+]);
+function startsPattern(t) {
+  if (t.kind === "punct") return PUNCT_PATTERNS.has(t.punct);
+  return t.kind !== "eof";
+}
+function reject2(p, at2, r, start) {
+  p.error(Diagnostics.pattern(at2.span, r.what, r.hint));
+  p.skipUntil(endsPattern);
+  return errorAt(p, start);
+}
+function endsPattern(t) {
+  if (t.kind !== "punct") return false;
+  return [")", "]", "}", ";", ",", "?", ":", "&&", "||", "??", "=", "==", "!="].includes(t.punct);
+}
+
 // eval/syntax/parse-expressions.ts
 var BINARY_PRECEDENCE = {
   "||": 1,
@@ -3693,264 +4233,6 @@ function errorAt(p, start = p.tok.span) {
   return { kind: "Error", span: p.finish(start) };
 }
 
-// eval/syntax/parse-statements.ts
-function parseProgram(p, sourceLength) {
-  const statements = [];
-  try {
-    while (!p.atEof) {
-      if (p.eatPunct(";")) continue;
-      const statement = parseStatement(p);
-      if (statement !== null) statements.push(statement);
-    }
-  } catch (e) {
-    if (!(e instanceof NestingTooDeep)) throw e;
-    p.error(Diagnostics.nestingTooDeep(e.span));
-  }
-  const span = { start: 0, end: sourceLength, line: 1, column: 1 };
-  return { kind: "Program", statements, span };
-}
-var LOOP = "read elements one at a time, e.g. items[0], or call a method that does the work";
-var STATEMENTS = {
-  if: ["'if' statements are", "use the conditional operator c ? a : b"],
-  else: ["'if' statements are", "use the conditional operator c ? a : b"],
-  switch: ["'switch' statements are", "use the conditional operator c ? a : b"],
-  case: ["'switch' statements are", "use the conditional operator c ? a : b"],
-  for: ["loops ('for') are", LOOP],
-  foreach: ["loops ('foreach') are", LOOP],
-  while: ["loops ('while') are", LOOP],
-  do: ["loops ('do') are", LOOP],
-  return: ["'return' is", "the value of the input is its last expression, so drop the return"]
-};
-var MEMBER_KEYWORDS = /* @__PURE__ */ new Set([
-  "static",
-  "readonly",
-  "volatile",
-  "extern",
-  "public",
-  "private",
-  "protected",
-  "internal",
-  "abstract",
-  "sealed",
-  "override",
-  "virtual",
-  "class",
-  "struct",
-  "interface",
-  "enum",
-  "namespace",
-  "event",
-  "operator",
-  "implicit",
-  "explicit",
-  "params"
-]);
-function rejectedStatement(p) {
-  const t = p.tok;
-  const span = t.span;
-  if (t.kind === "punct" && (t.punct === ")" || t.punct === "]" || t.punct === "}")) {
-    return Diagnostics.unexpectedToken(span, describe2(t), "a statement");
-  }
-  if (t.kind === "punct" && t.punct === "{") {
-    return Diagnostics.statement(span, "blocks { ... } are", "write the statements without braces");
-  }
-  if (t.kind === "identifier") {
-    if (p.atPunct(":", 1)) return Diagnostics.statement(span, "labels are", "drop the label");
-    if (p.atContextual("yield") && (p.atKeyword("return", 1) || p.atKeyword("break", 1))) {
-      return Diagnostics.statement(span, "'yield' statements are", "write the expressions only");
-    }
-    if (p.atContextual("await") && (p.atKeyword("foreach", 1) || p.atKeyword("using", 1))) {
-      return Diagnostics.await(span);
-    }
-    if (p.atContextual("await") && awaitOperandFollows(p.peek(1)) && !p.atPunct("=", 2)) {
-      return Diagnostics.await(span);
-    }
-    return null;
-  }
-  if (t.kind !== "keyword") return null;
-  const kw = t.keyword;
-  if (kw === "default" && !p.atPunct(":", 1)) return null;
-  if ((kw === "checked" || kw === "unchecked") && !p.atPunct("{", 1)) return null;
-  const known = STATEMENTS[kw];
-  if (known) return Diagnostics.statement(span, known[0], known[1]);
-  if (kw === "default")
-    return Diagnostics.statement(span, "'switch' statements are", "use c ? a : b");
-  if ([
-    "using",
-    "try",
-    "catch",
-    "finally",
-    "lock",
-    "goto",
-    "break",
-    "continue",
-    "throw",
-    "fixed",
-    "unsafe",
-    "checked",
-    "unchecked"
-  ].includes(kw)) {
-    return Diagnostics.statement(span, `'${kw}' statements are`, "write the expressions only");
-  }
-  if (kw === "const" || kw === "ref") {
-    return Diagnostics.declaration(span, `'${kw}' locals are`, "declare with var x = ...;");
-  }
-  if (kw === "void") return Diagnostics.localFunction(span);
-  if (MEMBER_KEYWORDS.has(kw)) {
-    return Diagnostics.declaration(
-      span,
-      "type and member declarations are",
-      "use the types and methods the game already has"
-    );
-  }
-  return null;
-}
-function parseStatement(p) {
-  p.enter();
-  try {
-    const rejected = rejectedStatement(p);
-    if (rejected) {
-      p.error(rejected);
-      if (p.atPunct(")") || p.atPunct("]") || p.atPunct("}")) p.advance();
-      else skipStatement(p);
-      return null;
-    }
-    const start = p.tok.span;
-    if (p.atContextual("var") && p.atPunct("(", 1) && hasTopLevelComma(p, p.pos + 1)) {
-      p.error(Diagnostics.tuple(p.peek(1).span));
-      skipStatement(p);
-      return null;
-    }
-    const declaration = declarationAhead(p);
-    if (declaration === "function") {
-      p.error(Diagnostics.localFunction(start));
-      skipStatement(p);
-      return null;
-    }
-    if (declaration === "pointer") {
-      p.error(Diagnostics.pointer(start));
-      skipStatement(p);
-      return null;
-    }
-    if (declaration !== null) return parseDeclaration(p, declaration, start);
-    const expression = parseExpression(p);
-    const semicolon = endStatement(p);
-    return { kind: "ExpressionStatement", expression, semicolon, span: p.finish(start) };
-  } finally {
-    p.leave();
-  }
-}
-function declarationAhead(p) {
-  const start = p.pos;
-  if (p.atContextual("var") && p.atIdentifier(1)) {
-    p.advance();
-    return "var";
-  }
-  const t = p.tok;
-  if (t.kind === "keyword" && isPredefinedType(t.keyword) && p.atPunct("*", 1)) return "pointer";
-  if (isQueryAhead(p) && !["=", ";", ","].some((x) => p.atPunct(x, 2)) && !p.atEof) {
-    return null;
-  }
-  const result = p.speculate(() => {
-    const type = parseType(p, "type");
-    if (type === null || !p.atIdentifier()) return null;
-    return { type, isFunction: p.atPunct("(", 1) || p.atPunct("<", 1) };
-  });
-  if (result === null) return null;
-  if (result.type.kind === "NullableType" && conditionalAfter(p)) {
-    p.pos = start;
-    return null;
-  }
-  if (result.isFunction) {
-    p.pos = start;
-    return "function";
-  }
-  return result.type;
-}
-function conditionalAfter(p) {
-  let balance = 0;
-  for (let i = p.pos; i < p.tokens.length; i++) {
-    const t = p.tokens[i];
-    if (t.kind !== "punct") continue;
-    if (t.punct === ";") break;
-    if (t.punct === "?") balance++;
-    else if (t.punct === ":") balance--;
-    const m = p.match[i] ?? -1;
-    if (m > i) i = m;
-  }
-  return balance < 0;
-}
-function parseDeclaration(p, type, start) {
-  if (type !== "var") checkType(p, type, false);
-  const declarators = [];
-  do {
-    if (!p.atIdentifier()) {
-      p.error(Diagnostics.expectedToken(p.tok.span, "a variable name", describe2(p.tok)));
-      break;
-    }
-    const nameToken = p.advance();
-    if (p.atPunct("[")) {
-      p.error(
-        Diagnostics.invalidDeclaration(p.tok.span, "write the brackets on the type: int[] a")
-      );
-      p.skipGroup();
-    }
-    let initializer2 = null;
-    if (p.eatPunct("=")) {
-      initializer2 = p.atPunct("{") ? parseArrayInitializer(p) : parseExpression(p);
-      if (initializer2.kind === "ArrayInitializer" && (type === "var" || type.kind !== "ArrayType")) {
-        p.error(
-          Diagnostics.invalidDeclaration(
-            initializer2.span,
-            "an array initializer { ... } needs an array type: int[] a = { 1, 2 }; or var a = new[] { 1, 2 };"
-          )
-        );
-      }
-    }
-    const span = p.finish(nameToken.span);
-    declarators.push({
-      kind: "VariableDeclarator",
-      name: identifier(nameToken),
-      initializer: initializer2,
-      span
-    });
-    if (type === "var" && initializer2 === null) {
-      p.error(Diagnostics.varWithoutInitializer(span));
-    }
-  } while (p.eatPunct(","));
-  if (type === "var" && declarators.length > 1) {
-    p.error(
-      Diagnostics.invalidDeclaration(
-        start,
-        "var declares one variable at a time: var a = 1; var b = 2;"
-      )
-    );
-  }
-  const semicolon = endStatement(p);
-  return { kind: "LocalDeclaration", type, declarators, semicolon, span: p.finish(start) };
-}
-function endStatement(p) {
-  if (p.eatPunct(";")) return true;
-  if (p.atEof) return false;
-  p.error(Diagnostics.unexpectedToken(p.tok.span, describe2(p.tok), "';' or an operator"));
-  p.skipUntil((t) => t.kind === "punct" && t.punct === ";");
-  return p.eatPunct(";");
-}
-function skipStatement(p) {
-  for (; ; ) {
-    if (p.atEof) return;
-    if (p.eatPunct(";")) {
-      if (!p.atKeyword("else")) return;
-    } else if (p.atPunct("{")) {
-      p.skipGroup();
-      const more = p.atKeyword("else") || p.atKeyword("catch") || p.atKeyword("finally") || p.atKeyword("while");
-      if (!more) return;
-    } else {
-      p.skipGroup();
-    }
-  }
-}
-
 // eval/syntax/parser.ts
 function parse2(source) {
   const { tokens, errors } = lex(source);
@@ -3963,20 +4245,106 @@ function parse2(source) {
 // eval/syntax/unparse.ts
 function unparse(node) {
   if (node.kind === "Program") return node.statements.map(unparseStatement).join(" ");
-  if (node.kind === "ExpressionStatement" || node.kind === "LocalDeclaration") {
-    return unparseStatement(node);
-  }
+  if (isStatement(node)) return unparseStatement(node);
   return expr(node);
 }
-function unparseStatement(s) {
-  const end = s.semicolon ? ";" : "";
-  if (s.kind === "ExpressionStatement") return expr(s.expression) + end;
+var STATEMENT_KINDS = /* @__PURE__ */ new Set([
+  "ExpressionStatement",
+  "LocalDeclaration",
+  "Block",
+  "EmptyStatement",
+  "If",
+  "While",
+  "Do",
+  "For",
+  "Foreach",
+  "Break",
+  "Continue",
+  "Return",
+  "Throw",
+  "Switch",
+  "Try",
+  "LocalFunction"
+]);
+function isStatement(n) {
+  return STATEMENT_KINDS.has(n.kind);
+}
+function declaration(s) {
   const declarators = s.declarators.map((d) => {
     const init = d.initializer;
     if (init === null) return name(d.name);
     return `${name(d.name)} = ${init.kind === "ArrayInitializer" ? arrayInit(init) : expr(init)}`;
   });
-  return `${s.type === "var" ? "var" : unparseType(s.type)} ${declarators.join(", ")}${end}`;
+  return `${s.type === "var" ? "var" : unparseType(s.type)} ${declarators.join(", ")}`;
+}
+function block(b) {
+  return b.statements.length === 0 ? "{ }" : `{ ${b.statements.map(unparseStatement).join(" ")} }`;
+}
+function parameters(ps) {
+  return `(${ps.map((q) => q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name)).join(", ")})`;
+}
+function body(b) {
+  return b.kind === "Block" ? block(b) : expr(b);
+}
+function label(l) {
+  const when = l.when ? ` when ${expr(l.when)}` : "";
+  const p = l.pattern;
+  if (p.k === "default") return "default:";
+  if (p.k === "constant") return `case ${expr(p.value)}${when}:`;
+  return `case ${unparseType(p.type)}${p.name ? ` ${name(p.name)}` : ""}${when}:`;
+}
+function unparseStatement(s) {
+  switch (s.kind) {
+    case "ExpressionStatement":
+      return expr(s.expression) + (s.semicolon ? ";" : "");
+    case "LocalDeclaration":
+      return declaration(s) + (s.semicolon ? ";" : "");
+    case "Block":
+      return block(s);
+    case "EmptyStatement":
+      return ";";
+    case "If":
+      return `if (${expr(s.condition)}) ${unparseStatement(s.then)}${s.else ? ` else ${unparseStatement(s.else)}` : ""}`;
+    case "While":
+      return `while (${expr(s.condition)}) ${unparseStatement(s.body)}`;
+    case "Do":
+      return `do ${unparseStatement(s.body)} while (${expr(s.condition)});`;
+    case "For": {
+      const init = Array.isArray(s.init) ? s.init.map(expr).join(", ") : declaration(s.init);
+      const cond = s.condition ? ` ${expr(s.condition)}` : "";
+      const iter = s.iterators.length > 0 ? ` ${s.iterators.map(expr).join(", ")}` : "";
+      return `for (${init};${cond};${iter}) ${unparseStatement(s.body)}`;
+    }
+    case "Foreach":
+      return `foreach (${s.type === "var" ? "var" : unparseType(s.type)} ${name(s.name)} in ${expr(s.collection)}) ${unparseStatement(s.body)}`;
+    case "Break":
+      return "break;";
+    case "Continue":
+      return "continue;";
+    case "Return":
+      return s.value ? `return ${expr(s.value)};` : "return;";
+    case "Throw":
+      return s.value ? `throw ${expr(s.value)};` : "throw;";
+    case "Switch": {
+      const sections = s.sections.map(
+        (x) => `${x.labels.map(label).join(" ")} ${x.statements.map(unparseStatement).join(" ")}`
+      );
+      return `switch (${expr(s.value)}) { ${sections.join(" ")} }`;
+    }
+    case "Try": {
+      const catches = s.catches.map((c) => {
+        const decl = c.type ? ` (${unparseType(c.type)}${c.name ? ` ${name(c.name)}` : ""})` : "";
+        const when = c.filter ? ` when (${expr(c.filter)})` : "";
+        return ` catch${decl}${when} ${block(c.block)}`;
+      });
+      return `try ${block(s.block)}${catches.join("")}${s.finally ? ` finally ${block(s.finally)}` : ""}`;
+    }
+    case "LocalFunction": {
+      const ret = s.returnType === "void" ? "void" : unparseType(s.returnType);
+      const b = s.body.kind === "Block" ? ` ${block(s.body)}` : ` => ${expr(s.body)};`;
+      return `${ret} ${name(s.name)}${parameters(s.parameters)}${b}`;
+    }
+  }
 }
 function unparseType(t) {
   switch (t.kind) {
@@ -4048,6 +4416,8 @@ function expr(e) {
       return `(${expr(e.target)} ${e.operator} ${expr(e.value)})`;
     case "Conditional":
       return `(${expr(e.condition)} ? ${expr(e.whenTrue)} : ${expr(e.whenFalse)})`;
+    case "Lambda":
+      return `(${parameters(e.parameters)} => ${body(e.body)})`;
     case "Is":
       return `(${expr(e.operand)} is ${unparsePattern(e.pattern)})`;
     case "As":
@@ -4082,10 +4452,10 @@ function args(list) {
   return list.map(argument).join(", ");
 }
 function argument(a) {
-  const label = a.name ? `${name(a.name)}: ` : "";
+  const label2 = a.name ? `${name(a.name)}: ` : "";
   const modifier = a.modifier === "none" ? "" : `${a.modifier} `;
   const value = a.value.kind === "OutDeclaration" ? outDeclaration(a.value) : expr(a.value);
-  return label + modifier + value;
+  return label2 + modifier + value;
 }
 function outDeclaration(d) {
   return `${d.type === "var" ? "var" : unparseType(d.type)} ${name(d.name)}`;
@@ -4134,13 +4504,13 @@ function literal(l) {
   }
 }
 function interpolated(s) {
-  const body = s.parts.map((part) => {
+  const body2 = s.parts.map((part) => {
     if (part.kind === "InterpolatedText") return escape2(part.value, '"').replace(/[{}]/g, "$&$&");
     const align = part.alignment ? `,${expr(part.alignment)}` : "";
     const format2 = part.format === null ? "" : `:${escape2(part.format, '"')}`;
     return `{${expr(part.expression)}${align}${format2}}`;
   });
-  return `$"${body.join("")}"`;
+  return `$"${body2.join("")}"`;
 }
 var NAMED_ESCAPES = {
   "\\": "\\\\",
@@ -4171,6 +4541,9 @@ var NULL = { kind: "null" };
 var VOID = { kind: "void" };
 function bool(value) {
   return { kind: "bool", value };
+}
+function num(type, value) {
+  return { kind: "number", type, value };
 }
 
 // eval/interpret/array-creation.ts
@@ -4475,9 +4848,9 @@ function decimalDivide(d1, d2) {
     scale += power;
     q *= pow10(power);
     if (q > DECIMAL_MAX_MANTISSA) throw decimalOverflow();
-    const num = rem * pow10(power);
-    q += num / den;
-    rem = num % den;
+    const num2 = rem * pow10(power);
+    q += num2 / den;
+    rem = num2 % den;
     if (q > DECIMAL_MAX_MANTISSA) {
       [q, scale] = overflowUnscale(q, scale, rem !== 0n);
       break;
@@ -5901,15 +6274,17 @@ var InstantiationRefusedError = class extends Error {
   name = "InstantiationRefusedError";
 };
 var GameExceptionError = class extends Error {
-  constructor(type, gameMessage, stackTrace) {
+  constructor(type, gameMessage, stackTrace, exception) {
     super(`${type}: ${gameMessage}`);
     this.type = type;
     this.gameMessage = gameMessage;
     this.stackTrace = stackTrace;
+    this.exception = exception;
   }
   type;
   gameMessage;
   stackTrace;
+  exception;
   name = "GameExceptionError";
 };
 
@@ -6388,6 +6763,19 @@ var Overloads = class {
 };
 
 // eval/interpret/calls.ts
+var LINQ_INSTEAD = {
+  Find: "FirstOrDefault(x => ...) or a foreach loop with if/break",
+  FindLast: "LastOrDefault(x => ...) or a foreach loop",
+  FindAll: "Where(x => ...).ToList() or a foreach loop that collects",
+  FindIndex: "a for loop over the indices",
+  Exists: "Any(x => ...) or a foreach loop",
+  TrueForAll: "All(x => ...) or a foreach loop",
+  RemoveAll: "a for loop that calls RemoveAt from the end",
+  Sort: "OrderBy(x => ...) (it sorts a copy; the list is not changed)",
+  ForEach: "a foreach loop",
+  ConvertAll: "Select(x => ...).ToList() or a foreach loop",
+  CountWhere: "Count(x => ...) or a foreach loop that counts"
+};
 var Calls = class {
   constructor(it) {
     this.it = it;
@@ -6406,6 +6794,7 @@ var Calls = class {
       if (fn) return this.builtinCall(t.name, fn, e);
     }
     const target = await this.it.resolveInChain(e.target);
+    await this.refuseGameDelegates(e, target);
     if (target.k === "methods") {
       const args2 = await this.arguments(e.arguments);
       const c = await this.overloads.resolve(
@@ -6449,6 +6838,25 @@ var Calls = class {
       "CS1955",
       "non-invocable member cannot be used like a method",
       e.target.span
+    );
+  }
+  /**
+   * A lambda (or anonymous method) passed to a game method, a delegate or a builtin: no code can
+   * be created inside the game, so the call is refused with the client-side form to write.
+   */
+  async refuseGameDelegates(e, target) {
+    const lambda = e.arguments.find((a) => a.value.kind === "Lambda");
+    if (!lambda) return;
+    let name2 = "the method";
+    if (target.k === "methods") {
+      const owner = target.methods[0]?.declaringType;
+      name2 = owner ? `${await this.f.name(owner)}.${target.name}` : target.name;
+    }
+    const method = target.k === "methods" ? target.name : "";
+    const instead = LINQ_INSTEAD[method] ?? "a foreach loop over the collection";
+    throw new UnsupportedError(
+      `'${name2}' takes a delegate, and a lambda cannot be passed to the game (no code can be created inside it): write ${instead} instead`,
+      lambda.value.span
     );
   }
   async builtinCall(name2, fn, e) {
@@ -7526,6 +7934,42 @@ function sameStruct(a, b) {
   return JSON.stringify(a, (_k, v) => typeof v === "bigint" ? `${v}n` : v) === JSON.stringify(b, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
 }
 
+// eval/interpret/local-scope.ts
+var LocalScope = class _LocalScope {
+  constructor(parent = void 0) {
+    this.parent = parent;
+  }
+  parent;
+  vars = /* @__PURE__ */ new Map();
+  child() {
+    return new _LocalScope(this);
+  }
+  get(name2) {
+    return this.vars.get(name2) ?? this.parent?.get(name2);
+  }
+  has(name2) {
+    return this.get(name2) !== void 0;
+  }
+  /** Declared in this very scope (CS0128), rather than an enclosing one (CS0136). */
+  hasOwn(name2) {
+    return this.vars.has(name2);
+  }
+  set(name2, local) {
+    this.vars.set(name2, local);
+    return this;
+  }
+  delete(name2) {
+    return this.vars.delete(name2);
+  }
+  keys() {
+    return [...this.vars.keys(), ...this.parent?.keys() ?? []];
+  }
+  /** Every cell visible from here (for definite assignment across branches). */
+  cells() {
+    return [...this.vars.values(), ...this.parent?.cells() ?? []];
+  }
+};
+
 // eval/interpret/member-lookup.ts
 var MemberLookup = class {
   constructor(it) {
@@ -8052,30 +8496,99 @@ var SimpleNames = class {
 };
 
 // eval/interpret/statements.ts
-var Statements = class {
+var NORMAL = { k: "normal" };
+var UNREACHABLE = { k: "unreachable" };
+var Statements = class _Statements {
   constructor(it) {
     this.it = it;
   }
   it;
+  frame = {
+    returnType: void 0,
+    inferred: true,
+    targets: [],
+    broken: /* @__PURE__ */ new Set(),
+    returned: []
+  };
   /** Runs a program; its value is the last statement's (a declaration's is its variable's). */
   async run(program) {
-    let last = { type: await this.it.wk.keyword("void"), value: VOID };
+    const voidType = await this.it.wk.keyword("void");
+    let last = { type: voidType, value: VOID };
     const n = program.statements.length;
+    const noted = this.it.notes.get(program);
+    if (noted) this.frame.returnType = noted.returnType;
+    await this.hoist(program.statements);
+    let completion = NORMAL;
     for (const [i, s] of program.statements.entries()) {
+      await this.boundary(s);
+      const isLast = i === n - 1;
       if (s.kind === "LocalDeclaration") {
         last = await this.declare(s);
         const name2 = s.declarators.at(-1)?.name.name;
-        if (i === n - 1 && name2 && !this.it.locals.get(name2)?.assigned) {
+        if (isLast && name2 && !this.it.locals.get(name2)?.assigned) {
           throw new CompileError("CS0165", `use of unassigned local variable '${name2}'`, s.span);
         }
-      } else
-        last = i === n - 1 ? await this.it.expr(s.expression) : await this.statement(s.expression);
+        continue;
+      }
+      if (s.kind === "ExpressionStatement") {
+        last = isLast ? await this.it.expr(s.expression) : await this.statement(s.expression);
+        continue;
+      }
+      last = { type: voidType, value: VOID };
+      const c = await this.exec(s);
+      if (c.k === "return" && !this.it.dry) return await this.returned(c.op, s);
+      if (c.k !== "normal") completion = c;
     }
-    return last;
+    if (this.it.dry && !this.frame.returnType && this.frame.returned?.length) {
+      const types = [...this.frame.returned];
+      const lastStatement2 = program.statements.at(-1);
+      if (lastStatement2?.kind === "ExpressionStatement") types.push(last.type);
+      this.frame.returnType = await this.bestCommonType(types, program);
+      this.it.notes.set(program, { returnType: this.frame.returnType });
+    }
+    const returnType = this.frame.returnType;
+    if (!returnType) return last;
+    const lastStatement = program.statements.at(-1);
+    if (lastStatement?.kind === "ExpressionStatement" || lastStatement?.kind === "LocalDeclaration")
+      return this.it.conversions.implicitly(last, returnType, "the value of the program");
+    if (completion.k === "normal" && this.it.dry)
+      throw new CompileError(
+        "CS0161",
+        "not all code paths return a value: end the program with a return or an expression",
+        lastStatement?.span
+      );
+    return { type: returnType, value: NULL };
+  }
+  async returned(op, s) {
+    if (!op) throw new CompileError("CS0126", "the program must return a value", s.span);
+    const t = this.frame.returnType;
+    if (!t || t === "null" || this.it.facts.same(t, op.type)) return op;
+    return this.it.conversions.implicitly(op, t, "the returned value");
+  }
+  /** The one of `types` every other converts to implicitly (C#'s inferred return type). */
+  async bestCommonType(types, at2) {
+    const candidates = types.filter((t) => t !== "null");
+    for (const t of candidates) {
+      let all = true;
+      for (const u of types) {
+        const c = await this.it.conversions.implicit({ type: u, value: VOID }, t);
+        if (!c) all = false;
+      }
+      if (all) return t;
+    }
+    throw new CompileError(
+      "CS8030",
+      "no best type for the returned values: cast them to one type",
+      at2.span
+    );
+  }
+  /** Between statements: the budget is checked (and the game may be released, if asked). */
+  async boundary(s) {
+    if (!this.it.dry) await this.it.budget.statement(s.span);
   }
   /**
-   * A statement before the last: C# allows only calls, assignments, ++/--, and object creation
-   * (CS0201). The last one is the program's value, so any expression may end a program.
+   * An expression statement: C# allows only calls, assignments, ++/--, and object creation
+   * (CS0201). The last one of the program is its value, so any expression may end a program.
    */
   async statement(e) {
     let inner = e;
@@ -8089,22 +8602,196 @@ var Statements = class {
       );
     return this.it.expr(e);
   }
+  /** One statement inside a block or a loop. */
+  async exec(s) {
+    switch (s.kind) {
+      case "ExpressionStatement":
+        await this.statement(s.expression);
+        return NORMAL;
+      case "LocalDeclaration":
+        await this.declare(s);
+        return NORMAL;
+      case "EmptyStatement":
+        return NORMAL;
+      case "Block":
+        return this.inScope(() => this.block(s.statements));
+      case "If":
+        return this.ifStatement(s);
+      case "While":
+      case "Do":
+      case "For":
+        return this.it.loops.loop(s);
+      case "Foreach":
+        return this.it.loops.foreach(s);
+      case "Break":
+      case "Continue":
+        return this.jump(s);
+      case "Return":
+        return this.returnStatement(s);
+      case "Throw":
+        return this.it.exceptions.throwStatement(s);
+      case "Try":
+        return this.it.exceptions.tryStatement(s);
+      case "Switch":
+        return this.it.switches.switchStatement(s);
+      case "LocalFunction":
+        return NORMAL;
+    }
+  }
+  /** The statements of a block, in the current scope. */
+  async block(statements) {
+    await this.hoist(statements);
+    let result = NORMAL;
+    for (const s of statements) {
+      await this.boundary(s);
+      const c = await this.exec(s);
+      if (c.k === "normal") continue;
+      if (!this.it.dry) return c;
+      if (result.k === "normal") result = c;
+    }
+    return result;
+  }
+  /** Local functions are visible in their whole block (§7.7.1), before their declaration. */
+  async hoist(statements) {
+    for (const s of statements)
+      if (s.kind === "LocalFunction") await this.it.functions.declareLocalFunction(s);
+  }
+  /** A statement of an if, else or loop: its own scope; a declaration alone is CS1023. */
+  async embedded(s) {
+    if (s.kind === "LocalDeclaration" || s.kind === "LocalFunction")
+      throw new CompileError(
+        "CS1023",
+        "an embedded statement cannot be a declaration: put it in a block { ... }",
+        s.span
+      );
+    return this.inScope(() => this.exec(s));
+  }
+  /** Runs a loop's or a switch's body with it as the target of break (and continue). */
+  async targeting(k, node, fn) {
+    this.frame.targets.push({ k, node });
+    try {
+      return await fn();
+    } finally {
+      this.frame.targets.pop();
+    }
+  }
+  async inScope(fn) {
+    const saved = this.it.locals;
+    this.it.locals = new LocalScope(saved);
+    try {
+      return await fn();
+    } finally {
+      this.it.locals = saved;
+    }
+  }
+  /** A condition: an expression that converts implicitly to bool (§12.24). */
+  async condition(e) {
+    const boolType = await this.it.wk.keyword("bool");
+    const op = await this.it.expr(e);
+    try {
+      return await this.it.conversions.implicitly(op, boolType, "the condition");
+    } catch (err) {
+      if (err instanceof CompileError && !err.span)
+        throw new CompileError(err.csCode, err.message, e.span);
+      throw err;
+    }
+  }
+  static truth(op) {
+    return op.value.value === true;
+  }
+  async ifStatement(s) {
+    const c = await this.condition(s.condition);
+    if (!this.it.dry) {
+      if (_Statements.truth(c)) return this.embedded(s.then);
+      return s.else ? this.embedded(s.else) : NORMAL;
+    }
+    const before = this.snapshot();
+    const then = await this.embedded(s.then);
+    const afterThen = this.snapshot();
+    this.restore(before);
+    const otherwise = s.else ? await this.embedded(s.else) : NORMAL;
+    const afterElse = this.snapshot();
+    const constant = literalBool(s.condition);
+    const thenEnds = then.k === "normal" && constant !== false;
+    const elseEnds = otherwise.k === "normal" && constant !== true;
+    this.merge(thenEnds ? afterThen : void 0, elseEnds ? afterElse : void 0);
+    if (!thenEnds && !elseEnds) return UNREACHABLE;
+    return NORMAL;
+  }
+  jump(s) {
+    const targets = this.frame.targets;
+    if (s.kind === "Break") {
+      const target = targets.at(-1);
+      if (!target)
+        throw new CompileError(
+          "CS0139",
+          "no enclosing loop or switch out of which to break",
+          s.span
+        );
+      this.frame.broken.add(target.node);
+      return { k: "break", span: s.span };
+    }
+    if (!targets.some((t) => t.k === "loop"))
+      throw new CompileError("CS0139", "no enclosing loop out of which to continue", s.span);
+    return { k: "continue", span: s.span };
+  }
+  async returnStatement(s) {
+    const frame = this.frame;
+    const voidType = await this.it.wk.keyword("void");
+    if (s.value === null) {
+      if (frame.returnType && frame.returnType !== "null" && frame.returnType.key !== voidType.key)
+        throw new CompileError("CS0126", "an object of the return type is required", s.span);
+      if (!frame.returnType && frame.inferred) frame.returnType = voidType;
+      return { k: "return", op: void 0 };
+    }
+    let op = await this.it.expr(s.value);
+    if (frame.returnType === void 0 && frame.inferred) {
+      frame.returned?.push(op.type);
+    } else if (frame.returnType && frame.returnType !== "null") {
+      if (frame.returnType.key === voidType.key)
+        throw new CompileError("CS0127", "a void function cannot return a value", s.span);
+      op = await this.it.conversions.implicitly(op, frame.returnType, "the returned value");
+    }
+    return { k: "return", op };
+  }
+  // ---------------------------------------------------------------- definite assignment
+  snapshot() {
+    return new Map(this.it.locals.cells().map((l) => [l, l.assigned]));
+  }
+  restore(s) {
+    for (const [l, a] of s) l.assigned = a;
+  }
+  /** After two paths (undefined: one that does not reach the end): assigned on every path. */
+  merge(a, b) {
+    for (const l of this.it.locals.cells()) {
+      const x = a ? a.get(l) ?? l.assigned : true;
+      const y = b ? b.get(l) ?? l.assigned : true;
+      l.assigned = x && y;
+    }
+  }
+  // ---------------------------------------------------------------- declarations
+  /** Checks that a new local's name is free here (CS0128) and in the scopes around (CS0136). */
+  checkName(name2, span) {
+    if (this.it.locals.hasOwn(name2))
+      throw new CompileError("CS0128", `a local variable named '${name2}' is already defined`, span);
+    if (this.it.locals.has(name2))
+      throw new CompileError(
+        "CS0136",
+        `a local named '${name2}' cannot be declared here: an enclosing scope already uses it`,
+        span
+      );
+    if (this.it.options.scope?.variables.has(name2))
+      throw new CompileError(
+        "CS0136",
+        `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
+        span
+      );
+  }
   async declare(d) {
     let last;
     for (const v of d.declarators) {
       const name2 = v.name.name;
-      if (this.it.locals.has(name2))
-        throw new CompileError(
-          "CS0128",
-          `a local variable named '${name2}' is already defined`,
-          v.name.span
-        );
-      if (this.it.options.scope?.variables.has(name2))
-        throw new CompileError(
-          "CS0136",
-          `a local named '${name2}' cannot be declared here: the method already has a variable of that name`,
-          v.name.span
-        );
+      this.checkName(name2, v.name.span);
       if (d.type === "var") {
         if (!v.initializer)
           throw new CompileError(
@@ -8116,6 +8803,12 @@ var Statements = class {
           throw new CompileError(
             "CS0820",
             "cannot initialize an implicitly typed local with an array initializer",
+            v.span
+          );
+        if (v.initializer.kind === "Lambda")
+          throw new CompileError(
+            "CS0815",
+            `cannot assign a lambda expression to an implicitly typed local ('${name2}')`,
             v.span
           );
         const init = await this.it.expr(v.initializer);
@@ -8138,20 +8831,770 @@ var Statements = class {
       const type = await this.it.types.type(d.type);
       let value = NULL;
       let assigned = false;
+      this.it.locals.set(name2, { type, value, assigned });
       if (v.initializer) {
         const init = v.initializer.kind === "ArrayInitializer" ? await this.it.arrays.arrayFromInitializer(type, v.initializer) : await this.it.conversions.implicitly(
-          await this.it.expr(v.initializer),
+          await this.it.functions.target(v.initializer, type),
           type,
           `the initializer of '${name2}'`
         );
         value = init.value;
         assigned = true;
       }
-      this.it.locals.set(name2, { type, value, assigned });
+      const local = this.it.locals.get(name2);
+      local.value = value;
+      local.assigned = assigned;
       last = { type, value, place: { k: "local", name: name2 } };
     }
     if (!last) throw new CompileError("CS1001", "a declaration needs a variable", d.span);
     return last;
+  }
+  /** A statement form this evaluator does not run. */
+  static unsupported(what, span) {
+    throw new UnsupportedError(what, span);
+  }
+};
+function literalBool(e) {
+  while (e.kind === "Parenthesized") e = e.expression;
+  return e.kind === "Literal" && e.type === "bool" ? e.value : void 0;
+}
+
+// eval/interpret/budget.ts
+var DEFAULT_BUDGET = {
+  iterations: 1e5,
+  invokes: 1e3,
+  freezeMs: 2e3
+};
+var MAX_BUDGET = {
+  iterations: 1e7,
+  invokes: 2e4,
+  freezeMs: 3e4
+};
+var BudgetExceeded = class extends Error {
+  constructor(bound, limit, span) {
+    super(
+      `the program exceeded its ${bound} budget (${limit}${bound === "freeze" ? " ms" : ""}): it stopped at a statement boundary; raise the bound (budget.${bound === "freeze" ? "freeze_ms" : bound}) or do less per call`
+    );
+    this.bound = bound;
+    this.limit = limit;
+    this.span = span;
+  }
+  bound;
+  limit;
+  span;
+  name = "BudgetExceeded";
+};
+function budgetLimits(asked = {}) {
+  const pick = (k) => {
+    const v = asked[k] ?? DEFAULT_BUDGET[k];
+    if (!Number.isFinite(v) || v < 1) throw new RangeError(`budget ${k} must be at least 1`);
+    return Math.min(Math.floor(v), MAX_BUDGET[k]);
+  };
+  return { iterations: pick("iterations"), invokes: pick("invokes"), freezeMs: pick("freezeMs") };
+}
+var Budget = class {
+  constructor(options = {}, release) {
+    this.options = options;
+    this.release = release;
+    this.limits = budgetLimits(options);
+    this.now = options.now ?? (() => performance.now());
+    this.windowStart = this.now();
+  }
+  options;
+  release;
+  iterations = 0;
+  invokes = 0;
+  /** Invokes and writes: anything that may have changed a collection being enumerated. */
+  gameEffects = 0;
+  limits;
+  now;
+  windowStart;
+  /** A statement is about to run. */
+  async statement(span) {
+    if (this.options.releaseBetweenStatements && this.release) {
+      await this.release();
+      this.windowStart = this.now();
+    }
+    this.check(span);
+  }
+  /** A loop is about to run its body once more (or a lambda is called). */
+  async iteration(span) {
+    this.iterations++;
+    this.check(span);
+    await Promise.resolve();
+  }
+  /** A bound was reached: nothing more runs (not even finally blocks). */
+  stopped = false;
+  check(span) {
+    try {
+      this.checkBounds(span);
+    } catch (e) {
+      this.stopped = true;
+      throw e;
+    }
+  }
+  checkBounds(span) {
+    if (this.iterations > this.limits.iterations)
+      throw new BudgetExceeded("iterations", this.limits.iterations, span);
+    if (this.invokes > this.limits.invokes)
+      throw new BudgetExceeded("invokes", this.limits.invokes, span);
+    if (this.now() - this.windowStart > this.limits.freezeMs)
+      throw new BudgetExceeded("freeze", this.limits.freezeMs, span);
+  }
+  /** The game access, counting what the budget bounds. */
+  counting(game) {
+    const effect = (fn, invoke) => (...a) => {
+      this.gameEffects++;
+      if (invoke) this.invokes++;
+      return fn(...a);
+    };
+    const counted = {
+      invoke: effect(game.invoke.bind(game), true),
+      writeField: effect(game.writeField.bind(game), false),
+      writeStatic: effect(game.writeStatic.bind(game), false),
+      writeElement: effect(game.writeElement.bind(game), false)
+    };
+    return new Proxy(game, {
+      get: (target, prop, receiver) => {
+        const own = counted[prop];
+        if (own) return own;
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      }
+    });
+  }
+};
+
+// eval/interpret/client-values.ts
+var ClientValues = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  /** The client-side sequence an operand holds, if it is one. */
+  sequenceOf(_op) {
+    void this.it;
+    return void 0;
+  }
+};
+
+// eval/interpret/exceptions.ts
+var Exceptions = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  /** The exceptions being handled, innermost last (what `throw;` rethrows). */
+  handling = [];
+  catchDepth = 0;
+  get st() {
+    return this.it.statements;
+  }
+  async exceptionType() {
+    return this.it.wk.named("System.Exception");
+  }
+  async throwStatement(s) {
+    if (s.value === null) {
+      if (this.catchDepth === 0)
+        throw new CompileError(
+          "CS0156",
+          "a throw statement with no argument is only allowed in a catch clause",
+          s.span
+        );
+      if (this.it.dry) return { k: "unreachable" };
+      throw this.handling.at(-1);
+    }
+    const op = await this.it.expr(s.value);
+    const exceptionType = await this.exceptionType();
+    if (op.type !== "null" && !await this.it.facts.assignable(exceptionType, op.type))
+      throw new CompileError(
+        "CS0155",
+        `the type thrown must be derived from System.Exception ('${await this.it.facts.name(op.type)}' is not)`,
+        s.value.span
+      );
+    if (this.it.dry) return { k: "unreachable" };
+    if (op.value.kind === "null") throw Messages.nullReference();
+    const type = await this.it.rt.game.typeOf(op.value);
+    const message = await this.message(op.value, exceptionType);
+    const e = new ManagedException(await this.it.facts.fullName(type), message);
+    e.object = op.value;
+    throw e;
+  }
+  /** Exception.Message, read through its getter (a derived type may override it). */
+  async message(exception, exceptionType) {
+    const getter = (await this.it.md.members(exceptionType, "Message")).properties[0]?.getter;
+    if (!getter) return "";
+    const m = await this.it.invoker.invokeRaw({ ...getter, isVirtual: true }, exception, []);
+    if (m.kind !== "string") return "";
+    return m.text ?? (await this.it.rt.game.stringText(m)).text;
+  }
+  async tryStatement(s) {
+    if (this.it.dry) return this.bindTry(s);
+    let completion;
+    try {
+      try {
+        completion = await this.st.inScope(() => this.st.block(s.block.statements));
+      } catch (err) {
+        if (!(err instanceof ManagedException || err instanceof GameExceptionError)) throw err;
+        const handled = await this.handle(s, err);
+        if (!handled) throw err;
+        completion = handled;
+      }
+    } finally {
+      if (s.finally && !this.it.budget.stopped)
+        await this.st.inScope(() => this.st.block(s.finally.statements));
+    }
+    return completion;
+  }
+  /** Runs the first catch clause that takes `err`; undefined when none does. */
+  async handle(s, err) {
+    const thrownType = await this.it.md.findType(err.type);
+    for (const c of s.catches) {
+      const type = c.type ? await this.it.types.type(c.type) : await this.exceptionType();
+      if (!thrownType || !await this.it.facts.assignable(type, thrownType)) {
+        if (thrownType || c.type) continue;
+      }
+      const taken = await this.st.inScope(async () => {
+        if (c.name) {
+          const value = await this.exceptionObject(err, thrownType);
+          this.it.locals.set(c.name.name, { type, value, assigned: true });
+        }
+        if (c.filter) {
+          const f = await this.st.condition(c.filter);
+          if (f.value.kind !== "bool" || !f.value.value) return void 0;
+        }
+        this.handling.push(err);
+        this.catchDepth++;
+        try {
+          return await this.st.block(c.block.statements);
+        } finally {
+          this.catchDepth--;
+          this.handling.pop();
+        }
+      });
+      if (taken) return taken;
+    }
+    return void 0;
+  }
+  /**
+   * The exception as an object of the game, for `catch (T e)`: the one thrown, when the runtime
+   * kept it; otherwise one made now, `new T(message)` (the evaluator's own exceptions exist only
+   * as a type and a message).
+   */
+  async exceptionObject(err, type) {
+    const kept = err instanceof ManagedException ? err.object : err.exception;
+    if (kept) return kept;
+    if (!type) return NULL;
+    const stringKey = (await this.it.wk.keyword("string")).key;
+    const ctor = (await this.it.md.members(type, ".ctor")).methods.find(
+      (m) => m.parameters.length === 1 && m.parameters[0].type.key === stringKey
+    );
+    if (!ctor) return NULL;
+    const text = err instanceof ManagedException ? err.managedMessage : err.gameMessage;
+    const message = await this.it.rt.game.createString(text);
+    return this.it.invoker.invokeRaw(ctor, void 0, [message]);
+  }
+  async bindTry(s) {
+    const before = this.st.snapshot();
+    const paths = [];
+    const body2 = await this.st.inScope(() => this.st.block(s.block.statements));
+    paths.push(body2.k === "normal" ? this.st.snapshot() : void 0);
+    const exceptionType = await this.exceptionType();
+    const earlier = [];
+    for (const c of s.catches) {
+      this.st.restore(before);
+      const type = c.type ? await this.it.types.type(c.type) : exceptionType;
+      for (const e of earlier)
+        if (await this.it.facts.assignable(e, type))
+          throw new CompileError(
+            "CS0160",
+            `a previous catch clause already catches all exceptions of this or a super type ('${await this.it.facts.name(e)}')`,
+            c.type?.span ?? c.span
+          );
+      if (!c.filter) earlier.push(type);
+      if (!await this.it.facts.assignable(exceptionType, type))
+        throw new CompileError(
+          "CS0155",
+          `the type caught must be derived from System.Exception ('${await this.it.facts.name(type)}' is not)`,
+          c.type?.span ?? c.span
+        );
+      const end = await this.st.inScope(async () => {
+        if (c.name) {
+          this.st.checkName(c.name.name, c.name.span);
+          this.it.locals.set(c.name.name, { type, value: NULL, assigned: true });
+        }
+        if (c.filter) await this.st.condition(c.filter);
+        this.catchDepth++;
+        try {
+          return await this.st.block(c.block.statements);
+        } finally {
+          this.catchDepth--;
+        }
+      });
+      paths.push(end.k === "normal" ? this.st.snapshot() : void 0);
+    }
+    this.st.restore(before);
+    for (const l of this.it.locals.cells())
+      l.assigned = paths.every((p) => p ? p.get(l) ?? l.assigned : true);
+    const reachable = paths.some((p) => p !== void 0);
+    if (s.finally) {
+      const f = await this.st.inScope(() => this.st.block(s.finally.statements));
+      if (f.k === "break" || f.k === "continue" || f.k === "return")
+        throw new CompileError(
+          "CS0157",
+          "control cannot leave the body of a finally clause",
+          s.finally.span
+        );
+    }
+    return reachable ? NORMAL : { k: "unreachable" };
+  }
+};
+
+// eval/interpret/functions.ts
+var Functions = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  /** An expression converted to a known type: a lambda takes the delegate type's signature. */
+  async target(e, _type) {
+    return this.it.expr(e);
+  }
+  lambda(e) {
+    throw new UnsupportedError(
+      "lambdas are not supported here yet (no delegate can be made client-side): write a foreach loop",
+      e.span
+    );
+  }
+  declareLocalFunction(s) {
+    throw new UnsupportedError("local functions are not supported yet", s.span);
+  }
+};
+
+// eval/interpret/loops.ts
+var Loops = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  get st() {
+    return this.it.statements;
+  }
+  async loop(s) {
+    return this.st.inScope(async () => {
+      if (s.kind === "For") {
+        if (Array.isArray(s.init)) for (const e of s.init) await this.st.statement(e);
+        else await this.st.declare(s.init);
+      }
+      const condition = s.kind === "For" ? s.condition : s.condition;
+      const endless = condition === null || isTrue(condition);
+      if (this.it.dry) return this.bindLoop(s, condition, endless);
+      for (; ; ) {
+        if (s.kind !== "Do" && condition && !Statements.truth(await this.st.condition(condition)))
+          return NORMAL;
+        await this.it.budget.iteration(s.span);
+        const c = await this.st.targeting("loop", s, () => this.st.embedded(s.body));
+        if (c.k === "break") return NORMAL;
+        if (c.k === "return") return c;
+        if (s.kind === "For") for (const e of s.iterators) await this.st.statement(e);
+        if (s.kind === "Do" && !Statements.truth(await this.st.condition(s.condition)))
+          return NORMAL;
+      }
+    });
+  }
+  async bindLoop(s, condition, endless) {
+    if (s.kind === "Do") {
+      await this.st.targeting("loop", s, () => this.st.embedded(s.body));
+      await this.st.condition(s.condition);
+    } else {
+      if (condition) await this.st.condition(condition);
+      const before = this.st.snapshot();
+      await this.st.targeting("loop", s, () => this.st.embedded(s.body));
+      if (s.kind === "For") for (const e of s.iterators) await this.st.statement(e);
+      this.st.restore(before);
+    }
+    return endless && !this.st.frame.broken.has(s) ? { k: "unreachable" } : NORMAL;
+  }
+  async foreach(s) {
+    const collection = await this.it.expr(s.collection);
+    const source = await this.it.sequences.source(collection, s.collection.span);
+    const element = { type: source.elementType, value: void 0 };
+    let type = source.elementType;
+    let convert2;
+    if (s.type !== "var") {
+      const to = await this.it.types.type(s.type);
+      type = to;
+      if (!this.it.facts.same(to, source.elementType)) {
+        const c = await this.it.conversions.explicit({ ...element, value: { kind: "void" } }, to);
+        if (!c)
+          throw new CompileError(
+            "CS0030",
+            `cannot convert type '${await this.it.facts.name(source.elementType)}' to '${await this.it.facts.name(to)}'`,
+            s.span
+          );
+        convert2 = async (v) => (await this.it.conversions.apply(c, { type: source.elementType, value: v }, to, false)).value;
+      }
+    }
+    const name2 = s.name.name;
+    const body2 = async (v) => this.st.inScope(async () => {
+      this.st.checkName(name2, s.name.span);
+      this.it.locals.set(name2, {
+        type,
+        value: v,
+        assigned: true,
+        readOnly: "foreach iteration variable"
+      });
+      return this.st.targeting("loop", s, () => this.st.embedded(s.body));
+    });
+    if (this.it.dry) {
+      const before = this.st.snapshot();
+      await body2({ kind: "void" });
+      this.st.restore(before);
+      return NORMAL;
+    }
+    let result = NORMAL;
+    await source.each(async (raw) => {
+      await this.it.budget.iteration(s.span);
+      const c = await body2(convert2 ? await convert2(raw) : raw);
+      if (c.k === "break") return true;
+      if (c.k === "return") {
+        result = c;
+        return true;
+      }
+      return false;
+    });
+    return result;
+  }
+};
+function isTrue(e) {
+  while (e.kind === "Parenthesized") e = e.expression;
+  return e.kind === "Literal" && e.type === "bool" && e.value === true;
+}
+
+// eval/interpret/sequences.ts
+var CHUNK = 1024;
+var MODIFIED = "Collection was modified; enumeration operation may not execute.";
+var Sequences = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  get game() {
+    return this.it.rt.game;
+  }
+  async source(collection, span) {
+    const local = this.it.clientValues.sequenceOf(collection);
+    if (local) return local;
+    if (collection.type === "null")
+      throw new CompileError("CS0186", "foreach cannot operate on a null literal", span);
+    const type = collection.type;
+    const d = await this.it.facts.describe(type);
+    if (d.kind === "array" && d.elementType) return this.array(collection.value, d.elementType);
+    if (await this.it.facts.isString(type))
+      return this.string(collection.value, await this.it.wk.keyword("char"));
+    if (d.genericDefinition) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1" && d.typeArguments[0]) {
+        const list = await this.list(collection.value, type, d.typeArguments[0]);
+        if (list) return list;
+      }
+    }
+    return this.enumerator(collection, span);
+  }
+  array(array, elementType) {
+    return {
+      elementType,
+      each: async (visit) => {
+        if (array.kind === "null") throw Messages.nullReference();
+        const total = (await this.game.arrayLengths(array)).reduce((a, b) => a * b, 1);
+        await this.chunks(array, 0, total, visit);
+      }
+    };
+  }
+  /** Reads elements [start, end) of a game array a chunk at a time; true when stopped. */
+  async chunks(array, start, end, visit, stillValid) {
+    for (let i = start; i < end; ) {
+      const count = Math.min(CHUNK, end - i);
+      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
+      for (const v of values) {
+        if (await visit(v)) return true;
+        if (stillValid) await stillValid();
+      }
+      i += values.length;
+    }
+    return false;
+  }
+  string(s, elementType) {
+    return {
+      elementType,
+      each: async (visit) => {
+        if (s.kind === "null") throw Messages.nullReference();
+        const text = (s.kind === "string" ? s.text : void 0) ?? (await this.game.stringText(s)).text;
+        for (let i = 0; i < text.length; i++)
+          if (await visit(num("char", text.charCodeAt(i)))) return;
+      }
+    };
+  }
+  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
+  async list(list, type, elementType) {
+    const fields = await this.it.md.allFields(type);
+    const field = (name2) => fields.find((f) => f.name === name2 && !f.isStatic);
+    const items = field("_items");
+    const size = field("_size");
+    const version = field("_version");
+    if (!items || !size || !version) return void 0;
+    return {
+      elementType,
+      each: async (visit) => {
+        if (list.kind === "null") throw Messages.nullReference();
+        const v0 = await this.game.readField(list, version);
+        const n = await this.game.readField(list, size);
+        const array = await this.game.readField(list, items);
+        let seen = this.it.budget.gameEffects;
+        const stillValid = async () => {
+          if (this.it.budget.gameEffects === seen) return;
+          seen = this.it.budget.gameEffects;
+          const v = await this.game.readField(list, version);
+          if (v.value !== v0.value)
+            throw new ManagedException("System.InvalidOperationException", MODIFIED);
+        };
+        await this.chunks(array, 0, Number(n.value), visit, stillValid);
+      }
+    };
+  }
+  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
+  async byRuntimeType(value, elementType) {
+    if (value.kind !== "object" || elementType === "null") return void 0;
+    const runtime = value.type ?? await this.game.typeOf(value);
+    const d = await this.it.facts.describe(runtime);
+    const same2 = (t) => !!t && this.it.facts.same(t, elementType);
+    if (d.kind === "array" && d.rank === 1 && same2(d.elementType))
+      return this.array(value, d.elementType);
+    if (d.genericDefinition && same2(d.typeArguments[0])) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1")
+        return this.list(value, runtime, d.typeArguments[0]);
+    }
+    return void 0;
+  }
+  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
+  async enumerator(collection, span) {
+    const it = this.it;
+    const syn = synthetic(span);
+    const outer = it.locals;
+    const scope = it.locals.child();
+    it.locals = scope;
+    try {
+      scope.set("$collection", { type: collection.type, value: collection.value, assigned: true });
+      let e;
+      try {
+        e = await it.inDry(() => it.expr(syn.call(syn.name("$collection"), "GetEnumerator")));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        throw new CompileError(
+          "CS1579",
+          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
+          span
+        );
+      }
+      scope.set("$enumerator", { type: e.type, value: e.value, assigned: true });
+      const moveNext = syn.call(syn.name("$enumerator"), "MoveNext");
+      const current = syn.member(syn.name("$enumerator"), "Current");
+      const dispose = syn.call(syn.name("$enumerator"), "Dispose");
+      const elementType = (await it.inDry(() => it.expr(current))).type;
+      await it.inDry(() => it.expr(moveNext));
+      let disposable = true;
+      try {
+        await it.inDry(() => it.expr(dispose));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        disposable = false;
+      }
+      return {
+        elementType,
+        each: async (visit) => {
+          const fast = await this.byRuntimeType(collection.value, elementType);
+          if (fast) return fast.each(visit);
+          const saved = it.locals;
+          it.locals = scope;
+          try {
+            const e2 = await it.expr(syn.call(syn.name("$collection"), "GetEnumerator"));
+            const type = e2.value.kind === "struct" ? e2.value.type : e2.type;
+            scope.set("$enumerator", { type, value: e2.value, assigned: true });
+            let disposing = disposable;
+            try {
+              for (; ; ) {
+                const more = await it.expr(moveNext);
+                if (more.value.kind !== "bool" || !more.value.value) return;
+                const v = (await it.expr(current)).value;
+                it.locals = saved;
+                const stop = await visit(v);
+                it.locals = scope;
+                if (stop) return;
+              }
+            } catch (err) {
+              if (!(err instanceof ManagedException || err instanceof GameExceptionError))
+                disposing = false;
+              throw err;
+            } finally {
+              it.locals = scope;
+              if (disposing) await it.expr(dispose);
+            }
+          } finally {
+            it.locals = saved;
+          }
+        }
+      };
+    } finally {
+      it.locals = outer;
+    }
+  }
+};
+function synthetic(span) {
+  const id = (name3) => ({ kind: "Identifier", name: name3, span });
+  const name2 = (n) => ({ kind: "Name", name: n, typeArgs: [], alias: null, span });
+  const member2 = (target, n) => ({
+    kind: "MemberAccess",
+    target,
+    name: id(n),
+    typeArgs: [],
+    conditional: false,
+    span
+  });
+  const call = (target, n, args2 = []) => ({
+    kind: "Invocation",
+    target: member2(target, n),
+    arguments: args2.map((value) => ({
+      kind: "Argument",
+      name: null,
+      modifier: "none",
+      value,
+      span
+    })),
+    span
+  });
+  return { id, name: name2, member: member2, call };
+}
+
+// eval/interpret/switch-statement.ts
+var SwitchStatements = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  get st() {
+    return this.it.statements;
+  }
+  async switchStatement(s) {
+    const x = await this.it.expr(s.value);
+    if (x.type === "null")
+      throw new CompileError(
+        "CS0151",
+        "a switch expression cannot be the null literal",
+        s.value.span
+      );
+    return this.st.inScope(async () => {
+      if (this.it.dry) return this.bind(s, x);
+      let chosen;
+      let fallback;
+      let completion;
+      for (const section of s.sections) {
+        for (const label2 of section.labels) {
+          if (label2.pattern.k === "default") {
+            fallback ??= section;
+            continue;
+          }
+          const c = await this.st.inScope(async () => {
+            if (!await this.matches(x, label2)) return void 0;
+            chosen = section;
+            return this.body(s, section);
+          });
+          if (c) {
+            completion = c;
+            break;
+          }
+        }
+        if (chosen) break;
+      }
+      if (!chosen && fallback) completion = await this.st.inScope(() => this.body(s, fallback));
+      if (!completion || completion.k === "break") return NORMAL;
+      return completion;
+    });
+  }
+  body(s, section) {
+    return this.st.targeting("switch", s, () => this.st.block(section.statements));
+  }
+  /** Tests a label (binding its pattern variable in the current scope) and its `when` guard. */
+  async matches(x, label2) {
+    const p = label2.pattern;
+    let matched;
+    if (p.k === "default") matched = true;
+    else if (p.k === "constant") {
+      const r = await this.it.resolve(p.value);
+      if (r.k === "type") matched = await this.typePattern(x, r.type, null, label2);
+      else {
+        const k = await this.it.asValue(r, p.value);
+        const v = await this.it.typeTests.constantPattern(x, k, p.value.span);
+        matched = !this.it.dry && v.kind === "bool" && v.value;
+      }
+    } else {
+      const t = await this.it.types.type(p.type);
+      matched = await this.typePattern(x, t, p.name, label2);
+    }
+    if (!label2.when) return matched;
+    if (!matched && !this.it.dry) return false;
+    const w = await this.st.condition(label2.when);
+    return !this.it.dry && w.value.kind === "bool" && w.value.value;
+  }
+  async typePattern(x, t, name2, label2) {
+    const c = await this.it.conversions.explicit({ type: x.type, value: bool(false) }, t, false);
+    if (!c)
+      throw new CompileError(
+        "CS8121",
+        `an expression of type '${await this.it.facts.name(x.type)}' cannot be handled by a pattern of type '${await this.it.facts.name(t)}'`,
+        label2.span
+      );
+    const matched = !this.it.dry && await this.it.typeTests.instanceOf(x, t);
+    if (name2) {
+      this.st.checkName(name2.name, name2.span);
+      const value = matched ? (await this.it.conversions.apply(c, x, t, false)).value : { kind: "null" };
+      this.it.locals.set(name2.name, { type: t, value, assigned: true });
+    }
+    return matched;
+  }
+  async bind(s, x) {
+    const before = this.st.snapshot();
+    const hasDefault = s.sections.some((sec) => sec.labels.some((l) => l.pattern.k === "default"));
+    let reachable = !hasDefault;
+    const ends = hasDefault ? [] : [before];
+    for (const section of s.sections) {
+      this.st.restore(before);
+      const end = await this.st.inScope(async () => {
+        for (const label2 of section.labels) await this.matches(x, label2);
+        const broken = this.st.frame.broken.has(s);
+        this.st.frame.broken.delete(s);
+        const c = await this.body(s, section);
+        if (this.st.frame.broken.has(s)) ends.push(this.st.snapshot());
+        if (broken) this.st.frame.broken.add(s);
+        return c;
+      });
+      if (end.k === "normal" && section === s.sections.at(-1))
+        throw new CompileError(
+          "CS8070",
+          "control cannot fall out of switch from the final case label: end it with break",
+          section.labels.at(-1)?.span ?? section.span
+        );
+      if (end.k === "normal")
+        throw new CompileError(
+          "CS0163",
+          "control cannot fall through from one case label to another: end the section with break",
+          section.labels.at(-1)?.span ?? section.span
+        );
+    }
+    this.st.restore(before);
+    for (const l of this.it.locals.cells()) l.assigned = ends.every((m) => m.get(l) ?? l.assigned);
+    if (this.st.frame.broken.has(s)) reachable = true;
+    return reachable ? NORMAL : { k: "unreachable" };
   }
 };
 
@@ -8781,6 +10224,15 @@ var Variables = class {
         e.span
       );
     await this.checkWritable(op, e.span);
+    if (op.place?.k === "local") {
+      const readOnly = this.it.locals.get(op.place.name)?.readOnly;
+      if (readOnly)
+        throw new CompileError(
+          "CS1656",
+          `cannot assign to '${op.place.name}' because it is a ${readOnly}`,
+          e.span
+        );
+    }
     return op;
   }
   /**
@@ -8837,7 +10289,13 @@ var Variables = class {
   }
   /** Stores into an assignment target (a variable, or a property through its setter). */
   async store(t, value) {
-    if (this.it.dry) return;
+    if (this.it.dry) {
+      if (t.place?.k === "local") {
+        const l = this.it.locals.get(t.place.name);
+        if (l) l.assigned = true;
+      }
+      return;
+    }
     if (t.place) return this.write(t.place, value);
     if (t.property) return this.it.invoker.callSetter(t.property, value);
   }
@@ -8909,9 +10367,12 @@ var Variables = class {
 
 // eval/interpret/interpreter.ts
 var Interpreter = class {
-  constructor(rt, options) {
-    this.rt = rt;
+  constructor(runtime, options, shared = {}) {
     this.options = options;
+    this.notes = shared.notes ?? /* @__PURE__ */ new WeakMap();
+    this.budget = shared.budget ?? new Budget();
+    this.rt = { metadata: runtime.metadata, game: this.budget.counting(runtime.game) };
+    const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
     this.wk = new WellKnown(rt.metadata);
     this.conversions = new Conversions(this);
@@ -8938,8 +10399,13 @@ var Interpreter = class {
     this.variables = new Variables(this);
     this.defaults = new Defaults(this);
     this.typeOperators = new TypeOperators(this);
+    this.loops = new Loops(this);
+    this.sequences = new Sequences(this);
+    this.exceptions = new Exceptions(this);
+    this.switches = new SwitchStatements(this);
+    this.functions = new Functions(this);
+    this.clientValues = new ClientValues(this);
   }
-  rt;
   options;
   facts;
   wk;
@@ -8967,11 +10433,22 @@ var Interpreter = class {
   variables;
   defaults;
   typeOperators;
+  loops;
+  sequences;
+  exceptions;
+  switches;
+  functions;
+  clientValues;
+  /** What binding found that running needs (a program's return type...), by node. */
+  notes;
+  budget;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
   /** The overflow context: default (unchecked at run time, checked for constants), checked, unchecked. */
   context = "default";
-  locals = /* @__PURE__ */ new Map();
+  /** The innermost scope of locals (statements push and pop scopes). */
+  locals = new LocalScope();
+  rt;
   get md() {
     return this.rt.metadata;
   }
@@ -9126,6 +10603,8 @@ var Interpreter = class {
       }
       case "SizeOf":
         throw new UnsupportedError("sizeof is not supported", e.span);
+      case "Lambda":
+        return { k: "value", op: await this.functions.lambda(e) };
       case "Error":
         throw new CompileError("CS1525", "the program has a syntax error here", e.span);
     }
@@ -9156,19 +10635,21 @@ var DEFAULT_USINGS = [
   "Unity.Transforms"
 ];
 var EvalError = class extends Error {
-  constructor(code, message, csCode, span, syntaxErrors, suggestions) {
+  constructor(code, message, csCode, span, syntaxErrors, suggestions, budget) {
     super(message);
     this.code = code;
     this.csCode = csCode;
     this.span = span;
     this.syntaxErrors = syntaxErrors;
     this.suggestions = suggestions;
+    this.budget = budget;
   }
   code;
   csCode;
   span;
   syntaxErrors;
   suggestions;
+  budget;
   name = "EvalError";
 };
 async function bind(source, runtime, options = {}) {
@@ -9196,16 +10677,30 @@ async function prepare(source, runtime, options) {
     ...options.functions ? { functions: options.functions } : {},
     ...options.scope ? { scope: options.scope } : {}
   };
-  const binder = new Interpreter(runtime, settings);
+  const notes = /* @__PURE__ */ new WeakMap();
+  const binder = new Interpreter(runtime, settings, { notes });
   await guard(async () => {
     binder.dry++;
     await binder.run(program);
   });
-  return { program, settings };
+  return { program, settings, notes };
 }
 async function evaluate(source, runtime, options = {}) {
-  const { program, settings } = await prepare(source, runtime, options);
-  const interpreter = new Interpreter(runtime, settings);
+  const { program, settings, notes } = await prepare(source, runtime, options);
+  const release = runtime.game.release?.bind(runtime.game);
+  if (options.budget?.releaseBetweenStatements && !release)
+    throw new EvalError(
+      "EVAL_UNSUPPORTED",
+      "this game cannot be released between statements: run the program in one window"
+    );
+  let budget;
+  try {
+    budget = new Budget(options.budget, release);
+  } catch (e) {
+    if (e instanceof RangeError) throw new EvalError("EVAL_UNSUPPORTED", e.message);
+    throw e;
+  }
+  const interpreter = new Interpreter(runtime, settings, { notes, budget });
   try {
     const last = await guard(() => interpreter.run(program));
     const voidType = await interpreter.wk.keyword("void");
@@ -9254,6 +10749,16 @@ async function guard(fn) {
         e.span
       );
     }
+    if (e instanceof BudgetExceeded)
+      throw new EvalError(
+        "EVAL_BUDGET",
+        `${e.message}${e.span ? ` ${describeLocation(e.span)}` : ""}`,
+        void 0,
+        e.span,
+        void 0,
+        void 0,
+        { bound: e.bound, limit: e.limit }
+      );
     if (e instanceof EvalCompileError)
       throw new EvalError("EVAL_COMPILE", `${e.code}: ${e.message}`, e.code);
     if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
@@ -9490,6 +10995,24 @@ var SdbUnsafeRequestError = class extends SdbError {
 var SdbUnsupportedError = class extends SdbError {
   code = "UNSUPPORTED";
   name = "SdbUnsupportedError";
+};
+var SdbUnsupportedOnRuntimeError = class extends SdbError {
+  constructor(runtime, command, limit, feature = "command", options) {
+    super(
+      `${command}: ${limit.feature} is not possible on this runtime: ${limit.why}. Instead: ${limit.instead}`,
+      options
+    );
+    this.runtime = runtime;
+    this.command = command;
+    this.limit = limit;
+    this.feature = feature;
+  }
+  runtime;
+  command;
+  limit;
+  feature;
+  code = "UNSUPPORTED_ON_RUNTIME";
+  name = "SdbUnsupportedOnRuntimeError";
 };
 function isAgentError(e, errorCode) {
   return e instanceof SdbAgentError && (errorCode === void 0 || e.errorCode === errorCode);
@@ -10019,7 +11542,11 @@ function writeModifier(w, m, v) {
   }
 }
 var eventRequestCommands = {
-  /** Returns the request id. */
+  /**
+   * Returns the request id; 0 when the agent made no request: IL2CPP answers a step out of the
+   * thread's outermost frame with success and an empty body (Unity's debugger-agent.c, IL2CPP
+   * tree of 2022.3.10f1, lines 8435-8441). Real ids start at 1.
+   */
   "EVENT_REQUEST.SET": defineCommand({
     set: "EVENT_REQUEST",
     command: 1,
@@ -10029,7 +11556,7 @@ var eventRequestCommands = {
       w.u8(p.eventKind).u8(p.suspendPolicy).u8(mods.length);
       for (const m of mods) writeModifier(w, m, v);
     },
-    decode: (r) => r.i32()
+    decode: (r) => r.remaining === 0 ? 0 : r.i32()
   }),
   /** Unknown ids are ignored by the agent. */
   "EVENT_REQUEST.CLEAR": defineCommand({
@@ -10973,17 +12500,21 @@ var GuardLookups = class {
   arrayLengths = /* @__PURE__ */ new Map();
   stringLengths = /* @__PURE__ */ new Map();
   valueTypes = /* @__PURE__ */ new Map();
+  nullableParams = /* @__PURE__ */ new Map();
+  nullableTypes = /* @__PURE__ */ new Map();
   /** The context guards run in: these lookups plus the connection's version and holds. */
   guardContext(conn) {
     return Object.defineProperties(
       {
         arrayLength: (id) => this.arrayLength(id),
         stringLength: (id) => this.stringLength(id),
-        isValueType: (id) => this.isValueType(id)
+        isValueType: (id) => this.isValueType(id),
+        nullableParameter: (id) => this.nullableParameter(id)
       },
       {
         version: { get: () => conn.version, enumerable: true },
-        suspendCount: { get: () => conn.suspendCount, enumerable: true }
+        suspendCount: { get: () => conn.suspendCount, enumerable: true },
+        runtime: { get: () => conn.runtime, enumerable: true }
       }
     );
   }
@@ -11028,7 +12559,149 @@ var GuardLookups = class {
     }
     return known;
   }
+  /**
+   * The index of the method's first `Nullable<T>` parameter passed by value (a `ref T?` goes by
+   * address and is not unboxed), undefined when it has none; asked once per method.
+   */
+  async nullableParameter(methodId) {
+    if (this.nullableParams.has(methodId)) return this.nullableParams.get(methodId);
+    const info2 = await this.send("METHOD.GET_PARAM_INFO", { methodId });
+    let found;
+    for (const [i, typeId] of info2.paramTypeIds.entries()) {
+      let nullable = this.nullableTypes.get(typeId);
+      if (nullable === void 0) {
+        const { fullName } = await this.send("TYPE.GET_INFO", { typeId });
+        nullable = fullName.startsWith("System.Nullable`1") && !fullName.endsWith("&");
+        this.nullableTypes.set(typeId, nullable);
+      }
+      if (nullable) {
+        found = i;
+        break;
+      }
+    }
+    if (this.nullableParams.size > MAX_ENTRIES) this.nullableParams.clear();
+    this.nullableParams.set(methodId, found);
+    return found;
+  }
 };
+
+// sdb-protocol/runtime-profile.ts
+var GET_BODY = {
+  feature: "reading a method body (IL bytes)",
+  why: "IL2CPP keeps no IL at run time; METHOD.GET_BODY has no bytes behind its reply loop (U:9966-9968) and IL2CPP's NOT_IMPLEMENTED is an assertion that kills the player",
+  instead: "read the source file and its sequence points (debug_locations)"
+};
+var RESOLVE_TOKEN = {
+  feature: "resolving IL tokens",
+  why: "METHOD.RESOLVE_TOKEN ends in NOT_IMPLEMENTED, an assertion on IL2CPP (U:10033-10034)",
+  instead: "look types and members up by name"
+};
+var SET_IP = {
+  feature: "moving the next statement (set IP)",
+  why: "THREAD.SET_IP answers NOT_IMPLEMENTED on IL2CPP (U:10248-10251)",
+  instead: "set a breakpoint where execution should stop and resume"
+};
+var METADATA_BLOB = {
+  feature: "reading an assembly's metadata image",
+  why: "ASSEMBLY.GET_METADATA_BLOB answers NOT_IMPLEMENTED on IL2CPP (U:8829-8838): no image is kept",
+  instead: "type names come from the game itself (Assembly.GetTypes() invoked in the game); method signatures show only what the agent's member lists give"
+};
+var PDB_BLOB = {
+  feature: "reading an assembly's symbols",
+  why: "ASSEMBLY.GET_PDB_BLOB answers NOT_IMPLEMENTED on IL2CPP (U:8845-8847)",
+  instead: "sequence points come from METHOD.GET_DEBUG_INFO (IL2CPP's build-time debugger metadata)"
+};
+var NULLABLE_ARGUMENT = {
+  feature: "calling a method with a Nullable<T> parameter",
+  why: "IL2CPP's invoke asserts on a Nullable<T> argument (U:7306-7308: g_assert_not_reached), killing the player",
+  instead: "call an overload without Nullable<T> parameters, or read the fields the method would compute"
+};
+var NO_JIT = {
+  feature: "generic instantiations and methods the build did not compile",
+  why: "IL2CPP has no JIT: METHOD.MAKE_GENERIC_METHOD is INVALID_ARGUMENT unless the instantiation is in the build (U:10126, api:1672-1680); invoking a method without AOT code throws ExecutionEngineException in the game",
+  instead: "use an instantiation the game code itself uses (List<int> if the game has one), or a non-generic overload"
+};
+var STEP_ONE_AT_A_TIME = {
+  feature: "several step requests at once",
+  why: "a second active step request is NOT_IMPLEMENTED on IL2CPP (U:5502-5503)",
+  instead: "one step at a time (the debugger clears the previous step first)"
+};
+var DEBUG_INFO_FLAG = {
+  feature: "telling game assemblies apart by debug information",
+  why: "ASSEMBLY.HAS_DEBUG_INFO is always false on IL2CPP (il2cpp-mono-api.cpp:1738-1742)",
+  instead: 'every assembly counts as game code for "step into" from a hold'
+};
+var OFF_SEQUENCE_POINT = {
+  feature: "breakpoints off sequence points",
+  why: "IL2CPP binds a breakpoint only at an exact sequence-point offset and reports no error when none matches (debugger-engine.c:650-676)",
+  instead: "breakpoints are checked against the sequence points first and refused off them (NO_LOCATION lists the lines)"
+};
+var ENTRY_ASSEMBLY = {
+  feature: "asking for the entry assembly",
+  why: "APPDOMAIN.GET_ENTRY_ASSEMBLY answers NOT_IMPLEMENTED on Unity's Mono backend (U:8587-8590)",
+  instead: "find types by name; a player has no entry assembly of its own"
+};
+var DEBIAN = {
+  kind: "debian-mono",
+  label: "Debian Mono",
+  metadataBlobs: true,
+  debugInfoFlag: true,
+  tokenLookups: true,
+  jit: true,
+  silentOffSequencePoints: false,
+  replayTypeLoadsOnAttach: false,
+  emptyStepOutOfOutermost: false,
+  refused: {},
+  refusesNullableArguments: false,
+  limits: []
+};
+var UNITY_MONO = {
+  ...DEBIAN,
+  kind: "unity-mono",
+  label: "Unity Mono",
+  refused: { "APPDOMAIN.GET_ENTRY_ASSEMBLY": ENTRY_ASSEMBLY },
+  limits: [ENTRY_ASSEMBLY]
+};
+var IL2CPP = {
+  kind: "il2cpp",
+  label: "IL2CPP",
+  metadataBlobs: false,
+  debugInfoFlag: false,
+  tokenLookups: false,
+  jit: false,
+  silentOffSequencePoints: true,
+  replayTypeLoadsOnAttach: true,
+  emptyStepOutOfOutermost: true,
+  refused: {
+    "METHOD.GET_BODY": GET_BODY,
+    "THREAD.SET_IP": SET_IP,
+    "ASSEMBLY.GET_METADATA_BLOB": METADATA_BLOB,
+    "ASSEMBLY.GET_PDB_BLOB": PDB_BLOB
+  },
+  refusesNullableArguments: true,
+  limits: [
+    NO_JIT,
+    NULLABLE_ARGUMENT,
+    METADATA_BLOB,
+    GET_BODY,
+    RESOLVE_TOKEN,
+    SET_IP,
+    OFF_SEQUENCE_POINT,
+    STEP_ONE_AT_A_TIME,
+    DEBUG_INFO_FLAG
+  ]
+};
+var RuntimeProfiles = {
+  "debian-mono": DEBIAN,
+  "unity-mono": UNITY_MONO,
+  il2cpp: IL2CPP
+};
+var DEBIAN_MONO_MINOR = 54;
+function profileOf(agent) {
+  if (/\(IL2CPP\)/i.test(agent.description)) return IL2CPP;
+  if (agent.minor === DEBIAN_MONO_MINOR) return DEBIAN;
+  return UNITY_MONO;
+}
 
 // sdb-protocol/version.ts
 var IMPLEMENTED_MINOR = 56;
@@ -11143,6 +12816,7 @@ async function negotiate(conn, timeoutMs, deliver, keepStartSuspended = false) {
       `agent at ${conn.endpoint} speaks protocol ${conn.agent.major}.${conn.agent.minor}; only 2.x is supported`
     );
   }
+  conn.runtime = profileOf(conn.agent);
   const declared = ProtocolVersion.negotiate(conn.agent.major, conn.agent.minor);
   await conn.send("VM.SET_PROTOCOL_VERSION", { major: declared.major, minor: declared.minor });
   conn.version = declared;
@@ -11485,8 +13159,8 @@ var PacketFramer = class {
 };
 function packetOf(bytes, length) {
   const id = bytes.readInt32BE(4);
-  const body = bytes.subarray(HEADER_SIZE, length);
-  return bytes[8] === REPLY_FLAG ? { kind: "reply", id, errorCode: bytes[9] << 8 | bytes[10], body } : { kind: "command", id, commandSet: bytes[9], command: bytes[10], body };
+  const body2 = bytes.subarray(HEADER_SIZE, length);
+  return bytes[8] === REPLY_FLAG ? { kind: "reply", id, errorCode: bytes[9] << 8 | bytes[10], body: body2 } : { kind: "command", id, commandSet: bytes[9], command: bytes[10], body: body2 };
 }
 function writeCommandHeader(packet, id, commandSet, command) {
   packet.writeInt32BE(packet.length, 0);
@@ -11696,12 +13370,12 @@ var CallbackRegistry = class {
   get size() {
     return this.pending.size;
   }
-  register(id, label, timeoutMs, onReply, fail) {
+  register(id, label2, timeoutMs, onReply, fail) {
     const caller = {};
     Error.captureStackTrace(caller);
     const bounded = timeoutMs > 0 && Number.isFinite(timeoutMs);
     const deadline = bounded ? performance.now() + timeoutMs : Infinity;
-    this.pending.set(id, { label, caller, onReply, fail, timeoutMs, deadline });
+    this.pending.set(id, { label: label2, caller, onReply, fail, timeoutMs, deadline });
     if (deadline < this.timerDeadline) this.arm(deadline);
   }
   arm(deadline) {
@@ -11849,6 +13523,64 @@ var ReadCoalescer = class {
   }
 };
 
+// sdb-protocol/runtime-guard.ts
+function refuseOnRuntime(name2, params, ctx) {
+  const profile2 = ctx.runtime;
+  const limit = profile2.refused[name2];
+  if (limit) throw new SdbUnsupportedOnRuntimeError(profile2.kind, name2, limit);
+  if (!profile2.refusesNullableArguments) return;
+  if (name2 === "VM.INVOKE_METHOD") {
+    const { methodId } = params;
+    return refuseNullableParameters(name2, [methodId], ctx);
+  }
+  if (name2 === "VM.INVOKE_METHODS") {
+    const { calls } = params;
+    return refuseNullableParameters(
+      name2,
+      calls.map((c) => c.methodId),
+      ctx
+    );
+  }
+}
+async function refuseNullableParameters(name2, methodIds, ctx) {
+  for (const methodId of new Set(methodIds)) {
+    const position = await ctx.nullableParameter(methodId);
+    if (position === void 0) continue;
+    const limit = nullableLimit(ctx.runtime.limits);
+    throw new SdbUnsupportedOnRuntimeError(
+      ctx.runtime.kind,
+      `${name2} (method ${methodId}, parameter ${position + 1})`,
+      limit,
+      "nullable-argument"
+    );
+  }
+}
+function nullableLimit(limits) {
+  return limits.find((l) => l.feature.includes("Nullable<T>")) ?? {
+    feature: "calling a method with a Nullable<T> parameter",
+    why: "the runtime asserts on it",
+    instead: "call another overload"
+  };
+}
+function explainOnRuntime(ctx, error) {
+  const profile2 = ctx.runtime;
+  if (!profile2.jit && error.command === "METHOD.MAKE_GENERIC_METHOD" && error.errorCode === ErrorCode2.INVALID_ARGUMENT) {
+    const limit = profile2.limits.find((l) => l.feature.startsWith("generic")) ?? {
+      feature: "this generic instantiation",
+      why: "the build has no code for it",
+      instead: "use an instantiation the game uses"
+    };
+    return new SdbUnsupportedOnRuntimeError(
+      profile2.kind,
+      error.command,
+      limit,
+      "generic-instantiation",
+      { cause: error }
+    );
+  }
+  return error;
+}
+
 // sdb-protocol/request-pipeline.ts
 var RequestPipeline = class {
   constructor(state, hooks, requestTimeoutMs, coalesceReads) {
@@ -11906,7 +13638,9 @@ var RequestPipeline = class {
           `${name2} needs protocol 2.${def.since}; the agent at ${this.state.endpoint} speaks ${version.toString()}`
         );
       }
-      const pending = def.guard?.(params, this.hooks.guardContext);
+      const ctx = this.hooks.guardContext;
+      const onRuntime = refuseOnRuntime(name2, params, ctx);
+      const pending = onRuntime ? onRuntime.then(() => def.guard?.(params, ctx)) : def.guard?.(params, ctx);
       if (pending) return this.dispatchAfter(pending, name2, def, params, options);
       return this.dispatch(name2, def, params, options);
     } catch (e) {
@@ -11960,7 +13694,7 @@ var RequestPipeline = class {
         timeoutMs,
         (reply, decorate) => {
           if (reply.errorCode !== ErrorCode2.NONE) {
-            reject3(decorate(agentError(name2, reply)));
+            reject3(decorate(explainOnRuntime(this.hooks.guardContext, agentError(name2, reply))));
             return true;
           }
           let value;
@@ -12210,6 +13944,8 @@ var SdbConnection = class _SdbConnection {
   /** The version both sides use: min(agent, what this client implements). */
   version = ProtocolVersion.UNSET;
   agent = { description: "", major: 0, minor: 0 };
+  /** The runtime behind the agent, chosen from VM.VERSION (runtime-profile.ts). */
+  runtime = RuntimeProfiles["debian-mono"];
   /** From the agent's VM_START event. */
   vmStart;
   /**
@@ -12431,7 +14167,7 @@ var notSupported = {
   "STACK_FRAME.SET_VALUES_2": DOTNET_ONLY,
   "STACK_FRAME.GET_COUNT": DOTNET_ONLY,
   "STACK_FRAME.GET_PARAMETERS_COUNT": DOTNET_ONLY,
-  "ASSEMBLY.GET_CATTRS": DOTNET_ONLY,
+  "ASSEMBLY.GET_CATTRS": "Debian's 6.8 answers NOT_IMPLEMENTED; Unity's agents (2022.3, Mono and IL2CPP) have it as command 14 (debugger-agent.c:8902 of Unity's IL2CPP tree); nothing here needs assembly attributes",
   "ASSEMBLY.GET_CUSTOM_ATTRIBUTES": DOTNET_ONLY,
   "ASSEMBLY.GET_PEIMAGE_ADDRESS": DOTNET_ONLY,
   "ASSEMBLY.GET_DEBUG_INFORMATION": `${DOTNET_ONLY}; ${BEYOND_VERSION}`,
@@ -12536,7 +14272,7 @@ var Errors = {
     `${what} did not finish within ${ms} ms${mayHaveRun ? "; it was aborted, but the work may still have happened in the game" : ""}`,
     { details: { timeoutMs: ms, mayHaveRun } }
   ),
-  gameException: (info2) => new UnityError("GAME_EXCEPTION", `${info2.type}: ${info2.message}`, {
+  gameException: (info2) => new UnityError("GAME_EXCEPTION", `${info2.type}: ${info2.message}${aotHint(info2)}`, {
     details: { ...info2 }
   }),
   typeNotFound: (name2, suggestions) => new UnityError(
@@ -12600,6 +14336,28 @@ var Errors = {
     `no sequence point at ${where}${lines.length ? `; lines with code: ${lines.slice(0, 40).join(", ")}` : ""} (debug_locations lists them)`,
     { details: { lines } }
   ),
+  /** IL2CPP answers a step out of a thread's outermost frame by making no request (U:8435-8441). */
+  stepOutOfOutermost: (threadId, runtime) => new UnityError(
+    "UNSUPPORTED_ON_IL2CPP",
+    `step out of the outermost frame of thread ${threadId}: the ${runtime} agent makes no step request there (the method returns to the engine, where nothing can stop); the game stays paused here. Instead: step over to the end of the method, or set a breakpoint where it should stop next and resume`,
+    { details: { threadId, runtime } }
+  ),
+  /** The runtime behind the agent cannot do what was asked (sdb-protocol/runtime-profile.ts). */
+  unsupportedOnRuntime: (e) => {
+    const label2 = RuntimeProfiles[e.runtime].label;
+    const details = { runtime: e.runtime, command: e.command, instead: e.limit.instead };
+    if (e.feature === "generic-instantiation")
+      return new UnityError(
+        "GENERIC_INSTANTIATION_MISSING",
+        `this generic method instantiation is not in the ${label2} build: ${e.limit.why}. Instead: ${e.limit.instead}`,
+        { details, cause: e }
+      );
+    return new UnityError(
+      e.runtime === "il2cpp" ? "UNSUPPORTED_ON_IL2CPP" : "UNSUPPORTED",
+      `${label2} player: ${e.limit.feature} is not possible (${e.limit.why}); nothing was sent. Instead: ${e.limit.instead}`,
+      { details, cause: e }
+    );
+  },
   idempotencyConflict: (requestId, first, tool) => new UnityError(
     "IDEMPOTENCY_CONFLICT",
     `request_id ${JSON.stringify(requestId)} was already used at ${first.at} by ${first.caller} for ${first.tool === tool ? "this tool with other arguments" : `${first.tool}, not ${tool}`}; nothing was run. A retry must repeat the same tool and arguments; a new call needs a new request_id`,
@@ -12611,6 +14369,11 @@ var Errors = {
     { details: { request_id: requestId, waitedMs } }
   )
 };
+function aotHint(info2) {
+  if (info2.type !== "System.ExecutionEngineException" || !/\bAOT\b|ahead of time/i.test(info2.message))
+    return "";
+  return " (an IL2CPP build runs only code compiled ahead of time: call a method or instantiation the game itself uses, or one without generic arguments)";
+}
 function messageOf(e) {
   return e instanceof Error ? e.message : String(e);
 }
@@ -12620,6 +14383,7 @@ function fromSdbError(e, endpoint) {
     const details = {};
     if (e.csCode) details.csCode = e.csCode;
     if (e.span) details.span = e.span;
+    if (e.budget) details.budget = e.budget;
     if (e.syntaxErrors)
       details.errors = e.syntaxErrors.map((x) => ({
         code: x.code,
@@ -12639,6 +14403,7 @@ function fromSdbError(e, endpoint) {
     return new UnityError("UNSAFE_REQUEST", e.message, { cause: e });
   if (e instanceof SdbUnsupportedError)
     return new UnityError("UNSUPPORTED", e.message, { cause: e });
+  if (e instanceof SdbUnsupportedOnRuntimeError) return Errors.unsupportedOnRuntime(e);
   if (e instanceof SdbProtocolError)
     return new UnityError("PROTOCOL_ERROR", e.message, { cause: e });
   if (e instanceof SdbAgentError || e instanceof SdbError) {
@@ -14109,8 +15874,8 @@ function isBoundarySuffix(full, q) {
   return (c === "." || c === "+") && full[at2 - 1] !== "\\";
 }
 function globQuery(glob) {
-  const body = glob.split("").map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.|+()[\]{}]/, "\\$&")).join("");
-  const re = new RegExp(`^${body}$`, "is");
+  const body2 = glob.split("").map((c) => c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.|+()[\]{}]/, "\\$&")).join("");
+  const re = new RegExp(`^${body2}$`, "is");
   const simpleToo = !/[.+]/.test(glob);
   return {
     kind: "glob",
@@ -14147,6 +15912,9 @@ async function defaultReadFile(path3) {
 }
 async function loadAssemblyImage(conn, assemblyId, sources) {
   const blob = async () => {
+    if (!conn.runtime.metadataBlobs) {
+      return `${conn.runtime.label} keeps no metadata image (GET_METADATA_BLOB is not implemented there)`;
+    }
     if (!conn.version.atLeast(47)) {
       return `needs protocol 2.47, the agent speaks ${conn.version.toString()}`;
     }
@@ -14489,7 +16257,7 @@ var MemberReader = class {
       const [returnType, ...paramTypes] = await Promise.all(
         [params.returnTypeId, ...params.paramTypeIds].map((t) => this.ref(t))
       );
-      const parameters = paramTypes.map((type, i) => ({
+      const parameters2 = paramTypes.map((type, i) => ({
         name: params.paramNames[i] ?? `arg${i}`,
         type
       }));
@@ -14499,7 +16267,7 @@ var MemberReader = class {
         name: name2,
         methodId,
         returnType,
-        parameters,
+        parameters: parameters2,
         isStatic: (a & MethodAttributes.Static) !== 0,
         isVirtual: (a & MethodAttributes.Virtual) !== 0,
         isAbstract: (a & MethodAttributes.Abstract) !== 0,
@@ -15345,9 +17113,10 @@ var TypeIndex = class {
     const { token, fullName } = hit.type;
     return memo(this.typeIds, typeKey(assemblyId, hit.type), async () => {
       try {
-        if (token !== void 0 && this.conn.version.atLeast(47)) {
+        if (token !== void 0 && this.conn.version.atLeast(47) && this.conn.runtime.tokenLookups) {
           try {
-            return await this.conn.send("ASSEMBLY.GET_TYPE_FROM_TOKEN", { assemblyId, token });
+            const id2 = await this.conn.send("ASSEMBLY.GET_TYPE_FROM_TOKEN", { assemblyId, token });
+            if (id2 !== 0) return id2;
           } catch (e) {
             if (!isAgentError(e)) throw e;
           }
@@ -15662,6 +17431,51 @@ function kindOf(info2, baseNames) {
   return "class";
 }
 
+// unity/catalog/replayed-classes.ts
+var REPLAY_TIMEOUT_MS = 3e4;
+async function replayLoadedClasses(conn) {
+  const seen = [];
+  const off = conn.onEvent((set) => {
+    for (const e of set.events)
+      if (e.kind === "TYPE_LOAD") seen.push({ requestId: e.requestId, typeId: e.typeId });
+  });
+  try {
+    const requestId = await conn.send(
+      "EVENT_REQUEST.SET",
+      { eventKind: EventKind.TYPE_LOAD, suspendPolicy: SuspendPolicy.NONE },
+      { timeoutMs: REPLAY_TIMEOUT_MS }
+    );
+    await conn.send("EVENT_REQUEST.CLEAR", { eventKind: EventKind.TYPE_LOAD, requestId });
+    await new Promise((resolve2) => setImmediate(resolve2));
+    return [...new Set(seen.filter((s) => s.requestId === requestId).map((s) => s.typeId))];
+  } finally {
+    off();
+  }
+}
+var NAMING_BATCH = 256;
+function classNamesByAssembly(conn, typeIds) {
+  let names;
+  return () => {
+    names ??= (async () => {
+      const out = /* @__PURE__ */ new Map();
+      for (let i = 0; i < typeIds.length; i += NAMING_BATCH) {
+        const infos2 = await Promise.all(
+          typeIds.slice(i, i + NAMING_BATCH).map((typeId) => conn.send("TYPE.GET_INFO", { typeId }))
+        );
+        for (const info2 of infos2) {
+          if (/[[\]*&]/.test(info2.fullName) || info2.rank > 0) continue;
+          const list = out.get(info2.assemblyId) ?? [];
+          list.push(info2.fullName);
+          out.set(info2.assemblyId, list);
+        }
+      }
+      return out;
+    })();
+    names.catch(() => names = void 0);
+    return names;
+  };
+}
+
 // unity/invoker.ts
 var ABORT_GRACE_MS = 2e3;
 var MESSAGE_CHARS = 8e3;
@@ -15917,6 +17731,8 @@ var GameConnection = class {
   invokerValue;
   endedValue = false;
   log;
+  /** IL2CPP: the classes loaded before the attach, replayed by the agent (see replayClasses). */
+  loadedClassesValue;
   /** The connection ended: its parts are forgotten. */
   get ended() {
     return this.endedValue;
@@ -15929,12 +17745,44 @@ var GameConnection = class {
   get catalog() {
     if (!this.catalogValue) {
       const listTypeNames2 = typeNamesByInvoke(this.conn);
+      const loaded = this.loadedClassesValue;
+      const replayedNames = loaded && classNamesByAssembly(this.conn, loaded);
       this.catalogValue = new TypeCatalog(this.conn, {
         preferLocalFiles: isLoopback(this.endpoint),
-        listTypeNames: async (assemblyId) => listTypeNames2(await this.invoker(), assemblyId)
+        listTypeNames: async (assemblyId) => {
+          try {
+            return await listTypeNames2(await this.invoker(), assemblyId);
+          } catch (e) {
+            if (!replayedNames) throw e;
+            const names = (await replayedNames()).get(assemblyId) ?? [];
+            this.log(
+              `catalog: assembly ${assemblyId} listed from ${names.length} replayed loaded classes (Assembly.GetTypes() failed: ${messageOf(e)})`
+            );
+            return names;
+          }
+        }
       });
     }
     return this.catalogValue;
+  }
+  /** The classes the agent replayed at attach (IL2CPP), undefined where none were asked. */
+  get loadedClasses() {
+    return this.loadedClassesValue;
+  }
+  /**
+   * On a runtime that counts the classes loaded before the attach as announced (IL2CPP), has
+   * them replayed once (replayed-classes.ts). A failure is logged: types are then listed by
+   * invoking in the game only.
+   */
+  async replayClasses() {
+    if (!this.conn.runtime.replayTypeLoadsOnAttach) return;
+    try {
+      this.loadedClassesValue = await replayLoadedClasses(this.conn);
+      this.catalogValue = void 0;
+      this.log(`session: ${this.loadedClassesValue.length} loaded classes replayed by the agent`);
+    } catch (e) {
+      this.log(`session: the agent did not replay its loaded classes: ${messageOf(e)}`);
+    }
   }
   /** The main-thread invoker, made on first use (finding the main thread may invoke). */
   invoker() {
@@ -16111,9 +17959,10 @@ function isDrop(e) {
   const code = e?.code;
   return code === "CONNECTION_CLOSED" || code === "HANDSHAKE_FAILED" || code === "CONNECTION_LOST";
 }
-async function runInWindow(host, a, label, op, options, started) {
+async function runInWindow(host, a, label2, op, options, started) {
+  const ownWindow = options.heldBy === void 0;
   const windowOpened = performance.now();
-  const commandsBefore = a.conn.stats.commandsSent - 1;
+  const commandsBefore = a.conn.stats.commandsSent + (ownWindow ? -1 : 1);
   let invokes = 0;
   let wrote = false;
   const checkWrite = () => {
@@ -16144,20 +17993,20 @@ async function runInWindow(host, a, label, op, options, started) {
   } catch (e) {
     if (a.conn.isClosed || isDrop(e)) {
       host.noteDrop(a, e);
-      throw wrote ? Errors.mayHaveApplied(label, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
+      throw wrote ? Errors.mayHaveApplied(label2, a.endpoint, e) : Errors.connectionLost(a.endpoint, e);
     }
     throw fromSdbError(e, a.endpoint);
   } finally {
-    if (!a.conn.isClosed) {
-      a.conn.send("VM.RESUME").catch((e) => host.log(`closing the window of ${label}: ${messageOf(e)}`));
+    if (ownWindow && !a.conn.isClosed) {
+      a.conn.send("VM.RESUME").catch((e) => host.log(`closing the window of ${label2}: ${messageOf(e)}`));
     }
   }
 }
-async function runWithoutWindow(host, a, label, op, started) {
+async function runWithoutWindow(host, a, label2, op, started) {
   const before = a.conn.stats.commandsSent;
   const refuse = () => {
     throw Errors.invalidArgument(
-      `${label} runs without a suspend window: it cannot invoke or write`
+      `${label2} runs without a suspend window: it cannot invoke or write`
     );
   };
   try {
@@ -16710,6 +18559,12 @@ var GameSession = class {
       if (a.player) s.player = a.player;
       s.protocol = a.conn.version.toString();
       s.runtime = a.conn.agent.description;
+      const p = a.conn.runtime;
+      s.runtimeProfile = {
+        kind: p.kind,
+        label: p.label,
+        cannot: p.limits.map((l) => ({ feature: l.feature, instead: l.instead }))
+      };
     }
     if (this.replaced) s.replaced = this.replaced;
     if (this.lastDrop) s.lastDrop = this.lastDrop;
@@ -16768,19 +18623,29 @@ var GameSession = class {
    * Runs `op` inside its own suspend window, closed on every path. Windows take turns (the
    * scheduler); an operation without one (`window: false`) runs at once, behind no one.
    */
-  async run(label, caller, op, options = {}) {
+  async run(label2, caller, op, options = {}) {
     this.throwIfClosed();
     const started = performance.now();
     if (options.window === false) {
       const bare = async () => {
         const a = await this.ensureAttached(caller);
         if (options.writes)
-          throw Errors.invalidArgument(`${label} writes: it needs a suspend window`);
-        return runWithoutWindow(this.host, a, label, op, started);
+          throw Errors.invalidArgument(`${label2} writes: it needs a suspend window`);
+        return runWithoutWindow(this.host, a, label2, op, started);
       };
-      return options.turn ? this.inTurn(label, caller, options, bare) : this.tracked(caller, label, bare);
+      return options.turn ? this.inTurn(label2, caller, options, bare) : this.tracked(caller, label2, bare);
     }
-    return this.inTurn(label, caller, options, async () => {
+    return this.inTurn(label2, caller, options, async () => {
+      const held = options.heldBy;
+      if (held) {
+        const a2 = this.current;
+        if (held.isClosed || a2?.conn !== held)
+          throw Errors.connectionLost(
+            a2?.endpoint ?? "the game",
+            new Error("the connection whose event held the game is gone")
+          );
+        return runInWindow(this.host, a2, label2, op, options, started);
+      }
       let a = await this.ensureAttached(caller);
       try {
         await a.conn.send("VM.SUSPEND");
@@ -16795,7 +18660,7 @@ var GameSession = class {
           throw fromSdbError(e2, a.endpoint);
         }
       }
-      return runInWindow(this.host, a, label, op, options, started);
+      return runInWindow(this.host, a, label2, op, options, started);
     });
   }
   /** What holds the game and what waits for it (never attaches). */
@@ -16816,14 +18681,14 @@ var GameSession = class {
    * when that one runs on this game now: it would otherwise wait behind itself); the turn's
    * wait is added to the cost.
    */
-  async inTurn(label, caller, options, fn) {
+  async inTurn(label2, caller, options, fn) {
     const scope = currentScope();
     const outer = scope?.turn;
     if (outer?.scheduler === this.scheduler && outer.id === this.scheduler.current)
-      return this.tracked(caller, label, fn);
+      return this.tracked(caller, label2, fn);
     const turn = await this.scheduler.acquire({
       caller,
-      label,
+      label: label2,
       tier: scope?.tier ?? "internal",
       ...options.urgent ? { urgent: true } : {},
       ...scope?.onQueued ? { onPosition: scope.onQueued } : {},
@@ -16831,20 +18696,20 @@ var GameSession = class {
     });
     if (scope?.tier === "instant")
       this.log(
-        `session: ${label}, of the instant tool ${scope.tool ?? "?"}, took a turn for a window: its tier is wrong`
+        `session: ${label2}, of the instant tool ${scope.tool ?? "?"}, took a turn for a window: its tier is wrong`
       );
     try {
       const mine = { scheduler: this.scheduler, id: turn.id };
-      const r = await inTurn(mine, () => this.tracked(caller, label, fn));
+      const r = await inTurn(mine, () => this.tracked(caller, label2, fn));
       return { value: r.value, cost: withQueue(r.cost, turn.waitedMs, turn.ranBefore) };
     } finally {
       turn.release();
     }
   }
   /** Listed in status().operations while it runs. */
-  async tracked(caller, label, fn) {
+  async tracked(caller, label2, fn) {
     const opId = ++this.nextOperation;
-    this.running.set(opId, { caller, label });
+    this.running.set(opId, { caller, label: label2 });
     try {
       return await fn();
     } finally {
@@ -17014,6 +18879,8 @@ var GameSession = class {
       log: this.log,
       singleThreaded: (main) => this.extensions.keepThreadsStopped(main)
     });
+    await a.replayClasses();
+    if (conn.isClosed) throw Errors.attachFailed(endpoint, conn.closeReason ?? "closed on attach");
     this.lastPlayer = player;
     conn.onClose((reason) => {
       if (this.attachment === a) this.noteDrop(a, reason);
@@ -17425,7 +19292,7 @@ var GameMetadata = class {
     ]);
     const signature = await this.catalog.methodSignature?.(methodId).catch(() => void 0);
     const returnName = (await this.describe(handleOf(params.returnTypeId))).fullName;
-    const parameters = params.paramTypeIds.map((t, i) => {
+    const parameters2 = params.paramTypeIds.map((t, i) => {
       const s = signature?.parameters[i];
       return {
         name: params.paramNames[i] ?? `arg${i}`,
@@ -17445,7 +19312,7 @@ var GameMetadata = class {
       isAbstract: (info2.attributes & MethodAttributes.Abstract) !== 0,
       isConstructor: name2 === ".ctor",
       isPublic: (info2.attributes & MethodAttributes.MemberAccessMask) === MethodAttributes.Public,
-      parameters,
+      parameters: parameters2,
       returnType: returnName === "System.Void" ? void 0 : handleOf(params.returnTypeId),
       genericArity: info2.isGenericDefinition ? info2.typeArgIds.length : 0,
       genericParameterTypes: info2.isGenericDefinition ? info2.typeArgIds.map(handleOf) : void 0,
@@ -18255,6 +20122,17 @@ var SessionGameAccess = class extends ObservedWrites {
     });
     return fromWire(v, this.metadata, () => this.elementTypeOf(array));
   }
+  /** `count` elements from `index` in one ARRAY_REF.GET_VALUES (foreach and LINQ read so). */
+  async readElements(array, index, count) {
+    if (array.kind !== "object") throw new Error("not an array");
+    const values = await this.conn.send("ARRAY_REF.GET_VALUES", {
+      arrayId: array.ref.id,
+      index,
+      count
+    });
+    const elementType = () => this.elementTypeOf(array);
+    return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
+  }
   /** Element types of arrays written to, by array id (an array's type never changes). */
   elementTypes = /* @__PURE__ */ new Map();
   elementTypeOf(array) {
@@ -18438,16 +20316,33 @@ function programKey(source, options) {
 }
 async function evaluateInSession(session, caller, source, options = {}, journal) {
   const { observer, writes } = journaledWrites(journal, caller, source);
-  const r = await runBound(
-    session,
-    caller,
-    source,
-    options,
-    "eval",
-    (ctx) => evaluateInGame(ctx, source, options, true, observer)
-  );
-  return { ...r, writes };
+  try {
+    const r = await runBound(
+      session,
+      caller,
+      source,
+      options,
+      "eval",
+      (ctx) => evaluateInGame(ctx, source, options, true, observer)
+    );
+    return { ...r, writes };
+  } catch (e) {
+    if (e instanceof UnityError && e.code === "EVAL_BUDGET") throw new BudgetStop(e, writes);
+    throw e;
+  }
 }
+var BudgetStop = class extends UnityError {
+  constructor(error, writes) {
+    super(error.code, error.message, {
+      ...error.details ? { details: error.details } : {},
+      cause: error.cause
+    });
+    this.error = error;
+    this.writes = writes;
+  }
+  error;
+  writes;
+};
 function causedBy(e, type) {
   let c = e;
   for (let depth = 0; depth < 8 && c instanceof Error; depth++) {
@@ -18456,14 +20351,14 @@ function causedBy(e, type) {
   }
   return false;
 }
-async function runBound(session, caller, source, options, label, inWindow2) {
+async function runBound(session, caller, source, options, label2, inWindow2) {
   const key2 = programKey(source, options);
   if (session.current?.peek(BOUND_PROGRAMS)?.programs.has(key2))
-    return session.run(label, caller, inWindow2);
+    return session.run(label2, caller, inWindow2);
   let bound;
   try {
     bound = await session.run(
-      `${label} (bind)`,
+      `${label2} (bind)`,
       caller,
       (ctx) => bindInGame(ctx, source, options),
       { window: false }
@@ -18471,10 +20366,10 @@ async function runBound(session, caller, source, options, label, inWindow2) {
   } catch (e) {
     if (e instanceof UnityError && e.cause instanceof EvalError) throw e;
     if (!causedBy(e, NeedsTheGame))
-      session.log(`${label}: binding outside the window failed, bound in it: ${messageOf(e)}`);
+      session.log(`${label2}: binding outside the window failed, bound in it: ${messageOf(e)}`);
     bound = void 0;
   }
-  const r = await session.run(label, caller, inWindow2);
+  const r = await session.run(label2, caller, inWindow2);
   if (!bound) return r;
   return {
     value: r.value,
@@ -18506,18 +20401,18 @@ async function bindInGame(ctx, source, options) {
 
 // unity/tool-programs.ts
 var TOOL_PROGRAM_OPTIONS = { builtins: /* @__PURE__ */ new Map(), functions: /* @__PURE__ */ new Map() };
-function runToolProgram(session, caller, label, source, then) {
+function runToolProgram(session, caller, label2, source, then) {
   return runBound(
     session,
     caller,
     source,
     TOOL_PROGRAM_OPTIONS,
-    label,
+    label2,
     async (ctx) => then(await evaluateInGame(ctx, source, TOOL_PROGRAM_OPTIONS, false), ctx)
   );
 }
-function evaluateToolProgram(session, caller, label, source) {
-  return runToolProgram(session, caller, label, source, (r) => r);
+function evaluateToolProgram(session, caller, label2, source) {
+  return runToolProgram(session, caller, label2, source, (r) => r);
 }
 
 // unity/screenshot.ts
@@ -20416,7 +22311,8 @@ async function generatedBodies(conn, typeId, method, methodName2, localName) {
           out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
         continue;
       }
-      if (g.method === method) out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
+      const outer = g.kind === "local function" ? g.method.split(".")[0] : g.method;
+      if (outer === method) out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
     }
   }
   return out;
@@ -20699,7 +22595,56 @@ async function frameSlots(cache, threadId, frame) {
     })
   );
   const { typeName: typeName2 } = await cache.methodName(frame.methodId);
-  return self && isGeneratedHolder(typeName2) ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName2)) : slots;
+  return self && isGeneratedHolder(typeName2) ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName2)) : unfoldClosures(cache, slots);
+}
+function isClosure(name2, kind) {
+  return kind === "param" && name2 === "" || DISPLAY_LOCAL.test(name2);
+}
+var DISPLAY_LOCAL = /^CS\$<>8__locals\d+$/;
+async function unfoldClosures(cache, slots) {
+  if (!slots.some((s) => isClosure(s.name, s.kind))) return slots;
+  const own = slots.filter((s) => !isClosure(s.name, s.kind));
+  const taken = new Set(own.map((s) => s.name));
+  const captured = [];
+  const unfold = async (raw, typeId, depth) => {
+    if (depth > 4) return;
+    const fields = (await cache.fields(raw.kind === "valuetype" ? raw.typeId : typeId)).filter(
+      (f) => (f.attributes & FIELD_STATIC) === 0
+    );
+    let values;
+    if (raw.kind === "valuetype") values = raw.fields;
+    else if (raw.kind === "object")
+      values = await cache.conn.send("OBJECT_REF.GET_VALUES", {
+        objectId: raw.objectId,
+        fieldIds: fields.map((f) => f.fieldId)
+      });
+    else return;
+    for (const [i, f] of fields.entries()) {
+      const value = values[i];
+      if (!value) continue;
+      if (DISPLAY_LOCAL.test(f.name)) {
+        await unfold(value, f.typeId, depth + 1);
+        continue;
+      }
+      const as = hoistedName(f.name);
+      if (!as || as === "this" || taken.has(as.name)) continue;
+      taken.add(as.name);
+      captured.push({
+        name: as.name,
+        position: 0,
+        typeId: f.typeId,
+        kind: "local",
+        raw: value,
+        hoisted: true
+      });
+    }
+  };
+  for (const s of slots) if (isClosure(s.name, s.kind)) await unfold(s.raw, s.typeId, 0);
+  return [
+    ...own.filter((s) => s.kind !== "local"),
+    ...captured,
+    ...own.filter((s) => s.kind === "local")
+  ];
 }
 async function unhoist(cache, slots, machineTypeId, stateMachine) {
   const machine = slots.find((s) => s.kind === "this");
@@ -21042,13 +22987,16 @@ var evalOutputSchema = evaluationSchema.extend({
     "what the call cost in the game; a journaled property assignment costs two getter invokes"
   )
 });
-function evalOutcome(r) {
-  const writes = r.writes.slice(0, WRITES_SHOWN).map((w) => ({
+function listedWrites(all) {
+  return all.slice(0, WRITES_SHOWN).map((w) => ({
     where: w.where,
     ...w.journalId !== void 0 ? { journal_id: w.journalId } : {},
     undoable: w.journalId !== void 0,
     ...w.notUndoable !== void 0 ? { why_not: w.notUndoable } : {}
   }));
+}
+function evalOutcome(r) {
+  const writes = listedWrites(r.writes);
   const journalInvokes = r.writes.reduce((n, w) => n + w.invokes, 0);
   const extra = r.writes.length === 0 ? {} : { writes, ...r.writes.length > WRITES_SHOWN ? { writes_total: r.writes.length } : {} };
   let outcome;
@@ -21087,15 +23035,46 @@ function writesText(writes) {
 var evalTool = defineTool({
   name: "eval",
   title: "Evaluate C#",
-  description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. No lambdas, LINQ query syntax or loops: call methods instead (extension methods as statics: `Enumerable.Sum(xs)`). Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
+  description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. Statements as in C# (blocks, if, for, foreach, while, do, switch, try/catch/finally, throw, `return e;` gives the value), within a budget (iterations, invokes, freeze ms; past one: EVAL_BUDGET at a statement boundary). Extension methods as statics: `Enumerable.Sum(xs)`. Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
   input: external_exports.object({
-    code: external_exports.string().min(1).max(2e4).describe("the C# program")
+    code: external_exports.string().min(1).max(2e4).describe("the C# program"),
+    budget: external_exports.object({
+      iterations: external_exports.number().int().min(1).optional().describe(
+        `loop iterations and lambda calls (default ${DEFAULT_BUDGET.iterations}, at most ${MAX_BUDGET.iterations})`
+      ),
+      invokes: external_exports.number().int().min(1).optional().describe(
+        `game method, getter and setter calls (default ${DEFAULT_BUDGET.invokes}, at most ${MAX_BUDGET.invokes})`
+      ),
+      freeze_ms: external_exports.number().int().min(1).optional().describe(
+        `ms the game is held (default ${DEFAULT_BUDGET.freezeMs}, at most ${MAX_BUDGET.freezeMs})`
+      )
+    }).optional().describe(
+      "bounds of the program: past one it stops at a statement boundary with EVAL_BUDGET, its writes so far journaled"
+    )
   }),
   output: evalOutputSchema,
   annotations: CHANGES_GAME,
   tier: "smooth",
   writes: "checked-first",
-  run: async (args2, { session, journal, caller }) => evalOutcome(await evaluateInSession(session, caller, args2.code, {}, journal))
+  run: async (args2, { session, journal, caller }) => {
+    const b = args2.budget;
+    const options = b ? {
+      budget: {
+        ...b.iterations !== void 0 ? { iterations: b.iterations } : {},
+        ...b.invokes !== void 0 ? { invokes: b.invokes } : {},
+        ...b.freeze_ms !== void 0 ? { freezeMs: b.freeze_ms } : {}
+      }
+    } : {};
+    try {
+      return evalOutcome(await evaluateInSession(session, caller, args2.code, options, journal));
+    } catch (e) {
+      if (!(e instanceof BudgetStop) || e.writes.length === 0) throw e;
+      throw new UnityError(e.code, `${e.message}
+${writesText(e.writes)}`, {
+        details: { ...e.details, writes: listedWrites(e.writes) }
+      });
+    }
+  }
 });
 var evalTools = [evalTool];
 
@@ -22666,10 +24645,10 @@ async function destroyEntity(ecs, at2) {
 }
 
 // unity/ecs/ecs-window.ts
-async function inWindow(session, caller, label, names, op, options = {}) {
+async function inWindow(session, caller, label2, names, op, options = {}) {
   const started = performance.now();
   const prep = await session.run(
-    `${label} (lookups)`,
+    `${label2} (lookups)`,
     caller,
     (ctx) => new EcsAccess(ctx).prepare(names),
     {
@@ -22677,7 +24656,7 @@ async function inWindow(session, caller, label, names, op, options = {}) {
     }
   );
   const r = await session.run(
-    label,
+    label2,
     caller,
     async (ctx) => {
       const ecs = new EcsAccess(ctx);
@@ -22692,11 +24671,11 @@ async function inWindow(session, caller, label, names, op, options = {}) {
   );
   return { value: r.value, cost: sumCosts([prep.cost, r.cost], started) };
 }
-function read(session, caller, label, op, names = []) {
-  return inWindow(session, caller, label, names, op);
+function read(session, caller, label2, op, names = []) {
+  return inWindow(session, caller, label2, names, op);
 }
-function write(session, caller, label, op, names = []) {
-  return inWindow(session, caller, label, names, op, { writes: true, exclusive: true });
+function write(session, caller, label2, op, names = []) {
+  return inWindow(session, caller, label2, names, op, { writes: true, exclusive: true });
 }
 
 // unity/ecs/ecs-service.ts
@@ -23598,8 +25577,22 @@ var SceneCalls = class {
     if (!h) h = await this.newHolder();
     const slot = h.free.pop();
     this.held.push({ holder: h.id, slot });
-    await this.conn.send("ARRAY_REF.SET_VALUES", { arrayId: h.id, index: slot, values: [v] });
+    let written;
+    const sent = new Promise((resolve2) => written = resolve2);
+    const set = this.conn.send(
+      "ARRAY_REF.SET_VALUES",
+      { arrayId: h.id, index: slot, values: [v] },
+      { onSent: () => written() }
+    );
+    this.pending.push(set);
+    await Promise.race([sent, set.then(written, written)]);
     return v;
+  }
+  /** The answers of `keep`'s writes not yet awaited. */
+  pending = [];
+  /** Waits for `keep`'s writes to be answered: their errors (a lost connection...) surface here. */
+  async settle() {
+    await Promise.all(this.pending.splice(0));
   }
   /** The slots taken so far, handed to `release` (perhaps by another operation's SceneCalls). */
   takeHeld() {
@@ -23607,6 +25600,7 @@ var SceneCalls = class {
   }
   /** Empties the slots (wire writes only: no window needed). */
   async release(held = this.takeHeld()) {
+    const sets = await Promise.allSettled(this.pending.splice(0));
     await Promise.all(
       held.map(
         (x) => this.conn.send("ARRAY_REF.SET_VALUES", {
@@ -23617,6 +25611,8 @@ var SceneCalls = class {
       )
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+    const failed = sets.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
   async newHolder() {
     const a = await this.newArray(
@@ -23745,6 +25741,7 @@ var SceneCalls = class {
       "System.Reflection.MethodInfo"
     ]);
     const converterDef = await this.typeObject(await this.type("System.Converter`2"));
+    let args2;
     for (const g of missing2) {
       const info2 = await this.call(
         getMethod,
@@ -23754,10 +25751,18 @@ var SceneCalls = class {
       );
       if (info2.kind !== "object")
         throw new UnityError("MEMBER_NOT_FOUND", `${g.declaring}.${g.method} is not in this game`);
-      const args2 = await this.newArray("System.Type", [
+      const typeArgs2 = [
         Values.object(await this.typeObject(await this.type(g.input))),
         Values.object(await this.typeObject(await this.type(g.output)))
-      ]);
+      ];
+      if (args2?.kind !== "object")
+        args2 = await this.keep(await this.newArray("System.Type", typeArgs2));
+      else
+        await this.conn.send("ARRAY_REF.SET_VALUES", {
+          arrayId: args2.objectId,
+          index: 0,
+          values: typeArgs2
+        });
       const converter = await this.call(makeGeneric, Values.object(converterDef), [args2], true);
       const d = await this.call(create, Values.null(), [converter, info2]);
       if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${key(g)}`);
@@ -23830,8 +25835,90 @@ var SceneCalls = class {
     );
     return this.join(boxed, "");
   }
-  /** `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). */
-  async convertAll(array, g) {
+  /**
+   * The elements of `array` (a `TElem[]`) that are a `type` (or derive from it), as a new
+   * `TElem[]` in the same order: `Array.FindAll(array, match)` with a `Predicate<TElem>` closed
+   * over `typeof(type)`'s `Type.IsInstanceOfType` (made and pinned once per connection). One
+   * invoke, no getter per element.
+   */
+  async filterByType(array, elementType, type) {
+    const k = `isType:${elementType}>${type}`;
+    if (!this.cache.delegates.has(k)) {
+      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+      const typeType = Values.object(await this.typeObject(await this.type("System.Type")));
+      const info2 = await this.call(
+        getMethod,
+        typeType,
+        [await this.string("IsInstanceOfType")],
+        true
+      );
+      if (info2.kind !== "object")
+        throw new UnityError(
+          "MEMBER_NOT_FOUND",
+          "System.Type.IsInstanceOfType is not in this game"
+        );
+      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+      const args2 = await this.newArray("System.Type", [
+        Values.object(await this.typeObject(await this.type(elementType)))
+      ]);
+      const predicate = await this.call(
+        makeGeneric,
+        Values.object(await this.typeObject(await this.type("System.Predicate`1"))),
+        [args2],
+        true
+      );
+      const create = await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Object",
+        "System.Reflection.MethodInfo"
+      ]);
+      const d = await this.call(create, Values.null(), [
+        predicate,
+        Values.object(await this.typeObject(await this.type(type))),
+        info2
+      ]);
+      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
+      await this.keep(d);
+      this.held.pop();
+      this.cache.delegates.set(k, d.objectId);
+    }
+    const findAll = await this.generic("System.Array", "FindAll", ["*", "*"], [elementType]);
+    return this.keep(
+      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
+    );
+  }
+  /**
+   * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
+   * leaves them): `Array.CreateInstance` and `Array.Copy`, which casts each reference down (two
+   * invokes, no getter per element).
+   */
+  async castArray(array, elementType) {
+    const n = await this.arrayLength(array);
+    const create = await this.method("System.Array", "CreateInstance", [
+      "System.Type",
+      "System.Int32"
+    ]);
+    const typed = await this.keep(
+      await this.call(create, Values.null(), [
+        Values.object(await this.typeObject(await this.type(elementType))),
+        Values.i4(n)
+      ])
+    );
+    const copy = await this.method("System.Array", "Copy", [
+      "System.Array",
+      "System.Array",
+      "System.Int32"
+    ]);
+    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
+    return typed;
+  }
+  /**
+   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
+   * alive until `release` unless `consumedNext`: an array only the very next invoke takes as an
+   * argument (the game is suspended in between, and that invoke holds it) needs no slot, one
+   * ARRAY_REF.SET_VALUES fewer in the window.
+   */
+  async convertAll(array, g, consumedNext = false) {
     await this.prepareDelegates([g]);
     const convert2 = await this.generic(
       "System.Array",
@@ -23839,12 +25926,11 @@ var SceneCalls = class {
       ["*", "*"],
       [g.input, g.output]
     );
-    return this.keep(
-      await this.call(convert2, Values.null(), [
-        array,
-        Values.object(this.cache.delegates.get(key(g)))
-      ])
-    );
+    const out = await this.call(convert2, Values.null(), [
+      array,
+      Values.object(this.cache.delegates.get(key(g)))
+    ]);
+    return consumedNext ? out : this.keep(out);
   }
   /** The find API this game has (the first call probes the metadata; cached per connection). */
   findApi() {
@@ -23952,7 +26038,23 @@ var SceneCalls = class {
   /** `string.Join(separator, object[])`: the elements' ToString() in one string (one invoke). */
   async join(array, separator) {
     const m = await this.method("System.String", "Join", ["System.String", "System.Object[]"]);
-    return this.keep(await this.call(m, Values.null(), [await this.string(separator), array]));
+    return this.keep(
+      await this.call(m, Values.null(), [await this.pinnedString(separator), array])
+    );
+  }
+  /**
+   * A string made once per connection and kept for its life in a pinned slot (a separator: one
+   * APPDOMAIN.CREATE_STRING fewer per call, in the window).
+   */
+  async pinnedString(text) {
+    const k = `string:${text}`;
+    const id = this.cache.delegates.get(k);
+    if (id !== void 0) return Values.string(id);
+    const v = await this.string(text);
+    await this.keep(v);
+    this.held.pop();
+    if (v.kind === "string") this.cache.delegates.set(k, v.objectId);
+    return v;
   }
   async arrayLength(array) {
     if (array.kind !== "object") return 0;
@@ -24012,15 +26114,28 @@ var SceneCalls = class {
 // unity/scene/scene-tree.ts
 var DONT_DESTROY_ON_LOAD = "DontDestroyOnLoad";
 function buildTree(objects, scenes) {
-  const nodes = objects.map((o, index) => ({
-    ...o,
-    index,
-    parent: -1,
-    children: [],
-    depth: 0,
-    scene: "",
-    activeInHierarchy: o.activeSelf
-  }));
+  const nodes = objects.map((o, index) => {
+    const n = {
+      objectId: o.objectId,
+      transformId: o.transformId,
+      id: o.id,
+      name: o.name,
+      activeSelf: o.activeSelf,
+      parentTransformId: o.parentTransformId,
+      sibling: o.sibling,
+      components: o.components,
+      index,
+      parent: -1,
+      children: [],
+      depth: 0,
+      scene: "",
+      activeInHierarchy: o.activeSelf
+    };
+    if (o.componentIds !== void 0) n.componentIds = o.componentIds;
+    if (o.tag !== void 0) n.tag = o.tag;
+    if (o.layer !== void 0) n.layer = o.layer;
+    return n;
+  });
   const byTransform = new Map(nodes.map((n) => [n.transformId, n]));
   const byObject = new Map(nodes.map((n) => [n.objectId, n]));
   for (const n of nodes) {
@@ -24068,8 +26183,8 @@ function pathOf(tree, n) {
   return parts.reverse().join("/");
 }
 function globToRegExp(glob) {
-  const body = [...glob].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
-  return new RegExp(`^${body}$`, "s");
+  const body2 = [...glob].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("");
+  return new RegExp(`^${body2}$`, "s");
 }
 var simpleName = (type) => type.slice(Math.max(type.lastIndexOf("."), type.lastIndexOf("+")) + 1);
 var hasFilter = (f) => f.name !== void 0 || f.component !== void 0 || f.tag !== void 0 || f.layer !== void 0 || f.active !== void 0;
@@ -24099,7 +26214,7 @@ function sceneRoots(tree, scene) {
   const names = tree.scenes.map((x) => x.info.name);
   const suggestions = closestNames(
     scene,
-    names.map((label) => ({ label, keys: [label] }))
+    names.map((label2) => ({ label: label2, keys: [label2] }))
   );
   throw new UnityError(
     "NAME_NOT_FOUND",
@@ -24209,7 +26324,7 @@ function find(tree, args2) {
   if (order.length === 0 && args2.name !== void 0 && !/[*?]/.test(args2.name)) {
     const suggestions = closestNames(
       args2.name,
-      [...new Set(tree.nodes.map((n) => n.name))].map((label) => ({ label, keys: [label] }))
+      [...new Set(tree.nodes.map((n) => n.name))].map((label2) => ({ label: label2, keys: [label2] }))
     );
     if (suggestions.length)
       throw new UnityError(
@@ -24249,7 +26364,7 @@ function splitToString(s) {
 var ids = (vs) => vs.map((v) => v.kind === "object" || v.kind === "string" ? v.objectId : 0);
 var nums = (vs) => vs.map((v) => "value" in v && typeof v.value === "number" ? v.value : 0);
 var bools = (vs) => vs.map((v) => v.kind === "bool" && v.value);
-async function loadedScenes(c, details = false) {
+async function loadedScenes(c, details = false, deferRoots = false) {
   const SM = "UnityEngine.SceneManagement.SceneManager";
   const S = "UnityEngine.SceneManagement.Scene";
   const count = await c.call(await c.method(SM, "get_sceneCount", []), { kind: "null" }, []);
@@ -24263,11 +26378,13 @@ async function loadedScenes(c, details = false) {
   }
   for (let i = 0; i < n; i++) {
     const scene = await c.call(at2, { kind: "null" }, [{ kind: "i4", value: i }]);
-    const name2 = await c.text(await c.call(await c.method(S, "get_name", []), scene, []));
-    const roots = ids(
-      await c.arrayValues(await c.call(await c.method(S, "GetRootGameObjects", []), scene, []))
-    );
-    const info2 = { name: name2, index: i, roots };
+    const nameString = await c.call(await c.method(S, "get_name", []), scene, []);
+    const info2 = { name: "", index: i, roots: [] };
+    if (deferRoots) info2.nameString = await c.keep(nameString);
+    else info2.name = await c.text(nameString);
+    const rootsArray = await c.call(await c.method(S, "GetRootGameObjects", []), scene, []);
+    if (deferRoots) info2.rootsArray = await c.keep(rootsArray);
+    else info2.roots = ids(await c.arrayValues(rootsArray));
     if (details) {
       info2.path = await c.text(await c.call(await c.method(S, "get_path", []), scene, []));
       const b = await c.call(await c.method(S, "get_buildIndex", []), scene, []);
@@ -24277,6 +26394,15 @@ async function loadedScenes(c, details = false) {
     out.push(info2);
   }
   return out;
+}
+async function readRoots(c, scenes) {
+  return Promise.all(
+    scenes.map(async ({ rootsArray, nameString, ...s }) => ({
+      ...s,
+      ...nameString ? { name: await c.text(nameString) } : {},
+      ...rootsArray ? { roots: ids(await c.arrayValues(rootsArray)) } : {}
+    }))
+  );
 }
 function sceneHandle(v) {
   if (v.kind !== "valuetype") return void 0;
@@ -24296,18 +26422,19 @@ async function copySnapshot(c, opts = {}) {
     ...opts.layers ? [GETTERS.layer] : []
   ]);
   try {
-    const transforms = await c.findAll(T2);
+    const components = await c.findAll(C2);
+    const transforms = await c.castArray(await c.filterByType(components, C2, T2), T2);
     const parents = await c.convertAll(transforms, GETTERS.parent);
     const siblings = await c.convertAll(transforms, GETTERS.sibling);
-    const components = await c.findAll(C2);
     const owners = await c.convertAll(components, GETTERS.componentObject);
     const active = await c.convertAll(owners, GETTERS.active);
     const instanceIds = await c.convertAll(owners, GETTERS.id);
-    const tags = opts.tags ? await c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR) : void 0;
+    const tags = opts.tags ? await c.join(await c.convertAll(owners, GETTERS.tag, true), SEPARATOR) : void 0;
     const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : void 0;
     const types = await c.convertAll(components, GETTERS.type);
-    const names = await c.join(await c.convertAll(transforms, GETTERS.name), SEPARATOR);
-    const scenes = await loadedScenes(c);
+    const names = await c.join(await c.convertAll(transforms, GETTERS.name, true), SEPARATOR);
+    const scenes = await loadedScenes(c, false, true);
+    await c.settle();
     return {
       transforms,
       parents,
@@ -24331,7 +26458,20 @@ async function copySnapshot(c, opts = {}) {
 }
 async function readSnapshot(c, copy) {
   try {
-    const [tIds, parentIds, sib, act, iid, cIds, ownerIds, joined, typeObjects, tags, layers] = await Promise.all([
+    const [
+      tIds,
+      parentIds,
+      sib,
+      act,
+      iid,
+      cIds,
+      ownerIds,
+      joined,
+      typeObjects,
+      tags,
+      layers,
+      scenes
+    ] = await Promise.all([
       c.arrayValues(copy.transforms).then(ids),
       c.arrayValues(copy.parents).then(ids),
       c.arrayValues(copy.siblings).then(nums),
@@ -24342,7 +26482,8 @@ async function readSnapshot(c, copy) {
       c.text(copy.names),
       c.arrayValues(copy.types).then(ids),
       copy.tags ? c.text(copy.tags) : Promise.resolve(void 0),
-      copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(void 0)
+      copy.layers ? c.arrayValues(copy.layers).then(nums) : Promise.resolve(void 0),
+      readRoots(c, copy.scenes)
     ]);
     const names = tIds.length ? joined.split(SEPARATOR) : [];
     if (names.length !== tIds.length)
@@ -24364,7 +26505,7 @@ async function readSnapshot(c, copy) {
       types,
       tagList,
       layers,
-      copy.scenes
+      scenes
     );
     if (copy.note !== void 0) tree.notes = [copy.note];
     return tree;
@@ -24736,8 +26877,8 @@ async function withCalls(ctx, op) {
     return op(c);
   }
 }
-function sceneRead(session, caller, label, op) {
-  return session.run(label, caller, (ctx) => withCalls(ctx, op));
+function sceneRead(session, caller, label2, op) {
+  return session.run(label2, caller, (ctx) => withCalls(ctx, op));
 }
 function listScenes(session, caller) {
   return sceneRead(
@@ -24747,11 +26888,11 @@ function listScenes(session, caller) {
     async (c) => (await loadedScenes(c, true)).map(({ roots, ...s }) => ({ ...s, rootCount: roots.length }))
   );
 }
-async function takeSnapshot(session, caller, label, opts) {
+async function takeSnapshot(session, caller, label2, opts) {
   const started = performance.now();
-  const copy = await sceneRead(session, caller, label, (c) => copySnapshot(c, opts));
+  const copy = await sceneRead(session, caller, label2, (c) => copySnapshot(c, opts));
   const read2 = await session.run(
-    `${label} (read copies)`,
+    `${label2} (read copies)`,
     caller,
     (ctx) => readSnapshot(new SceneCalls(ctx), copy.value),
     { window: false }
@@ -24977,14 +27118,14 @@ function descendants(tree, n) {
   }
   return out;
 }
-async function gatedChange(session, caller, label, args2, gate, preview, program) {
+async function gatedChange(session, caller, label2, args2, gate, preview, program) {
   const started = performance.now();
-  const snap = await takeSnapshot(session, caller, `${label} (find)`, {});
+  const snap = await takeSnapshot(session, caller, `${label2} (find)`, {});
   const node = resolveObject(snap.value, args2.object, args2.scene);
   const p = preview(snap.value, node);
   if (gate.dryRun) return { value: { applied: false, preview: p }, cost: snap.cost };
-  if (!gate.confirm) throw EcsErrors.confirmRequired(`${label} ${p.path} [${p.id}]`, p);
-  const alive = await sceneRead(session, caller, `${label} (check)`, async (c) => {
+  if (!gate.confirm) throw EcsErrors.confirmRequired(`${label2} ${p.path} [${p.id}]`, p);
+  const alive = await sceneRead(session, caller, `${label2} (check)`, async (c) => {
     await checkAlive(c, node, node.objectId);
     return c.type("UnityEngine.GameObject");
   });
@@ -25859,29 +28000,29 @@ function inferLevel(message, stack) {
 }
 function parseBlocks(blocks) {
   const entries = [];
-  for (const block of blocks) {
-    const { lines } = block;
+  for (const block2 of blocks) {
+    const { lines } = block2;
     if (lines.length === 0) continue;
     if (lines.length === 1 && FILENAME_TRAILER.test(lines[0])) continue;
     const s = stackStart(lines);
     if (s === -1) {
-      entries.push(entry(lines.join("\n"), [], block.line));
+      entries.push(entry(lines.join("\n"), [], block2.line));
       continue;
     }
     if (s === 0) {
-      entries.push(entry("", lines, block.blankBefore ? block.line - 1 : block.line));
+      entries.push(entry("", lines, block2.blankBefore ? block2.line - 1 : block2.line));
       continue;
     }
     let first = 0;
-    if (block.atFileStart && s > 1) {
+    if (block2.atFileStart && s > 1) {
       entries.push({
         level: "unknown",
         message: lines.slice(0, s - 1).join("\n"),
-        line: block.line
+        line: block2.line
       });
       first = s - 1;
     }
-    entries.push(entry(lines.slice(first, s).join("\n"), lines.slice(s), block.line + first));
+    entries.push(entry(lines.slice(first, s).join("\n"), lines.slice(s), block2.line + first));
   }
   return entries;
 }
@@ -26228,10 +28369,10 @@ var logs = defineTool({
       line: e.line
     }));
     const head = `${entries.length} entr${entries.length === 1 ? "y" : "ies"} from ${v.path}` + (v.skipped ? ` (${v.skipped} older matching ones left out)` : "") + (v.restarted ? " (the log was replaced: the game restarted)" : "") + (v.omittedBytes ? ` (${v.omittedBytes} bytes of older entries not read)` : "") + `; next cursor: ${v.cursor}`;
-    const body = entries.map((e) => `[${e.level}] ${e.message}`);
+    const body2 = entries.map((e) => `[${e.level}] ${e.message}`);
     const note = v.fallback !== void 0 ? [`fallback: ${v.fallback}`] : [];
     return {
-      text: [head, ...body, ...note].join("\n"),
+      text: [head, ...body2, ...note].join("\n"),
       structured: {
         path: v.path,
         game_path: v.gamePath,
@@ -26459,6 +28600,11 @@ var status = defineTool({
     players: external_exports.array(playerSchema),
     games: external_exports.array(gameSchema).describe("every game attached or chosen, by anyone"),
     session: sessionSchema.describe("the game your calls go to (not attached: none chosen yet)"),
+    runtime: external_exports.object({
+      kind: external_exports.enum(["debian-mono", "unity-mono", "il2cpp"]),
+      label: external_exports.string(),
+      cannot: external_exports.array(external_exports.object({ feature: external_exports.string(), instead: external_exports.string() })).describe("what this runtime cannot do, and what to do instead")
+    }).optional().describe("your game's runtime (Mono or IL2CPP), once attached"),
     game: external_exports.string().optional().describe("its id, once you have one"),
     discovery: external_exports.object({
       listening: external_exports.array(external_exports.number().int()).describe("UDP ports bound"),
@@ -26502,6 +28648,7 @@ var status = defineTool({
         (p) => `${p.label}${p.project ? ` "${p.project}"` : ""} at ${p.endpoint}, heard ${(p.age_ms / 1e3).toFixed(1)} s ago${p.stale ? " (stale)" : ""}${p.debuggable ? "" : " (no script debugging)"}`
       ).join("; ")}` : d ? "players: none heard" : "players: discovery is off",
       `session: ${sessionText(s)}${mine ? ` (${mine.id})` : ""}`,
+      ...s.runtimeProfile ? [runtimeText(s.runtimeProfile)] : [],
       ...games.length ? [`games: ${games.map((g) => gameText(g, caller)).join(" | ")}`] : [],
       `you: ${caller}`,
       ...problems.length ? [`discovery problems: ${problems.join("; ")}`] : [],
@@ -26517,6 +28664,7 @@ var status = defineTool({
         players,
         games,
         session: sessionOut(s),
+        ...s.runtimeProfile ? { runtime: s.runtimeProfile } : {},
         ...mine ? { game: mine.id } : {},
         discovery: { listening: (d?.listening ?? []).map((l) => l.port), problems },
         ...dbg ? {
@@ -26531,6 +28679,9 @@ var status = defineTool({
     };
   }
 });
+function runtimeText(r) {
+  return r.cannot.length ? `runtime: ${r.label}; cannot: ${r.cannot.map((c) => `${c.feature} (instead: ${c.instead})`).join("; ")}` : `runtime: ${r.label}`;
+}
 function recordsText(r) {
   return `records: request_id outcomes ${r.requests !== void 0 ? `in ${r.requests}` : "in memory only (not durable: this server has no state directory)"}; audit log ${r.audit ?? "off (no state directory)"}`;
 }
