@@ -6,6 +6,7 @@
 import {
   FrameFlags,
   MethodAttributes,
+  type FieldInfo,
   type SdbConnection,
   type Value,
 } from '../../sdb-protocol/index.js';
@@ -136,17 +137,9 @@ async function unfoldClosures(cache: LocationCache, slots: FrameSlot[]): Promise
   const captured: FrameSlot[] = [];
   const unfold = async (raw: Value, typeId: number, depth: number): Promise<void> => {
     if (depth > 4) return;
-    const fields = (await cache.fields(raw.kind === 'valuetype' ? raw.typeId : typeId)).filter(
-      (f) => (f.attributes & FIELD_STATIC) === 0,
-    );
-    let values: readonly Value[];
-    if (raw.kind === 'valuetype') values = raw.fields;
-    else if (raw.kind === 'object')
-      values = await cache.conn.send('OBJECT_REF.GET_VALUES', {
-        objectId: raw.objectId,
-        fieldIds: fields.map((f) => f.fieldId),
-      });
-    else return;
+    const read = await instanceFields(cache, raw, raw.kind === 'valuetype' ? raw.typeId : typeId);
+    if (!read) return;
+    const { fields, values } = read;
     for (const [i, f] of fields.entries()) {
       const value = values[i];
       if (!value) continue;
@@ -189,17 +182,9 @@ async function unhoist(
   stateMachine: boolean,
 ): Promise<FrameSlot[]> {
   const machine = slots.find((s) => s.kind === 'this')!;
-  const fields = (await cache.fields(machineTypeId)).filter(
-    (f) => (f.attributes & FIELD_STATIC) === 0,
-  );
-  let values: readonly Value[];
-  if (machine.raw.kind === 'valuetype') values = machine.raw.fields;
-  else if (machine.raw.kind === 'object')
-    values = await cache.conn.send('OBJECT_REF.GET_VALUES', {
-      objectId: machine.raw.objectId,
-      fieldIds: fields.map((f) => f.fieldId),
-    });
-  else return slots;
+  const read = await instanceFields(cache, machine.raw, machineTypeId);
+  if (!read) return slots;
+  const { fields, values } = read;
   const own = slots.filter((s) => s.kind !== 'this' && /^[A-Za-z_]\w*$/.test(s.name));
   const taken = new Set(own.map((s) => s.name));
   const out: FrameSlot[] = [...own.filter((s) => s.kind === 'param')];
@@ -227,6 +212,25 @@ async function unhoist(
     else hoisted.push(slot);
   });
   return [...out, ...hoisted, ...own.filter((s) => s.kind === 'local')];
+}
+
+/**
+ * The instance fields of type `typeId` and their values in `raw` (a struct's own, an object's in
+ * one OBJECT_REF.GET_VALUES); undefined for anything else (null).
+ */
+async function instanceFields(
+  cache: LocationCache,
+  raw: Value,
+  typeId: number,
+): Promise<{ fields: FieldInfo[]; values: readonly Value[] } | undefined> {
+  const fields = (await cache.fields(typeId)).filter((f) => (f.attributes & FIELD_STATIC) === 0);
+  if (raw.kind === 'valuetype') return { fields, values: raw.fields };
+  if (raw.kind !== 'object') return undefined;
+  const values = await cache.conn.send('OBJECT_REF.GET_VALUES', {
+    objectId: raw.objectId,
+    fieldIds: fields.map((f) => f.fieldId),
+  });
+  return { fields, values };
 }
 
 /** FieldAttributes.Static. */

@@ -22608,17 +22608,9 @@ async function unfoldClosures(cache, slots) {
   const captured = [];
   const unfold = async (raw, typeId, depth) => {
     if (depth > 4) return;
-    const fields = (await cache.fields(raw.kind === "valuetype" ? raw.typeId : typeId)).filter(
-      (f) => (f.attributes & FIELD_STATIC) === 0
-    );
-    let values;
-    if (raw.kind === "valuetype") values = raw.fields;
-    else if (raw.kind === "object")
-      values = await cache.conn.send("OBJECT_REF.GET_VALUES", {
-        objectId: raw.objectId,
-        fieldIds: fields.map((f) => f.fieldId)
-      });
-    else return;
+    const read2 = await instanceFields(cache, raw, raw.kind === "valuetype" ? raw.typeId : typeId);
+    if (!read2) return;
+    const { fields, values } = read2;
     for (const [i, f] of fields.entries()) {
       const value = values[i];
       if (!value) continue;
@@ -22648,17 +22640,9 @@ async function unfoldClosures(cache, slots) {
 }
 async function unhoist(cache, slots, machineTypeId, stateMachine) {
   const machine = slots.find((s) => s.kind === "this");
-  const fields = (await cache.fields(machineTypeId)).filter(
-    (f) => (f.attributes & FIELD_STATIC) === 0
-  );
-  let values;
-  if (machine.raw.kind === "valuetype") values = machine.raw.fields;
-  else if (machine.raw.kind === "object")
-    values = await cache.conn.send("OBJECT_REF.GET_VALUES", {
-      objectId: machine.raw.objectId,
-      fieldIds: fields.map((f) => f.fieldId)
-    });
-  else return slots;
+  const read2 = await instanceFields(cache, machine.raw, machineTypeId);
+  if (!read2) return slots;
+  const { fields, values } = read2;
   const own = slots.filter((s) => s.kind !== "this" && /^[A-Za-z_]\w*$/.test(s.name));
   const taken = new Set(own.map((s) => s.name));
   const out = [...own.filter((s) => s.kind === "param")];
@@ -22686,6 +22670,16 @@ async function unhoist(cache, slots, machineTypeId, stateMachine) {
     else hoisted.push(slot);
   });
   return [...out, ...hoisted, ...own.filter((s) => s.kind === "local")];
+}
+async function instanceFields(cache, raw, typeId) {
+  const fields = (await cache.fields(typeId)).filter((f) => (f.attributes & FIELD_STATIC) === 0);
+  if (raw.kind === "valuetype") return { fields, values: raw.fields };
+  if (raw.kind !== "object") return void 0;
+  const values = await cache.conn.send("OBJECT_REF.GET_VALUES", {
+    objectId: raw.objectId,
+    fieldIds: fields.map((f) => f.fieldId)
+  });
+  return { fields, values };
 }
 var FIELD_STATIC = 16;
 async function readFrames(conn, threadId) {

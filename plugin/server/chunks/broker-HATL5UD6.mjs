@@ -17,7 +17,7 @@ import {
 } from "./chunk-4VNQFAOM.mjs";
 import {
   AuditLog
-} from "./chunk-PXV6AM7P.mjs";
+} from "./chunk-GVR2CZS7.mjs";
 import {
   Errors,
   EventKind,
@@ -49,7 +49,7 @@ import {
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-HHPY5647.mjs";
+} from "./chunk-YKMS47NW.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
@@ -2509,7 +2509,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-G6BAD5BD.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-UBC4ATSP.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2715,7 +2715,7 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-YZVHWPN6.mjs")).createDashboard({
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-FAV6LACA.mjs")).createDashboard({
           app,
           home: paths.home,
           log,

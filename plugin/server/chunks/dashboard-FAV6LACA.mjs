@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-PXV6AM7P.mjs";
+} from "./chunk-GVR2CZS7.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-HHPY5647.mjs";
+} from "./chunk-YKMS47NW.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
