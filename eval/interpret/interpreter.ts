@@ -249,6 +249,8 @@ export class Interpreter {
         };
       case 'ObjectCreation':
         return { k: 'value', op: await this.creation.objectCreation(e) };
+      case 'AnonymousObjectCreation':
+        throw new UnsupportedError('anonymous types are not supported yet', e.span);
       case 'ArrayCreation':
         return { k: 'value', op: await this.arrays.arrayCreation(e) };
       case 'Cast':

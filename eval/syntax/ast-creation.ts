@@ -13,6 +13,23 @@ export interface ObjectCreation extends NodeBase {
   readonly initializer: ObjectInitializer | CollectionInitializer | null;
 }
 
+/**
+ * `new { a = 1, b.c, d }` (§12.8.17.7): an object of an anonymous type, made client-side. A member
+ * written without a name takes the name of its expression (a simple name or a member access).
+ * Query expressions' transparent identifiers (§12.20.3.8) are made of these too.
+ */
+export interface AnonymousObjectCreation extends NodeBase {
+  readonly kind: 'AnonymousObjectCreation';
+  readonly members: AnonymousMember[];
+}
+
+export interface AnonymousMember extends NodeBase {
+  readonly kind: 'AnonymousMember';
+  /** null when the name comes from the value (`new { x, p.Name }`). */
+  readonly name: Identifier | null;
+  readonly value: Expression;
+}
+
 /** `{ A = 1, B = { C = 2 }, [k] = v }`; `{ }` parses as an empty object initializer. */
 export interface ObjectInitializer extends NodeBase {
   readonly kind: 'ObjectInitializer';

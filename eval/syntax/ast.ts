@@ -20,6 +20,7 @@
 
 import type { Span } from './span.js';
 import type {
+  AnonymousObjectCreation,
   ArrayCreation,
   ArrayInitializer,
   CollectionInitializer,
@@ -102,6 +103,7 @@ export type Expression =
   | Invocation
   | ElementAccess
   | ObjectCreation
+  | AnonymousObjectCreation
   | ArrayCreation
   | Cast
   | Unary

@@ -180,6 +180,10 @@ function expr(e: Expression): string {
       const init = e.initializer === null ? '' : ` ${initializer(e.initializer)}`;
       return `new ${unparseType(e.type)}${a}${init}`;
     }
+    case 'AnonymousObjectCreation':
+      return `new { ${e.members
+        .map((m) => (m.name ? `${name(m.name)} = ${expr(m.value)}` : expr(m.value)))
+        .join(', ')} }`;
     case 'ArrayCreation': {
       const [first = 1, ...rest] = e.ranks;
       const firstRank = e.sizes.length > 0 ? `[${e.sizes.map(expr).join(', ')}]` : rank(first);
