@@ -47,7 +47,6 @@ export type ParseErrorCode =
   | 'unsupported-pointer'
   | 'unsupported-dynamic'
   | 'unsupported-range'
-  | 'unsupported-anonymous-type'
   | 'unsupported-target-typed-new'
   | 'unsupported-base'
   | 'unsupported-ref'
@@ -174,6 +173,22 @@ export const Diagnostics = {
       'an initializer either sets members (A = 1, ...) or adds elements (1, 2, ...), not both',
     ),
   invalidType: (s: Span, why: string) => make('invalid-type', s, why),
+  anonymousMemberDeclarator: (s: Span): ParseError => ({
+    ...make(
+      'invalid-initializer',
+      s,
+      'an anonymous type member is written name = value, a simple name (x) or a member access (p.Name)',
+    ),
+    csCode: 'CS0746',
+  }),
+  duplicateAnonymousMember: (s: Span, name: string): ParseError => ({
+    ...make(
+      'invalid-initializer',
+      s,
+      `an anonymous type cannot have two members named '${name}': name one of them (other = ...)`,
+    ),
+    csCode: 'CS0833',
+  }),
   invalidNameof: (s: Span) =>
     make('invalid-nameof', s, 'nameof(...) takes a name such as x, T or a.b.c'),
   typeAsExpression: (s: Span, type: string) =>
@@ -253,12 +268,6 @@ export const Diagnostics = {
       'unsupported-range',
       s,
       'index-from-end (^i) is not supported: write a[a.Length - i] (or a.Count - i)',
-    ),
-  anonymousType: (s: Span) =>
-    make(
-      'unsupported-anonymous-type',
-      s,
-      'anonymous types (new { ... }) are not supported: evaluate the members separately',
     ),
   targetTypedNew: (s: Span) =>
     make(

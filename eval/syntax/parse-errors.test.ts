@@ -71,7 +71,6 @@ describe('constructs rejected by name', () => {
     ['a[1..3]', 'unsupported-range', 4, 'ranges (a..b)'],
     ['a[..3]', 'unsupported-range', 3, 'ranges'],
     ['a[^1]', 'unsupported-range', 3, 'index-from-end (^i)'],
-    ['new { A = 1 }', 'unsupported-anonymous-type', 1, 'anonymous types'],
     ['Foo f = new();', 'unsupported-target-typed-new', 9, 'target-typed new()'],
     ['Foo f = new(1) { A = 2 };', 'unsupported-target-typed-new', 9, 'target-typed new()'],
     ['base.ToString()', 'unsupported-base', 1, "'base' is not supported"],
@@ -139,6 +138,12 @@ describe('malformed input', () => {
       'sets members (A = 1, ...) or adds elements',
     ],
     ['new int[] { 1, 2', 'expected-token', 17, "expected '}'"],
+    ['new { f() }', 'invalid-initializer', 7, 'a simple name (x) or a member access (p.Name)'],
+    ['new { a + b }', 'invalid-initializer', 7, 'anonymous type member is written name = value'],
+    ['new { 1 }', 'invalid-initializer', 7, 'name = value'],
+    ['new { a, a = 2 }', 'invalid-initializer', 10, "two members named 'a'"],
+    ['new { p.x, q.x }', 'invalid-initializer', 12, "two members named 'x'"],
+    ['new { a = 1 b = 2 }', 'expected-token', 13, "expected ',' or '}'"],
     ['a.', 'expected-token', 3, 'expected a name but found the end of the input'],
     ['a.1', 'unexpected-token', 2, 'unexpected number .1'],
     ['a.if', 'expected-token', 3, "expected a name but found 'if'"],
@@ -174,8 +179,8 @@ describe('every error is reported, each with its column', () => {
     ],
     ['(a, b) = (b, a)', ['unsupported-tuple@1', 'unsupported-tuple@10']],
     [
-      'new { A = 1 }; stackalloc int[1]; base.X',
-      ['unsupported-anonymous-type@1', 'unsupported-stackalloc@16', 'unsupported-base@35'],
+      'new { f() }; stackalloc int[1]; base.X',
+      ['invalid-initializer@7', 'unsupported-stackalloc@14', 'unsupported-base@33'],
     ],
     [
       "'ab' + '' + \"\\q\"",
@@ -202,5 +207,16 @@ describe('every error is reported, each with its column', () => {
       'ExpressionStatement',
       'ExpressionStatement',
     ]);
+  });
+});
+
+describe("the C# compiler's code on errors C# reports itself", () => {
+  it.each<[string, string, string]>([
+    ['var x;', 'invalid-declaration', 'CS0818'],
+    ['new { f() }', 'invalid-initializer', 'CS0746'],
+    ['new { a = 1, a = 2 }', 'invalid-initializer', 'CS0833'],
+  ])('%s', (input, code, csCode) => {
+    const first = parse(input).errors[0];
+    expect({ code: first?.code, csCode: first?.csCode }).toEqual({ code, csCode });
   });
 });
