@@ -189,6 +189,14 @@ export const Diagnostics = {
     ),
     csCode,
   }),
+  joinKeyScope: (s: Span, name: string, side: 'left' | 'right'): ParseError => ({
+    ...make(
+      'invalid-query',
+      s,
+      `the name '${name}' is not in scope on the ${side} side of 'equals': the earlier range variables go left, the joined one right (swap the two keys)`,
+    ),
+    csCode: side === 'left' ? 'CS1937' : 'CS1938',
+  }),
   rangeVariableRedeclared: (s: Span, name: string): ParseError => ({
     ...make(
       'invalid-query',

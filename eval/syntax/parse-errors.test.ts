@@ -183,6 +183,24 @@ describe('malformed input', () => {
       "'x' is already",
     ],
     ['from x in xs where x > ; select x', 'missing-expression', 24, "found ';'"],
+    [
+      'from a in xs join b in ys on b equals a select a',
+      'invalid-query',
+      30,
+      "'b' is not in scope on the left side",
+    ],
+    [
+      'from a in xs join b in ys on a equals a select a',
+      'invalid-query',
+      39,
+      "'a' is not in scope on the right side",
+    ],
+    [
+      'from a in xs let c = a join b in ys on a equals c select a',
+      'invalid-query',
+      49,
+      "name 'c' is not in scope",
+    ],
     ['new { f() }', 'invalid-initializer', 7, 'a simple name (x) or a member access (p.Name)'],
     ['new { a + b }', 'invalid-initializer', 7, 'anonymous type member is written name = value'],
     ['new { 1 }', 'invalid-initializer', 7, 'name = value'],
@@ -228,6 +246,7 @@ describe('every error is reported, each with its column', () => {
       ['expected-token@27', 'expected-token@29', 'expected-token@48'],
     ],
     ['var q = from x in xs where x; q', ['invalid-query@29']],
+    ['from a in xs join b in ys on b equals a select a', ['invalid-query@30', 'invalid-query@39']],
     [
       'new { f() }; stackalloc int[1]; base.X',
       ['invalid-initializer@7', 'unsupported-stackalloc@14', 'unsupported-base@33'],
@@ -272,6 +291,8 @@ describe("the C# compiler's code on errors C# reports itself", () => {
     ['from x in xs join y in ys on x y select x', 'expected-token', 'CS0744'],
     ['from x in xs group x x.k', 'expected-token', 'CS0745'],
     ['from x in xs from x in ys select x', 'invalid-query', 'CS1930'],
+    ['from a in xs join b in ys on b equals b select a', 'invalid-query', 'CS1937'],
+    ['from a in xs join b in ys on a equals a select a', 'invalid-query', 'CS1938'],
   ])('%s', (input, code, csCode) => {
     const first = parse(input).errors[0];
     expect({ code: first?.code, csCode: first?.csCode }).toEqual({ code, csCode });

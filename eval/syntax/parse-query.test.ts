@@ -128,6 +128,11 @@ describe('transparent identifiers (§12.20.3.8)', () => {
         `.Join(ys, ((${h(0)}) => ${h(0)}.b), ((c) => c), ((${h(0)}, c) => c))`,
     ],
     [
+      // a lambda in a key hides the range variable it is named after
+      'from a in xs join b in ys on a equals ys.Count(a => a > 0) select a',
+      'xs.Join(ys, ((a) => a), ((b) => ys.Count(((a) => (a > 0)))), ((a, b) => a))',
+    ],
+    [
       'from x in xs let y = x group x by y',
       `xs.Select(((x) => new { x, y = x }))` +
         `.GroupBy(((${h(0)}) => ${h(0)}.y), ((${h(0)}) => ${h(0)}.x))`,

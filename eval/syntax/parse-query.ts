@@ -205,6 +205,7 @@ function parseJoin(p: Parser, q: Query, start: Span): boolean {
     p.advance();
     into = rangeVariable(p);
   }
+  checkJoinKeys(p, q.scope, head.name, outerKey, innerKey);
   declare(p, q, head.name);
   if (into) declare(p, q, into);
   const span = p.finish(start);
@@ -227,6 +228,27 @@ function parseJoin(p: Parser, q: Query, start: Span): boolean {
   q.source = call(q.source, method, [...keys, pair], span);
   q.scope = extend(p, q.scope, second);
   return false;
+}
+
+/**
+ * The joined variable is only in scope right of `equals`, the earlier ones only left of it: a key
+ * written on the wrong side is CS1937 / CS1938 (the usual fix is to swap the two keys).
+ */
+function checkJoinKeys(
+  p: Parser,
+  scope: Scope,
+  joined: Identifier,
+  outerKey: Expression,
+  innerKey: Expression,
+): void {
+  const earlier = new Set(scope.k === 'variable' ? [scope.name.name] : scope.paths.keys());
+  if (!earlier.has(joined.name)) {
+    const wrong = findReference(outerKey, new Set([joined.name]));
+    if (wrong) p.error(Diagnostics.joinKeyScope(wrong.span, wrong.name, 'left'));
+  }
+  earlier.delete(joined.name);
+  const wrong = findReference(innerKey, earlier);
+  if (wrong) p.error(Diagnostics.joinKeyScope(wrong.span, wrong.name, 'right'));
 }
 
 /** `orderby k1 [ascending|descending], k2 ...`: OrderBy then ThenBy, each maybe Descending. */
@@ -403,6 +425,43 @@ function substitute(scope: Scope, body: Expression): Expression {
   return rewrite(body, scope.name, scope.paths) as Expression;
 }
 
+type NameNode = Extract<Expression, { kind: 'Name' }>;
+
+const isVariableName = (e: NameNode): boolean => e.alias === null && e.typeArgs.length === 0;
+
+/** The parameter names of a lambda or local function, which hide range variables inside it. */
+function parameterNames(n: { kind?: string } & Record<string, unknown>): string[] {
+  if (n.kind !== 'Lambda' && n.kind !== 'LocalFunction') return [];
+  return (n.parameters as Parameter[]).map((q) => q.name.name);
+}
+
+/** The first reference in `node` to one of `names` that no lambda parameter hides. */
+function findReference(node: unknown, names: ReadonlySet<string>): NameNode | null {
+  if (names.size === 0 || typeof node !== 'object' || node === null) return null;
+  if (Array.isArray(node)) {
+    for (const x of node as unknown[]) {
+      const found = findReference(x, names);
+      if (found) return found;
+    }
+    return null;
+  }
+  const n = node as { kind?: string } & Record<string, unknown>;
+  if (n.kind === 'Name') {
+    const e = n as unknown as NameNode;
+    return isVariableName(e) && names.has(e.name) ? e : null;
+  }
+  const hidden = parameterNames(n);
+  const visible = hidden.some((x) => names.has(x))
+    ? new Set([...names].filter((x) => !hidden.includes(x)))
+    : names;
+  for (const [key, value] of Object.entries(n)) {
+    if (key === 'span') continue;
+    const found = findReference(value, visible);
+    if (found) return found;
+  }
+  return null;
+}
+
 function rewrite(node: unknown, hidden: string, paths: ReadonlyMap<string, string[]>): unknown {
   if (Array.isArray(node)) {
     let changed = false;
@@ -416,8 +475,8 @@ function rewrite(node: unknown, hidden: string, paths: ReadonlyMap<string, strin
   if (typeof node !== 'object' || node === null) return node;
   const n = node as { kind?: string } & Record<string, unknown>;
   if (n.kind === 'Name') {
-    const e = n as unknown as Expression & { kind: 'Name' };
-    const path = e.alias === null && e.typeArgs.length === 0 ? paths.get(e.name) : undefined;
+    const e = n as unknown as NameNode;
+    const path = isVariableName(e) ? paths.get(e.name) : undefined;
     if (path === undefined) return node;
     let access: Expression = nameExpression(hidden, e.span);
     for (const member of path) {
@@ -433,14 +492,12 @@ function rewrite(node: unknown, hidden: string, paths: ReadonlyMap<string, strin
     return access;
   }
   let visible = paths;
-  if (n.kind === 'Lambda' || n.kind === 'LocalFunction') {
-    const shadowed = (n.parameters as Parameter[]).map((q) => q.name.name);
-    if (shadowed.some((s) => paths.has(s))) {
-      const rest = new Map(paths);
-      for (const s of shadowed) rest.delete(s);
-      if (rest.size === 0) return node;
-      visible = rest;
-    }
+  const shadowed = parameterNames(n);
+  if (shadowed.some((x) => paths.has(x))) {
+    const rest = new Map(paths);
+    for (const x of shadowed) rest.delete(x);
+    if (rest.size === 0) return node;
+    visible = rest;
   }
   let copy: Record<string, unknown> | null = null;
   for (const [key, value] of Object.entries(n)) {
