@@ -224,6 +224,34 @@ describe('continuations, nesting and queries inside other expressions', () => {
   ]);
 });
 
+describe('inside a query its keywords end operands, as Roslyn reads them', () => {
+  table([
+    // not casts of `select` / `descending` / `into` / `by` / `equals`
+    ['from x in xs where (b) select x', 'xs.Where(((x) => (b)))'],
+    ['from x in xs orderby (x) descending select x', 'xs.OrderByDescending(((x) => (x)))'],
+    ['from x in xs select (x) into y select y', 'xs.Select(((x) => (x))).Select(((y) => y))'],
+    ['from x in xs group (x) by (x)', 'xs.GroupBy(((x) => (x)), ((x) => (x)))'],
+    [
+      'from x in xs join y in ys on (x) equals (y) select x',
+      'xs.Join(ys, ((x) => (x)), ((y) => (y)), ((x, y) => x))',
+    ],
+    // not a declaration pattern's name
+    ['from x in xs where x is Enemy select x', 'xs.Where(((x) => (x is Enemy)))'],
+    [
+      'from x in xs where x is int orderby x select x',
+      'xs.Where(((x) => (x is int))).OrderBy(((x) => x))',
+    ],
+    // still casts where no keyword follows
+    ['from x in xs select (T)x', 'xs.Select(((x) => ((T)x)))'],
+    // outside the query, the same words are names again
+    ['(x)select', '((x)select)'],
+    [
+      'f(from x in xs where (b) select x, (x)descending)',
+      'f(xs.Where(((x) => (b))), ((x)descending))',
+    ],
+  ]);
+});
+
 describe('contextual keywords stay names outside queries', () => {
   table([
     ['var from = 1; from + 1', 'var from = 1; (from + 1)'],

@@ -65,6 +65,7 @@ interface Query {
 /** At `from`, as isQueryAhead found it. */
 export function parseQuery(p: Parser): Expression {
   const depth = p.depth;
+  p.queryDepth++;
   try {
     const start = p.advance().span;
     const head = parseRangeHead(p, start);
@@ -77,6 +78,7 @@ export function parseQuery(p: Parser): Expression {
     return parseBody(p, query);
   } finally {
     p.depth = depth;
+    p.queryDepth--;
   }
 }
 
