@@ -143,7 +143,15 @@ describe('malformed input', () => {
     ['from x in xs selec x', 'invalid-query', 14, "found identifier 'selec'"],
     ['from x xs select x', 'expected-token', 8, "expected 'in' but found identifier 'xs'"],
     ['from int x xs select x', 'expected-token', 12, "expected 'in'"],
-    ['from x in select x', 'invalid-query', 18, "clause (found identifier 'x')"],
+    ['from x in select x', 'missing-expression', 11, "found identifier 'select'"],
+    ['from x in xs where select x', 'missing-expression', 20, "found identifier 'select'"],
+    ['from x in xs select select', 'missing-expression', 21, "found identifier 'select'"],
+    [
+      'from x in xs orderby descending select x',
+      'missing-expression',
+      22,
+      'expected an expression',
+    ],
     [
       'from int in xs select 1',
       'expected-token',

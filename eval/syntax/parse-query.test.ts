@@ -265,7 +265,7 @@ describe('contextual keywords stay names outside queries', () => {
     ['join.on.equals', 'join.on.equals'],
     ['let = ascending + descending', '(let = (ascending + descending))'],
     ['var into = from x in xs select x; into', 'var into = xs.Select(((x) => x)); into'],
-    ['from x in xs select select', 'xs.Select(((x) => select))'],
+    ['from x in xs select from => from', 'xs.Select(((x) => ((from) => from)))'],
   ]);
 });
 

@@ -103,7 +103,7 @@ function parseRangeHead(p: Parser, start: Span): RangeHead {
   const name = rangeVariable(p);
   if (p.atKeyword('in')) p.advance();
   else p.error(Diagnostics.queryExpected(p.tok.span, "'in'", describe(p.tok), 'CS1003'));
-  const e = parseExpression(p);
+  const e = operand(p);
   const span = p.finish(start);
   const source = type === null ? e : call(e, 'Cast', [], span, [type]);
   return { name, source };
@@ -124,7 +124,7 @@ function parseBody(p: Parser, q: Query): Expression {
       parseLet(p, q, start);
     } else if (p.atContextual('where')) {
       p.advance();
-      const condition = parseExpression(p);
+      const condition = operand(p);
       const span = p.finish(start);
       q.source = call(q.source, 'Where', [lambda(q.scope, condition, span)], span);
     } else if (p.atContextual('join')) {
@@ -168,7 +168,7 @@ function parseFrom(p: Parser, q: Query, start: Span): boolean {
   const collection = lambda(q.scope, head.source, span);
   if (p.atContextual('select')) {
     const selectStart = p.advance().span;
-    const value = parseExpression(p);
+    const value = operand(p);
     const selectSpan = p.finish(selectStart);
     const result = lambda2(q.scope, head.name, value, selectSpan);
     q.source = call(q.source, 'SelectMany', [collection, result], selectSpan);
@@ -184,7 +184,7 @@ function parseFrom(p: Parser, q: Query, start: Span): boolean {
 function parseLet(p: Parser, q: Query, start: Span): void {
   const name = rangeVariable(p);
   p.expectPunct('=');
-  const value = parseExpression(p);
+  const value = operand(p);
   declare(p, q, name);
   const span = p.finish(start);
   const body = transparentObject(q.scope, name, value, span);
@@ -199,9 +199,9 @@ function parseLet(p: Parser, q: Query, start: Span): void {
 function parseJoin(p: Parser, q: Query, start: Span): boolean {
   const head = parseRangeHead(p, start);
   expectContextual(p, 'on', 'CS0743');
-  const outerKey = parseExpression(p);
+  const outerKey = operand(p);
   expectContextual(p, 'equals', 'CS0744');
-  const innerKey = parseExpression(p);
+  const innerKey = operand(p);
   let into: Identifier | null = null;
   if (p.atContextual('into')) {
     p.advance();
@@ -220,7 +220,7 @@ function parseJoin(p: Parser, q: Query, start: Span): boolean {
   ];
   if (p.atContextual('select')) {
     const selectStart = p.advance().span;
-    const value = parseExpression(p);
+    const value = operand(p);
     const selectSpan = p.finish(selectStart);
     const result = lambda2(q.scope, second, value, selectSpan);
     q.source = call(q.source, method, [...keys, result], selectSpan);
@@ -258,7 +258,7 @@ function parseOrderBy(p: Parser, q: Query, start: Span): void {
   let first = true;
   do {
     const keyStart = p.tok.span;
-    const key = parseExpression(p);
+    const key = operand(p);
     let descending = false;
     if (p.atContextual('descending')) {
       p.advance();
@@ -275,7 +275,7 @@ function parseOrderBy(p: Parser, q: Query, start: Span): void {
 
 /** `select v`: Select, except that `select x` of the only range variable selects nothing new. */
 function parseSelect(p: Parser, q: Query, start: Span): void {
-  const value = parseExpression(p);
+  const value = operand(p);
   const span = p.finish(start);
   if (isRangeVariable(q.scope, value)) {
     // §12.20.3.4: written directly after `from x in e`, the query still calls Select, so that
@@ -287,13 +287,27 @@ function parseSelect(p: Parser, q: Query, start: Span): void {
 
 /** `group v by k`: GroupBy(x => k, x => v), or GroupBy(x => k) when v is the range variable. */
 function parseGroup(p: Parser, q: Query, start: Span): void {
-  const value = parseExpression(p);
+  const value = operand(p);
   expectContextual(p, 'by', 'CS0745');
-  const key = parseExpression(p);
+  const key = operand(p);
   const span = p.finish(start);
   const args = [lambda(q.scope, key, span)];
   if (!isRangeVariable(q.scope, value)) args.push(lambda(q.scope, value, span));
   q.source = call(q.source, 'GroupBy', args, span);
+}
+
+/**
+ * A clause's expression. A query keyword where it should start (`where select`, `from x in
+ * select`) is a missing expression, not a name: inside a query those words are keywords, as in
+ * Roslyn (`from` still starts a nested query).
+ */
+function operand(p: Parser): Expression {
+  if (p.atQueryKeyword() && !isQueryAhead(p) && !p.atPunct('=>', 1)) {
+    const t = p.tok;
+    p.error(Diagnostics.missingExpression(t.span, describe(t)));
+    return { kind: 'Error', span: { ...t.span, end: t.span.start } };
+  }
+  return parseExpression(p);
 }
 
 /** The name a clause declares; an empty name (never declared) after reporting it is missing. */
