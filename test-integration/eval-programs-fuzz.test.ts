@@ -2,15 +2,21 @@
 // (evaluateInSession): loops that may never end, nested jumps, try/catch/finally, switch, throws,
 // division by zero and out-of-range reads of game arrays. Whatever a program does, the evaluation
 // must come back (the budget holds: a program that would run on stops with EVAL_BUDGET), with a
-// value, an exception of the program or a refusal, never an internal error; and afterwards the
-// session still evaluates and the game runs (it was not left suspended).
+// value, an exception of the program or a refusal, never an internal error; afterwards the
+// session still evaluates and the game runs (it was not left suspended). And every program that
+// finished agrees with C#: compiled by mcs (as eval-programs.test.ts compiles its corpus) and
+// run in a second fixture, it gives the same typed value or the same exception.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
 import { GameSession } from '../unity/session/session.js';
+import { same } from './eval-diff/compare.js';
+import { compileOracle, runOracle, type CorpusCase, type Outcome } from './eval-diff/oracle.js';
+import { PROGRAMS as PROGRAM_DIALECT } from './eval-diff/programs.js';
 
 const SEED = 17;
 const PROGRAMS = 200;
@@ -105,6 +111,8 @@ function programs(seed: number, count: number): string[] {
 
 let fixture: FixtureProcess;
 let session: GameSession;
+/** The programs that finished (a value or an exception), with what they gave. */
+const finished: { source: string; outcome: Outcome }[] = [];
 
 beforeAll(async () => {
   fixture = await startFixture({ entities: 50 });
@@ -145,6 +153,16 @@ describe('random statement programs', () => {
       try {
         const r = await evaluate(source, BUDGET);
         kind = r.value.kind === 'exception' ? `exception ${r.value.type}` : r.value.kind;
+        if (r.value.kind === 'value')
+          finished.push({
+            source,
+            outcome: { kind: 'value', type: r.value.type, text: r.value.text },
+          });
+        if (r.value.kind === 'exception')
+          finished.push({
+            source,
+            outcome: { kind: 'exception', type: r.value.type, message: r.value.message },
+          });
       } catch (e) {
         if (!(e instanceof UnityError)) throw e; // a hang, or a crash of ours
         kind = e.code;
@@ -178,4 +196,35 @@ describe('random statement programs', () => {
       throw new Error('Time.frameCount gave no value');
     expect(Number(after.value.text)).toBeGreaterThan(Number(before.value.text));
   }, 120_000);
+
+  it('agree with C# wherever they finish', async () => {
+    expect(finished.length).toBeGreaterThan(50);
+    const cases: CorpusCase[] = finished.map((f, i) => ({ id: `F${i + 1}`, program: f.source }));
+    const build = await buildFixture();
+    const { dll, compileErrors } = await compileOracle(cases, build.dir, PROGRAM_DIALECT);
+    const other = await startFixture({ entities: 50 });
+    const oracleSession = new GameSession({ invokeTimeoutMs: 10_000 });
+    try {
+      await oracleSession.attach({ kind: 'endpoint', host: '127.0.0.1', port: other.sdbPort });
+      const oracle = (
+        await oracleSession.run(
+          'oracle',
+          'fuzz',
+          (ctx) => runOracle(ctx, dll, cases, compileErrors),
+          { exclusive: true },
+        )
+      ).value;
+      const differences = cases.flatMap((c, i) => {
+        const e = oracle.get(c.id)!;
+        const a = finished[i]!.outcome;
+        return same(e, a)
+          ? []
+          : [`${c.program}\n    C#:   ${JSON.stringify(e)}\n    eval: ${JSON.stringify(a)}`];
+      });
+      expect(differences, differences.join('\n')).toEqual([]);
+    } finally {
+      await oracleSession.shutdown();
+      await other.stop();
+    }
+  }, 300_000);
 });

@@ -556,6 +556,42 @@ add(
 );
 
 // ---------------------------------------------------------------------------------------------
+section('static types of sequences: interfaces over arrays and lists, long results, variance');
+add(
+  'new[] { 1, 2 }.AsEnumerable()',
+  'new List<int> { 1 }.AsEnumerable()',
+  'Probe.SList.AsEnumerable()',
+  'Enumerable.Empty<string>()',
+  'new[] { 1, 2 }.Cast<int>()',
+  'new object[] { "a" }.Cast<object>()',
+  'IEnumerable<int> e = Probe.SInts; e',
+  'IEnumerable<object> e = Probe.SStrings; e',
+  'IEnumerable<object> e = Probe.SStrings; e.Count(o => o is string)',
+  'IList<int> l = new[] { 1, 2 }.ToList(); l',
+  'ICollection<string> c = new[] { "x" }.ToList(); c.Count',
+  'IGrouping<int, int> g = new[] { 1 }.GroupBy(x => x).Single(); g.Key + g.Count()',
+  'IOrderedEnumerable<string> o = new[] { "b", "a" }.OrderBy(s => s); o.First()',
+  'Dictionary<string, int> d = new[] { "a" }.ToDictionary(s => s, s => 1); d',
+  'HashSet<int> h = new[] { 1, 1 }.ToHashSet(); h.Count',
+  'Enumerable.Range(0, 12).ToArray()',
+  'Enumerable.Range(0, 12).ToList()',
+  'Enumerable.Range(0, 12).ToDictionary(i => i, i => i * i)',
+  'Enumerable.Repeat(new { a = 1 }, 2).ToArray()',
+  'Enumerable.Range(0, 3).Select(i => new List<int> { i }).ToArray()',
+  'Enumerable.Range(0, 3).Select(i => Enumerable.Range(0, i).ToArray()).ToList()',
+  'new[] { 1, 2 }.Select(x => (double?)x).ToArray()',
+  'new[] { 1, 2 }.Select(x => (Game.Color)x).ToArray()',
+  'new[] { Game.Color.Blue, Game.Color.Red }.OrderBy(c => c).ToArray()',
+  'new[] { Game.Color.Blue, Game.Color.Red }.Max()',
+  'Probe.SPoints.Select(p => new Point(p.Y, p.X)).ToArray()',
+  'Game.Crowd.Squad.Select(c => c).Take(2).ToList()',
+  'Game.Crowd.Squad.ToDictionary(c => c.Name, c => c.Hp)',
+  'Game.Crowd.Squad.ToArray()',
+  'var r = ""; try { foreach (var h in Game.Crowd.Hps.Select(x => x)) Game.Crowd.Hps.Add(h); } catch (InvalidOperationException e) { r = e.Message; } Game.Crowd.Hps.RemoveAt(6); r',
+  'var r = 0; foreach (var h in Game.Crowd.Hps.ToList()) { Game.Crowd.Hps.Add(h); r++; } Game.Crowd.Hps.RemoveRange(6, 6); r * 100 + Game.Crowd.Hps.Count',
+);
+
+// ---------------------------------------------------------------------------------------------
 section('local functions: mcs 6.8 has none, so each line carries what Roslyn gives');
 add(
   'int Sq(int x) => x * x; Sq(7) //roslyn(int): 49',

@@ -106,29 +106,39 @@ export function shapeOf(program: string): ProgramShape {
     statements.push({ start: toks[first]!.start, end: toks[endToken]!.end });
     first = endToken + 1;
   };
-  const continues = (i: number): boolean => {
-    const head = toks[first]?.text;
+  // the statement keyword last seen at the top level, and the one that owns each open brace
+  let keyword = '';
+  const owners: string[] = [];
+  // else, catch and finally never start a statement; while does not after a do's body
+  const continues = (i: number, owner: string): boolean => {
     const next = toks[i + 1]?.text;
-    if (next === 'else') return true; // only an if can have one at the top level
-    if (head === 'try' && (next === 'catch' || next === 'finally')) return true;
-    return head === 'do' && next === 'while';
+    if (next === 'else' || next === 'catch' || next === 'finally') return true;
+    return owner === 'do' && next === 'while';
   };
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!.text;
     const inLambda = stack.some((s) => s.lambda);
     if (t === 'return' && !inLambda) returns = true;
+    if (
+      stack.length === 0 &&
+      (STATEMENT_KEYWORDS.has(t) || ['else', 'catch', 'finally'].includes(t))
+    )
+      keyword = t;
     if (t === '(' || t === '[') stack.push({ close: t === '(' ? ')' : ']', lambda: false });
-    else if (t === '{') stack.push({ close: '}', lambda: toks[i - 1]?.text === '=>' });
-    else if (t === ')' || t === ']' || t === '}') {
+    else if (t === '{') {
+      if (stack.length === 0) owners.push(keyword);
+      stack.push({ close: '}', lambda: toks[i - 1]?.text === '=>' });
+    } else if (t === ')' || t === ']' || t === '}') {
       stack.pop();
       if (t === '}' && stack.length === 0) {
+        const owner = owners.pop() ?? '';
         const head = toks[first]!.text;
-        const block = head === '{' || BLOCK_STARTERS.has(head) || head === 'else';
+        const block = head === '{' || BLOCK_STARTERS.has(head);
         // a block statement ends at its closing brace, unless an else/catch/finally/while follows
-        if (block && !continues(i) && head !== 'do') finish(i);
+        if (block && !continues(i, owner)) finish(i);
       }
     } else if (t === ';' && stack.length === 0) {
-      if (!continues(i)) finish(i);
+      if (!continues(i, keyword)) finish(i);
     }
   }
   if (first < toks.length) finish(toks.length - 1);
