@@ -7,61 +7,22 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildFixture } from '../fixtures/build.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { GameSession } from '../unity/session/session.js';
-import {
-  compileOracle,
-  readCorpus,
-  runOracle,
-  type CorpusCase,
-  type Outcome,
-} from './eval-diff/oracle.js';
-import { codeOf, evaluateAll, expectedOutcome, same } from './eval-diff/compare.js';
-
-const USINGS = [
-  'System',
-  'System.Collections.Generic',
-  'UnityEngine',
-  'Unity.Entities',
-  'Unity.Mathematics',
-  'Unity.Collections',
-  'Unity.Transforms',
-  'Game',
-];
+import { readCorpus, type CorpusCase, type Outcome } from './eval-diff/oracle.js';
+import * as diff from './eval-diff/compare.js';
 
 let cases: CorpusCase[];
 let oracle: Map<string, Outcome>;
 let ours: Map<string, Outcome>;
-const fixtures: FixtureProcess[] = [];
-const sessions: GameSession[] = [];
-
-async function attached(): Promise<GameSession> {
-  const fixture = await startFixture({ entities: 200 });
-  fixtures.push(fixture);
-  const session = new GameSession({ invokeTimeoutMs: 10_000 });
-  sessions.push(session);
-  await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
-  return session;
-}
+const games = new diff.Games();
 
 beforeAll(async () => {
   cases = await readCorpus(path.join(import.meta.dirname, 'eval-diff', 'corpus.txt'));
-  const build = await buildFixture();
-  const { dll, compileErrors } = await compileOracle(cases, build.dir);
-  const [a, b] = await Promise.all([attached(), attached()]);
-  oracle = (
-    await a.run('oracle', 'eval-diff', (ctx) => runOracle(ctx, dll, cases, compileErrors), {
-      exclusive: true,
-    })
-  ).value;
-  ours = await evaluateAll(b, cases, USINGS);
+  const [a, b] = await Promise.all([games.attach(), games.attach()]);
+  oracle = await diff.oracleOutcomes(a, cases);
+  ours = await diff.evaluateAll(b, cases, diff.USINGS);
 }, 300_000);
 
-afterAll(async () => {
-  for (const s of sessions) await s.shutdown();
-  for (const f of fixtures) await f.stop();
-});
+afterAll(() => games.stop());
 
 /**
  * Refusals where we are right to refuse but give no compiler code: the parser refuses with
@@ -76,7 +37,7 @@ describe('the evaluator agrees with C#', () => {
     const differences: string[] = [];
     for (const c of cases) {
       const a = ours.get(c.id)!;
-      const e = expectedOutcome(c, oracle.get(c.id)!);
+      const e = diff.expectedOutcome(c, oracle.get(c.id)!);
       if (typeof e === 'string') {
         differences.push(`${c.id} ${c.program}: ${e}`);
         continue;
@@ -86,8 +47,8 @@ describe('the evaluator agrees with C#', () => {
         if (
           e.kind === 'compile-error' &&
           a.kind === 'compile-error' &&
-          codeOf(e.message) === gap.cs &&
-          codeOf(a.message) === 'EVAL_SYNTAX'
+          diff.codeOf(e.message) === gap.cs &&
+          diff.codeOf(a.message) === 'EVAL_SYNTAX'
         ) {
           console.log(
             `known code gap ${c.id} ${c.program}: C# ${gap.cs}, ours EVAL_SYNTAX (${gap.why})`,
@@ -98,7 +59,7 @@ describe('the evaluator agrees with C#', () => {
           `${c.id} ${c.program}: KNOWN_CODE_GAPS no longer describes it; update or drop the entry`,
         );
       }
-      if (!same(e, a))
+      if (!diff.same(e, a))
         differences.push(
           `${c.id} ${c.program}\n    C#:   ${JSON.stringify(e)}\n    eval: ${JSON.stringify(a)}`,
         );
@@ -123,7 +84,7 @@ describe('the evaluator agrees with C#', () => {
       const a = ours.get(c.id)!;
       if (e.kind === 'compile-error' && a.kind === 'compile-error') {
         refusals++;
-        expect(codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
+        expect(diff.codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
       }
       if (e.kind === 'value' && e.type !== 'void' && e.type !== '<null>') typed++;
     }

@@ -9,13 +9,12 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
 import { GameSession } from '../unity/session/session.js';
-import { same } from './eval-diff/compare.js';
-import { compileOracle, runOracle, type CorpusCase, type Outcome } from './eval-diff/oracle.js';
+import { Games, oracleOutcomes, same } from './eval-diff/compare.js';
+import type { CorpusCase, Outcome } from './eval-diff/oracle.js';
 import { PROGRAMS as PROGRAM_DIALECT } from './eval-diff/programs.js';
 
 const SEED = 17;
@@ -26,15 +25,12 @@ const BUDGET = { iterations: 3_000, invokes: 150, freezeMs: 1_500 };
 /** Far above any budget: an evaluation still running after this has hung. */
 const HANG_MS = 30_000;
 
-/** mulberry32: a small seeded generator, so every run makes the same programs. */
+/** Park and Miller's minimal standard generator, seeded: every run makes the same programs. */
 function random(seed: number): () => number {
-  let s = seed >>> 0;
+  let s = seed % 2147483647 || 1;
   return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    s = (s * 48271) % 2147483647;
+    return (s - 1) / 2147483646;
   };
 }
 
@@ -200,20 +196,9 @@ describe('random statement programs', () => {
   it('agree with C# wherever they finish', async () => {
     expect(finished.length).toBeGreaterThan(50);
     const cases: CorpusCase[] = finished.map((f, i) => ({ id: `F${i + 1}`, program: f.source }));
-    const build = await buildFixture();
-    const { dll, compileErrors } = await compileOracle(cases, build.dir, PROGRAM_DIALECT);
-    const other = await startFixture({ entities: 50 });
-    const oracleSession = new GameSession({ invokeTimeoutMs: 10_000 });
+    const games = new Games();
     try {
-      await oracleSession.attach({ kind: 'endpoint', host: '127.0.0.1', port: other.sdbPort });
-      const oracle = (
-        await oracleSession.run(
-          'oracle',
-          'fuzz',
-          (ctx) => runOracle(ctx, dll, cases, compileErrors),
-          { exclusive: true },
-        )
-      ).value;
+      const oracle = await oracleOutcomes(await games.attach(50), cases, PROGRAM_DIALECT);
       const differences = cases.flatMap((c, i) => {
         const e = oracle.get(c.id)!;
         const a = finished[i]!.outcome;
@@ -223,8 +208,7 @@ describe('random statement programs', () => {
       });
       expect(differences, differences.join('\n')).toEqual([]);
     } finally {
-      await oracleSession.shutdown();
-      await other.stop();
+      await games.stop();
     }
   }, 300_000);
 });

@@ -10,30 +10,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildFixture } from '../fixtures/build.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { GameSession } from '../unity/session/session.js';
-import {
-  compileOracle,
-  readCorpus,
-  runOracle,
-  type CorpusCase,
-  type Outcome,
-} from './eval-diff/oracle.js';
+import { readCorpus, type CorpusCase, type Outcome } from './eval-diff/oracle.js';
 import { PROGRAMS } from './eval-diff/programs.js';
-import { codeOf, evaluateAll, expectedOutcome, same } from './eval-diff/compare.js';
+import * as diff from './eval-diff/compare.js';
 
-const USINGS = [
-  'System',
-  'System.Collections.Generic',
-  'System.Linq',
-  'UnityEngine',
-  'Unity.Entities',
-  'Unity.Mathematics',
-  'Unity.Collections',
-  'Unity.Transforms',
-  'Game',
-];
+/** The corpus's programs have System.Linq in scope, as the oracle compiles them. */
+const USINGS = [...diff.USINGS, 'System.Linq'];
 
 /** The families where C# itself refuses programs (on purpose): nowhere else may mcs refuse one. */
 const REFUSING_SECTIONS = [/^refusals/, /^local functions/];
@@ -41,35 +23,16 @@ const REFUSING_SECTIONS = [/^refusals/, /^local functions/];
 let cases: CorpusCase[];
 let oracle: Map<string, Outcome>;
 let ours: Map<string, Outcome>;
-const fixtures: FixtureProcess[] = [];
-const sessions: GameSession[] = [];
-
-async function attached(): Promise<GameSession> {
-  const fixture = await startFixture({ entities: 200 });
-  fixtures.push(fixture);
-  const session = new GameSession({ invokeTimeoutMs: 10_000 });
-  sessions.push(session);
-  await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
-  return session;
-}
+const games = new diff.Games();
 
 beforeAll(async () => {
   cases = await readCorpus(path.join(import.meta.dirname, 'eval-diff', 'corpus-programs.txt'));
-  const build = await buildFixture();
-  const { dll, compileErrors } = await compileOracle(cases, build.dir, PROGRAMS);
-  const [a, b] = await Promise.all([attached(), attached()]);
-  oracle = (
-    await a.run('oracle', 'eval-programs', (ctx) => runOracle(ctx, dll, cases, compileErrors), {
-      exclusive: true,
-    })
-  ).value;
-  ours = await evaluateAll(b, cases, USINGS);
+  const [a, b] = await Promise.all([games.attach(), games.attach()]);
+  oracle = await diff.oracleOutcomes(a, cases, PROGRAMS);
+  ours = await diff.evaluateAll(b, cases, USINGS);
 }, 600_000);
 
-afterAll(async () => {
-  for (const s of sessions) await s.shutdown();
-  for (const f of fixtures) await f.stop();
-});
+afterAll(() => games.stop());
 
 describe('the corpus of programs', () => {
   it('has the size and the shapes the issue asks for, and C# runs every one it should', () => {
@@ -103,12 +66,12 @@ describe('the evaluator agrees with C# on whole programs', () => {
       bySection.set(c.section ?? '', tally);
       tally.total++;
       const a = ours.get(c.id)!;
-      const e = expectedOutcome(c, oracle.get(c.id)!);
+      const e = diff.expectedOutcome(c, oracle.get(c.id)!);
       if (typeof e === 'string') {
         differences.push(`${c.id} ${c.program}: ${e}`);
         continue;
       }
-      if (same(e, a)) tally.agree++;
+      if (diff.same(e, a)) tally.agree++;
       else
         differences.push(
           `${c.id} ${c.program}\n    C#:   ${JSON.stringify(e)}\n    eval: ${JSON.stringify(a)}`,
@@ -131,7 +94,7 @@ describe('the evaluator agrees with C# on whole programs', () => {
     for (const c of cases) {
       const e = oracle.get(c.id)!;
       if (e.kind === 'compile-error')
-        expect(codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
+        expect(diff.codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
     }
   });
 });

@@ -2,10 +2,61 @@
 // evaluator's side is run: shared by eval-diff.test.ts (expressions) and eval-programs.test.ts
 // (whole programs).
 
-import { EvalError } from '../../eval/index.js';
+import { buildFixture } from '../../fixtures/build.js';
+import { startFixture, type FixtureProcess } from '../../fixtures/launch.js';
+import { DEFAULT_USINGS, EvalError } from '../../eval/index.js';
 import { evaluateInGame } from '../../unity/eval-bridge/evaluate-in-session.js';
-import type { GameSession } from '../../unity/session/session.js';
-import type { CorpusCase, Outcome } from './oracle.js';
+import { GameSession } from '../../unity/session/session.js';
+import {
+  LINES,
+  compileOracle,
+  runOracle,
+  type CorpusCase,
+  type Dialect,
+  type Outcome,
+} from './oracle.js';
+
+/** The namespaces the differential tests evaluate in: a Unity script's, and the game's. */
+export const USINGS: readonly string[] = [...DEFAULT_USINGS, 'Game'];
+
+/** Fixture games, each with a session attached, started the same way; stopped together. */
+export class Games {
+  private readonly fixtures: FixtureProcess[] = [];
+  private readonly sessions: GameSession[] = [];
+
+  async attach(entities = 200): Promise<GameSession> {
+    const fixture = await startFixture({ entities });
+    this.fixtures.push(fixture);
+    const session = new GameSession({ invokeTimeoutMs: 10_000 });
+    this.sessions.push(session);
+    await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
+    return session;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sessions) await s.shutdown();
+    for (const f of this.fixtures) await f.stop();
+  }
+}
+
+/** What C# gives for every case: compiled by mcs in `dialect`, run in the session's game. */
+export async function oracleOutcomes(
+  session: GameSession,
+  cases: readonly CorpusCase[],
+  dialect: Dialect = LINES,
+): Promise<Map<string, Outcome>> {
+  const build = await buildFixture();
+  const { dll, compileErrors } = await compileOracle(cases, build.dir, dialect);
+  const r = await session.run(
+    'oracle',
+    'eval-diff',
+    (ctx) => runOracle(ctx, dll, cases, compileErrors),
+    {
+      exclusive: true,
+    },
+  );
+  return r.value;
+}
 
 /** The refusal's code: CSxxxx, or our own code when the refusal has no compiler code. */
 export const codeOf = (message: string): string => /^(\S+?):? /.exec(message)?.[1] ?? message;
