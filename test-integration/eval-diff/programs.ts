@@ -5,7 +5,8 @@
 // best common type of its returns. The lambda's own codes are mapped to the program's where
 // they differ: falling off the end after a `return` is CS1643 in a lambda, CS0161 in a method
 // (ours); returns without a best type make Prog.Run's T uninferable (CS0411), CS8030 for a
-// program.
+// program. The lambda is inside a class, whose inherited statics (ReferenceEquals, Equals) a
+// program would reach unqualified there but not in the evaluator: the corpus qualifies them.
 
 import type { CorpusCase, Dialect, Form } from './oracle.js';
 import { shapeOf } from './program-shape.js';
