@@ -326,51 +326,95 @@ export class SceneCalls {
   }
 
   /**
-   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
-   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
-   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   * Makes (first call on this connection) and pins the delegates of `getters`: each an
+   * open-instance `Converter<TIn, TOut>` over the getter (see `pinDelegate`). Later calls cost
+   * nothing.
    */
   async prepareDelegates(getters: readonly Getter[]): Promise<void> {
-    const missing = getters.filter((g) => !this.cache.delegates.has(key(g)));
-    if (missing.length === 0) return;
-    const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-    const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-    const create = await this.method('System.Delegate', 'CreateDelegate', [
-      'System.Type',
-      'System.Reflection.MethodInfo',
-    ]);
-    const converterDef = await this.typeObject(await this.type('System.Converter`2'));
-    // one Type[2] for every MakeGenericType (refilled over the wire): an invoke per getter fewer
-    let args: Value | undefined;
-    for (const g of missing) {
-      const info = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type(g.declaring))),
-        [await this.string(g.method)],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError('MEMBER_NOT_FOUND', `${g.declaring}.${g.method} is not in this game`);
-      const typeArgs = [
-        Values.object(await this.typeObject(await this.type(g.input))),
-        Values.object(await this.typeObject(await this.type(g.output))),
-      ];
-      if (args?.kind !== 'object')
-        args = await this.keep(await this.newArray('System.Type', typeArgs));
-      else
-        await this.conn.send('ARRAY_REF.SET_VALUES', {
-          arrayId: args.objectId,
-          index: 0,
-          values: typeArgs,
-        });
-      const converter = await this.call(makeGeneric, Values.object(converterDef), [args], true);
-      const d = await this.call(create, Values.null(), [converter, info]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${key(g)}`);
-      await this.keep(d);
-      this.held.pop(); // a delegate's slot is kept for the connection's life
-      this.cache.delegates.set(key(g), d.objectId);
-    }
+    for (const g of getters)
+      await this.pinDelegate(key(g), {
+        delegate: 'System.Converter`2',
+        typeArgs: [g.input, g.output],
+        declaring: g.declaring,
+        method: g.method,
+      });
   }
+
+  /**
+   * A delegate made once per connection and pinned for its life, by `k`: the MethodInfo
+   * (`declaring.GetMethod(method)`), the closed delegate type (`delegate` over `typeArgs`, by
+   * MakeGenericType; one Type[] per arity refilled over the wire for the next) and
+   * `Delegate.CreateDelegate`, open-instance or closed over `target` when given. Its object id.
+   */
+  private async pinDelegate(
+    k: string,
+    d: {
+      delegate: string;
+      typeArgs: readonly string[];
+      declaring: string;
+      method: string;
+      target?: () => Promise<Value>;
+    },
+  ): Promise<number> {
+    const pinned = this.cache.delegates.get(k);
+    if (pinned !== undefined) return pinned;
+    const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+    const info = await this.call(
+      getMethod,
+      Values.object(await this.typeObject(await this.type(d.declaring))),
+      [await this.string(d.method)],
+      true,
+    );
+    if (info.kind !== 'object')
+      throw new UnityError('MEMBER_NOT_FOUND', `${d.declaring}.${d.method} is not in this game`);
+    const typeArgs = await Promise.all(
+      d.typeArgs.map(async (t) => Values.object(await this.typeObject(await this.type(t)))),
+    );
+    let args = this.typeArrays.get(typeArgs.length);
+    if (!args) {
+      args = await this.keep(await this.newArray('System.Type', typeArgs));
+      this.typeArrays.set(typeArgs.length, args);
+    } else if (args.kind === 'object')
+      await this.conn.send('ARRAY_REF.SET_VALUES', {
+        arrayId: args.objectId,
+        index: 0,
+        values: typeArgs,
+      });
+    const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+    const type = await this.call(
+      makeGeneric,
+      Values.object(await this.typeObject(await this.type(d.delegate))),
+      [args],
+      true,
+    );
+    const target = d.target ? await d.target() : undefined;
+    const made = target
+      ? await this.call(
+          await this.method('System.Delegate', 'CreateDelegate', [
+            'System.Type',
+            'System.Object',
+            'System.Reflection.MethodInfo',
+          ]),
+          Values.null(),
+          [type, target, info],
+        )
+      : await this.call(
+          await this.method('System.Delegate', 'CreateDelegate', [
+            'System.Type',
+            'System.Reflection.MethodInfo',
+          ]),
+          Values.null(),
+          [type, info],
+        );
+    if (made.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+    await this.keep(made);
+    this.held.pop(); // a delegate's slot is kept for the connection's life
+    this.cache.delegates.set(k, made.objectId);
+    return made.objectId;
+  }
+
+  /** This call's Type[]s for MakeGenericType, by length (kept until `release`). */
+  private readonly typeArrays = new Map<number, Value>();
 
   /**
    * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
@@ -379,52 +423,33 @@ export class SceneCalls {
    * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
    */
   async fieldTexts(array: Value, input: string, declaring: string, field: string): Promise<Value> {
-    const k = `field:${input}>${declaring}.${field}`;
-    if (!this.cache.delegates.has(k)) {
-      const getField = await this.method('System.Type', 'GetField', [
-        'System.String',
-        'System.Reflection.BindingFlags',
-      ]);
-      const info = await this.call(
-        getField,
-        Values.object(await this.typeObject(await this.type(declaring))),
-        [
-          await this.string(field),
-          await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
-        ],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError('MEMBER_NOT_FOUND', `${declaring}.${field} is not an instance field`);
-      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-      const getValue = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type('System.Reflection.FieldInfo'))),
-        [await this.string('GetValue')],
-        true,
-      );
-      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-      const args = await this.newArray('System.Type', [
-        Values.object(await this.typeObject(await this.type(input))),
-        Values.object(await this.typeObject(await this.type('System.Object'))),
-      ]);
-      const converter = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type('System.Converter`2'))),
-        [args],
-        true,
-      );
-      const create = await this.method('System.Delegate', 'CreateDelegate', [
-        'System.Type',
-        'System.Object',
-        'System.Reflection.MethodInfo',
-      ]);
-      const d = await this.call(create, Values.null(), [converter, info, getValue]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop(); // kept for the connection's life, as the getters' delegates
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`field:${input}>${declaring}.${field}`, {
+      delegate: 'System.Converter`2',
+      typeArgs: [input, 'System.Object'],
+      declaring: 'System.Reflection.FieldInfo',
+      method: 'GetValue',
+      target: async () => {
+        const getField = await this.method('System.Type', 'GetField', [
+          'System.String',
+          'System.Reflection.BindingFlags',
+        ]);
+        const info = await this.call(
+          getField,
+          Values.object(await this.typeObject(await this.type(declaring))),
+          [
+            await this.string(field),
+            await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
+          ],
+          true,
+        );
+        if (info.kind !== 'object')
+          throw new UnityError(
+            'MEMBER_NOT_FOUND',
+            `${declaring}.${field} is not an instance field`,
+          );
+        return info;
+      },
+    });
     const convert = await this.generic(
       'System.Array',
       'ConvertAll',
@@ -432,7 +457,7 @@ export class SceneCalls {
       [input, 'System.Object'],
     );
     const boxed = await this.keep(
-      await this.call(convert, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+      await this.call(convert, Values.null(), [array, Values.object(d)]),
     );
     return this.join(boxed, '\u001e');
   }
@@ -444,50 +469,15 @@ export class SceneCalls {
    * invoke, no getter per element.
    */
   async filterByType(array: Value, elementType: string, type: string): Promise<Value> {
-    const k = `isType:${elementType}>${type}`;
-    if (!this.cache.delegates.has(k)) {
-      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-      const typeType = Values.object(await this.typeObject(await this.type('System.Type')));
-      const info = await this.call(
-        getMethod,
-        typeType,
-        [await this.string('IsInstanceOfType')],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError(
-          'MEMBER_NOT_FOUND',
-          'System.Type.IsInstanceOfType is not in this game',
-        );
-      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-      const args = await this.newArray('System.Type', [
-        Values.object(await this.typeObject(await this.type(elementType))),
-      ]);
-      const predicate = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type('System.Predicate`1'))),
-        [args],
-        true,
-      );
-      const create = await this.method('System.Delegate', 'CreateDelegate', [
-        'System.Type',
-        'System.Object',
-        'System.Reflection.MethodInfo',
-      ]);
-      const d = await this.call(create, Values.null(), [
-        predicate,
-        Values.object(await this.typeObject(await this.type(type))),
-        info,
-      ]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop(); // kept for the connection's life, as the getters' delegates
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`isType:${elementType}>${type}`, {
+      delegate: 'System.Predicate`1',
+      typeArgs: [elementType],
+      declaring: 'System.Type',
+      method: 'IsInstanceOfType',
+      target: async () => Values.object(await this.typeObject(await this.type(type))),
+    });
     const findAll = await this.generic('System.Array', 'FindAll', ['*', '*'], [elementType]);
-    return this.keep(
-      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
-    );
+    return this.keep(await this.call(findAll, Values.null(), [array, Values.object(d)]));
   }
 
   /**
