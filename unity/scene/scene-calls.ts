@@ -11,7 +11,12 @@
 // dozen small objects per attached game, made by the first call, so a warm call spends its
 // invokes on the work alone.
 
-import { Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
+import {
+  Values,
+  type InvokeCall,
+  type SdbConnection,
+  type Value,
+} from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
 import { UnityError } from '../errors.js';
 import { GAME_METADATA, type GameMetadata } from '../runtime/game-metadata.js';
@@ -86,6 +91,8 @@ class SceneCache {
   readonly types = new Map<string, Promise<number>>();
   readonly methods = new Map<string, Promise<MethodDescriptor>>();
   readonly typeObjects = new Map<number, Promise<number>>();
+  /** Component types by the name a call gave (see SceneCalls.component). */
+  readonly components = new Map<string, Promise<{ typeId: number; fullName: string }>>();
   /** Delegates by getter key, pinned in the game (see the file comment). */
   readonly delegates = new Map<string, number>();
   /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
@@ -109,6 +116,144 @@ export function isCollected(e: unknown): boolean {
   );
 }
 
+/** A call of SceneCalls.callAll: a method, its receiver (ignored when static), its arguments. */
+export interface SceneCall {
+  m: MethodDescriptor;
+  thisArg: Value;
+  args: readonly Value[];
+}
+
+/** After this long with calls waiting, they leave even if a chain is still busy elsewhere. */
+const LEVEL_WAIT_MS = 50;
+
+/**
+ * The barrier of `SceneCalls.together`: each running chain either works (wire commands, our
+ * own code) or waits for its calls; when every chain waits, the waiting calls leave in one
+ * VM.INVOKE_METHODS (one per virtual flag), in the order they were made, and each chain gets its
+ * results. A chain that never calls again (it waits on something else) cannot hold the others:
+ * after LEVEL_WAIT_MS the waiting calls leave anyway (a command more, nothing else).
+ *
+ * The agent keeps an object it names alive for the rest of the suspension only when it names it
+ * while the VM is suspended (debugger-agent.c `get_objref`: `suspended_objs`). A lone invoke's
+ * reply is written after the VM is suspended again; in a batch only the last one's is, the
+ * others while the VM still runs the next calls, so a collection run by a later call of the
+ * same batch can take an earlier call's result before `keep` pins it (measured: a scene's
+ * GetRootGameObjects array, pinned as null). So after each batch every object it returned
+ * but the last is asked for its type (one pipelined round trip): one that is gone fails the
+ * batch with INVALID_OBJECT, and the operation runs again (scene-service's retry). After the
+ * probes the VM stays suspended until the chains have pinned what they keep.
+ */
+export class Levels {
+  /** Chains running (working or waiting). */
+  active = 0;
+  private waiting: {
+    calls: InvokeCall[];
+    virtual: boolean;
+    resolve: (v: Value[]) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  /** Chains whose calls were sent and are not answered yet. */
+  private sent = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly run: (
+      calls: readonly InvokeCall[],
+      virtual: boolean,
+    ) => Promise<{ result: Value }[]>,
+    private readonly secure: (
+      out: { result: Value }[],
+      calls: InvokeCall[],
+      virtual: boolean,
+    ) => Promise<void>,
+  ) {}
+
+  /**
+   * What a batch returned, made safe (see the class comment): every object it named but the
+   * last is asked for its type, all at once; the live ones are pinned (`keep`), then each one
+   * found gone is asked for again by its own call (its reply written with the VM suspended).
+   * The calls of a batch are reads, so a repeat changes nothing.
+   */
+  static async secure(
+    out: { result: Value }[],
+    calls: readonly InvokeCall[],
+    conn: SdbConnection,
+    keep: (v: Value) => Promise<Value>,
+    again: (call: InvokeCall) => Promise<{ result: Value }>,
+  ): Promise<void> {
+    const gone: number[] = [];
+    await Promise.all(
+      out.slice(0, -1).map(async ({ result: v }, i) => {
+        if (v.kind !== 'object' && v.kind !== 'string') return;
+        try {
+          await conn.send('OBJECT_REF.GET_TYPE', { objectId: v.objectId });
+        } catch (e) {
+          if (!isCollected(e)) throw e;
+          gone.push(i);
+        }
+      }),
+    );
+    if (gone.length === 0) return;
+    await Promise.all(out.filter((_, i) => !gone.includes(i)).map(({ result: v }) => keep(v)));
+    for (const i of gone.sort((x, y) => x - y)) {
+      out[i] = await again(calls[i]!);
+      await keep(out[i].result);
+    }
+  }
+
+  call(calls: InvokeCall[], virtual: boolean): Promise<Value[]> {
+    return new Promise<Value[]>((resolve, reject) => {
+      this.waiting.push({ calls, virtual, resolve, reject });
+      this.check();
+    });
+  }
+
+  ended(): void {
+    this.active--;
+    this.check();
+  }
+
+  private check(): void {
+    if (this.waiting.length === 0) return;
+    if (this.waiting.length + this.sent >= this.active) {
+      this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.waiting.length) this.flush();
+    }, LEVEL_WAIT_MS);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting.splice(0);
+    this.sent += batch.length;
+    void (async () => {
+      // one command per flag, in order (a virtual call cannot share the static calls' flags)
+      for (const virtual of [false, true]) {
+        const group = batch.filter((w) => w.virtual === virtual);
+        if (group.length === 0) continue;
+        try {
+          const calls = group.flatMap((w) => w.calls);
+          const out = await this.run(calls, virtual);
+          await this.secure(out, calls, virtual);
+          let at = 0;
+          for (const w of group) {
+            w.resolve(out.slice(at, at + w.calls.length).map((o) => o.result));
+            at += w.calls.length;
+          }
+        } catch (e) {
+          for (const w of group) w.reject(e);
+        } finally {
+          this.sent -= group.length;
+        }
+      }
+    })();
+  }
+}
+
 export class SceneCalls {
   readonly conn: SdbConnection;
   readonly md: GameMetadata;
@@ -125,6 +270,9 @@ export class SceneCalls {
     this.cache.typeObjects.clear(); // delegates and holders are pinned: never collected
   }
 
+  /** Objects this call pinned (kept or for the connection's life). */
+  private readonly stored = new Set<number>();
+
   /** Slots this call holds (kept alive by a pinned holder until `release`). */
   private readonly held: Held = [];
 
@@ -134,11 +282,23 @@ export class SceneCalls {
    * Without it a collection run by a later invoke could take it (the agent's ids are weak).
    */
   async keep(v: Value): Promise<Value> {
+    return this.store(v, true);
+  }
+
+  /** `keep` for the connection's life: the slot is never released (delegates, separators). */
+  private async pin(v: Value): Promise<Value> {
+    return this.store(v, false);
+  }
+
+  private async store(v: Value, untilRelease: boolean): Promise<Value> {
     if (v.kind !== 'object' && v.kind !== 'string') return v;
+    // once per object (a batch's results may be pinned before their chain keeps them)
+    if (this.stored.has(v.objectId)) return v;
+    this.stored.add(v.objectId);
     let h = this.cache.holders.find((x) => x.free.length > 0);
     if (!h) h = await this.newHolder();
     const slot = h.free.pop()!;
-    this.held.push({ holder: h.id, slot });
+    if (untilRelease) this.held.push({ holder: h.id, slot });
     // Awaited until written, not answered (a round trip per array in the window): the agent
     // runs commands in the order they arrive, so the slot is set before any later invoke can
     // run a collection. `settle` and `release` wait for the answers.
@@ -181,6 +341,7 @@ export class SceneCalls {
       ),
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+    this.stored.clear();
     const failed = sets.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -201,6 +362,32 @@ export class SceneCalls {
     };
     this.cache.holders.push(h);
     return h;
+  }
+
+  /**
+   * The Component type a tool names (the catalogue's resolution: a full name, or a unique
+   * simple name), cached per connection: found types stay found, as the metadata keeps them
+   * (a search of every loaded type name costs milliseconds, in the window). Not a Component:
+   * INVALID_ARGUMENT; unknown or ambiguous: the catalogue's errors, not cached.
+   */
+  component(name: string): Promise<{ typeId: number; fullName: string }> {
+    let p = this.cache.components.get(name);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.ctx.catalog.resolveType(name);
+        const fullName = await this.md.fullName(typeId);
+        const component = await this.type('UnityEngine.Component');
+        if (!(await this.md.isAssignable(handleOf(component), handleOf(typeId))))
+          throw new UnityError(
+            'INVALID_ARGUMENT',
+            `${fullName} is not a Component: scene_query reads components of GameObjects`,
+          );
+        return { typeId, fullName };
+      })();
+      p.catch(() => this.cache.components.delete(name));
+      this.cache.components.set(name, p);
+    }
+    return p;
   }
 
   type(name: string): Promise<number> {
@@ -280,11 +467,89 @@ export class SceneCalls {
     args: readonly Value[],
     virtual = false,
   ): Promise<Value> {
-    return (
-      await this.ctx.invoke(m.handle as number, m.isStatic ? Values.null() : thisArg, args, {
-        virtual,
-      })
-    ).result;
+    const [out] = await this.callAll([{ m, thisArg, args }], virtual);
+    return out!;
+  }
+
+  /**
+   * Calls in order, in one command (VM.INVOKE_METHODS: the game resumed and suspended once for
+   * all); inside `together`, in the command of the current level with the other chains' calls.
+   * A call cannot take an earlier one's result (arguments are fixed when sent).
+   */
+  async callAll(calls: readonly SceneCall[], virtual = false): Promise<Value[]> {
+    const wire = calls.map((c) => ({
+      methodId: c.m.handle as number,
+      thisArg: c.m.isStatic ? Values.null() : c.thisArg,
+      args: c.args,
+    }));
+    if (this.level) return this.level.call(wire, virtual);
+    if (wire.length === 1) {
+      const c = wire[0]!;
+      return [(await this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })).result];
+    }
+    const out = await this.ctx.invokeMany(wire, { virtual });
+    await this.secure(out, wire, virtual);
+    return out.map((o) => o.result);
+  }
+
+  /** Levels.secure over this call's keep and a lone invoke. */
+  private secure(out: { result: Value }[], calls: readonly InvokeCall[], virtual: boolean) {
+    return Levels.secure(
+      out,
+      calls,
+      this.conn,
+      (v) => this.keep(v),
+      (c) => this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual }),
+    );
+  }
+
+  /** The levels of the running `together` (undefined: each call is sent at once). */
+  private level: Levels | undefined;
+
+  /**
+   * Runs `chains` side by side, their calls gathered by level: once every running chain waits
+   * for a call, all of them leave in one command (see Levels), so chains of k calls each cost
+   * about k commands together instead of k per chain. Chains must not depend on each other's
+   * effects in the game within a level. Nested `together`s share the levels.
+   */
+  async together<T extends readonly (() => Promise<unknown>)[]>(
+    ...chains: T
+  ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+    type Out = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+    if (chains.length === 0) return [] as unknown as Out;
+    const outer = this.level;
+    const levels =
+      outer ??
+      new Levels(
+        (calls, virtual) => this.ctx.invokeMany(calls, { virtual }),
+        (out, calls, virtual) => this.secure(out, calls, virtual),
+      );
+    this.level = levels;
+    // the caller's chain becomes these chains (it waits for them); the last one to end gives
+    // its place back to the caller
+    levels.active += chains.length - (outer ? 1 : 0);
+    let left = chains.length;
+    const end = (): void => {
+      left--;
+      if (left > 0 || !outer) levels.ended();
+    };
+    try {
+      // every chain ends before this returns (no call of a failed one's siblings after it)
+      const settled = await Promise.allSettled(
+        chains.map(async (chain) => {
+          try {
+            return await chain();
+          } finally {
+            end();
+          }
+        }),
+      );
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Out;
+    } finally {
+      if (!outer) this.level = undefined;
+    }
   }
 
   /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
@@ -370,11 +635,12 @@ export class SceneCalls {
     const typeArgs = await Promise.all(
       d.typeArgs.map(async (t) => Values.object(await this.typeObject(await this.type(t)))),
     );
-    let args = this.typeArrays.get(typeArgs.length);
-    if (!args) {
-      args = await this.keep(await this.newArray('System.Type', typeArgs));
-      this.typeArrays.set(typeArgs.length, args);
-    } else if (args.kind === 'object')
+    // a Type[] of this call not in use by another chain's pin, refilled; else a new one
+    const free = this.typeArrays.get(typeArgs.length) ?? [];
+    this.typeArrays.set(typeArgs.length, free);
+    let args = free.pop();
+    if (!args) args = await this.keep(await this.newArray('System.Type', typeArgs));
+    else if (args.kind === 'object')
       await this.conn.send('ARRAY_REF.SET_VALUES', {
         arrayId: args.objectId,
         index: 0,
@@ -387,6 +653,7 @@ export class SceneCalls {
       [args],
       true,
     );
+    free.push(args);
     const target = d.target ? await d.target() : undefined;
     const made = target
       ? await this.call(
@@ -407,14 +674,13 @@ export class SceneCalls {
           [type, info],
         );
     if (made.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
-    await this.keep(made);
-    this.held.pop(); // a delegate's slot is kept for the connection's life
+    await this.pin(made);
     this.cache.delegates.set(k, made.objectId);
     return made.objectId;
   }
 
-  /** This call's Type[]s for MakeGenericType, by length (kept until `release`). */
-  private readonly typeArrays = new Map<number, Value>();
+  /** This call's Type[]s for MakeGenericType not in use, by length (kept until `release`). */
+  private readonly typeArrays = new Map<number, Value[]>();
 
   /**
    * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
@@ -487,23 +753,33 @@ export class SceneCalls {
    */
   async castArray(array: Value, elementType: string): Promise<Value> {
     const n = await this.arrayLength(array);
+    const typed = await this.typedArray(elementType, n);
+    await this.callAll([await this.copyCall(array, typed, n)]);
+    return typed;
+  }
+
+  /** `Array.CreateInstance(elementType, n)`, kept (one invoke). */
+  async typedArray(elementType: string, n: number): Promise<Value> {
     const create = await this.method('System.Array', 'CreateInstance', [
       'System.Type',
       'System.Int32',
     ]);
-    const typed = await this.keep(
+    return this.keep(
       await this.call(create, Values.null(), [
         Values.object(await this.typeObject(await this.type(elementType))),
         Values.i4(n),
       ]),
     );
+  }
+
+  /** The call `Array.Copy(from, to, n)` (a cast per reference when `to` is a derived type's). */
+  async copyCall(from: Value, to: Value, n: number): Promise<SceneCall> {
     const copy = await this.method('System.Array', 'Copy', [
       'System.Array',
       'System.Array',
       'System.Int32',
     ]);
-    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
-    return typed;
+    return { m: copy, thisArg: Values.null(), args: [from, to, Values.i4(n)] };
   }
 
   /**
@@ -513,6 +789,12 @@ export class SceneCalls {
    * ARRAY_REF.SET_VALUES fewer in the window.
    */
   async convertAll(array: Value, g: Getter, consumedNext = false): Promise<Value> {
+    const [out] = await this.callAll([await this.convertAllCall(array, g)]);
+    return consumedNext ? out! : this.keep(out!);
+  }
+
+  /** The call of `convertAll` (its delegate made first), to send with others (`callAll`). */
+  async convertAllCall(array: Value, g: Getter): Promise<SceneCall> {
     await this.prepareDelegates([g]);
     const convert = await this.generic(
       'System.Array',
@@ -520,11 +802,11 @@ export class SceneCalls {
       ['*', '*'],
       [g.input, g.output],
     );
-    const out = await this.call(convert, Values.null(), [
-      array,
-      Values.object(this.cache.delegates.get(key(g))!),
-    ]);
-    return consumedNext ? out : this.keep(out);
+    return {
+      m: convert,
+      thisArg: Values.null(),
+      args: [array, Values.object(this.cache.delegates.get(key(g))!)],
+    };
   }
 
   /** The find API this game has (the first call probes the metadata; cached per connection). */
@@ -654,8 +936,7 @@ export class SceneCalls {
     const id = this.cache.delegates.get(k);
     if (id !== undefined) return Values.string(id);
     const v = await this.string(text);
-    await this.keep(v);
-    this.held.pop(); // kept for the connection's life, as the delegates
+    await this.pin(v);
     if (v.kind === 'string') this.cache.delegates.set(k, v.objectId);
     return v;
   }
