@@ -3,7 +3,9 @@
 // (ConvertAll + one string.Join), then per member path ("health", "transform.position",
 // "bounty.count") each property step is one ConvertAll over the whole array (a pinned delegate
 // over its getter) and each field step one ARRAY_REF read plus a field read per object (wire
-// commands, no invoke). Values are decoded client-side with type facts fetched once per type.
+// commands, no invoke). The owners' ids, the names and the paths run side by side, their calls
+// one VM.INVOKE_METHODS per level (SceneCalls.together). Values are decoded client-side with
+// type facts fetched once per type.
 
 import { bind, type EvaluateOptions } from '../../eval/index.js';
 import { FieldAttributes, Values, type Value } from '../../sdb-protocol/index.js';
