@@ -96,10 +96,12 @@ export class MainThreadInvoker {
     args: readonly Value[],
     options: InvokeOptions = {},
   ): Promise<InvokeOutcome> {
-    // one at a time (the agent takes one pending invoke per thread); no hop when idle
-    const run = this.idle
-      ? this.invokeParked(methodId, thisArg, args, options)
-      : this.queue.then(() => this.invokeParked(methodId, thisArg, args, options));
+    return this.inTurn(() => this.invokeParked(methodId, thisArg, args, options));
+  }
+
+  /** Runs `fn` after the calls before it: one at a time (one pending invoke per thread); no hop when idle. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.idle ? fn() : this.queue.then(fn);
     this.idle = false;
     const settled = run.then(
       () => undefined,
@@ -123,19 +125,7 @@ export class MainThreadInvoker {
    */
   invokeMany(calls: readonly InvokeCall[], options: InvokeOptions = {}): Promise<InvokeOutcome[]> {
     if (calls.length === 0) return Promise.resolve([]);
-    const run = this.idle
-      ? this.invokeManyParked(calls, options)
-      : this.queue.then(() => this.invokeManyParked(calls, options));
-    this.idle = false;
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queue = settled;
-    void settled.then(() => {
-      if (this.queue === settled) this.idle = true;
-    });
-    return run;
+    return this.inTurn(() => this.invokeManyParked(calls, options));
   }
 
   /** Whether this agent takes VM.INVOKE_METHODS (2.22+, not refused by its runtime). */

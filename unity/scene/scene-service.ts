@@ -103,17 +103,31 @@ export async function sceneFind(
   return { value: { ...find(r.value, args), tree: r.value }, cost: r.cost };
 }
 
-/** scene_query: one window for the invokes and reads (values of one moment). */
-export function querySceneObjects(
+/**
+ * scene_query: one window for the invokes and reads (values of one moment); the slots that kept
+ * its arrays are emptied after it (wire writes: no window needed).
+ */
+export async function querySceneObjects(
   session: GameSession,
   caller: string,
   args: SceneQueryArgs,
 ): Promise<OperationResult<SceneQueryResult>> {
-  return sceneRead(session, caller, 'scene_query', async (c) => {
+  const started = performance.now();
+  const q = await sceneRead(session, caller, 'scene_query', async (c) => {
     try {
-      return await sceneQuery(c, args);
-    } finally {
+      const result = await sceneQuery(c, args);
+      await c.settle();
+      return { result, held: c.takeHeld() };
+    } catch (e) {
       await c.release();
+      throw e;
     }
   });
+  const freed = await session.run(
+    'scene_query (free slots)',
+    caller,
+    (ctx) => new SceneCalls(ctx).release(q.value.held),
+    { window: false },
+  );
+  return { value: q.value.result, cost: sumCosts([q.cost, freed.cost], started) };
 }
