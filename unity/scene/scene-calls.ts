@@ -139,9 +139,10 @@ const LEVEL_WAIT_MS = 50;
  * others while the VM still runs the next calls, so a collection run by a later call of the
  * same batch can take an earlier call's result before `keep` pins it (measured: a scene's
  * GetRootGameObjects array, pinned as null). So after each batch every object it returned
- * but the last is asked for its type (one pipelined round trip): one that is gone fails the
- * batch with INVALID_OBJECT, and the operation runs again (scene-service's retry). After the
- * probes the VM stays suspended until the chains have pinned what they keep.
+ * but the last is asked for its type (one pipelined round trip, `secure`); if one is gone, the
+ * live ones are pinned and its call runs again alone. The VM stays suspended from the batch's
+ * end until the chains have pinned what they keep. So the calls given to a level must be
+ * repeatable (the scene tools' are reads).
  */
 export class Levels {
   /** Chains running (working or waiting). */
@@ -510,7 +511,8 @@ export class SceneCalls {
    * Runs `chains` side by side, their calls gathered by level: once every running chain waits
    * for a call, all of them leave in one command (see Levels), so chains of k calls each cost
    * about k commands together instead of k per chain. Chains must not depend on each other's
-   * effects in the game within a level. Nested `together`s share the levels.
+   * effects in the game within a level, and their calls must be repeatable (reads: see
+   * Levels). Nested `together`s share the levels.
    */
   async together<T extends readonly (() => Promise<unknown>)[]>(
     ...chains: T
