@@ -42,7 +42,34 @@ class Formatter {
       case 'struct':
       case 'object':
         return this.composite(v, depth);
+      case 'client':
+        return this.client(v, depth);
     }
+  }
+
+  /**
+   * A value the evaluator made: a delegate as the oracle prints one (its type and no public
+   * fields), an anonymous object as C#'s ToString writes it, a LINQ sequence as its static
+   * type and its elements (enumerated: the query's lambdas run, as a foreach over it would).
+   */
+  private async client(v: EvalValue & { kind: 'client' }, depth: number): Promise<string> {
+    const name = await csharpName(this.rt.metadata, v.type);
+    const p = v.payload;
+    if (p.clientKind === 'anonymous') {
+      const parts: string[] = [];
+      for (const [n, x] of p.members ?? []) parts.push(`${n} = ${await this.value(x, depth + 1)}`);
+      return parts.length ? `{ ${parts.join(', ')} }` : '{ }';
+    }
+    if (p.clientKind === 'delegate' || !p.elements) return `${name} { }`;
+    if (depth >= MAX_DEPTH) return `${name} { … }`;
+    const parts: string[] = [];
+    let total = 0;
+    for await (const x of p.elements()) {
+      total++;
+      if (total <= MAX_ELEMENTS) parts.push(await this.value(x, depth + 1));
+    }
+    if (total > MAX_ELEMENTS) parts.push(`… (${total - MAX_ELEMENTS} more)`);
+    return total === 0 ? `${name} {}` : `${name} { ${parts.join(', ')} }`;
   }
 
   private async composite(

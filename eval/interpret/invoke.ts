@@ -5,6 +5,7 @@
 
 import type { InvokeResult, MethodDescriptor, PropertyDescriptor } from '../runtime.js';
 import { NULL, VOID, type EvalValue } from '../values.js';
+import { ClientValues } from './client-values.js';
 import { Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand, PropertyTarget } from './operand.js';
@@ -32,6 +33,10 @@ export class Invoker {
     /** The call is this property's setter in an assignment. */
     propertySet?: PropertyDescriptor,
   ): Promise<InvokeResult> {
+    const rv0 = receiver?.value;
+    if (rv0?.kind === 'client' && !m.isStatic)
+      return { result: await this.it.clientValues.invokeMember(rv0, m, values) };
+    ClientValues.refuseInGame(values, `calling '${m.name}'`);
     if (m.isStatic || !receiver)
       return this.game.invoke(m, undefined, values, {
         virtual: false,

@@ -77,6 +77,7 @@ export class Statements {
       if (c.k === 'return' && !this.it.dry) return await this.returned(c.op, s);
       if (c.k !== 'normal') completion = c;
     }
+    await this.it.functions.bindLocalFunctions(program.statements);
     if (this.it.dry && !this.frame.returnType && this.frame.returned?.length) {
       const types = [...this.frame.returned];
       const lastStatement = program.statements.at(-1);
@@ -201,6 +202,7 @@ export class Statements {
       // binding goes on through unreachable code, as the compiler does
       if (result.k === 'normal') result = c;
     }
+    await this.it.functions.bindLocalFunctions(statements);
     return result;
   }
 
