@@ -45,6 +45,8 @@ export class Calls {
       const fn = this.it.options.functions?.get(t.name);
       if (fn) return this.builtinCall(t.name, fn, e);
     }
+    const linq = await this.it.linq.invocation(e);
+    if (linq) return linq;
     const target = await this.it.resolveInChain(e.target);
     await this.refuseGameDelegates(e, target);
     if (target.k === 'methods') {

@@ -122,15 +122,16 @@ export class Functions {
     parameters: readonly TypeHandle[],
     returnType: TypeHandle | 'void' | 'infer',
   ): Promise<ClientFunction | undefined> {
-    return (await this.bound(e, parameters, returnType)).call;
+    return (await this.bindLambda(e, parameters, returnType)).call;
   }
 
   /** The type a lambda's body returns for these parameter types ('void' for none). */
   async inferReturnType(e: A.Lambda, parameters: readonly TypeHandle[]): Promise<SType | 'void'> {
-    return (await this.bound(e, parameters, 'infer')).returnType;
+    return (await this.bindLambda(e, parameters, 'infer')).returnType;
   }
 
-  private async bound(
+  /** A lambda bound for these parameter types: its return type and (running) its function. */
+  async bindLambda(
     e: Body,
     parameters: readonly TypeHandle[],
     returnType: TypeHandle | 'void' | 'infer',

@@ -33,6 +33,7 @@ import { Budget } from './budget.js';
 import { ClientValues } from './client-values.js';
 import { Exceptions } from './exceptions.js';
 import { Functions } from './functions.js';
+import { Linq } from './linq/enumerable.js';
 import { Loops } from './loops.js';
 import { Sequences } from './sequences.js';
 import { SwitchStatements } from './switch-statement.js';
@@ -79,6 +80,7 @@ export class Interpreter {
   readonly switches: SwitchStatements;
   readonly functions: Functions;
   readonly clientValues: ClientValues;
+  readonly linq: Linq;
   /** What binding found that running needs (a program's return type...), by node. */
   readonly notes: WeakMap<object, unknown>;
   readonly budget: Budget;
@@ -132,6 +134,7 @@ export class Interpreter {
     this.switches = new SwitchStatements(this);
     this.functions = new Functions(this);
     this.clientValues = new ClientValues(this);
+    this.linq = new Linq(this);
   }
 
   get md(): MetadataProvider {

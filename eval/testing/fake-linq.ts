@@ -7,9 +7,21 @@ import type { FakeRuntime } from './fake-runtime.js';
 const PARAMS = ['T1', 'T2', 'T3', 'T4'];
 
 export function declareLinqTypes(fake: FakeRuntime): void {
+  fake.interface('System.Collections.Generic.IEnumerator`1', {
+    typeParams: ['T'],
+    interfaces: ['System.IDisposable'],
+    properties: { Current: { type: 'T', readOnly: true } },
+    methods: { MoveNext: { returns: 'bool', abstract: true } },
+  });
   fake.interface('System.Collections.Generic.IEnumerable`1', {
     typeParams: ['T'],
     interfaces: ['System.Collections.IEnumerable'],
+    methods: {
+      GetEnumerator: {
+        returns: 'System.Collections.Generic.IEnumerator<T>',
+        abstract: true,
+      },
+    },
   });
   fake.interface('System.Linq.IOrderedEnumerable`1', {
     typeParams: ['T'],

@@ -1,0 +1,106 @@
+// EqualityComparer<T>.Default and Comparer<T>.Default as LINQ uses them (Distinct, GroupBy,
+// Join, Contains, ToDictionary keys; OrderBy, Min, Max), client-side: values by value (a
+// string by its text, a struct field by field, an anonymous object member by member), a game
+// object by identity. A game type's own Equals/CompareTo is not called (see eval-contract.md).
+
+import { UnsupportedError } from '../errors.js';
+import type { Interpreter } from '../interpreter.js';
+import type { EvalValue } from '../../values.js';
+
+const collator = new Intl.Collator('en-US');
+
+export class Keys {
+  private readonly identities = new WeakMap<object, number>();
+  private next = 0;
+
+  constructor(private readonly it: Interpreter) {}
+
+  /** A text equal for two values exactly when EqualityComparer<T>.Default says they are equal. */
+  async key(v: EvalValue): Promise<string> {
+    switch (v.kind) {
+      case 'null':
+        return 'n';
+      case 'void':
+        return 'v';
+      case 'bool':
+        return v.value ? 'T' : 'F';
+      case 'number':
+        // double: 0.0 equals -0.0, NaN equals NaN (Double.Equals)
+        if (typeof v.value === 'number' && Object.is(v.value, -0)) return `${v.type}:0`;
+        return `${v.type}:${String(v.value)}`;
+      case 'decimal':
+        return `m:${decimalNumber(v.bits)}`;
+      case 'string':
+        return `s:${await this.text(v)}`;
+      case 'enum':
+        return `e:${v.type.key}:${String(v.value)}`;
+      case 'pointer':
+        return `p:${v.address}`;
+      case 'object':
+        return `o:${v.ref.id}`;
+      case 'struct': {
+        const parts: string[] = [];
+        for (const f of v.fields) parts.push(await this.key(f));
+        return `S:${v.type.key}{${parts.join(',')}}`;
+      }
+      case 'client': {
+        if (v.payload.clientKind === 'anonymous') {
+          const parts: string[] = [];
+          for (const [n, x] of v.payload.members ?? []) parts.push(`${n}=${await this.key(x)}`);
+          return `a:${v.type.key}{${parts.join(',')}}`;
+        }
+        let id = this.identities.get(v.payload);
+        if (id === undefined) this.identities.set(v.payload, (id = this.next++));
+        return `c:${id}`;
+      }
+    }
+  }
+
+  async equals(a: EvalValue, b: EvalValue): Promise<boolean> {
+    return (await this.key(a)) === (await this.key(b));
+  }
+
+  /** Comparer<T>.Default: null first; numbers, chars, enums by value; strings by culture. */
+  async compare(a: EvalValue, b: EvalValue): Promise<number> {
+    if (a.kind === 'null' || b.kind === 'null')
+      return a.kind === b.kind ? 0 : a.kind === 'null' ? -1 : 1;
+    if (a.kind === 'number' && b.kind === 'number') return compareNumbers(a.value, b.value);
+    if (a.kind === 'enum' && b.kind === 'enum') return compareNumbers(a.value, b.value);
+    if (a.kind === 'bool' && b.kind === 'bool') return Number(a.value) - Number(b.value);
+    if (a.kind === 'decimal' && b.kind === 'decimal')
+      return compareNumbers(decimalNumber(a.bits), decimalNumber(b.bits));
+    if (a.kind === 'string' && b.kind === 'string') {
+      const c = collator.compare(await this.text(a), await this.text(b));
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    throw new UnsupportedError(
+      'ordering or comparing game objects would call their CompareTo, which this evaluator does not: order by one of their fields or properties',
+    );
+  }
+
+  async text(v: EvalValue & { kind: 'string' }): Promise<string> {
+    return v.text ?? (await this.it.rt.game.stringText(v, 1 << 30)).text;
+  }
+}
+
+/** Number.CompareTo: NaN below every number and equal to itself. */
+export function compareNumbers(a: number | bigint, b: number | bigint): number {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A decimal's value as a double (enough to compare and to hash equal values alike). */
+export function decimalNumber(bits: {
+  flags: number;
+  hi: number;
+  lo: number;
+  mid: number;
+}): number {
+  const mantissa =
+    (BigInt(bits.hi >>> 0) << 64n) | (BigInt(bits.mid >>> 0) << 32n) | BigInt(bits.lo >>> 0);
+  const scale = (bits.flags >> 16) & 0xff;
+  const n = Number(mantissa) / 10 ** scale;
+  return bits.flags & 0x80000000 ? -n : n;
+}
