@@ -52,6 +52,8 @@ export class Parser {
   readonly match: Int32Array;
   /** Type argument lists already tried, by the index of their `<` (see parse-types.ts). */
   readonly typeArgMemo = new Map<number, { end: number; args: TypeNode[] } | null>();
+  /** Hidden lambda parameters made so far by query translation, to name the next one uniquely. */
+  transparentIdentifiers = 0;
 
   constructor(
     readonly tokens: Token[],
