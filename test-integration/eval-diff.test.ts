@@ -9,8 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildFixture } from '../fixtures/build.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { EvalError } from '../eval/index.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
 import { GameSession } from '../unity/session/session.js';
 import {
   compileOracle,
@@ -19,6 +17,7 @@ import {
   type CorpusCase,
   type Outcome,
 } from './eval-diff/oracle.js';
+import { codeOf, evaluateAll, expectedOutcome, same } from './eval-diff/compare.js';
 
 const USINGS = [
   'System',
@@ -56,31 +55,7 @@ beforeAll(async () => {
       exclusive: true,
     })
   ).value;
-  ours = new Map();
-  for (const c of cases) {
-    const r = await b.run('eval', 'eval-diff', async (ctx): Promise<Outcome> => {
-      try {
-        const v = await evaluateInGame(ctx, c.program, { usings: USINGS, anyNamespace: false });
-        if (v.kind === 'value') return { kind: 'value', type: v.type, text: v.text };
-        if (v.kind === 'void') return { kind: 'value', type: 'void', text: 'void' };
-        return { kind: 'exception', type: v.type, message: v.message };
-      } catch (e) {
-        // the compiler's code first, as mcs's messages start with it; our own code when none
-        if (e instanceof EvalError)
-          return {
-            kind: 'compile-error',
-            message: `${e.csCode ?? e.code}: ${e.code} ${e.message}`,
-          };
-        // anything else is a bug of ours: recorded as a difference, not hidden
-        return {
-          kind: 'exception',
-          type: 'EVALUATOR-BUG',
-          message: String((e as Error).stack ?? e).slice(0, 400),
-        };
-      }
-    });
-    ours.set(c.id, r.value);
-  }
+  ours = await evaluateAll(b, cases, USINGS);
 }, 300_000);
 
 afterAll(async () => {
@@ -96,42 +71,15 @@ afterAll(async () => {
  */
 const KNOWN_CODE_GAPS: ReadonlyMap<string, { cs: string; why: string }> = new Map([]);
 
-/** The refusal's code: CSxxxx, or our own code when the refusal has no compiler code. */
-const codeOf = (message: string): string => /^(\S+?):? /.exec(message)?.[1] ?? message;
-
-function same(expected: Outcome, actual: Outcome): boolean {
-  if (expected.kind !== actual.kind) return false;
-  if (expected.kind === 'value') {
-    const a = actual as typeof expected;
-    return expected.type === a.type && expected.text === a.text;
-  }
-  if (expected.kind === 'exception') {
-    const a = actual as typeof expected;
-    return expected.type === a.type && expected.message === a.message;
-  }
-  return codeOf(expected.message) === codeOf((actual as typeof expected).message);
-}
-
 describe('the evaluator agrees with C#', () => {
   it('on every program of the corpus: static type and value, exception, or refusal code', () => {
     const differences: string[] = [];
     for (const c of cases) {
-      const mcs = oracle.get(c.id)!;
       const a = ours.get(c.id)!;
-      let e = mcs;
-      if (c.roslyn !== undefined) {
-        const type = c.roslyn.type ?? (mcs.kind === 'value' ? mcs.type : undefined);
-        if (type === undefined) {
-          differences.push(
-            `${c.id} ${c.program}: the //roslyn note needs the type: //roslyn(T): value`,
-          );
-          continue;
-        }
-        e = { kind: 'value', type, text: c.roslyn.text };
-        if (same(mcs, e))
-          differences.push(
-            `${c.id} ${c.program}: mcs now agrees with the //roslyn note; drop the note`,
-          );
+      const e = expectedOutcome(c, oracle.get(c.id)!);
+      if (typeof e === 'string') {
+        differences.push(`${c.id} ${c.program}: ${e}`);
+        continue;
       }
       const gap = KNOWN_CODE_GAPS.get(c.program);
       if (gap !== undefined) {
