@@ -60,6 +60,8 @@ export interface ClientObject {
   elements?(): AsyncIterable<EvalValue>;
   /** An anonymous object's members, in declaration order. */
   readonly members?: readonly (readonly [string, EvalValue])[];
+  /** What its ToString() gives, when the evaluator defines it (anonymous objects). */
+  text?(): Promise<string>;
 }
 
 export const NULL: EvalValue = { kind: 'null' };

@@ -79,7 +79,7 @@ export class Calls {
     if (
       target.k === 'value' &&
       target.op.type !== 'null' &&
-      (await this.f.describe(target.op.type)).kind === 'delegate'
+      (await this.f.isDelegate(target.op.type))
     ) {
       const invoke = (await this.it.md.members(target.op.type, 'Invoke')).methods;
       const args = await this.arguments(e.arguments);

@@ -45,8 +45,8 @@ export class Functions {
   /** The Invoke signature of a delegate type, or undefined for any other type. */
   async signature(type: SType): Promise<DelegateSignature | undefined> {
     if (type === 'null') return undefined;
+    if (!(await this.it.facts.isDelegate(type))) return undefined;
     const d = await this.it.facts.describe(type);
-    if (d.kind !== 'delegate') return undefined;
     // the BCL's generic delegates by their arguments (no member lookup needed)
     if (d.genericDefinition) {
       const def = (await this.it.facts.describe(d.genericDefinition)).fullName;
@@ -211,7 +211,8 @@ export class Functions {
           await it.statements.statement(e.body);
           return { type: 'void', value: VOID };
         }
-        const op = await it.expr(e.body);
+        const op =
+          returnType === 'infer' ? await it.expr(e.body) : await this.target(e.body, returnType);
         if (returnType === 'infer') {
           if (op.type !== 'null' && op.type.key === voidType.key)
             return { type: 'void', value: VOID };

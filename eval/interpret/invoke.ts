@@ -5,7 +5,6 @@
 
 import type { InvokeResult, MethodDescriptor, PropertyDescriptor } from '../runtime.js';
 import { NULL, VOID, type EvalValue } from '../values.js';
-import { ClientValues } from './client-values.js';
 import { Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand, PropertyTarget } from './operand.js';
@@ -36,7 +35,8 @@ export class Invoker {
     const rv0 = receiver?.value;
     if (rv0?.kind === 'client' && !m.isStatic)
       return { result: await this.it.clientValues.invokeMember(rv0, m, values) };
-    ClientValues.refuseInGame(values, `calling '${m.name}'`);
+    if (values.some((v) => v.kind === 'client'))
+      values = await this.it.clientValues.intoGame(values, `calling '${m.name}'`);
     if (m.isStatic || !receiver)
       return this.game.invoke(m, undefined, values, {
         virtual: false,

@@ -140,7 +140,7 @@ export class MemberAccesses {
           .map((n) => `'${n}'`)
           .join(', ')})`
       : code === 'CS1061'
-        ? ' (extension methods are not searched: call one as a static method, e.g. Enumerable.Sum(xs))'
+        ? " (of the extension methods only System.Linq.Enumerable's are searched, on sequences: call any other as a static method)"
         : '';
     return new CompileError(
       code,

@@ -60,7 +60,7 @@ export class Sequences {
         if (list) return list;
       }
     }
-    return this.enumerator(collection, span);
+    return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
   }
 
   private array(array: EvalValue, elementType: TypeHandle): SequenceSource {
@@ -163,7 +163,12 @@ export class Sequences {
   }
 
   /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
-  private async enumerator(collection: Operand, span: A.Span): Promise<SequenceSource> {
+  private async enumerator(
+    collection: Operand,
+    span: A.Span,
+    /** T of the IEnumerable<T> the type implements (foreach's element type, §13.9.5). */
+    generic: TypeHandle | undefined,
+  ): Promise<SequenceSource> {
     const it = this.it;
     const syn = synthetic(span);
     const outer = it.locals;
@@ -190,6 +195,9 @@ export class Sequences {
       }
       scope.set('$enumerator', { type: e.type, value: e.value, assigned: true });
       elementType = (await it.inDry(() => it.expr(current))).type;
+      // an interface's GetEnumerator found on non-generic IEnumerable gives object: C# uses
+      // IEnumerable<T>'s, whose Current is T (the values are the same ones)
+      if (generic && (await it.facts.isObject(elementType))) elementType = generic;
       await it.inDry(() => it.expr(moveNext));
       try {
         await it.inDry(() => it.expr(dispose));

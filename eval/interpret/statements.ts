@@ -309,7 +309,10 @@ export class Statements {
       if (!frame.returnType && frame.inferred) frame.returnType = voidType;
       return { k: 'return', op: undefined };
     }
-    let op = await this.it.expr(s.value);
+    let op =
+      frame.returnType && frame.returnType !== 'null'
+        ? await this.it.functions.target(s.value, frame.returnType)
+        : await this.it.expr(s.value);
     if (frame.returnType === undefined && frame.inferred) {
       // binding collects the returned types; the best common one is the return type
       frame.returned?.push(op.type);

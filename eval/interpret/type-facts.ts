@@ -49,6 +49,16 @@ export class TypeFacts {
     return t === 'null' || !(await this.isValueType(t));
   }
 
+  /** A delegate type: one deriving from System.MulticastDelegate (the debugger says 'class'). */
+  async isDelegate(t: SType): Promise<boolean> {
+    if (t === 'null') return false;
+    const d = await this.md.describe(t);
+    if (d.kind === 'delegate') return true;
+    if (d.kind !== 'class' || !d.baseType) return false;
+    const base = (await this.md.describe(d.baseType)).fullName;
+    return base === 'System.MulticastDelegate';
+  }
+
   async isEnum(t: SType): Promise<boolean> {
     return t !== 'null' && (await this.md.describe(t)).kind === 'enum';
   }

@@ -14,7 +14,7 @@ import type { ClientSequence, SortKey } from '../client-values.js';
 import { CompileError, ManagedException } from '../errors.js';
 import type { ClientFunction } from '../functions.js';
 import type { Interpreter } from '../interpreter.js';
-import type { Operand } from '../operand.js';
+import type { Operand, Resolved } from '../operand.js';
 import type { SequenceSource } from '../sequences.js';
 import type { SType } from '../type-facts.js';
 import { Keys } from './keys.js';
@@ -39,6 +39,9 @@ const DEFERRED_OPERATORS = new Set([
   'SkipWhile',
   'Reverse',
   'Concat',
+  'Union',
+  'Intersect',
+  'Except',
   'DefaultIfEmpty',
   'Cast',
   'OfType',
@@ -133,7 +136,8 @@ export class Linq {
     // the receiver's static type decides, found without running it
     const probe = await this.it.inDry(() => this.it.resolveInChain(t.target));
     if (probe.k !== 'value' || probe.op.type === 'null') return undefined;
-    if (await this.hasInstanceMethod(probe.op.type, name, e.arguments.length)) return undefined;
+    if (await this.hasInstanceMethod(probe.op.type, name, e.arguments.length, t.typeArgs.length))
+      return undefined;
     let elementType = await this.elementTypeOf(probe.op.type);
     if (!elementType) {
       if (name !== 'Cast' && name !== 'OfType') return undefined;
@@ -168,10 +172,20 @@ export class Linq {
     );
   }
 
-  private async hasInstanceMethod(type: TypeHandle, name: string, arity: number): Promise<boolean> {
+  private async hasInstanceMethod(
+    type: TypeHandle,
+    name: string,
+    arity: number,
+    typeArity: number,
+  ): Promise<boolean> {
     for (const level of await this.it.members.searchOrder(type)) {
       const ms = (await this.it.md.members(level, name)).methods;
-      if (ms.some((m) => !m.isStatic && m.isPublic && m.parameters.length === arity)) return true;
+      const fits = (m: (typeof ms)[number]) =>
+        !m.isStatic &&
+        m.isPublic &&
+        m.parameters.length === arity &&
+        (typeArity === 0 || m.genericArity === typeArity);
+      if (ms.some(fits)) return true;
     }
     return false;
   }
@@ -223,7 +237,9 @@ export class Linq {
         );
       return { type: b.returnType, call: b.call ?? noCall };
     }
-    const op = await this.it.expr(v);
+    const r = await this.it.resolve(v);
+    if (r.k === 'methods') return this.methodGroup(a, r, params);
+    const op = await this.it.asValue(r, v);
     const sig = await this.it.functions.signature(op.type);
     if (!sig || sig.parameters.length !== params.length || !sig.returnType)
       throw new CompileError(
@@ -237,6 +253,43 @@ export class Linq {
       return (await this.it.invoker.invokeOn(invoke, op, args, false)).result;
     };
     return { type: sig.returnType, call };
+  }
+
+  /** A method group (`char.IsDigit`, `x.Equals`) converted to a function of `params`. */
+  private async methodGroup(
+    a: A.Argument,
+    group: Extract<Resolved, { k: 'methods' }>,
+    params: readonly TypeHandle[],
+  ): Promise<BoundFn> {
+    const args = params.map((type) => ({
+      op: { type, value: VOID },
+      name: undefined,
+      modifier: 'none' as const,
+      outVar: false,
+      span: a.span,
+    }));
+    const c = await this.it.calls.overloads.resolve(
+      group.methods,
+      args,
+      group.typeArgs,
+      group.name,
+      a.span,
+    );
+    if (!c.method.returnType)
+      throw new CompileError(
+        'CS0407',
+        `'${group.name}' returns void: it cannot be a selector`,
+        a.span,
+      );
+    const receiver = c.method.isStatic ? undefined : group.receiver;
+    const call: ClientFunction = async (values) => {
+      const converted = await this.it.calls.argumentValues(
+        c,
+        values.map((value, i) => ({ ...args[i]!, op: { type: params[i]!, value } })),
+      );
+      return (await this.it.invoker.invokeOn(c.method, receiver, converted, false)).result;
+    };
+    return { type: c.method.returnType, call };
   }
 
   async predicate(a: A.Argument, params: readonly TypeHandle[]): Promise<BoundFn> {
@@ -408,6 +461,36 @@ export class Linq {
         return this.make(T, async function* () {
           yield* src.iterate();
           yield* second.source.iterate();
+        });
+      }
+      case 'Union':
+      case 'Intersect':
+      case 'Except': {
+        this.arity(c, 1);
+        const second = await this.sequenceArg(this.arg(c, 0, 'a second sequence'));
+        await this.sameElements(c, T, second.elementType);
+        const keys = this.keys;
+        const op = c.name;
+        return this.make(T, async function* () {
+          const seen = new Set<string>();
+          if (op !== 'Union')
+            for await (const y of second.source.iterate()) seen.add(await keys.key(y));
+          for await (const x of src.iterate()) {
+            const k = await keys.key(x);
+            if (op === 'Intersect') {
+              if (seen.delete(k)) yield x;
+            } else if (!seen.has(k)) {
+              seen.add(k);
+              yield x;
+            }
+          }
+          if (op !== 'Union') return;
+          for await (const y of second.source.iterate()) {
+            const k = await keys.key(y);
+            if (seen.has(k)) continue;
+            seen.add(k);
+            yield y;
+          }
         });
       }
       case 'DefaultIfEmpty': {

@@ -146,6 +146,40 @@ describe('deferred execution and side effects', () => {
   });
 });
 
+describe('anonymous objects', () => {
+  it('have members, C#’s ToString, value equality and serve as keys', async () => {
+    const o = await v('var o = new { a = 1, b = "x" }; o');
+    expect(o).toMatchObject({
+      type: '<anonymous type: int a, string b>',
+      text: '{ a = 1, b = x }',
+    });
+    expect(await text('var o = new { a = 1, b = 2.5 }; o.a + o.b')).toBe('3.5');
+    expect(await text('new { a = 1 }.Equals(new { a = 1 })')).toBe('True');
+    expect(await text('var x = new { a = 1 }; var y = new { a = 1 }; x == y')).toBe('False');
+    expect(
+      await text('Game.World.Ints.Select(x => new { odd = x % 2 == 1 }).Distinct().Count()'),
+    ).toBe('2');
+    expect(await text('Game.World.Enemies.Select(e => new { e.Name, e.Hp }).First()')).toBe(
+      '{ Name = a, Hp = 5 }',
+    );
+    expect(await text('new[] { new { a = 1 }, new { a = 2 } }.Select(p => p.a).Sum()')).toBe('3');
+    expect(await text('Game.World.Ints.Take(2).Select(x => new { x }).ToArray()')).toBe(
+      '<anonymous type: int x>[2] { { x = 3 }, { x = 1 } }',
+    );
+  });
+});
+
+describe('batched field reads', () => {
+  it('a field read ahead for the next elements is read again after a write', async () => {
+    expect(
+      await text(
+        'int s = 0; foreach (var e in Game.World.Enemies) { s += e.Hp; Game.World.Enemies.Last().Hp = 100; } s',
+      ),
+    ).toBe('140');
+    expect(await text('Game.World.Enemies.Select(e => e.Hp).Sum()')).toBe('140');
+  });
+});
+
 describe('exceptions', () => {
   it('empty sequences throw as .NET does', async () => {
     const e = await exceptionOf(fake, 'Game.World.Ints.Where(x => x > 100).First()');

@@ -4,6 +4,8 @@
 // objects (one array, its elements written, and for a list one `new List<T>(array)`), so the
 // result is typed, formatted and usable as C#'s is.
 
+import { formatValue } from '../../format/format-value.js';
+import { isClientType } from '../client-types.js';
 import type { TypeHandle } from '../../runtime.js';
 import { VOID, bool, num, type EvalValue } from '../../values.js';
 import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
@@ -121,7 +123,7 @@ export class Terminal {
         if (c.name === 'ElementAtOrDefault') return it.defaults.defaultValue(T);
         throw new ManagedException(
           'System.ArgumentOutOfRangeException',
-          'Index was out of range. Must be non-negative and less than the size of the collection.\nParameter name: index',
+          'Specified argument was out of the range of valid values.\nParameter name: index',
         );
       }
       case 'Sum':
@@ -307,6 +309,31 @@ export class Terminal {
     this.linq.arity(c, 0);
     const T = c.elementType;
     const it = this.it;
+    if (isClientType(T)) {
+      // anonymous objects stay in the evaluator: a client array or list of them
+      const type =
+        c.name === 'ToArray'
+          ? await it.md.arrayOf(T, 1)
+          : await this.linq.generic(
+              c.name === 'ToList'
+                ? 'System.Collections.Generic.List`1'
+                : 'System.Collections.Generic.HashSet`1',
+              [T],
+            );
+      if (it.dry) return { type, value: VOID };
+      let items = await this.all(c);
+      if (c.name === 'ToHashSet') {
+        const seen = new Set<string>();
+        const unique: EvalValue[] = [];
+        for (const x of items) {
+          const k = await this.linq.keys.key(x);
+          if (!seen.has(k)) unique.push(x);
+          seen.add(k);
+        }
+        items = unique;
+      }
+      return { type, value: it.clientValues.fixedSequence(type, T, items) };
+    }
     if (c.name === 'ToArray') {
       const type = await it.md.arrayOf(T, 1);
       if (it.dry) return { type, value: VOID };
@@ -342,6 +369,15 @@ export class Terminal {
     ).result;
   }
 
+  /** A key as its ToString() writes it, for Dictionary's duplicate-key message. */
+  private async keyText(k: EvalValue): Promise<string> {
+    if (k.kind === 'string') return this.linq.keys.text(k);
+    if (k.kind === 'number' && k.type === 'char') return String.fromCharCode(Number(k.value));
+    if (k.kind === 'number' || k.kind === 'enum') return String(k.value);
+    if (k.kind === 'bool') return k.value ? 'True' : 'False';
+    return (await formatValue(this.it.rt, k)).replace(/^"|"$/g, '');
+  }
+
   private async toDictionary(c: LinqCall): Promise<Operand> {
     this.linq.arity(c, 1, 2);
     const T = c.elementType;
@@ -375,7 +411,7 @@ export class Terminal {
       if (seen.has(text))
         throw new ManagedException(
           'System.ArgumentException',
-          'An item with the same key has already been added.',
+          `An item with the same key has already been added. Key: ${await this.keyText(k)}`,
         );
       seen.add(text);
       pairs.push([k, element ? await element.call([x]) : x]);
