@@ -6,7 +6,15 @@
 // Max skips NaN unless all are.
 
 import { num, NULL, type EvalValue, type NumericKind } from '../../values.js';
-import { ManagedException, UnsupportedError } from '../errors.js';
+import {
+  decimalAdd,
+  decimalCompare,
+  decimalDivide,
+  decimalFromBigInt,
+} from '../../semantics/decimal.js';
+import type { DecimalValue } from '../../semantics/numeric-types.js';
+import { ManagedException, sem } from '../errors.js';
+import { bitsFromDecimal, decimalFromBits } from '../primitives.js';
 import { compareNumbers } from './keys.js';
 
 export type AggregateKind = 'int' | 'long' | 'float' | 'double' | 'decimal';
@@ -41,10 +49,20 @@ export function sumOverload(kind: string): AggregateKind | undefined {
   return undefined;
 }
 
-function noDecimal(): never {
-  throw new UnsupportedError(
-    'Sum, Average, Min and Max of decimals are not supported yet: sum them in a foreach loop',
-  );
+const decimalOf = (v: EvalValue): DecimalValue => {
+  if (v.kind !== 'decimal') throw new Error(`not a decimal: ${v.kind}`);
+  return decimalFromBits(v.bits);
+};
+
+const decimalValue = (d: DecimalValue): EvalValue => ({
+  kind: 'decimal',
+  bits: bitsFromDecimal(d),
+});
+
+function decimalSum(values: readonly EvalValue[]): DecimalValue {
+  let s = decimalFromBigInt(0n);
+  for (const v of values) if (v.kind !== 'null') s = sem(() => decimalAdd(s, decimalOf(v)));
+  return s;
 }
 
 function numberOf(v: EvalValue): number | bigint {
@@ -80,7 +98,7 @@ export function sum(values: readonly EvalValue[], kind: AggregateKind): EvalValu
       return num(kind, kind === 'float' ? Math.fround(s) : s);
     }
     case 'decimal':
-      return noDecimal();
+      return decimalValue(decimalSum(values));
   }
 }
 
@@ -111,15 +129,17 @@ export function average(
       const avg = s / present.length;
       return num(kind, kind === 'float' ? Math.fround(avg) : avg);
     }
-    case 'decimal':
-      return noDecimal();
+    case 'decimal': {
+      const count = decimalFromBigInt(BigInt(present.length));
+      return decimalValue(sem(() => decimalDivide(decimalSum(present), count)));
+    }
   }
 }
 
 /** Min or Max of numbers of one kind (`numeric` says which), with .NET's NaN rules. */
 export function extremum(
   values: readonly EvalValue[],
-  kind: NumericKind,
+  kind: NumericKind | 'decimal',
   max: boolean,
   nullable: boolean,
 ): EvalValue {
@@ -128,6 +148,11 @@ export function extremum(
     if (v.kind === 'null') continue;
     if (!best) {
       best = v;
+      continue;
+    }
+    if (kind === 'decimal') {
+      const c = decimalCompare(decimalOf(v), decimalOf(best));
+      if (max ? c > 0 : c < 0) best = v;
       continue;
     }
     const x = numberOf(v);

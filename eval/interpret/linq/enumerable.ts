@@ -224,6 +224,8 @@ export class Linq {
     a: A.Argument,
     params: readonly TypeHandle[],
     ret: TypeHandle | 'infer' = 'infer',
+    /** The parameter's name in Enumerable (for ArgumentNullException). */
+    param = 'selector',
   ): Promise<BoundFn> {
     let v = valueOf(a);
     while (v.kind === 'Parenthesized') v = v.expression;
@@ -248,10 +250,10 @@ export class Linq {
         a.span,
       );
     const invoke = (await this.it.md.members(op.type as TypeHandle, 'Invoke')).methods[0]!;
-    const call: ClientFunction = async (args) => {
-      if (op.value.kind === 'null') throw argumentNull('selector');
-      return (await this.it.invoker.invokeOn(invoke, op, args, false)).result;
-    };
+    // Enumerable checks its arguments when called, before anything is enumerated
+    if (!this.it.dry && op.value.kind === 'null') throw argumentNull(param);
+    const call: ClientFunction = async (args) =>
+      (await this.it.invoker.invokeOn(invoke, op, args, false)).result;
     return { type: sig.returnType, call };
   }
 
@@ -293,7 +295,7 @@ export class Linq {
   }
 
   async predicate(a: A.Argument, params: readonly TypeHandle[]): Promise<BoundFn> {
-    return this.fn(a, params, await this.it.wk.keyword('bool'));
+    return this.fn(a, params, await this.it.wk.keyword('bool'), 'predicate');
   }
 
   /** A sequence argument (Concat, Zip, Join's inner...): its source and element type. */

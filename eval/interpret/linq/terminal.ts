@@ -257,10 +257,6 @@ export class Terminal {
     const max = c.name === 'Max';
     const n = await this.numeric(type);
     if (n) {
-      if (n.kind === 'decimal')
-        throw new UnsupportedError(
-          'Min and Max of decimals are not supported yet: use a foreach loop',
-        );
       return { type, value: extremum(values, n.kind, max, n.nullable) };
     }
     // Min<T>: Comparer<T>.Default; a reference type's (or nullable's) nulls are skipped
