@@ -214,6 +214,13 @@ export class Terminal {
         valueType = under ? await this.nullableOf(bt) : bt;
       }
     }
+    if (!n && selector)
+      // no Sum/Average overload takes it: C# reports the lambda's body against Func<T, int>
+      throw new CompileError(
+        'CS0029',
+        `cannot implicitly convert type '${await this.it.facts.name(valueType)}' to 'int'`,
+        c.args[0]!.span,
+      );
     if (!n)
       throw new CompileError(
         'CS1929',
