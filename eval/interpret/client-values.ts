@@ -11,6 +11,7 @@ import type { ClientFunction } from './functions.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
 import type { SequenceSource } from './sequences.js';
+import { fromArray } from './linq/enumerable.js';
 import type { SType } from './type-facts.js';
 
 export interface ClientDelegate extends ClientObject {
@@ -65,9 +66,7 @@ export class ClientValues {
 
   /** A sequence of fixed elements (a client array or list: of anonymous objects). */
   fixedSequence(type: TypeHandle, elementType: SType, items: readonly EvalValue[]): EvalValue {
-    return this.sequence(type, elementType, async function* () {
-      yield* items;
-    });
+    return this.sequence(type, elementType, () => fromArray(items));
   }
 
   /** `new { a = 1, p.Name }` (§12.8.17.7): an anonymous object, client-side. */
@@ -116,7 +115,13 @@ export class ClientValues {
       case 'client':
         if (v.payload.text) return v.payload.text();
         return (await this.it.facts.fullName(v.type)).replace(/^<anonymous type.*/, '');
-      default: {
+      case 'void':
+        return '';
+      case 'decimal':
+      case 'enum':
+      case 'object':
+      case 'pointer':
+      case 'struct': {
         const object = await this.it.wk.keyword('object');
         const m = (await this.it.md.members(object, 'ToString')).methods.find(
           (x) => x.parameters.length === 0,

@@ -745,9 +745,7 @@ export class Linq {
           'System.ArgumentOutOfRangeException',
           'Specified argument was out of the range of valid values.\nParameter name: count',
         );
-      return this.make(int, async function* () {
-        for (let i = 0; i < count; i++) yield num('int', start + i);
-      });
+      return this.make(int, () => generated(count, (i) => num('int', start + i)));
     }
     if (name === 'Repeat') {
       this.arity(c, 2);
@@ -760,9 +758,7 @@ export class Linq {
           'System.ArgumentOutOfRangeException',
           'Specified argument was out of the range of valid values.\nParameter name: count',
         );
-      return this.make(type, async function* () {
-        for (let i = 0; i < count; i++) yield value;
-      });
+      return this.make(type, () => generated(count, () => value));
     }
     this.arity(c, 0);
     if (t.typeArgs.length !== 1)
@@ -792,11 +788,22 @@ export function lambdaArity(a: A.Argument): number {
 
 const noCall: ClientFunction = () => Promise.resolve(VOID);
 
-// eslint-disable-next-line require-yield
-async function* none(): AsyncGenerator<EvalValue, void, undefined> {
-  return;
+/** An empty sequence's enumeration. */
+function none(): AsyncGenerator<EvalValue, void, undefined> {
+  return fromArray([]);
 }
 
+/** `count` elements made by `at(i)` (Range, Repeat). */
+// eslint-disable-next-line @typescript-eslint/require-await -- its elements are computed
+async function* generated(
+  count: number,
+  at: (i: number) => EvalValue,
+): AsyncGenerator<EvalValue, void, undefined> {
+  for (let i = 0; i < count; i++) yield at(i);
+}
+
+/** The elements of a JS array as a sequence's enumeration. */
+// eslint-disable-next-line @typescript-eslint/require-await -- its elements are known
 export async function* fromArray(
   items: readonly EvalValue[],
 ): AsyncGenerator<EvalValue, void, undefined> {
