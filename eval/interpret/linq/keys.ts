@@ -5,7 +5,9 @@
 
 import { UnsupportedError } from '../errors.js';
 import type { Interpreter } from '../interpreter.js';
-import type { EvalValue } from '../../values.js';
+import { decimalCompare } from '../../semantics/decimal.js';
+import type { DecimalBits, EvalValue } from '../../values.js';
+import { decimalFromBits } from '../primitives.js';
 
 const collator = new Intl.Collator('en-US');
 
@@ -29,7 +31,7 @@ export class Keys {
         if (typeof v.value === 'number' && Object.is(v.value, -0)) return `${v.type}:0`;
         return `${v.type}:${String(v.value)}`;
       case 'decimal':
-        return `m:${decimalNumber(v.bits)}`;
+        return `m:${decimalKey(v.bits)}`;
       case 'string':
         return `s:${await this.text(v)}`;
       case 'enum':
@@ -68,7 +70,7 @@ export class Keys {
     if (a.kind === 'enum' && b.kind === 'enum') return compareNumbers(a.value, b.value);
     if (a.kind === 'bool' && b.kind === 'bool') return Number(a.value) - Number(b.value);
     if (a.kind === 'decimal' && b.kind === 'decimal')
-      return compareNumbers(decimalNumber(a.bits), decimalNumber(b.bits));
+      return decimalCompare(decimalFromBits(a.bits), decimalFromBits(b.bits));
     if (a.kind === 'string' && b.kind === 'string') {
       const c = collator.compare(await this.text(a), await this.text(b));
       return c < 0 ? -1 : c > 0 ? 1 : 0;
@@ -91,16 +93,13 @@ export function compareNumbers(a: number | bigint, b: number | bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** A decimal's value as a double (enough to compare and to hash equal values alike). */
-export function decimalNumber(bits: {
-  flags: number;
-  hi: number;
-  lo: number;
-  mid: number;
-}): number {
-  const mantissa =
-    (BigInt(bits.hi >>> 0) << 64n) | (BigInt(bits.mid >>> 0) << 32n) | BigInt(bits.lo >>> 0);
-  const scale = (bits.flags >> 16) & 0xff;
-  const n = Number(mantissa) / 10 ** scale;
-  return bits.flags & 0x80000000 ? -n : n;
+/** A decimal's value without trailing zeros (1.0m equals 1.00m). */
+function decimalKey(bits: DecimalBits): string {
+  const d = decimalFromBits(bits);
+  let { mantissa, scale } = d;
+  while (scale > 0 && mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    scale--;
+  }
+  return mantissa === 0n ? '0' : `${d.negative ? '-' : ''}${mantissa}e-${scale}`;
 }
