@@ -109,7 +109,8 @@ export class Interpreter {
     this.clientTypes = new ClientTypes(runtime.metadata, registry);
     this.rt = {
       metadata: this.clientTypes,
-      game: prefetching(this.budget.counting(runtime.game), this.budget),
+      // batched reads under the counting: their invokes are reads, not the program's effects
+      game: this.budget.counting(prefetching(runtime.game, this.clientTypes, this.budget)),
     };
     const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
