@@ -55,7 +55,7 @@ export type EvalValue =
 
 /** What the formatter may ask of a client-side value (the interpreter's objects extend it). */
 export interface ClientObject {
-  readonly clientKind: 'delegate' | 'sequence' | 'anonymous';
+  readonly clientKind: 'delegate' | 'sequence' | 'anonymous' | 'enumerator';
   /** A sequence's elements: one enumeration (it may run the query's lambdas). */
   elements?(): AsyncIterable<EvalValue>;
   /** An anonymous object's members, in declaration order. */

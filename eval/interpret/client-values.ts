@@ -36,6 +36,13 @@ export interface ClientSequence extends ClientObject, SequenceSource {
   readonly groupKey?: EvalValue;
 }
 
+/** An enumerator of a client sequence, pulled by MoveNext. */
+interface ClientEnumerator extends ClientObject {
+  readonly clientKind: 'enumerator';
+  readonly iteration: AsyncGenerator<EvalValue, void, undefined>;
+  current: EvalValue | undefined;
+}
+
 export class ClientValues {
   constructor(private readonly it: Interpreter) {}
 
@@ -67,6 +74,16 @@ export class ClientValues {
   /** A sequence of fixed elements (a client array or list: of anonymous objects). */
   fixedSequence(type: TypeHandle, elementType: SType, items: readonly EvalValue[]): EvalValue {
     return this.sequence(type, elementType, () => fromArray(items));
+  }
+
+  /** `q.GetEnumerator()` on a sequence made here: MoveNext, Current and Dispose run it. */
+  private enumerator(seq: ClientSequence, type: TypeHandle): EvalValue {
+    const payload: ClientEnumerator = {
+      clientKind: 'enumerator',
+      iteration: seq.iterate(),
+      current: undefined,
+    };
+    return { kind: 'client', type, payload };
   }
 
   /** `new { a = 1, p.Name }` (§12.8.17.7): an anonymous object, client-side. */
@@ -163,6 +180,23 @@ export class ClientValues {
     }
     const seq = p as ClientSequence;
     if (p.clientKind === 'sequence' && m.name === 'get_Key' && seq.groupKey) return seq.groupKey;
+    if (p.clientKind === 'sequence' && m.name === 'GetEnumerator' && m.returnType)
+      return this.enumerator(seq, m.returnType);
+    if (p.clientKind === 'enumerator') {
+      const e = p as ClientEnumerator;
+      switch (m.name) {
+        case 'MoveNext': {
+          const r = await e.iteration.next();
+          e.current = r.done ? undefined : r.value;
+          return bool(!r.done);
+        }
+        case 'get_Current':
+          return e.current ?? (await this.it.defaults.defaultValue(m.returnType!)).value;
+        case 'Dispose':
+          await e.iteration.return(undefined);
+          return VOID;
+      }
+    }
     throw new UnsupportedError(
       `'${m.name}' cannot be called on a ${p.clientKind} made by the program (${await this.it.facts.name(receiver.type)}): it lives in the evaluator, not in the game`,
     );

@@ -27,12 +27,25 @@ export class TypeFacts {
     return a === 'null' || b === 'null' ? a === b : a.key === b.key;
   }
 
+  private readonly names = new Map<string, Promise<string>>();
+
+  /** The reflection name, once per type and evaluation (asked for every operator applied). */
+  private cachedName(t: TypeHandle): Promise<string> {
+    let n = this.names.get(t.key);
+    if (!n) {
+      n = this.fullName(t);
+      this.names.set(t.key, n);
+      n.catch(() => this.names.delete(t.key));
+    }
+    return n;
+  }
+
   async primitive(t: SType): Promise<PrimitiveKind | undefined> {
-    return t === 'null' ? undefined : primitiveKindOfName(await this.fullName(t));
+    return t === 'null' ? undefined : primitiveKindOfName(await this.cachedName(t));
   }
 
   async isString(t: SType): Promise<boolean> {
-    return t !== 'null' && (await this.fullName(t)) === 'System.String';
+    return t !== 'null' && (await this.cachedName(t)) === 'System.String';
   }
 
   async isObject(t: SType): Promise<boolean> {

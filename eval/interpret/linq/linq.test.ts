@@ -139,6 +139,14 @@ describe('deferred execution and side effects', () => {
     ).toBe('3');
   });
 
+  it("a query's own enumerator runs it one MoveNext at a time", async () => {
+    expect(
+      await text(
+        'int n = 0; var e = Game.World.Ints.Where(x => { n++; return x > 3; }).GetEnumerator(); e.MoveNext(); n * 10 + e.Current',
+      ),
+    ).toBe('34');
+  });
+
   it('a foreach runs over a query', async () => {
     expect(
       await text('int s = 0; foreach (var x in Game.World.Ints.Where(x => x > 4)) s += x; s'),
