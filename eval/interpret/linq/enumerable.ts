@@ -17,7 +17,7 @@ import type { Interpreter } from '../interpreter.js';
 import type { Operand, Resolved } from '../operand.js';
 import type { SequenceSource } from '../sequences.js';
 import type { SType } from '../type-facts.js';
-import { Keys } from './keys.js';
+import { Keys, type Keyer } from './keys.js';
 import { Terminal, TERMINAL_OPERATORS } from './terminal.js';
 
 const DEFERRED_OPERATORS = new Set([
@@ -298,6 +298,13 @@ export class Linq {
     return this.fn(a, params, await this.it.wk.keyword('bool'), 'predicate');
   }
 
+  /** Whether an argument is a delegate value or a method group (not a comparer). */
+  private async isFunction(a: A.Argument): Promise<boolean> {
+    const r = await this.it.inDry(() => this.it.resolve(valueOf(a)));
+    if (r.k === 'methods') return true;
+    return r.k === 'value' && (await this.facts.isDelegate(r.op.type));
+  }
+
   /** A sequence argument (Concat, Zip, Join's inner...): its source and element type. */
   async sequenceArg(a: A.Argument): Promise<{ source: SequenceSource; elementType: TypeHandle }> {
     const op = await this.it.expr(valueOf(a));
@@ -397,12 +404,12 @@ export class Linq {
         });
       }
       case 'Distinct': {
-        this.arity(c, 0);
-        const keys = this.keys;
+        this.arity(c, 0, 1);
+        const keyer = await this.keyer(c.args[0]);
         return this.make(T, async function* () {
           const seen = new Set<string>();
           for await (const x of src.iterate()) {
-            const k = await keys.key(x);
+            const k = await keyer(x);
             if (seen.has(k)) continue;
             seen.add(k);
             yield x;
@@ -518,6 +525,15 @@ export class Linq {
     throw new Error(`LINQ operator ${c.name} has no implementation`);
   }
 
+  /** Equality keys: EqualityComparer<T>.Default's, or a game comparer argument's. */
+  async keyer(comparer: A.Argument | undefined): Promise<Keyer> {
+    if (!comparer) return (v) => this.keys.key(v);
+    const op = await this.it.expr(valueOf(comparer));
+    if (this.it.dry) return (v) => this.keys.key(v);
+    if (op.value.kind === 'null') return (v) => this.keys.key(v); // null: the default comparer
+    return this.keys.comparerKeyer(op);
+  }
+
   private async sameElements(c: LinqCall, a: TypeHandle, b: TypeHandle): Promise<void> {
     if (this.facts.same(a, b)) return;
     throw new CompileError(
@@ -556,7 +572,7 @@ export class Linq {
   }
 
   private async orderBy(c: LinqCall, receiver: Operand): Promise<Operand> {
-    this.arity(c, 1);
+    this.arity(c, 1, 2);
     const T = c.elementType;
     const then = c.name.startsWith('Then');
     const previous =
@@ -573,10 +589,14 @@ export class Linq {
     const type = await this.orderedType(T);
     if (this.it.dry) return { type, value: VOID };
     const keys = this.keys;
+    const comparer = c.args[1] ? await this.it.expr(valueOf(c.args[1])) : undefined;
     const key: SortKey = {
       key: f.call,
       descending: c.name.endsWith('Descending'),
-      compare: (x, y) => keys.compare(x, y),
+      compare:
+        comparer && comparer.value.kind !== 'null'
+          ? await keys.comparerOrder(comparer)
+          : (x, y) => keys.compare(x, y),
     };
     const base = then && previous ? previous.source : c.source;
     const all = then && previous ? [...previous.keys, key] : [key];
@@ -619,11 +639,12 @@ export class Linq {
     source: SequenceSource,
     key: ClientFunction,
     element?: ClientFunction,
+    keyer: Keyer = (v) => this.keys.key(v),
   ): Promise<{ key: EvalValue; items: EvalValue[] }[]> {
     const out = new Map<string, { key: EvalValue; items: EvalValue[] }>();
     for await (const x of source.iterate()) {
       const k = await key([x]);
-      const text = await this.keys.key(k);
+      const text = await keyer(k);
       let g = out.get(text);
       if (!g) out.set(text, (g = { key: k, items: [] }));
       g.items.push(element ? await element([x]) : x);
@@ -640,13 +661,22 @@ export class Linq {
     // GroupBy(key, element) or GroupBy(key, (k, g) => result): by the lambda's parameters
     let element: BoundFn | undefined;
     let result: A.Argument | undefined;
-    if (c.args.length === 3) {
-      element = await this.fn(c.args[1]!, [T]);
-      result = c.args[2];
-    } else if (c.args[1]) {
-      if (lambdaArity(c.args[1]) === 2) result = c.args[1];
-      else element = await this.fn(c.args[1], [T]);
+    let comparer: A.Argument | undefined;
+    // GroupBy(key, comparer) and GroupBy(key, element, comparer): the last is not a function
+    const rest = [...c.args.slice(1)];
+    const last = rest.at(-1);
+    if (last && lambdaArity(last) === -1 && !(await this.isFunction(last))) {
+      comparer = last;
+      rest.pop();
     }
+    if (rest.length === 2) {
+      element = await this.fn(rest[0]!, [T]);
+      result = rest[1];
+    } else if (rest[0]) {
+      if (lambdaArity(rest[0]) === 2) result = rest[0];
+      else element = await this.fn(rest[0], [T]);
+    }
+    const keyer = await this.keyer(comparer);
     const E = element ? this.concrete(element.type) : T;
     const groupingType = await this.generic('System.Linq.IGrouping`2', [K, E]);
     const E_seq = await this.enumerableOf(E);
@@ -655,7 +685,7 @@ export class Linq {
     const grouping = (g: { key: EvalValue; items: EvalValue[] }, type: TypeHandle) =>
       this.it.clientValues.sequence(type, E, () => fromArray(g.items), { groupKey: g.key });
     return this.make(resultFn ? resultFn.type : groupingType, async function* () {
-      for (const g of await groups(src, key.call, element?.call)) {
+      for (const g of await groups(src, key.call, element?.call, keyer)) {
         if (resultFn) yield await resultFn.call([g.key, grouping(g, E_seq)]);
         else yield grouping(g, groupingType);
       }

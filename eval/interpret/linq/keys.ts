@@ -3,13 +3,19 @@
 // string by its text, a struct field by field, an anonymous object member by member), a game
 // object by identity. A game type's own Equals/CompareTo is not called (see eval-contract.md).
 
-import { UnsupportedError } from '../errors.js';
+import type { TypeHandle } from '../../runtime.js';
+import { CompileError, UnsupportedError } from '../errors.js';
+import type { Operand } from '../operand.js';
 import type { Interpreter } from '../interpreter.js';
 import { decimalCompare } from '../../semantics/decimal.js';
 import type { DecimalBits, EvalValue } from '../../values.js';
 import { decimalFromBits } from '../primitives.js';
 
 const collator = new Intl.Collator('en-US');
+
+/** A value's equality key (equal keys: equal values, for the comparer in use). */
+export type Keyer = (v: EvalValue) => Promise<string>;
+export type Order = (a: EvalValue, b: EvalValue) => Promise<number>;
 
 export class Keys {
   private readonly identities = new WeakMap<object, number>();
@@ -56,6 +62,55 @@ export class Keys {
         return `c:${id}`;
       }
     }
+  }
+
+  /** The comparer's method `name` of `arity` parameters, found on its static type. */
+  private async comparerMethod(comparer: Operand, name: string, arity: number) {
+    const type = comparer.type as TypeHandle;
+    for (const level of await this.it.members.searchOrder(type)) {
+      const all = [level, ...(await this.it.md.interfaces(level))];
+      for (const t of all) {
+        const m = (await this.it.md.members(t, name)).methods.find(
+          (x) => !x.isStatic && x.parameters.length === arity,
+        );
+        if (m) return m;
+      }
+    }
+    throw new CompileError('CS1503', `the comparer has no ${name} of ${arity} parameters`);
+  }
+
+  /**
+   * Equality by a game IEqualityComparer<T> (StringComparer.OrdinalIgnoreCase...): its
+   * GetHashCode buckets the values, its Equals decides within a bucket; invokes in the game.
+   */
+  async comparerKeyer(comparer: Operand): Promise<Keyer> {
+    const hash = await this.comparerMethod(comparer, 'GetHashCode', 1);
+    const equals = await this.comparerMethod(comparer, 'Equals', 2);
+    const buckets = new Map<string, EvalValue[]>();
+    const call = async (m: typeof hash, args: EvalValue[]) =>
+      (await this.it.invoker.invokeOn(m, comparer, args, false)).result;
+    return async (v) => {
+      const h = v.kind === 'null' ? undefined : await call(hash, [v]);
+      const key = h?.kind === 'number' ? `h:${String(h.value)}` : 'n';
+      let reps = buckets.get(key);
+      if (!reps) buckets.set(key, (reps = []));
+      for (const [i, r] of reps.entries()) {
+        const same = await call(equals, [r, v]);
+        if (same.kind === 'bool' && same.value) return `${key}:${i}`;
+      }
+      reps.push(v);
+      return `${key}:${reps.length - 1}`;
+    };
+  }
+
+  /** Ordering by a game IComparer<T> (StringComparer.Ordinal...): its Compare, invoked. */
+  async comparerOrder(comparer: Operand): Promise<Order> {
+    const compare = await this.comparerMethod(comparer, 'Compare', 2);
+    return async (a, b) => {
+      const r = (await this.it.invoker.invokeOn(compare, comparer, [a, b], false)).result;
+      const n = r.kind === 'number' ? Number(r.value) : 0;
+      return n < 0 ? -1 : n > 0 ? 1 : 0;
+    };
   }
 
   async equals(a: EvalValue, b: EvalValue): Promise<boolean> {

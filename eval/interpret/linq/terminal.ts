@@ -97,12 +97,13 @@ export class Terminal {
         return { type: boolType, value: bool(!any) };
       }
       case 'Contains': {
-        this.linq.arity(c, 1);
+        this.linq.arity(c, 1, 2);
         const x = await it.conversions.implicitly(await it.expr(valueOf(c.args[0]!)), T);
+        const keyer = await this.linq.keyer(c.args[1]);
         if (dry) return { type: boolType, value: VOID };
-        const k = await this.linq.keys.key(x.value);
+        const k = await keyer(x.value);
         for await (const y of c.source.iterate())
-          if ((await this.linq.keys.key(y)) === k) return { type: boolType, value: bool(true) };
+          if ((await keyer(y)) === k) return { type: boolType, value: bool(true) };
         return { type: boolType, value: bool(false) };
       }
       case 'First':
