@@ -24,6 +24,7 @@ import type { EvalValue } from './values.js';
 export const DEFAULT_USINGS: readonly string[] = [
   'System',
   'System.Collections.Generic',
+  'System.Linq',
   'UnityEngine',
   'Unity.Entities',
   'Unity.Mathematics',

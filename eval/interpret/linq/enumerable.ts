@@ -129,9 +129,12 @@ export class Linq {
     const t = e.target;
     if (t.kind !== 'MemberAccess' || t.conditional) return undefined;
     const name = t.name.name;
+    const linq = this.it.options.usings.includes('System.Linq');
     this.objectType ??= await this.it.wk.keyword('object');
-    if (['Range', 'Repeat', 'Empty'].includes(name) && this.namesEnumerable(t.target))
+    if (['Range', 'Repeat', 'Empty'].includes(name) && this.namesEnumerable(t.target, linq))
       return this.staticCall(name, e, t);
+    // extension methods are in scope by a using directive, as in C# (System.Linq is a default)
+    if (!linq) return undefined;
     if (!DEFERRED_OPERATORS.has(name) && !TERMINAL_OPERATORS.has(name)) return undefined;
     // the receiver's static type decides, found without running it
     const probe = await this.it.inDry(() => this.it.resolveInChain(t.target));
@@ -159,9 +162,9 @@ export class Linq {
     return this.deferred(call, receiver);
   }
 
-  private namesEnumerable(target: A.Expression): boolean {
+  private namesEnumerable(target: A.Expression, linq: boolean): boolean {
     if (target.kind === 'Name')
-      return target.name === 'Enumerable' && !this.it.locals.has('Enumerable');
+      return linq && target.name === 'Enumerable' && !this.it.locals.has('Enumerable');
     return (
       target.kind === 'MemberAccess' &&
       target.name.name === 'Enumerable' &&

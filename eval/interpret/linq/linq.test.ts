@@ -38,7 +38,8 @@ beforeEach(() => {
   );
 });
 
-const v = (source: string) => valueOf(fake, source);
+const LINQ = { usings: ['System', 'System.Linq'], anyNamespace: false };
+const v = (source: string) => valueOf(fake, source, LINQ);
 const text = async (source: string) => (await v(source)).text;
 
 describe('operators', () => {
@@ -190,28 +191,28 @@ describe('batched field reads', () => {
 
 describe('exceptions', () => {
   it('empty sequences throw as .NET does', async () => {
-    const e = await exceptionOf(fake, 'Game.World.Ints.Where(x => x > 100).First()');
+    const e = await exceptionOf(fake, 'Game.World.Ints.Where(x => x > 100).First()', LINQ);
     expect(e).toEqual({
       type: 'System.InvalidOperationException',
       message: 'Sequence contains no elements',
     });
-    expect((await exceptionOf(fake, 'Game.World.Ints.First(x => x > 100)')).message).toBe(
+    expect((await exceptionOf(fake, 'Game.World.Ints.First(x => x > 100)', LINQ)).message).toBe(
       'Sequence contains no matching element',
     );
-    expect((await exceptionOf(fake, 'Game.World.Ints.Where(x => x > 100).Max()')).message).toBe(
-      'Sequence contains no elements',
-    );
-    expect((await exceptionOf(fake, 'Game.World.Ints.Single(x => x == 1)')).message).toBe(
+    expect(
+      (await exceptionOf(fake, 'Game.World.Ints.Where(x => x > 100).Max()', LINQ)).message,
+    ).toBe('Sequence contains no elements');
+    expect((await exceptionOf(fake, 'Game.World.Ints.Single(x => x == 1)', LINQ)).message).toBe(
       'Sequence contains more than one matching element',
     );
   });
 
   it('int Sum is checked', async () => {
-    const e = await exceptionOf(fake, 'Enumerable.Repeat(int.MaxValue, 2).Sum()');
+    const e = await exceptionOf(fake, 'Enumerable.Repeat(int.MaxValue, 2).Sum()', LINQ);
     expect(e.type).toBe('System.OverflowException');
   });
 
   it('ThenBy needs an ordered sequence', async () => {
-    expect((await refusal(fake, 'Game.World.Ints.ThenBy(x => x)')).csCode).toBe('CS1061');
+    expect((await refusal(fake, 'Game.World.Ints.ThenBy(x => x)', LINQ)).csCode).toBe('CS1061');
   });
 });
