@@ -24,6 +24,7 @@ import type { EvalValue } from './values.js';
 export const DEFAULT_USINGS: readonly string[] = [
   'System',
   'System.Collections.Generic',
+  'System.Linq',
   'UnityEngine',
   'Unity.Entities',
   'Unity.Mathematics',
@@ -157,13 +158,15 @@ export async function evaluate(
     const last = await guard(() => interpreter.run(program));
     const voidType = await interpreter.wk.keyword('void');
     if (last.type !== 'null' && last.type.key === voidType.key) return { kind: 'void' };
-    const type = last.type === 'null' ? '<null>' : await csharpName(runtime.metadata, last.type);
+    // the interpreter's metadata also knows the types it made itself (anonymous types)
+    const metadata = interpreter.md;
+    const type = last.type === 'null' ? '<null>' : await csharpName(metadata, last.type);
     return {
       kind: 'value',
       type,
       staticType: last.type === 'null' ? undefined : last.type,
       value: last.value,
-      text: await formatValue(runtime, last.value),
+      text: await formatValue({ metadata, game: runtime.game }, last.value),
     };
   } catch (e) {
     if (e instanceof ManagedException)
