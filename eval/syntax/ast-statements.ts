@@ -140,6 +140,8 @@ export interface Parameter extends NodeBase {
   /** null for an implicitly typed lambda parameter. */
   readonly type: TypeNode | null;
   readonly name: Identifier;
+  /** `= value` of an optional parameter (local functions only; a constant, §15.6.2). */
+  readonly defaultValue?: Expression;
 }
 
 /** `x => e`, `(int x, int y) => { ... }`, `() => e`, `delegate (int x) { ... }`. */

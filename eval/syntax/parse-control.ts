@@ -278,7 +278,7 @@ function parseTry(p: Parser, start: Span): Statement {
 }
 
 /** `(int a, string b)` of a local function or an explicitly typed lambda; `(a, b)` when `implicit`. */
-export function parseParameters(p: Parser, implicit: boolean): Parameter[] {
+export function parseParameters(p: Parser, implicit: boolean, defaults = false): Parameter[] {
   const list: Parameter[] = [];
   p.expectPunct('(');
   while (!p.atPunct(')') && !p.atEof) {
@@ -302,7 +302,12 @@ export function parseParameters(p: Parser, implicit: boolean): Parameter[] {
       p.error(Diagnostics.expectedToken(p.tok.span, 'a parameter name', describe(p.tok)));
       p.skipUntil((t) => t.kind === 'punct' && (t.punct === ')' || t.punct === ','));
     } else {
-      list.push({ kind: 'Parameter', type, name: identifier(p.advance()), span: p.finish(start) });
+      const name = identifier(p.advance());
+      if (defaults && type !== null && p.atPunct('=')) {
+        p.advance();
+        const defaultValue = parseExpression(p);
+        list.push({ kind: 'Parameter', type, name, defaultValue, span: p.finish(start) });
+      } else list.push({ kind: 'Parameter', type, name, span: p.finish(start) });
     }
     if (!p.eatPunct(',')) break;
   }
@@ -318,7 +323,7 @@ export function parseLocalFunction(
   if (returnType === 'void') p.advance();
   else checkType(p, returnType, false);
   const name = identifier(p.advance());
-  const parameters = parseParameters(p, false);
+  const parameters = parseParameters(p, false, true);
   let body: Expression | Block;
   if (p.eatPunct('=>')) {
     body = parseExpression(p);

@@ -448,6 +448,10 @@ describe('control statements, lambdas and local functions (issue 17)', () => {
     ],
     ['f(delegate (int x) { return x; })', 'f(((int x) => { return x; }))'],
     ['int Twice(int x) => x * 2; Twice(3)', 'int Twice(int x) => (x * 2); Twice(3)'],
+    [
+      'string Greet(string who = "you", int n = -1) => who; Greet()',
+      'string Greet(string who = "you", int n = (-1)) => who; Greet()',
+    ],
     ['void Log(string s) { Debug.Log(s); }', 'void Log(string s) { Debug.Log(s); }'],
   ]);
 });

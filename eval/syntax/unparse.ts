@@ -57,7 +57,10 @@ function block(b: Block): string {
 }
 
 function parameters(ps: readonly Parameter[]): string {
-  return `(${ps.map((q) => (q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name))).join(', ')})`;
+  const one = (q: Parameter): string =>
+    (q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name)) +
+    (q.defaultValue ? ` = ${expr(q.defaultValue)}` : '');
+  return `(${ps.map(one).join(', ')})`;
 }
 
 function body(b: Expression | Block): string {
