@@ -165,10 +165,12 @@ export const evalTool = defineTool({
     "live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, " +
     '`em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity ' +
     'script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, ' +
-    'Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. ' +
+    'Unity.Mathematics, Unity.Collections, Unity.Transforms, System.Linq). Non-public members are reachable. ' +
     'Statements as in C# (blocks, if, for, foreach, while, do, switch, try/catch/finally, throw, ' +
     '`return e;` gives the value), within a budget (iterations, invokes, freeze ms; past one: ' +
-    'EVAL_BUDGET at a statement boundary). Extension methods as statics: `Enumerable.Sum(xs)`. ' +
+    'EVAL_BUDGET at a statement boundary). Lambdas, local functions, anonymous objects, LINQ ' +
+    '(`xs.Where(e => e.hp < 10).Select(e => e.name).ToList()`) and query syntax run here, not in ' +
+    'the game: a lambda passed to a game method (List.Find, Sort) is refused; use LINQ instead. ' +
     'Assignments change the game and are journaled: `undo` restores ' +
     'them (the result lists each with its journal id, or why it cannot be undone: a property ' +
     'without a getter). A property assignment costs two extra getter invokes (the value before ' +
