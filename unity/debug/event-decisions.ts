@@ -17,7 +17,7 @@ import { UnityError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import type { BreakpointTable } from './breakpoint-table.js';
 import type { Breakpoint, CodeLocation } from './debug-types.js';
-import { evaluateInFrame } from './frame-eval.js';
+import { evaluateInFrame, type StopPlace } from './frame-eval.js';
 import { numberOf, probeFrame } from './probe.js';
 import {
   holeResult,
@@ -30,6 +30,20 @@ import { pointAt } from './locations.js';
 import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
 import type { Stepper, StepperDeps } from './stepping.js';
+
+/**
+ * Where a breakpoint's hit stands: the breakpoint's location in the event's method (the one at
+ * the event's IL offset when the method has several; Mono 6.8 often sends offset 0).
+ */
+function stopPlace(
+  bp: Breakpoint,
+  ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
+): StopPlace | undefined {
+  const here = bp.locations.filter((l) => l.methodId === ev.methodId);
+  const loc =
+    here.find((l) => l.ilOffset === ev.ilOffset) ?? (here.length === 1 ? here[0] : undefined);
+  return loc && { methodId: loc.methodId, ilOffset: loc.ilOffset };
+}
 
 /** A hole that reads the frame number: the entry's `frame`. */
 const FRAME_COUNT_HOLE = /^\s*(?:UnityEngine\.)?Time\.frameCount\s*$/;
@@ -234,7 +248,7 @@ export class EventDecisions {
         bp.hits = bp.hitCount; // the agent reported the n-th hit only
         bp.spent = true;
       }
-      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
       return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
     }
     let verdict: boolean | string;
@@ -246,13 +260,13 @@ export class EventDecisions {
     if (verdict === false) return undefined;
     if (typeof verdict === 'string') {
       // a logpoint never pauses: the entry says why it could not decide
-      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival, verdict);
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival, verdict);
       return { ...base, conditionError: verdict };
     }
     bp.hits++;
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
-    if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
+    if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
     return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
   }
 
@@ -282,10 +296,12 @@ export class EventDecisions {
   private async logHit(
     conn: SdbConnection,
     bp: Breakpoint,
-    threadId: number,
+    ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
     arrival: Arrival,
     conditionError?: string,
   ): Promise<undefined> {
+    const threadId = ev.threadId;
+    const place = stopPlace(bp, ev);
     const parts = parseLogMessage(bp.log!);
     const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
     let holes: HoleResult[];
@@ -295,13 +311,13 @@ export class EventDecisions {
       const r = await this.d.session.run(
         'logpoint',
         bp.owner,
-        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false, place),
         { urgent: true, heldBy: conn },
       );
       holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
       // the frame is known when the message reads it (no invoke of our own at every hit)
-      const at = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
-      const n = at >= 0 ? numberOf(r.value.results[at]!) : undefined;
+      const frameHole = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
+      const n = frameHole >= 0 ? numberOf(r.value.results[frameHole]!) : undefined;
       if (n !== undefined) frame = n;
     } catch (e) {
       const error = messageOf(e);
