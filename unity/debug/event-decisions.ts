@@ -27,6 +27,8 @@ import {
   type TraceStore,
 } from './trace.js';
 import { pointAt } from './locations.js';
+import { readFrames } from './frames.js';
+import { readsOnly } from '../../eval/index.js';
 import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
 import type { Stepper, StepperDeps } from './stepping.js';
@@ -43,6 +45,26 @@ function stopPlace(
   const loc =
     here.find((l) => l.ilOffset === ev.ilOffset) ?? (here.length === 1 ? here[0] : undefined);
   return loc && { methodId: loc.methodId, ilOffset: loc.ilOffset };
+}
+
+/** A logpoint's message as parts and holes, made once per message (every hit uses them). */
+interface LogPlan {
+  log: string;
+  parts: ReturnType<typeof parseLogMessage>;
+  codes: string[];
+  /** Every hole only reads (readsOnly). */
+  readOnly: boolean;
+}
+const logPlans = new WeakMap<Breakpoint, LogPlan>();
+
+function logPlan(bp: Breakpoint): LogPlan {
+  const kept = logPlans.get(bp);
+  if (kept && kept.log === bp.log) return kept;
+  const parts = parseLogMessage(bp.log!);
+  const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
+  const plan = { log: bp.log!, parts, codes, readOnly: codes.every(readsOnly) };
+  logPlans.set(bp, plan);
+  return plan;
 }
 
 /** A hole that reads the frame number: the entry's `frame`. */
@@ -301,9 +323,12 @@ export class EventDecisions {
     conditionError?: string,
   ): Promise<undefined> {
     const threadId = ev.threadId;
-    const place = stopPlace(bp, ev);
-    const parts = parseLogMessage(bp.log!);
-    const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
+    const { parts, codes, readOnly } = logPlan(bp);
+    const at = stopPlace(bp, ev);
+    // holes that only read are evaluated before the frame is read: ask for it now, while the
+    // turn is taken (one round trip less before the holes' own reads)
+    const place = at && readOnly ? { ...at, frames: readFrames(conn, threadId) } : at;
+    place?.frames?.catch(() => undefined); // its reader reports a failure
     let holes: HoleResult[];
     let frame: number | undefined;
     try {

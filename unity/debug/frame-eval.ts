@@ -35,6 +35,7 @@ import {
   slotShape,
   slotValues,
   type FrameSlot,
+  type RawFrame,
 } from './frames.js';
 import { frameScope } from './frame-scope.js';
 import type { LocationCache } from './locations.js';
@@ -106,6 +107,11 @@ export async function frameEvaluator(
 export interface StopPlace {
   methodId: number;
   ilOffset: number;
+  /**
+   * The thread's frames, asked for as the event arrived (the frame keeps its id while the
+   * thread stays stopped, even across an invoke: its stack address does not change).
+   */
+  frames?: Promise<RawFrame[]>;
 }
 
 /** An evaluator at a top frame not read yet, and whether that frame was the one expected. */
@@ -133,7 +139,7 @@ export async function earlyFrameEvaluator(
 ): Promise<EarlyFrameEvaluator | undefined> {
   const shape = await slotShape(cache, at.methodId, at.ilOffset);
   if (!isPlainShape(shape)) return undefined;
-  const top = readFrames(ctx.conn, threadId).then((frames) => frames[0]);
+  const top = (at.frames ?? readFrames(ctx.conn, threadId)).then((frames) => frames[0]);
   const confirmed = top.then(
     async (f) =>
       f !== undefined &&
