@@ -108,15 +108,14 @@ describe('a frame that is not the one expected', () => {
     // the method of another frame (a static one with other variables), to stand for a wrong
     // place: found by a logpoint there (which never pauses)
     const other = (
-      await call('debug_set_breakpoint', {
+      await game.app.debug.setBreakpoint('agent-a', {
         type: 'Game.FrameTargets',
         method: 'Frame',
         line: mark('frame-static'),
         log: 'x',
       })
-    ).breakpoint;
-    const frameMethod = game.app.debug.status().breakpoints.find((b) => b.id === other.id)!
-      .locations[0]!.methodId;
+    ).value;
+    const frameMethod = other.locations[0]!.methodId;
     await call('debug_remove_breakpoint', { id: other.id });
     await call('debug_set_breakpoint', {
       type: 'Game.FrameTargets',

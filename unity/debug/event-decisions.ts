@@ -83,7 +83,13 @@ export interface EventDecisionDeps extends StepperDeps {
 }
 
 /** A watch's hit: what it reads at the stop (in an operation of its own); never a pause. */
-export type Sampler = (threadId: number, arrival: Arrival, conn: SdbConnection) => Promise<void>;
+export type Sampler = (
+  threadId: number,
+  arrival: Arrival,
+  conn: SdbConnection,
+  /** Where the thread stopped, when the breakpoint says (see StopPlace). */
+  at?: StopPlace,
+) => Promise<void>;
 
 /** When an event set arrived: the monotonic clock (stop costs) and the wall clock (entries). */
 export interface Arrival {
@@ -271,7 +277,7 @@ export class EventDecisions {
         bp.spent = true;
       }
       if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
-      return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+      return this.sampled(conn, bp, ev, arrival) ?? base;
     }
     let verdict: boolean | string;
     try {
@@ -289,19 +295,19 @@ export class EventDecisions {
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
     if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
-    return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+    return this.sampled(conn, bp, ev, arrival) ?? base;
   }
 
   /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
   private sampled(
     conn: SdbConnection,
     bp: Breakpoint,
-    threadId: number,
+    ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
     arrival: Arrival,
   ): Promise<undefined> | undefined {
     const sampler = this.d.samplers.get(bp.id);
     if (!sampler) return undefined;
-    return sampler(threadId, arrival, conn).then(
+    return sampler(ev.threadId, arrival, conn, stopPlace(bp, ev)).then(
       () => undefined,
       (e: unknown) => {
         this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
