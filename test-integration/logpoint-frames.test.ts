@@ -55,8 +55,9 @@ async function logged(type: string, method: string, line: number, log: string, n
 
 describe('logpoint holes evaluated before the frame is read', () => {
   it('record what the frame holds in an instance method, as holes evaluated in the read frame do', async () => {
+    // a property getter first: its invoke lets the thread run, after the frame's values are read
     const reading =
-      'h={Health} s={shadowed} ts={this.shadowed} d={Doubled} l={Limit} m={Current} b={BaseStatic} c={Calls == s_Calls} f={frame} lf={local == frame % 5}';
+      'd={Doubled} h={Health} s={shadowed} ts={this.shadowed} l={Limit} m={Current} b={BaseStatic} c={Calls == s_Calls} f={frame} lf={local == frame % 5}';
     const before = game.app.session.status();
     const early = await logged('Game.FrameTargets', 'Step', mark('frame-step'), reading);
     // a call among the holes: every hole is evaluated in the frame read first
@@ -66,7 +67,7 @@ describe('logpoint holes evaluated before the frame is read', () => {
       mark('frame-step'),
       `${reading} k={Scale(1)}`,
     );
-    const expected = /^h=100 s=2 ts=1 d=200 l=42 m=Busy b=70 c=True f=(\d+) lf=True( k=100)?$/;
+    const expected = /^d=200 h=100 s=2 ts=1 l=42 m=Busy b=70 c=True f=(\d+) lf=True( k=100)?$/;
     for (const e of [...early, ...late]) {
       expect(e.message).toMatch(expected);
       expect(e.errors).toBeUndefined();
@@ -77,6 +78,19 @@ describe('logpoint holes evaluated before the frame is read', () => {
     const frames = early.map((e) => Number(expected.exec(e.message)![1]));
     for (let i = 1; i < frames.length; i++) expect(frames[i]).toBe(frames[i - 1]! + 1);
     expect(game.app.session.status().holds).toEqual(before.holds);
+  });
+
+  it("read the frame's values before a static getter's invoke lets the thread run", async () => {
+    const entries = await logged(
+      'Game.FrameTargets',
+      'Frame',
+      mark('frame-static'),
+      'c={Calls > 0} f={frame} l={local == frame % 5} c2={Calls > 0}',
+    );
+    for (const e of entries) {
+      expect(e.message).toMatch(/^c=True f=\d+ l=True c2=True$/);
+      expect(e.errors).toBeUndefined();
+    }
   });
 
   it("record a struct method's `this` and fields", async () => {

@@ -164,8 +164,17 @@ export async function earlyFrameEvaluator(
     ...s,
     raw: async (): Promise<Value> => (await valuesOf())[i]!.raw,
   }));
-  const scope = await frameScope(ctx, threadId, 0, at.methodId, shape.declaringTypeId, slots);
-  return { run: await evaluatorIn(ctx, threadId, scope, undefined), confirmed };
+  // An invoke (a property getter) lets the thread run and makes the agent forget the frame ids
+  // it gave: the values are read before the first one, as when the frame is read first.
+  const before: OperationContext = {
+    ...ctx,
+    invoke: async (...call) => {
+      if (shape.slots.length > 0) await valuesOf().catch(() => undefined);
+      return ctx.invoke(...call);
+    },
+  };
+  const scope = await frameScope(before, threadId, 0, at.methodId, shape.declaringTypeId, slots);
+  return { run: await evaluatorIn(before, threadId, scope, undefined), confirmed };
 }
 
 /**
