@@ -11,6 +11,7 @@
 
 import type { FixtureProcess } from '../fixtures/launch.js';
 import { Debugger } from '../unity/debug/debugger.js';
+import { FRAME_PROGRAMS } from '../unity/debug/frame-eval.js';
 import { watch } from '../unity/observe/watch.js';
 import { distribution } from '../unity/observe/stats.js';
 import { GameSession } from '../unity/session/session.js';
@@ -45,6 +46,15 @@ export async function measureObserve(opts: {
       throw new Error(`a logpoint entry is not the message: ${entries[0]?.message}`);
     // the first hit binds the programs: the steady hits are what a logpoint costs
     const stops = bp.stopCost!.recentMs!.slice(1);
+    // the holes are bound once (per frame shape), then only run
+    const programs = (
+      await session.run(
+        'bench: programs bound',
+        'bench',
+        (ctx) => Promise.resolve({ ...ctx.connection.part(FRAME_PROGRAMS).stats }),
+        { window: false },
+      )
+    ).value;
 
     const w = await watch(session, dbg, 'bench', {
       codes: [
@@ -61,6 +71,8 @@ export async function measureObserve(opts: {
     return {
       logpoint_stop_ms: median(stops),
       logpoint_entries: entries.length,
+      logpoint_programs_bound: programs.misses,
+      logpoint_programs_reused: programs.hits,
       watch_samples: w.frames.length,
       watch_frame_ms_median: watchedMedian,
       unwatched_frame_ms: unwatched,
@@ -124,6 +136,8 @@ export const observe = {
         iterations_per_round: n,
         rounds: o.rounds,
         logpoint_entries: m['logpoint_entries'],
+        logpoint_programs_bound: m['logpoint_programs_bound'],
+        logpoint_programs_reused: m['logpoint_programs_reused'],
         watch_samples: m['watch_samples'],
         watch_frame_ms_median: m['watch_frame_ms_median'],
         unwatched_frame_ms: m['unwatched_frame_ms'],
