@@ -17,7 +17,12 @@ import {
 } from './interpret/budget.js';
 import type { Builtin, BuiltinFunction, InterpreterOptions } from './interpret/options.js';
 import type { EvalScope } from './interpret/scope.js';
-import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
+import {
+  GameExceptionError,
+  type MetadataProvider,
+  type Runtime,
+  type TypeHandle,
+} from './runtime.js';
 import { EvalCompileError, EvalManagedException } from './semantics/errors.js';
 import { shapeKey, type PreparedProgram, type ProgramCache } from './program-cache.js';
 import {
@@ -33,6 +38,7 @@ import type { EvalValue } from './values.js';
 export const DEFAULT_USINGS: readonly string[] = [
   'System',
   'System.Collections.Generic',
+  'System.Linq',
   'UnityEngine',
   'Unity.Entities',
   'Unity.Mathematics',
@@ -241,18 +247,18 @@ async function execute(
   }
   try {
     // a program that is one scope variable: its value, without an interpreter to build
-    const last =
+    const { last, metadata } =
       prepared.variable !== undefined
-        ? await readVariable(settings, prepared.variable)
+        ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata }
         : await interpret(prepared, runtime, settings, budget);
     if (!last) return { kind: 'void' };
-    const type = last.type === 'null' ? '<null>' : await csharpName(runtime.metadata, last.type);
+    const type = last.type === 'null' ? '<null>' : await csharpName(metadata, last.type);
     return {
       kind: 'value',
       type,
       staticType: last.type === 'null' ? undefined : last.type,
       value: last.value,
-      text: await formatValue(runtime, last.value),
+      text: await formatValue({ metadata, game: runtime.game }, last.value),
     };
   } catch (e) {
     if (e instanceof ManagedException)
@@ -271,17 +277,21 @@ async function execute(
   }
 }
 
-/** Pass 2 by the interpreter: the program's last value, undefined for void. */
+/**
+ * Pass 2 by the interpreter: the program's last value (undefined for void), and the metadata
+ * that names it (the interpreter's also knows the types it made itself: anonymous types).
+ */
 async function interpret(
   { program, notes }: PreparedProgram,
   runtime: Runtime,
   settings: InterpreterOptions,
   budget: Budget,
-): Promise<Operand | undefined> {
+): Promise<{ last: Operand | undefined; metadata: MetadataProvider }> {
   const interpreter = new Interpreter(runtime, settings, { notes, budget });
   const last = await guard(() => interpreter.run(program));
   const voidType = await interpreter.wk.keyword('void');
-  return last.type !== 'null' && last.type.key === voidType.key ? undefined : last;
+  const isVoid = last.type !== 'null' && last.type.key === voidType.key;
+  return { last: isVoid ? undefined : last, metadata: interpreter.md };
 }
 
 async function readVariable(settings: InterpreterOptions, name: string): Promise<Operand> {

@@ -45,7 +45,24 @@ export type EvalValue =
       readonly value: number | bigint;
     }
   /** A pointer-sized value (IntPtr payload). */
-  | { readonly kind: 'pointer'; readonly address: bigint };
+  | { readonly kind: 'pointer'; readonly address: bigint }
+  /**
+   * A value that lives in the evaluator, never in the game: a delegate made from a lambda or a
+   * local function, a LINQ sequence, a grouping. `type` is its C# static type (Func<int, int>,
+   * IEnumerable<T>); `payload` is the evaluator's own object (eval/interpret/client-values.ts).
+   */
+  | { readonly kind: 'client'; readonly type: TypeHandle; readonly payload: ClientObject };
+
+/** What the formatter may ask of a client-side value (the interpreter's objects extend it). */
+export interface ClientObject {
+  readonly clientKind: 'delegate' | 'sequence' | 'anonymous' | 'enumerator';
+  /** A sequence's elements: one enumeration (it may run the query's lambdas). */
+  elements?(): AsyncIterable<EvalValue>;
+  /** An anonymous object's members, in declaration order. */
+  readonly members?: readonly (readonly [string, EvalValue])[];
+  /** What its ToString() gives, when the evaluator defines it (anonymous objects). */
+  text?(): Promise<string>;
+}
 
 export const NULL: EvalValue = { kind: 'null' };
 export const VOID: EvalValue = { kind: 'void' };

@@ -7,86 +7,22 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildFixture } from '../fixtures/build.js';
-import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
-import { EvalError } from '../eval/index.js';
-import { evaluateInGame } from '../unity/eval-bridge/evaluate-in-session.js';
-import { GameSession } from '../unity/session/session.js';
-import {
-  compileOracle,
-  readCorpus,
-  runOracle,
-  type CorpusCase,
-  type Outcome,
-} from './eval-diff/oracle.js';
-
-const USINGS = [
-  'System',
-  'System.Collections.Generic',
-  'UnityEngine',
-  'Unity.Entities',
-  'Unity.Mathematics',
-  'Unity.Collections',
-  'Unity.Transforms',
-  'Game',
-];
+import { readCorpus, type CorpusCase, type Outcome } from './eval-diff/oracle.js';
+import * as diff from './eval-diff/compare.js';
 
 let cases: CorpusCase[];
 let oracle: Map<string, Outcome>;
 let ours: Map<string, Outcome>;
-const fixtures: FixtureProcess[] = [];
-const sessions: GameSession[] = [];
-
-async function attached(): Promise<GameSession> {
-  const fixture = await startFixture({ entities: 200 });
-  fixtures.push(fixture);
-  const session = new GameSession({ invokeTimeoutMs: 10_000 });
-  sessions.push(session);
-  await session.attach({ kind: 'endpoint', host: '127.0.0.1', port: fixture.sdbPort });
-  return session;
-}
+const games = new diff.Games();
 
 beforeAll(async () => {
   cases = await readCorpus(path.join(import.meta.dirname, 'eval-diff', 'corpus.txt'));
-  const build = await buildFixture();
-  const { dll, compileErrors } = await compileOracle(cases, build.dir);
-  const [a, b] = await Promise.all([attached(), attached()]);
-  oracle = (
-    await a.run('oracle', 'eval-diff', (ctx) => runOracle(ctx, dll, cases, compileErrors), {
-      exclusive: true,
-    })
-  ).value;
-  ours = new Map();
-  for (const c of cases) {
-    const r = await b.run('eval', 'eval-diff', async (ctx): Promise<Outcome> => {
-      try {
-        const v = await evaluateInGame(ctx, c.program, { usings: USINGS, anyNamespace: false });
-        if (v.kind === 'value') return { kind: 'value', type: v.type, text: v.text };
-        if (v.kind === 'void') return { kind: 'value', type: 'void', text: 'void' };
-        return { kind: 'exception', type: v.type, message: v.message };
-      } catch (e) {
-        // the compiler's code first, as mcs's messages start with it; our own code when none
-        if (e instanceof EvalError)
-          return {
-            kind: 'compile-error',
-            message: `${e.csCode ?? e.code}: ${e.code} ${e.message}`,
-          };
-        // anything else is a bug of ours: recorded as a difference, not hidden
-        return {
-          kind: 'exception',
-          type: 'EVALUATOR-BUG',
-          message: String((e as Error).stack ?? e).slice(0, 400),
-        };
-      }
-    });
-    ours.set(c.id, r.value);
-  }
+  const [a, b] = await Promise.all([games.attach(), games.attach()]);
+  oracle = await diff.oracleOutcomes(a, cases);
+  ours = await diff.evaluateAll(b, cases, diff.USINGS);
 }, 300_000);
 
-afterAll(async () => {
-  for (const s of sessions) await s.shutdown();
-  for (const f of fixtures) await f.stop();
-});
+afterAll(() => games.stop());
 
 /**
  * Refusals where we are right to refuse but give no compiler code: the parser refuses with
@@ -96,50 +32,23 @@ afterAll(async () => {
  */
 const KNOWN_CODE_GAPS: ReadonlyMap<string, { cs: string; why: string }> = new Map([]);
 
-/** The refusal's code: CSxxxx, or our own code when the refusal has no compiler code. */
-const codeOf = (message: string): string => /^(\S+?):? /.exec(message)?.[1] ?? message;
-
-function same(expected: Outcome, actual: Outcome): boolean {
-  if (expected.kind !== actual.kind) return false;
-  if (expected.kind === 'value') {
-    const a = actual as typeof expected;
-    return expected.type === a.type && expected.text === a.text;
-  }
-  if (expected.kind === 'exception') {
-    const a = actual as typeof expected;
-    return expected.type === a.type && expected.message === a.message;
-  }
-  return codeOf(expected.message) === codeOf((actual as typeof expected).message);
-}
-
 describe('the evaluator agrees with C#', () => {
   it('on every program of the corpus: static type and value, exception, or refusal code', () => {
     const differences: string[] = [];
     for (const c of cases) {
-      const mcs = oracle.get(c.id)!;
       const a = ours.get(c.id)!;
-      let e = mcs;
-      if (c.roslyn !== undefined) {
-        const type = c.roslyn.type ?? (mcs.kind === 'value' ? mcs.type : undefined);
-        if (type === undefined) {
-          differences.push(
-            `${c.id} ${c.program}: the //roslyn note needs the type: //roslyn(T): value`,
-          );
-          continue;
-        }
-        e = { kind: 'value', type, text: c.roslyn.text };
-        if (same(mcs, e))
-          differences.push(
-            `${c.id} ${c.program}: mcs now agrees with the //roslyn note; drop the note`,
-          );
+      const e = diff.expectedOutcome(c, oracle.get(c.id)!);
+      if (typeof e === 'string') {
+        differences.push(`${c.id} ${c.program}: ${e}`);
+        continue;
       }
       const gap = KNOWN_CODE_GAPS.get(c.program);
       if (gap !== undefined) {
         if (
           e.kind === 'compile-error' &&
           a.kind === 'compile-error' &&
-          codeOf(e.message) === gap.cs &&
-          codeOf(a.message) === 'EVAL_SYNTAX'
+          diff.codeOf(e.message) === gap.cs &&
+          diff.codeOf(a.message) === 'EVAL_SYNTAX'
         ) {
           console.log(
             `known code gap ${c.id} ${c.program}: C# ${gap.cs}, ours EVAL_SYNTAX (${gap.why})`,
@@ -150,7 +59,7 @@ describe('the evaluator agrees with C#', () => {
           `${c.id} ${c.program}: KNOWN_CODE_GAPS no longer describes it; update or drop the entry`,
         );
       }
-      if (!same(e, a))
+      if (!diff.same(e, a))
         differences.push(
           `${c.id} ${c.program}\n    C#:   ${JSON.stringify(e)}\n    eval: ${JSON.stringify(a)}`,
         );
@@ -175,7 +84,7 @@ describe('the evaluator agrees with C#', () => {
       const a = ours.get(c.id)!;
       if (e.kind === 'compile-error' && a.kind === 'compile-error') {
         refusals++;
-        expect(codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
+        expect(diff.codeOf(e.message), `${c.id} ${c.program}: ${e.message}`).toMatch(/^CS\d{4}$/);
       }
       if (e.kind === 'value' && e.type !== 'void' && e.type !== '<null>') typed++;
     }

@@ -151,10 +151,11 @@ describe('divergences from C# (docs/eval-contract.md)', () => {
     expect(await value('object a = 1; object b = a; (int)a == (int)b')).toBe('True');
   });
 
-  it('4. extension methods are not searched', async () => {
-    const r = await refusal('Game.Shop.Ints.Sum()');
+  it("4. of the extension methods only System.Linq.Enumerable's are searched", async () => {
+    expect(await value('Game.Shop.Ints.Sum()')).toBe('6');
+    const r = await refusal('Game.Shop.Ints.Frobnicate()');
     expect(r.details?.csCode).toBe('CS1061');
-    expect(r.message).toMatch(/extension methods are not searched/);
+    expect(r.message).toMatch(/only System\.Linq\.Enumerable's are searched/);
   });
 
   it('5. named arguments must follow positional ones (C# 7.2 would accept this one)', async () => {

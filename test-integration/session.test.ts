@@ -132,6 +132,45 @@ describe('the invoker', () => {
     expect(r1.cost.invokes).toBe(10);
   });
 
+  it('runs several calls in one command (invokeMany), each counted as an invoke', async () => {
+    const s = await attached();
+    const r = await s.run('batch', 'test', async (ctx) => {
+      const add = await method(ctx, 'Game.Probe', 'Add');
+      await ctx.invoke(add, Values.null(), [Values.i4(0), Values.i4(0)]); // the thread parks
+      const before = ctx.conn.stats.commandsSent;
+      const out = await ctx.invokeMany(
+        [1, 2, 3].map((i) => ({
+          methodId: add,
+          thisArg: Values.null(),
+          args: [Values.i4(i), Values.i4(i * 10)],
+        })),
+      );
+      return { results: out.map((o) => o.result), commands: ctx.conn.stats.commandsSent - before };
+    });
+    expect(r.value.results).toEqual([11, 22, 33].map(Values.i4));
+    expect(r.value.commands).toBe(1); // one VM.INVOKE_METHODS for the three
+    expect(r.cost.invokes).toBe(4);
+  });
+
+  it('brings the exception of a call in a batch back, after the calls before it ran', async () => {
+    const s = await attached();
+    const err = await s
+      .run('batch throw', 'test', async (ctx) => {
+        const add = await method(ctx, 'Game.Probe', 'Add');
+        const thrower = await method(ctx, 'Game.Probe', 'ThrowNested');
+        return ctx.invokeMany([
+          { methodId: add, thisArg: Values.null(), args: [Values.i4(1), Values.i4(2)] },
+          { methodId: thrower, thisArg: Values.null(), args: [] },
+        ]);
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnityError);
+    expect(err).toMatchObject({
+      code: 'GAME_EXCEPTION',
+      details: { type: 'System.ArgumentException', message: 'outer' },
+    });
+  });
+
   it('brings a game exception back with its type, message and stack', async () => {
     const s = await attached();
     const err = await s

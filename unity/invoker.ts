@@ -15,6 +15,9 @@ import {
   Values,
   isAgentError,
   readString,
+  ProtocolVersion,
+  type InvokeCall,
+  type InvokeResult,
   type Value,
 } from '../sdb-protocol/index.js';
 import { Errors, fromSdbError, type GameExceptionInfo } from './errors.js';
@@ -49,6 +52,13 @@ export interface InvokerOptions {
    * would run on. Asked at each call.
    */
   singleThreaded?: (mainThreadId: number) => boolean;
+}
+
+function outcomeOf(r: InvokeResult & { threw: false }): InvokeOutcome {
+  const outcome: InvokeOutcome = { result: r.result };
+  if (r.outThis) outcome.outThis = r.outThis;
+  if (r.outArgs) outcome.outArgs = r.outArgs;
+  return outcome;
 }
 
 /** After an abort, how long the aborted call may take to report back. */
@@ -86,10 +96,12 @@ export class MainThreadInvoker {
     args: readonly Value[],
     options: InvokeOptions = {},
   ): Promise<InvokeOutcome> {
-    // one at a time (the agent takes one pending invoke per thread); no hop when idle
-    const run = this.idle
-      ? this.invokeParked(methodId, thisArg, args, options)
-      : this.queue.then(() => this.invokeParked(methodId, thisArg, args, options));
+    return this.inTurn(() => this.invokeParked(methodId, thisArg, args, options));
+  }
+
+  /** Runs `fn` after the calls before it: one at a time (one pending invoke per thread); no hop when idle. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.idle ? fn() : this.queue.then(fn);
     this.idle = false;
     const settled = run.then(
       () => undefined,
@@ -100,6 +112,50 @@ export class MainThreadInvoker {
       if (this.queue === settled) this.idle = true;
     });
     return run;
+  }
+
+  /**
+   * Runs several methods on the main thread in one VM.INVOKE_METHODS (protocol 2.22+): the
+   * agent resumes the VM once, runs them in order and suspends it once, instead of once per
+   * call (the suspend and resume of every thread are most of a cheap invoke's cost). Their
+   * arguments are fixed when sent, so a call cannot take an earlier one's result; `options`
+   * hold for all of them, and `timeoutMs` bounds the whole batch. The first call that threw is
+   * reported as the game's exception (the calls after it ran). An agent before 2.22 (or a
+   * runtime that refuses the command) gets the calls one by one.
+   */
+  invokeMany(calls: readonly InvokeCall[], options: InvokeOptions = {}): Promise<InvokeOutcome[]> {
+    if (calls.length === 0) return Promise.resolve([]);
+    return this.inTurn(() => this.invokeManyParked(calls, options));
+  }
+
+  /** Whether this agent takes VM.INVOKE_METHODS (2.22+, not refused by its runtime). */
+  private batches(): boolean {
+    return (
+      (this.conn.version === ProtocolVersion.UNSET || this.conn.version.atLeast(22)) &&
+      this.conn.runtime.refused['VM.INVOKE_METHODS'] === undefined
+    );
+  }
+
+  private async invokeManyParked(
+    calls: readonly InvokeCall[],
+    options: InvokeOptions,
+  ): Promise<InvokeOutcome[]> {
+    if (calls.length === 1 || !this.batches()) {
+      const out: InvokeOutcome[] = [];
+      for (const c of calls)
+        out.push(await this.invokeParked(c.methodId, c.thisArg, c.args, options));
+      return out;
+    }
+    const replies = await this.parked(calls.length, options, (flags, timeoutMs, onSent) =>
+      this.conn.send(
+        'VM.INVOKE_METHODS',
+        { threadId: this.threadId, flags, calls },
+        { timeoutMs, onSent },
+      ),
+    );
+    const threw = replies.find((r) => r.threw);
+    if (threw?.threw) throw Errors.gameException(await this.describeException(threw.exception));
+    return replies.map((r) => (r.threw ? { result: Values.null() } : outcomeOf(r)));
   }
 
   private async invokeParked(
@@ -119,6 +175,27 @@ export class MainThreadInvoker {
     args: readonly Value[],
     options: InvokeOptions,
   ): Promise<{ threw: false; outcome: InvokeOutcome } | { threw: true; exception: Value }> {
+    const r = await this.parked(1, options, (flags, timeoutMs, onSent) =>
+      this.conn.send(
+        'VM.INVOKE_METHOD',
+        { threadId: this.threadId, flags, methodId, thisArg, args },
+        { timeoutMs, onSent },
+      ),
+    );
+    if (r.threw) return { threw: true, exception: r.exception };
+    return { threw: false, outcome: outcomeOf(r) };
+  }
+
+  /**
+   * Sends an invoke command (`calls` methods) once the main thread is parked, bounded: the
+   * flags, the retry while the agent answers NOT_SUSPENDED (within the park bound), the abort
+   * when the call outlives its bound.
+   */
+  private async parked<R>(
+    calls: number,
+    options: InvokeOptions,
+    send: (flags: number, timeoutMs: number, onSent: (id: number) => void) => Promise<R>,
+  ): Promise<R> {
     const single = this.opts.singleThreaded?.(this.threadId) === true;
     const flags =
       InvokeFlags.DISABLE_BREAKPOINTS |
@@ -142,24 +219,16 @@ export class MainThreadInvoker {
             this.opts.log?.(`abort of invoke ${packetId} failed: ${(e as Error).message}`),
           );
       }, callMs);
-      this.invokes++;
+      this.invokes += calls;
       if (!single) this.allThreadCalls++;
       try {
-        const r = await this.conn.send(
-          'VM.INVOKE_METHOD',
-          { threadId: this.threadId, flags, methodId, thisArg, args },
-          { timeoutMs: callMs + ABORT_GRACE_MS, onSent: (id) => (packetId = id) },
-        );
+        const r = await send(flags, callMs + ABORT_GRACE_MS, (id) => (packetId = id));
         if (expired) throw Errors.timeout('the call in the game', callMs, true);
-        if (r.threw) return { threw: true, exception: r.exception };
-        const outcome: InvokeOutcome = { result: r.result };
-        if (r.outThis) outcome.outThis = r.outThis;
-        if (r.outArgs) outcome.outArgs = r.outArgs;
-        return { threw: false, outcome };
+        return r;
       } catch (e) {
         if (expired) throw Errors.timeout('the call in the game', callMs, true);
         if (!isAgentError(e, ErrorCode.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
-        this.invokes--; // the agent refused it: nothing ran
+        this.invokes -= calls; // the agent refused it: nothing ran
         if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
         // retry at once: once the thread parks, every moment until the call runs freezes the game
         await new Promise((r) => setImmediate(r));

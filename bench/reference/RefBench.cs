@@ -721,6 +721,65 @@ namespace RefBench
 			r.Num ("property_chain_ms", perOpMs (() => propertyChain ()));
 			r.Num ("ecs_read_ms", perOpMs (() => ecsRead ()));
 			r.Num ("iterations", n);
+			SequenceRows (s, r);
+		}
+
+		// ---- eval, sequences: the issue-17 programs over Game.Crowd.People (a List<Citizen> of
+		// 10,000), written by hand the way a client of this library reads a list: the list's
+		// _items and _size (one OBJECT_REF.GET_VALUES), the element references (one
+		// ARRAY_REF.GET_VALUES, the library's bulk read), then each element's Hp
+		// (ObjectMirror.GetValue: one OBJECT_REF.GET_VALUES per element, 10,000 round trips).
+		//   foreach_sum: int total = 0; foreach (var c in Game.Crowd.People) total += c.Hp; total
+		//   linq_sum:    Game.Crowd.People.Where(c => c.Hp > 10).Select(c => c.Hp).Sum()
+		// Both ops run in one suspend window, so their freeze is their wall time. Each is slow
+		// (~10,000 requests), so it is timed SequenceSamples times after one untimed op.
+		const int SequenceSamples = 3;
+
+		static void SequenceRows (Session s, Result r)
+		{
+			VirtualMachine vm = s.Vm;
+			TypeMirror crowd = Sdb.FindType (vm, "Game.Crowd", GameAssembly);
+			TypeMirror citizen = Sdb.FindType (vm, "Game.Citizen", GameAssembly);
+			FieldInfoMirror people = Sdb.FindStaticField (crowd, "People");
+			FieldInfoMirror hp = Sdb.FindInstanceField (citizen, "Hp");
+			ObjectMirror list = null;
+			FieldInfoMirror[] storage = null;
+			WhileSuspended (s, () => {
+				list = Sdb.ReadStatic<ObjectMirror> (crowd, people);
+				storage = new[] { Sdb.FindInstanceField (list.Type, "_items"), Sdb.FindInstanceField (list.Type, "_size") };
+			});
+			Func<Func<int, bool>, long> sum = keep => {
+				var l = Sdb.ReadStatic<ObjectMirror> (crowd, people);
+				Value[] fields = l.GetValues (storage);
+				var items = (ArrayMirror)fields [0];
+				int size = Sdb.AsInt (fields [1], "Game.Crowd.People._size");
+				long total = 0;
+				foreach (Value e in items.GetValues (0, size)) {
+					int h = Sdb.AsInt (((ObjectMirror)e).GetValue (hp), "Citizen.Hp");
+					if (keep (h))
+						total += h;
+				}
+				return total;
+			};
+			long check = 0;
+			WhileSuspended (s, () => check = sum (h => true));
+			if (check != 495000)
+				throw new BenchException ("the sum of Game.Crowd.People's Hp is " + check + ", not 495000");
+			WhileSuspended (s, () => check = sum (h => h > 10));
+			if (check != 489500)
+				throw new BenchException ("the sum of Game.Crowd.People's Hp over 10 is " + check + ", not 489500");
+			Func<Func<int, bool>, double> opMs = keep => {
+				var samples = new double[SequenceSamples];
+				for (int i = 0; i < samples.Length; i++) {
+					Thread.Sleep (EvalGapMs);
+					var sw = Stopwatch.StartNew ();
+					WhileSuspended (s, () => sum (keep));
+					samples [i] = sw.Elapsed.TotalMilliseconds;
+				}
+				return Median (samples);
+			};
+			r.Num ("foreach_sum_ms", opMs (h => true));
+			r.Num ("linq_sum_ms", opMs (h => h > 10));
 		}
 
 		const int EvalGapMs = 20;

@@ -42,7 +42,38 @@ class Formatter {
       case 'struct':
       case 'object':
         return this.composite(v, depth);
+      case 'client':
+        return this.client(v, depth);
     }
+  }
+
+  /**
+   * A value the evaluator made: a delegate as the oracle prints one (its type and no public
+   * fields), an anonymous object as C#'s ToString writes it, a LINQ sequence as its static
+   * type and its elements (enumerated: the query's lambdas run, as a foreach over it would).
+   */
+  private async client(v: EvalValue & { kind: 'client' }, depth: number): Promise<string> {
+    const name = await csharpName(this.rt.metadata, v.type);
+    const p = v.payload;
+    if (p.text) return p.text();
+    if (p.clientKind === 'anonymous') {
+      const parts: string[] = [];
+      for (const [n, x] of p.members ?? []) parts.push(`${n} = ${await this.value(x, depth + 1)}`);
+      return parts.length ? `{ ${parts.join(', ')} }` : '{ }';
+    }
+    if (p.clientKind === 'delegate' || !p.elements) return `${name} { }`;
+    const items: EvalValue[] = [];
+    for await (const x of p.elements()) items.push(x);
+    // a client array or list (of anonymous objects) is written as the game's would be
+    const d = await this.rt.metadata.describe(v.type);
+    let head = name;
+    if (d.kind === 'array' && d.elementType)
+      head = `${await csharpName(this.rt.metadata, d.elementType)}[${items.length}]`;
+    else if (d.genericDefinition) {
+      const def = await this.rt.metadata.describe(d.genericDefinition);
+      if (def.fullName === 'System.Collections.Generic.List`1') head = `${name}(${items.length})`;
+    }
+    return this.sequence(head, items.length, (i) => Promise.resolve(items[i]!), depth);
   }
 
   private async composite(

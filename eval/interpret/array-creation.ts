@@ -1,6 +1,7 @@
 // Array creation (ECMA-334 §12.8.17.5): sizes, rectangular and jagged ranks, initializers
 // (checked for shape as C# does) and the best common type of `new[] { ... }`.
 
+import { isClientType } from './client-types.js';
 import type * as A from '../syntax/index.js';
 import type { TypeHandle } from '../runtime.js';
 import { VOID, type EvalValue } from '../values.js';
@@ -142,6 +143,9 @@ export class Arrays {
     const values: EvalValue[] = [];
     for (const o of ops) values.push((await this.it.conversions.implicitly(o, best)).value);
     if (this.it.dry) return { type, value: VOID };
+    // an array of anonymous objects cannot live in the game: it is the evaluator's
+    if (isClientType(best) && rank === 1)
+      return { type, value: this.it.clientValues.fixedSequence(type, best, values) };
     const array = await this.game.newArray(best, shape);
     for (let i = 0; i < values.length; i++) await this.game.writeElement(array, i, values[i]!);
     return { type, value: array };

@@ -21,7 +21,7 @@ export class Assignments {
     const type = target.type as TypeHandle;
     if (e.operator === '=') {
       const v = await this.it.conversions.implicitly(
-        await this.it.expr(e.value),
+        await this.it.functions.target(e.value, type),
         type,
         'the assigned value',
       );

@@ -226,6 +226,8 @@ export class BinaryOperators {
     return !((await plain(l)) && (await plain(r)));
   }
 
+  private readonly signatures = new Map<string, ReturnType<typeof resolveBinaryOperator>>();
+
   private async numeric(
     op: BinaryOperator,
     l: Operand,
@@ -240,15 +242,21 @@ export class BinaryOperators {
       const c = sem(() => foldBinary(op, lc, rc, this.it.constantContext), span);
       return this.it.literals.folded(await this.it.literals.typeOfKind(c.value.kind), c);
     }
-    const sig = sem(
-      () =>
-        resolveBinaryOperator(
-          op,
-          lc ? { kind: lk, constant: lc.value } : { kind: lk },
-          rc ? { kind: rk, constant: rc.value } : { kind: rk },
-        ),
-      span,
-    );
+    // without constants the operator depends on the kinds alone: resolved once per evaluation
+    const key = lc || rc ? undefined : `${op} ${lk} ${rk}`;
+    let sig = key ? this.signatures.get(key) : undefined;
+    if (!sig) {
+      sig = sem(
+        () =>
+          resolveBinaryOperator(
+            op,
+            lc ? { kind: lk, constant: lc.value } : { kind: lk },
+            rc ? { kind: rk, constant: rc.value } : { kind: rk },
+          ),
+        span,
+      );
+      if (key) this.signatures.set(key, sig);
+    }
     const type = await this.it.literals.typeOfKind(sig.result);
     if (this.it.dry) return { type, value: VOID };
     const lv = this.operandAs(l, sig.left);

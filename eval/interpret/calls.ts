@@ -45,6 +45,8 @@ export class Calls {
       const fn = this.it.options.functions?.get(t.name);
       if (fn) return this.builtinCall(t.name, fn, e);
     }
+    const linq = await this.it.linq.invocation(e);
+    if (linq) return linq;
     const target = await this.it.resolveInChain(e.target);
     await this.refuseGameDelegates(e, target);
     if (target.k === 'methods') {
@@ -77,7 +79,7 @@ export class Calls {
     if (
       target.k === 'value' &&
       target.op.type !== 'null' &&
-      (await this.f.describe(target.op.type)).kind === 'delegate'
+      (await this.f.isDelegate(target.op.type))
     ) {
       const invoke = (await this.it.md.members(target.op.type, 'Invoke')).methods;
       const args = await this.arguments(e.arguments);

@@ -30,10 +30,13 @@ import type { InterpreterOptions } from './options.js';
 import { SimpleNames } from './simple-names.js';
 import { Statements } from './statements.js';
 import { Budget } from './budget.js';
+import { ClientTypeRegistry, ClientTypes } from './client-types.js';
 import { ClientValues } from './client-values.js';
 import { Exceptions } from './exceptions.js';
 import { Functions } from './functions.js';
+import { Linq } from './linq/enumerable.js';
 import { Loops } from './loops.js';
+import { prefetching } from './prefetch.js';
 import { Sequences } from './sequences.js';
 import { SwitchStatements } from './switch-statement.js';
 import { TypeFacts } from './type-facts.js';
@@ -79,6 +82,9 @@ export class Interpreter {
   readonly switches: SwitchStatements;
   readonly functions: Functions;
   readonly clientValues: ClientValues;
+  readonly linq: Linq;
+  /** The game's metadata with the evaluator's own types (anonymous types) added. */
+  readonly clientTypes: ClientTypes;
   /** What binding found that running needs (a program's return type...), by node. */
   readonly notes: WeakMap<object, unknown>;
   readonly budget: Budget;
@@ -98,7 +104,14 @@ export class Interpreter {
   ) {
     this.notes = shared.notes ?? new WeakMap();
     this.budget = shared.budget ?? new Budget();
-    this.rt = { metadata: runtime.metadata, game: this.budget.counting(runtime.game) };
+    let registry = this.notes.get(ClientTypeRegistry) as ClientTypeRegistry | undefined;
+    if (!registry) this.notes.set(ClientTypeRegistry, (registry = new ClientTypeRegistry()));
+    this.clientTypes = new ClientTypes(runtime.metadata, registry);
+    this.rt = {
+      metadata: this.clientTypes,
+      // batched reads under the counting: their invokes are reads, not the program's effects
+      game: this.budget.counting(prefetching(runtime.game, this.clientTypes, this.budget)),
+    };
     const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
     this.wk = new WellKnown(rt.metadata);
@@ -132,6 +145,7 @@ export class Interpreter {
     this.switches = new SwitchStatements(this);
     this.functions = new Functions(this);
     this.clientValues = new ClientValues(this);
+    this.linq = new Linq(this);
   }
 
   get md(): MetadataProvider {
@@ -250,7 +264,7 @@ export class Interpreter {
       case 'ObjectCreation':
         return { k: 'value', op: await this.creation.objectCreation(e) };
       case 'AnonymousObjectCreation':
-        throw new UnsupportedError('anonymous types are not supported yet', e.span);
+        return { k: 'value', op: await this.clientValues.anonymous(e) };
       case 'ArrayCreation':
         return { k: 'value', op: await this.arrays.arrayCreation(e) };
       case 'Cast':

@@ -32,6 +32,11 @@ export class Invoker {
     /** The call is this property's setter in an assignment. */
     propertySet?: PropertyDescriptor,
   ): Promise<InvokeResult> {
+    const rv0 = receiver?.value;
+    if (rv0?.kind === 'client' && !m.isStatic)
+      return { result: await this.it.clientValues.invokeMember(rv0, m, values) };
+    if (values.some((v) => v.kind === 'client'))
+      values = await this.it.clientValues.intoGame(values, `calling '${m.name}'`);
     if (m.isStatic || !receiver)
       return this.game.invoke(m, undefined, values, {
         virtual: false,

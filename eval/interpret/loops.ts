@@ -7,6 +7,7 @@ import type { EvalValue } from '../values.js';
 import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
+import { eachOf } from './sequences.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 
 export class Loops {
@@ -100,7 +101,7 @@ export class Loops {
       return NORMAL;
     }
     let result: Completion = NORMAL;
-    await source.each(async (raw) => {
+    await eachOf(source, async (raw) => {
       await this.it.budget.iteration(s.span);
       const c = await body(convert ? await convert(raw) : raw);
       if (c.k === 'break') return true;

@@ -140,7 +140,9 @@ export class MemberAccesses {
           .map((n) => `'${n}'`)
           .join(', ')})`
       : code === 'CS1061'
-        ? ' (extension methods are not searched: call one as a static method, e.g. Enumerable.Sum(xs))'
+        ? this.it.options.usings.includes('System.Linq')
+          ? " (of the extension methods only System.Linq.Enumerable's are searched, on sequences: call any other as a static method)"
+          : ' (System.Linq is not among the usings: add it for LINQ; other extension methods are called as static methods)'
         : '';
     return new CompileError(
       code,

@@ -30,7 +30,22 @@ export class MemberLookup {
    * hiding methods replace the base declaration with the same signature). Interfaces search
    * themselves, the interfaces they extend, then object.
    */
-  async member(type: TypeHandle, name: string, arity = 0): Promise<Member | undefined> {
+  member(type: TypeHandle, name: string, arity = 0): Promise<Member | undefined> {
+    // metadata does not change during an evaluation: a loop body looks a member up once
+    const key = `${type.key}\u0000${name}\u0000${arity}`;
+    let found = this.found.get(key);
+    if (!found) {
+      found = this.lookup(type, name, arity);
+      this.found.set(key, found);
+      found.catch(() => this.found.delete(key));
+    }
+    return found;
+  }
+
+  private readonly found = new Map<string, Promise<Member | undefined>>();
+  private readonly orders = new Map<string, Promise<TypeHandle[]>>();
+
+  private async lookup(type: TypeHandle, name: string, arity: number): Promise<Member | undefined> {
     const levels = await this.searchOrder(type);
     for (let i = 0; i < levels.length; i++) {
       const set = await this.md.members(levels[i]!, name);
@@ -77,7 +92,17 @@ export class MemberLookup {
     return out;
   }
 
-  async searchOrder(type: TypeHandle): Promise<TypeHandle[]> {
+  searchOrder(type: TypeHandle): Promise<TypeHandle[]> {
+    let order = this.orders.get(type.key);
+    if (!order) {
+      order = this.order(type);
+      this.orders.set(type.key, order);
+      order.catch(() => this.orders.delete(type.key));
+    }
+    return order;
+  }
+
+  private async order(type: TypeHandle): Promise<TypeHandle[]> {
     const d = await this.md.describe(type);
     if (d.kind !== 'interface') return (await this.it.facts.chain(type)).map((c) => c.handle);
     return [type, ...(await this.md.interfaces(type)), await this.it.wk.keyword('object')];

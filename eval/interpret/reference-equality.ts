@@ -58,6 +58,8 @@ function isUnboxed(v: EvalValue): boolean {
 /** Object identity as the game sees it (strings made here and never sent compare by text). */
 export function sameReference(a: EvalValue, b: EvalValue): boolean {
   if (a.kind === 'null' || b.kind === 'null') return a.kind === b.kind;
+  if (a.kind === 'client' || b.kind === 'client')
+    return a.kind === 'client' && b.kind === 'client' && a.payload === b.payload;
   const ra = a.kind === 'object' || a.kind === 'string' ? a.ref : undefined;
   const rb = b.kind === 'object' || b.kind === 'string' ? b.ref : undefined;
   if (ra && rb) return ra.id === rb.id;

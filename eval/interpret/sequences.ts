@@ -10,17 +10,32 @@ import { GameExceptionError, type FieldDescriptor, type TypeHandle } from '../ru
 import { num, type EvalValue } from '../values.js';
 import { CompileError, ManagedException, Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
+import type { LocalScope } from './local-scope.js';
 import type { Operand } from './operand.js';
 import type { SType } from './type-facts.js';
 
 export interface SequenceSource {
   readonly elementType: SType;
-  /** Visits the elements in order until `visit` returns true (stop). */
-  each(visit: (v: EvalValue) => Promise<boolean>): Promise<void>;
+  /**
+   * One enumeration, pulled element by element (C#'s MoveNext/Current): each call starts over,
+   * so a deferred query sees its source as it is then. Ending it early (`return()`) disposes.
+   */
+  iterate(): AsyncGenerator<EvalValue, void, undefined>;
 }
 
-/** Elements read per wire command from an array. */
-const CHUNK = 1024;
+/** Visits a sequence's elements in order until `visit` returns true (stop). */
+export async function eachOf(
+  source: SequenceSource,
+  visit: (v: EvalValue) => Promise<boolean>,
+): Promise<void> {
+  for await (const v of source.iterate()) if (await visit(v)) return;
+}
+
+/**
+ * Elements read per wire command from an array: a List<T> of 10,000 objects in one, so that
+ * their fields are read for all of them at once (prefetch.ts).
+ */
+const CHUNK = 16_384;
 
 const MODIFIED = 'Collection was modified; enumeration operation may not execute.';
 
@@ -48,51 +63,50 @@ export class Sequences {
         if (list) return list;
       }
     }
-    return this.enumerator(collection, span);
+    return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
   }
 
   private array(array: EvalValue, elementType: TypeHandle): SequenceSource {
+    const chunks = this.chunks.bind(this);
+    const game = this.game;
     return {
       elementType,
-      each: async (visit) => {
+      async *iterate() {
         if (array.kind === 'null') throw Messages.nullReference();
-        const total = (await this.game.arrayLengths(array)).reduce((a, b) => a * b, 1);
-        await this.chunks(array, 0, total, visit);
+        const total = (await game.arrayLengths(array)).reduce((a, b) => a * b, 1);
+        yield* chunks(array, 0, total);
       },
     };
   }
 
-  /** Reads elements [start, end) of a game array a chunk at a time; true when stopped. */
-  private async chunks(
+  /** Elements [start, end) of a game array, read a chunk at a time. */
+  private async *chunks(
     array: EvalValue,
     start: number,
     end: number,
-    visit: (v: EvalValue) => Promise<boolean>,
     stillValid?: () => Promise<void>,
-  ): Promise<boolean> {
+  ): AsyncGenerator<EvalValue, void, undefined> {
     for (let i = start; i < end;) {
       const count = Math.min(CHUNK, end - i);
       const values = this.game.readElements
         ? await this.game.readElements(array, i, count)
         : [await this.game.readElement(array, i)];
       for (const v of values) {
-        if (await visit(v)) return true;
+        yield v;
         if (stillValid) await stillValid();
       }
       i += values.length;
     }
-    return false;
   }
 
   private string(s: EvalValue, elementType: TypeHandle): SequenceSource {
+    const game = this.game;
     return {
       elementType,
-      each: async (visit) => {
+      async *iterate() {
         if (s.kind === 'null') throw Messages.nullReference();
-        const text =
-          (s.kind === 'string' ? s.text : undefined) ?? (await this.game.stringText(s)).text;
-        for (let i = 0; i < text.length; i++)
-          if (await visit(num('char', text.charCodeAt(i)))) return;
+        const text = (s.kind === 'string' ? s.text : undefined) ?? (await game.stringText(s)).text;
+        for (let i = 0; i < text.length; i++) yield num('char', text.charCodeAt(i));
       },
     };
   }
@@ -110,22 +124,24 @@ export class Sequences {
     const size = field('_size');
     const version = field('_version');
     if (!items || !size || !version) return undefined;
+    const { game, it } = this;
+    const chunks = this.chunks.bind(this);
     return {
       elementType,
-      each: async (visit) => {
+      async *iterate() {
         if (list.kind === 'null') throw Messages.nullReference();
-        const v0 = await this.game.readField(list, version);
-        const n = (await this.game.readField(list, size)) as { value: number };
-        const array = await this.game.readField(list, items);
-        let seen = this.it.budget.gameEffects;
+        const v0 = await game.readField(list, version);
+        const n = (await game.readField(list, size)) as { value: number };
+        const array = await game.readField(list, items);
+        let seen = it.budget.gameEffects;
         const stillValid = async (): Promise<void> => {
-          if (this.it.budget.gameEffects === seen) return;
-          seen = this.it.budget.gameEffects;
-          const v = await this.game.readField(list, version);
+          if (it.budget.gameEffects === seen) return;
+          seen = it.budget.gameEffects;
+          const v = await game.readField(list, version);
           if ((v as { value: number }).value !== (v0 as { value: number }).value)
             throw new ManagedException('System.InvalidOperationException', MODIFIED);
         };
-        await this.chunks(array, 0, Number(n.value), visit, stillValid);
+        yield* chunks(array, 0, Number(n.value), stillValid);
       },
     };
   }
@@ -150,12 +166,22 @@ export class Sequences {
   }
 
   /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
-  private async enumerator(collection: Operand, span: A.Span): Promise<SequenceSource> {
+  private async enumerator(
+    collection: Operand,
+    span: A.Span,
+    /** T of the IEnumerable<T> the type implements (foreach's element type, §13.9.5). */
+    generic: TypeHandle | undefined,
+  ): Promise<SequenceSource> {
     const it = this.it;
     const syn = synthetic(span);
     const outer = it.locals;
     const scope = it.locals.child();
     it.locals = scope;
+    let elementType: SType;
+    let disposable = true;
+    const moveNext = syn.call(syn.name('$enumerator'), 'MoveNext');
+    const current = syn.member(syn.name('$enumerator'), 'Current');
+    const dispose = syn.call(syn.name('$enumerator'), 'Dispose');
     try {
       scope.set('$collection', { type: collection.type, value: collection.value, assigned: true });
       let e: Operand;
@@ -171,59 +197,64 @@ export class Sequences {
         );
       }
       scope.set('$enumerator', { type: e.type, value: e.value, assigned: true });
-      const moveNext = syn.call(syn.name('$enumerator'), 'MoveNext');
-      const current = syn.member(syn.name('$enumerator'), 'Current');
-      const dispose = syn.call(syn.name('$enumerator'), 'Dispose');
-      const elementType = (await it.inDry(() => it.expr(current))).type;
+      elementType = (await it.inDry(() => it.expr(current))).type;
+      // an interface's GetEnumerator found on non-generic IEnumerable gives object: C# uses
+      // IEnumerable<T>'s, whose Current is T (the values are the same ones)
+      if (generic && (await it.facts.isObject(elementType))) elementType = generic;
       await it.inDry(() => it.expr(moveNext));
-      let disposable = true;
       try {
         await it.inDry(() => it.expr(dispose));
       } catch (err) {
         if (!(err instanceof CompileError)) throw err;
         disposable = false;
       }
-      return {
-        elementType,
-        each: async (visit) => {
-          // a collection typed by an interface may be an array or a List<T>: read in bulk
-          const fast = await this.byRuntimeType(collection.value, elementType);
-          if (fast) return fast.each(visit);
-          const saved = it.locals;
-          it.locals = scope;
-          try {
-            const e = await it.expr(syn.call(syn.name('$collection'), 'GetEnumerator'));
-            // a struct enumerator (boxed behind IEnumerator<T>) arrives as its value: called by
-            // its own type, its MoveNext changes the local, not a copy
-            const type = e.value.kind === 'struct' ? e.value.type : e.type;
-            scope.set('$enumerator', { type, value: e.value, assigned: true });
-            let disposing = disposable;
-            try {
-              for (;;) {
-                const more = await it.expr(moveNext);
-                if (more.value.kind !== 'bool' || !more.value.value) return;
-                const v = (await it.expr(current)).value;
-                it.locals = saved;
-                const stop = await visit(v);
-                it.locals = scope;
-                if (stop) return;
-              }
-            } catch (err) {
-              if (!(err instanceof ManagedException || err instanceof GameExceptionError))
-                disposing = false; // a bound or a refusal: nothing more runs
-              throw err;
-            } finally {
-              it.locals = scope;
-              if (disposing) await it.expr(dispose);
-            }
-          } finally {
-            it.locals = saved;
-          }
-        },
-      };
     } finally {
       it.locals = outer;
     }
+    // each enumeration has its own enumerator: scopes of their own over the one bound above
+    const inScope = async <T>(own: LocalScope, fn: () => Promise<T>): Promise<T> => {
+      const saved = it.locals;
+      it.locals = own;
+      try {
+        return await fn();
+      } finally {
+        it.locals = saved;
+      }
+    };
+    const byRuntimeType = this.byRuntimeType.bind(this);
+    return {
+      elementType,
+      async *iterate() {
+        // a collection typed by an interface may be an array or a List<T>: read in bulk
+        const fast = await byRuntimeType(collection.value, elementType);
+        if (fast) {
+          yield* fast.iterate();
+          return;
+        }
+        const own = scope.child();
+        const e = await inScope(own, () =>
+          it.expr(syn.call(syn.name('$collection'), 'GetEnumerator')),
+        );
+        // a struct enumerator (boxed behind IEnumerator<T>) arrives as its value: called by
+        // its own type, its MoveNext changes the local, not a copy
+        const type = e.value.kind === 'struct' ? e.value.type : e.type;
+        own.set('$enumerator', { type, value: e.value, assigned: true });
+        let disposing = disposable;
+        try {
+          for (;;) {
+            const more = await inScope(own, () => it.expr(moveNext));
+            if (more.value.kind !== 'bool' || !more.value.value) return;
+            yield (await inScope(own, () => it.expr(current))).value;
+          }
+        } catch (err) {
+          if (!(err instanceof ManagedException || err instanceof GameExceptionError))
+            disposing = false; // a bound or a refusal: nothing more runs
+          throw err;
+        } finally {
+          if (disposing && !it.budget.stopped) await inScope(own, () => it.expr(dispose));
+        }
+      },
+    };
   }
 }
 

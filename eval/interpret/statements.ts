@@ -77,6 +77,7 @@ export class Statements {
       if (c.k === 'return' && !this.it.dry) return await this.returned(c.op, s);
       if (c.k !== 'normal') completion = c;
     }
+    await this.it.functions.bindLocalFunctions(program.statements);
     if (this.it.dry && !this.frame.returnType && this.frame.returned?.length) {
       const types = [...this.frame.returned];
       const lastStatement = program.statements.at(-1);
@@ -201,6 +202,7 @@ export class Statements {
       // binding goes on through unreachable code, as the compiler does
       if (result.k === 'normal') result = c;
     }
+    await this.it.functions.bindLocalFunctions(statements);
     return result;
   }
 
@@ -307,7 +309,10 @@ export class Statements {
       if (!frame.returnType && frame.inferred) frame.returnType = voidType;
       return { k: 'return', op: undefined };
     }
-    let op = await this.it.expr(s.value);
+    let op =
+      frame.returnType && frame.returnType !== 'null'
+        ? await this.it.functions.target(s.value, frame.returnType)
+        : await this.it.expr(s.value);
     if (frame.returnType === undefined && frame.inferred) {
       // binding collects the returned types; the best common one is the return type
       frame.returned?.push(op.type);

@@ -27,12 +27,25 @@ export class TypeFacts {
     return a === 'null' || b === 'null' ? a === b : a.key === b.key;
   }
 
+  private readonly names = new Map<string, Promise<string>>();
+
+  /** The reflection name, once per type and evaluation (asked for every operator applied). */
+  private cachedName(t: TypeHandle): Promise<string> {
+    let n = this.names.get(t.key);
+    if (!n) {
+      n = this.fullName(t);
+      this.names.set(t.key, n);
+      n.catch(() => this.names.delete(t.key));
+    }
+    return n;
+  }
+
   async primitive(t: SType): Promise<PrimitiveKind | undefined> {
-    return t === 'null' ? undefined : primitiveKindOfName(await this.fullName(t));
+    return t === 'null' ? undefined : primitiveKindOfName(await this.cachedName(t));
   }
 
   async isString(t: SType): Promise<boolean> {
-    return t !== 'null' && (await this.fullName(t)) === 'System.String';
+    return t !== 'null' && (await this.cachedName(t)) === 'System.String';
   }
 
   async isObject(t: SType): Promise<boolean> {
@@ -47,6 +60,16 @@ export class TypeFacts {
 
   async isReferenceType(t: SType): Promise<boolean> {
     return t === 'null' || !(await this.isValueType(t));
+  }
+
+  /** A delegate type: one deriving from System.MulticastDelegate (the debugger says 'class'). */
+  async isDelegate(t: SType): Promise<boolean> {
+    if (t === 'null') return false;
+    const d = await this.md.describe(t);
+    if (d.kind === 'delegate') return true;
+    if (d.kind !== 'class' || !d.baseType) return false;
+    const base = (await this.md.describe(d.baseType)).fullName;
+    return base === 'System.MulticastDelegate';
   }
 
   async isEnum(t: SType): Promise<boolean> {

@@ -13,7 +13,7 @@ export class TypeOperators {
 
   async cast(e: A.Cast): Promise<Operand> {
     const to = await this.it.types.type(e.type);
-    const from = await this.it.expr(e.operand);
+    const from = await this.it.functions.target(e.operand, to);
     const c = await this.it.conversions.explicit(from, to);
     if (!c) {
       if (from.type === 'null') {

@@ -4,6 +4,7 @@
 // a local, a static or instance field, a field of a struct variable (the struct is written
 // back whole), an array element, a variable of the method's scope.
 
+import { ClientValues } from './client-values.js';
 import type * as A from '../syntax/index.js';
 import { NULL, VOID, type EvalValue } from '../values.js';
 import { CompileError, Messages } from './errors.js';
@@ -171,6 +172,7 @@ export class Variables {
   /** Writes a variable; a field of a struct is written by writing the whole struct back. */
   async write(place: Place, value: EvalValue): Promise<void> {
     if (this.it.dry) return;
+    if (place.k !== 'local') ClientValues.refuseInGame([value], 'this assignment');
     switch (place.k) {
       case 'local': {
         const l = this.it.locals.get(place.name)!;

@@ -17,6 +17,11 @@
 //   Parenthesized node (or any other kind) ends it.
 // - Array ranks are listed outermost first, as written: `int[][,]` is a one-dimensional array
 //   whose elements are `int[,]` (C# standard §17.2.1).
+// - There is no query expression node: the parser translates `from ... select ...` into the
+//   method calls of C# standard §12.20.3 (parse-query.ts), so the interpreter sees Invocation,
+//   MemberAccess, Lambda and AnonymousObjectCreation nodes spanning the clauses they came from.
+//   Their lambdas may take a hidden parameter (`<>h__TransparentIdentifierN`, TRANSPARENT_PREFIX),
+//   a name no program can write: an error about it should name the clause, not the parameter.
 
 import type { Span } from './span.js';
 import type {

@@ -29,12 +29,12 @@ export type ParseErrorCode =
   | 'invalid-initializer'
   | 'invalid-type'
   | 'invalid-nameof'
+  | 'invalid-query'
   | 'type-as-expression'
   | 'nesting-too-deep'
   // supported C#, but not by this evaluator: rejected by name
   | 'unsupported-lambda'
   | 'unsupported-anonymous-method'
-  | 'unsupported-query'
   | 'unsupported-switch-expression'
   | 'unsupported-throw-expression'
   | 'unsupported-await'
@@ -47,7 +47,6 @@ export type ParseErrorCode =
   | 'unsupported-pointer'
   | 'unsupported-dynamic'
   | 'unsupported-range'
-  | 'unsupported-anonymous-type'
   | 'unsupported-target-typed-new'
   | 'unsupported-base'
   | 'unsupported-ref'
@@ -174,6 +173,54 @@ export const Diagnostics = {
       'an initializer either sets members (A = 1, ...) or adds elements (1, 2, ...), not both',
     ),
   invalidType: (s: Span, why: string) => make('invalid-type', s, why),
+  queryWithoutSelect: (s: Span, found: string): ParseError => ({
+    ...make(
+      'invalid-query',
+      s,
+      `a query body must end with a select or group clause (found ${found}): add select x`,
+    ),
+    csCode: 'CS0742',
+  }),
+  queryExpected: (s: Span, expected: string, found: string, csCode: string): ParseError => ({
+    ...make(
+      'expected-token',
+      s,
+      `expected ${expected} but found ${found}: the clauses are from x in e, join y in e on k1 equals k2, group v by k`,
+    ),
+    csCode,
+  }),
+  joinKeyScope: (s: Span, name: string, side: 'left' | 'right'): ParseError => ({
+    ...make(
+      'invalid-query',
+      s,
+      `the name '${name}' is not in scope on the ${side} side of 'equals': the earlier range variables go left, the joined one right (swap the two keys)`,
+    ),
+    csCode: side === 'left' ? 'CS1937' : 'CS1938',
+  }),
+  rangeVariableRedeclared: (s: Span, name: string): ParseError => ({
+    ...make(
+      'invalid-query',
+      s,
+      `the range variable '${name}' is already declared in this query: give this one another name`,
+    ),
+    csCode: 'CS1930',
+  }),
+  anonymousMemberDeclarator: (s: Span): ParseError => ({
+    ...make(
+      'invalid-initializer',
+      s,
+      'an anonymous type member is written name = value, a simple name (x) or a member access (p.Name)',
+    ),
+    csCode: 'CS0746',
+  }),
+  duplicateAnonymousMember: (s: Span, name: string): ParseError => ({
+    ...make(
+      'invalid-initializer',
+      s,
+      `an anonymous type cannot have two members named '${name}': name one of them (other = ...)`,
+    ),
+    csCode: 'CS0833',
+  }),
   invalidNameof: (s: Span) =>
     make('invalid-nameof', s, 'nameof(...) takes a name such as x, T or a.b.c'),
   typeAsExpression: (s: Span, type: string) =>
@@ -197,12 +244,6 @@ export const Diagnostics = {
       'unsupported-anonymous-method',
       s,
       `anonymous methods (delegate { ... }) are not supported: write the call without one, ${PIECES}`,
-    ),
-  query: (s: Span) =>
-    make(
-      'unsupported-query',
-      s,
-      `query expressions (from ... in ...) are not supported: index or call methods directly, ${PIECES}`,
     ),
   switchExpression: (s: Span) =>
     make(
@@ -253,12 +294,6 @@ export const Diagnostics = {
       'unsupported-range',
       s,
       'index-from-end (^i) is not supported: write a[a.Length - i] (or a.Count - i)',
-    ),
-  anonymousType: (s: Span) =>
-    make(
-      'unsupported-anonymous-type',
-      s,
-      'anonymous types (new { ... }) are not supported: evaluate the members separately',
     ),
   targetTypedNew: (s: Span) =>
     make(

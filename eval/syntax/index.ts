@@ -6,6 +6,8 @@ export type { ParseError, ParseErrorCode } from './diagnostics.js';
 export { lex } from './lexer.js';
 export type { LexResult } from './lexer.js';
 export { BINARY_PRECEDENCE } from './parse-expressions.js';
+export { anonymousMemberName } from './parse-creation.js';
+export { TRANSPARENT_PREFIX } from './parse-query.js';
 export { parse } from './parser.js';
 export type { ParseResult } from './parser.js';
 export type { Span } from './span.js';

@@ -15,7 +15,8 @@ import type { Token } from './tokens.js';
  * cast's type only if they form a type and either (1) they cannot be an expression (a keyword
  * type such as `int`, a nullable `T?` or an array `T[]`), or (2) the token after `)` is `~`,
  * `!`, `(`, an identifier, a literal, or any keyword except `as` and `is`. So `(x)y`, `(x)(y)`
- * and `(int)-y` are casts, while `(x)-y`, `(x)+y` and `(x).y` are not.
+ * and `(int)-y` are casts, while `(x)-y`, `(x)+y` and `(x).y` are not; inside a query, neither is
+ * `(x) descending` (the query's contextual keywords are not identifiers there, as in Roslyn).
  */
 export function parseParenthesizedOrCast(p: Parser): Expression {
   const start = p.tok.span;
@@ -32,7 +33,8 @@ export function parseParenthesizedOrCast(p: Parser): Expression {
         });
   if (type !== null) {
     const after = p.tokens[close + 1];
-    if (after !== undefined && (isDefinitelyType(type) || canFollowCast(after))) {
+    const castFollows = canFollowCast(after) && !p.atQueryKeyword(close + 1 - p.pos);
+    if (after !== undefined && (isDefinitelyType(type) || castFollows)) {
       p.pos = close + 1;
       checkType(p, type, false);
       const operand = parseUnary(p);
@@ -62,7 +64,8 @@ function isDefinitelyType(type: TypeNode): boolean {
 }
 
 /** Rule (2) of §12.9.7. Interpolated strings count as literals, as Roslyn has it. */
-function canFollowCast(t: Token): boolean {
+function canFollowCast(t: Token | undefined): boolean {
+  if (t === undefined) return false;
   if (t.kind === 'punct') return t.punct === '~' || t.punct === '!' || t.punct === '(';
   if (t.kind === 'keyword') return t.keyword !== 'as' && t.keyword !== 'is';
   return t.kind !== 'eof'; // an identifier or a literal

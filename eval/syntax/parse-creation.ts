@@ -1,8 +1,10 @@
 // `new` (C# standard §12.8.17): object creation with object and collection initializers, and
-// array creation with sizes, rank specifiers and array initializers. Anonymous types and
-// target-typed `new()` are rejected by name.
+// array creation with sizes, rank specifiers and array initializers, and anonymous object creation
+// `new { a = 1, p.Name }`. Target-typed `new()` is rejected by name.
 
 import type {
+  AnonymousMember,
+  AnonymousObjectCreation,
   ArrayInitializer,
   CollectionInitializer,
   ElementInitializer,
@@ -39,7 +41,7 @@ export function parseNew(p: Parser): Expression {
       span: p.finish(start),
     };
   }
-  if (p.atPunct('{')) return reject(p, start, Diagnostics.anonymousType(start));
+  if (p.atPunct('{')) return parseAnonymousObject(p, start);
   if (p.atPunct('(')) return reject(p, start, Diagnostics.targetTypedNew(start));
   const type = parseType(p, 'new');
   if (type === null) return errorAt(p, start);
@@ -53,6 +55,45 @@ export function parseNew(p: Parser): Expression {
     return errorAt(p, start);
   }
   return { kind: 'ObjectCreation', type, arguments: args, initializer, span: p.finish(start) };
+}
+
+/**
+ * `new { a = 1, p.Name, x }` (§12.8.17.7) after `new`, at `{`. A member without `name =` must be a
+ * simple name or a member access (its name is the member's, CS0746); names are unique (CS0833).
+ */
+function parseAnonymousObject(p: Parser, start: Token['span']): AnonymousObjectCreation {
+  const members = parseBraced(p, () => parseAnonymousMember(p));
+  const seen = new Set<string>();
+  for (const m of members) {
+    const name = anonymousMemberName(m);
+    if (name === null) continue;
+    if (seen.has(name)) p.error(Diagnostics.duplicateAnonymousMember(m.span, name));
+    seen.add(name);
+  }
+  return { kind: 'AnonymousObjectCreation', members, span: p.finish(start) };
+}
+
+function parseAnonymousMember(p: Parser): AnonymousMember {
+  const start = p.tok.span;
+  if (p.atIdentifier() && p.atPunct('=', 1)) {
+    const name = identifier(p.advance());
+    p.advance();
+    const value = parseExpression(p);
+    return { kind: 'AnonymousMember', name, value, span: p.finish(start) };
+  }
+  const value = parseExpression(p);
+  if (value.kind !== 'Name' && value.kind !== 'MemberAccess' && value.kind !== 'Error') {
+    p.error(Diagnostics.anonymousMemberDeclarator(value.span));
+  }
+  return { kind: 'AnonymousMember', name: null, value, span: p.finish(start) };
+}
+
+/** The property name a member declares: its own, or its value's (`x`, `p.Name`). */
+export function anonymousMemberName(m: AnonymousMember): string | null {
+  if (m.name) return m.name.name;
+  if (m.value.kind === 'Name') return m.value.name;
+  if (m.value.kind === 'MemberAccess') return m.value.name.name;
+  return null;
 }
 
 function reject(p: Parser, start: Token['span'], e: ParseError): Expression {

@@ -19,9 +19,6 @@ describe('constructs rejected by name', () => {
   table([
     ['f(async x => x)', 'unsupported-lambda', 3, 'async and static lambdas are not supported'],
     ['f(static x => x)', 'unsupported-lambda', 3, 'async and static lambdas'],
-    ['from x in xs select x', 'unsupported-query', 1, 'query expressions (from ... in ...)'],
-    ['var q = from int x in xs where x > 1 select x;', 'unsupported-query', 9, 'query expressions'],
-    ['f(from x in xs orderby x, y select x)', 'unsupported-query', 3, 'query expressions'],
     ['x switch { 1 => a, _ => b }', 'unsupported-switch-expression', 3, 'switch expressions'],
     ['a ?? throw new E()', 'unsupported-throw-expression', 6, 'throw expressions'],
     ['await f()', 'unsupported-await', 1, 'await is not supported'],
@@ -71,7 +68,6 @@ describe('constructs rejected by name', () => {
     ['a[1..3]', 'unsupported-range', 4, 'ranges (a..b)'],
     ['a[..3]', 'unsupported-range', 3, 'ranges'],
     ['a[^1]', 'unsupported-range', 3, 'index-from-end (^i)'],
-    ['new { A = 1 }', 'unsupported-anonymous-type', 1, 'anonymous types'],
     ['Foo f = new();', 'unsupported-target-typed-new', 9, 'target-typed new()'],
     ['Foo f = new(1) { A = 2 };', 'unsupported-target-typed-new', 9, 'target-typed new()'],
     ['base.ToString()', 'unsupported-base', 1, "'base' is not supported"],
@@ -139,6 +135,86 @@ describe('malformed input', () => {
       'sets members (A = 1, ...) or adds elements',
     ],
     ['new int[] { 1, 2', 'expected-token', 17, "expected '}'"],
+    ['from x in xs', 'invalid-query', 13, 'must end with a select or group clause'],
+    ['var q = from num in array;', 'invalid-query', 26, "clause (found ';'): add select x"],
+    ['from x in xs where x > 1; y', 'invalid-query', 25, 'must end with a select or group'],
+    ['f(from x in xs orderby x)', 'invalid-query', 25, "select or group clause (found ')')"],
+    ['from x in xs group x by x into g', 'invalid-query', 33, 'must end with a select or group'],
+    ['from x in xs selec x', 'invalid-query', 14, "found identifier 'selec'"],
+    ['from x xs select x', 'expected-token', 8, "expected 'in' but found identifier 'xs'"],
+    ['from int x xs select x', 'expected-token', 12, "expected 'in'"],
+    ['from x in select x', 'missing-expression', 11, "found identifier 'select'"],
+    ['from x in xs where select x', 'missing-expression', 20, "found identifier 'select'"],
+    ['from x in xs select select', 'missing-expression', 21, "found identifier 'select'"],
+    [
+      'from x in xs orderby descending select x',
+      'missing-expression',
+      22,
+      'expected an expression',
+    ],
+    [
+      'from int in xs select 1',
+      'expected-token',
+      10,
+      "expected a range variable name but found 'in'",
+    ],
+    ['from x in xs join y in ys x equals y select x', 'expected-token', 27, "expected 'on'"],
+    ['from x in xs join y in ys on x y select x', 'expected-token', 32, "expected 'equals'"],
+    [
+      'from x in xs join y in ys on x equals y into select 1',
+      'invalid-query',
+      53,
+      'select or group',
+    ],
+    ['from x in xs group x x.k', 'expected-token', 22, "expected 'by' but found identifier 'x'"],
+    ['from x in xs group x by', 'missing-expression', 24, 'expected an expression'],
+    [
+      'from x in xs let y x select y',
+      'expected-token',
+      20,
+      "expected '=' but found identifier 'x'",
+    ],
+    ['from x in xs let = 1 select x', 'expected-token', 18, 'expected a range variable name'],
+    ['from x in xs select x into', 'expected-token', 27, 'expected a range variable name'],
+    ['from x in xs from x in ys select x', 'invalid-query', 19, "range variable 'x' is already"],
+    ['from x in xs let x = 1 select x', 'invalid-query', 18, "range variable 'x' is already"],
+    [
+      'from x in xs join x in ys on x equals x select x',
+      'invalid-query',
+      19,
+      "variable 'x' is already",
+    ],
+    [
+      'from x in xs join y in ys on x equals y into x select x',
+      'invalid-query',
+      46,
+      "'x' is already",
+    ],
+    ['from x in xs where x > ; select x', 'missing-expression', 24, "found ';'"],
+    [
+      'from a in xs join b in ys on b equals a select a',
+      'invalid-query',
+      30,
+      "'b' is not in scope on the left side",
+    ],
+    [
+      'from a in xs join b in ys on a equals a select a',
+      'invalid-query',
+      39,
+      "'a' is not in scope on the right side",
+    ],
+    [
+      'from a in xs let c = a join b in ys on a equals c select a',
+      'invalid-query',
+      49,
+      "name 'c' is not in scope",
+    ],
+    ['new { f() }', 'invalid-initializer', 7, 'a simple name (x) or a member access (p.Name)'],
+    ['new { a + b }', 'invalid-initializer', 7, 'anonymous type member is written name = value'],
+    ['new { 1 }', 'invalid-initializer', 7, 'name = value'],
+    ['new { a, a = 2 }', 'invalid-initializer', 10, "two members named 'a'"],
+    ['new { p.x, q.x }', 'invalid-initializer', 12, "two members named 'x'"],
+    ['new { a = 1 b = 2 }', 'expected-token', 13, "expected ',' or '}'"],
     ['a.', 'expected-token', 3, 'expected a name but found the end of the input'],
     ['a.1', 'unexpected-token', 2, 'unexpected number .1'],
     ['a.if', 'expected-token', 3, "expected a name but found 'if'"],
@@ -174,8 +250,14 @@ describe('every error is reported, each with its column', () => {
     ],
     ['(a, b) = (b, a)', ['unsupported-tuple@1', 'unsupported-tuple@10']],
     [
-      'new { A = 1 }; stackalloc int[1]; base.X',
-      ['unsupported-anonymous-type@1', 'unsupported-stackalloc@16', 'unsupported-base@35'],
+      'from x in xs join y in ys x y select x; from z zs select z',
+      ['expected-token@27', 'expected-token@29', 'expected-token@48'],
+    ],
+    ['var q = from x in xs where x; q', ['invalid-query@29']],
+    ['from a in xs join b in ys on b equals a select a', ['invalid-query@30', 'invalid-query@39']],
+    [
+      'new { f() }; stackalloc int[1]; base.X',
+      ['invalid-initializer@7', 'unsupported-stackalloc@14', 'unsupported-base@33'],
     ],
     [
       "'ab' + '' + \"\\q\"",
@@ -202,5 +284,25 @@ describe('every error is reported, each with its column', () => {
       'ExpressionStatement',
       'ExpressionStatement',
     ]);
+  });
+});
+
+describe("the C# compiler's code on errors C# reports itself", () => {
+  it.each<[string, string, string]>([
+    ['var x;', 'invalid-declaration', 'CS0818'],
+    ['new { f() }', 'invalid-initializer', 'CS0746'],
+    ['new { a = 1, a = 2 }', 'invalid-initializer', 'CS0833'],
+    ['from x in xs', 'invalid-query', 'CS0742'],
+    ['from x in xs group x by x into g', 'invalid-query', 'CS0742'],
+    ['from x xs select x', 'expected-token', 'CS1003'],
+    ['from x in xs join y in ys x equals y select x', 'expected-token', 'CS0743'],
+    ['from x in xs join y in ys on x y select x', 'expected-token', 'CS0744'],
+    ['from x in xs group x x.k', 'expected-token', 'CS0745'],
+    ['from x in xs from x in ys select x', 'invalid-query', 'CS1930'],
+    ['from a in xs join b in ys on b equals b select a', 'invalid-query', 'CS1937'],
+    ['from a in xs join b in ys on a equals a select a', 'invalid-query', 'CS1938'],
+  ])('%s', (input, code, csCode) => {
+    const first = parse(input).errors[0];
+    expect({ code: first?.code, csCode: first?.csCode }).toEqual({ code, csCode });
   });
 });

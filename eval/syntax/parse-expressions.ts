@@ -291,7 +291,7 @@ function isAssignable(e: Expression): boolean {
 }
 
 /** A `?.` / `?[` earlier in the postfix chain makes the whole chain a value, not a variable. */
-function inConditionalChain(e: Expression): boolean {
+export function inConditionalChain(e: Expression): boolean {
   let x = e;
   for (;;) {
     if (x.kind === 'MemberAccess' || x.kind === 'ElementAccess') {

@@ -269,6 +269,32 @@ describe('object, collection and array creation', () => {
   ]);
 });
 
+describe('anonymous object creation (§12.8.17.7)', () => {
+  table([
+    ['new { a = 1, p.Name, x }', 'new { a = 1, p.Name, x }'],
+    ['new { A = a + b, }', 'new { A = (a + b) }'],
+    ['new { }', 'new { }'],
+    ['new { a?.b }', 'new { a?.b }'],
+    ['new { this.x, Inner = new { y } }', 'new { this.x, Inner = new { y } }'],
+    ['new { x = y = 2 }', 'new { x = (y = 2) }'],
+    ['new { a = 1 }.a', 'new { a = 1 }.a'],
+    ['new { @class = 1 }', 'new { @class = 1 }'],
+    ['var o = new { e.hp, e.name };', 'var o = new { e.hp, e.name };'],
+  ]);
+
+  it('keeps the written name apart from the projected one', () => {
+    const s = parse('new { a = 1, p.Name }').program.statements[0];
+    expect(s?.kind === 'ExpressionStatement' && s.expression).toMatchObject({
+      kind: 'AnonymousObjectCreation',
+      members: [
+        { kind: 'AnonymousMember', name: { name: 'a' }, value: { kind: 'Literal' } },
+        { kind: 'AnonymousMember', name: null, value: { kind: 'MemberAccess' } },
+      ],
+      span: { start: 0, end: 21 },
+    });
+  });
+});
+
 describe('casts', () => {
   table([
     ['(int)x', '((int)x)'],

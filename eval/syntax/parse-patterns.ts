@@ -33,7 +33,8 @@ export function parseIsPattern(p: Parser, operand: Expression, start: Token['spa
   const type = parseType(p, 'isAs');
   if (type === null) return errorAt(p, start);
   checkType(p, type, false);
-  if (p.atIdentifier()) {
+  // `where x is T select x`: in a query, its keywords end the pattern.
+  if (p.atIdentifier() && !p.atQueryKeyword()) {
     const combinator = p.atContextual('and') || p.atContextual('or');
     return reject(
       p,

@@ -15,13 +15,8 @@ import {
   parseTypeArgumentsInExpression,
   type TypeContext,
 } from './parse-types.js';
-import {
-  isLambdaAhead,
-  isQueryAhead,
-  rejectAnonymousMethod,
-  rejectLambda,
-  rejectQuery,
-} from './parse-unsupported.js';
+import { isLambdaAhead, rejectAnonymousMethod, rejectLambda } from './parse-unsupported.js';
+import { isQueryAhead, parseQuery } from './parse-query.js';
 import { isPredefinedType, type Keyword, type Token } from './tokens.js';
 
 export function parsePrimary(p: Parser): Expression {
@@ -90,7 +85,7 @@ function missingExpression(p: Parser): Expression {
 function parseIdentifierExpression(p: Parser): Expression {
   const start = p.tok.span;
   if (isLambdaAhead(p)) return rejectLambda(p, start);
-  if (isQueryAhead(p)) return rejectQuery(p);
+  if (isQueryAhead(p)) return parseQuery(p);
   if (p.atContextual('nameof') && p.atPunct('(', 1)) return parseNameOf(p);
   let alias: Identifier | null = null;
   if (p.atPunct('::', 1)) {

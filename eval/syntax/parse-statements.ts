@@ -19,7 +19,7 @@ import { awaitOperandFollows, parseExpression } from './parse-expressions.js';
 import { identifier } from './parse-primary.js';
 import { describe, NestingTooDeep, type Parser } from './parser-core.js';
 import { checkType, hasTopLevelComma, parseType } from './parse-types.js';
-import { isQueryAhead } from './parse-unsupported.js';
+import { isQueryAhead } from './parse-query.js';
 import { parseControl, parseLocalFunction } from './parse-control.js';
 import { isPredefinedType, type Token } from './tokens.js';
 

@@ -8,7 +8,7 @@ import { identifier } from './parse-primary.js';
 import { Diagnostics } from './diagnostics.js';
 import { errorAt, parseExpression } from './parse-expressions.js';
 import { isCloser, type Parser } from './parser-core.js';
-import { isPredefinedType, type Token } from './tokens.js';
+import type { Token } from './tokens.js';
 
 /** `x =>`, `(...) =>`, `async x =>`, `static (...) =>`, `async delegate`. */
 export function isLambdaAhead(p: Parser): boolean {
@@ -58,28 +58,6 @@ export function rejectTuple(p: Parser, open: number): Expression {
   p.error(Diagnostics.tuple(start));
   p.pos = open;
   p.skipGroup();
-  return errorAt(p, start);
-}
-
-/**
- * `from x in ...` / `from T x in ...` (§12.20): `from` followed by a name or a predefined type,
- * the test Roslyn applies in expression context.
- */
-export function isQueryAhead(p: Parser): boolean {
-  if (!p.atContextual('from')) return false;
-  const next = p.peek(1);
-  return next.kind === 'identifier' || (next.kind === 'keyword' && isPredefinedType(next.keyword));
-}
-
-/** Skips the query to the end of its enclosing list or statement (its clauses hold commas). */
-export function rejectQuery(p: Parser): Expression {
-  const start = p.tok.span;
-  p.error(Diagnostics.query(start));
-  p.skipUntil(
-    (t) =>
-      t.kind === 'punct' &&
-      (t.punct === ';' || t.punct === ')' || t.punct === ']' || t.punct === '}'),
-  );
   return errorAt(p, start);
 }
 

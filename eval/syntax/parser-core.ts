@@ -20,6 +20,12 @@ export class NestingTooDeep extends Error {
   }
 }
 
+/** The contextual keywords of query expressions (§12.20.1). */
+const QUERY_WORDS: ReadonlySet<string> = new Set([
+  'from', 'where', 'select', 'group', 'by', 'into', 'orderby', 'let', 'join', 'on', 'equals',
+  'ascending', 'descending',
+]); // prettier-ignore
+
 const CLOSER: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
 
 /** For each bracket token, the index of its partner; -1 when unmatched or not a bracket. */
@@ -52,6 +58,10 @@ export class Parser {
   readonly match: Int32Array;
   /** Type argument lists already tried, by the index of their `<` (see parse-types.ts). */
   readonly typeArgMemo = new Map<number, { end: number; args: TypeNode[] } | null>();
+  /** Hidden lambda parameters made so far by query translation, to name the next one uniquely. */
+  transparentIdentifiers = 0;
+  /** Query expressions open around the cursor: inside one, its contextual keywords end operands. */
+  queryDepth = 0;
 
   constructor(
     readonly tokens: Token[],
@@ -99,6 +109,15 @@ export class Parser {
   atContextual(name: string, k = 0): boolean {
     const t = this.peek(k);
     return t.kind === 'identifier' && !t.verbatim && t.name === name;
+  }
+
+  /**
+   * Inside a query expression, a word that goes on with the query (`select`, `descending`, ...):
+   * not the name a cast's operand or a pattern's designation would be (`where (x) select x`).
+   */
+  atQueryKeyword(k = 0): boolean {
+    const t = this.peek(k);
+    return this.queryDepth > 0 && t.kind === 'identifier' && !t.verbatim && QUERY_WORDS.has(t.name);
   }
 
   /** Two tokens with nothing between them, as `>` `>` must be to make a shift. */

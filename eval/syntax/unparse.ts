@@ -180,10 +180,12 @@ function expr(e: Expression): string {
       const init = e.initializer === null ? '' : ` ${initializer(e.initializer)}`;
       return `new ${unparseType(e.type)}${a}${init}`;
     }
-    case 'AnonymousObjectCreation':
-      return `new { ${e.members
-        .map((m) => (m.name ? `${name(m.name)} = ${expr(m.value)}` : expr(m.value)))
-        .join(', ')} }`;
+    case 'AnonymousObjectCreation': {
+      const members = e.members.map((m) =>
+        m.name ? `${name(m.name)} = ${expr(m.value)}` : expr(m.value),
+      );
+      return members.length === 0 ? 'new { }' : `new { ${members.join(', ')} }`;
+    }
     case 'ArrayCreation': {
       const [first = 1, ...rest] = e.ranks;
       const firstRank = e.sizes.length > 0 ? `[${e.sizes.map(expr).join(', ')}]` : rank(first);

@@ -125,6 +125,7 @@ export class FakeGame implements GameAccess {
         return this.md.named('decimal');
       case 'struct':
       case 'enum':
+      case 'client':
         return v.type;
       case 'pointer':
         return this.md.named('System.IntPtr');

@@ -50,6 +50,11 @@ export class FakeRuntime implements Runtime {
     return this.metadata.declare(fullName, 'interface', spec);
   }
 
+  /** A delegate type: its `Invoke` method (client-side delegates are typed by it). */
+  delegate(fullName: string, spec: TypeSpec = {}): TypeHandle {
+    return this.metadata.declare(fullName, 'delegate', { base: 'System.Object', ...spec });
+  }
+
   enum(fullName: string, spec: EnumSpec): TypeHandle {
     return this.metadata.declare(fullName, 'enum', {}, spec);
   }

@@ -127,6 +127,13 @@ public static class Fmt
 		if (t == typeof (object)) return "object";
 		if (t.IsArray) return TypeName (t.GetElementType ()) + "[" + new string (',', t.GetArrayRank () - 1) + "]";
 		if (t.IsGenericType && t.GetGenericTypeDefinition () == typeof (Nullable<>)) return TypeName (t.GetGenericArguments () [0]) + "?";
+		if (IsAnonymous (t)) {
+			// Roslyn's display form: the members in declaration order with their types
+			var props = t.GetProperties ();
+			var members = new string [props.Length];
+			for (int i = 0; i < props.Length; i++) members [i] = TypeName (props [i].PropertyType) + " " + props [i].Name;
+			return "<anonymous type: " + string.Join (", ", members) + ">";
+		}
 		string name = t.IsNested ? TypeName (t.DeclaringType) + "." + t.Name : (t.Namespace == null ? "" : t.Namespace + ".") + t.Name;
 		int tick = name.IndexOf ('`');
 		if (tick >= 0) name = name.Substring (0, tick);
@@ -137,6 +144,13 @@ public static class Fmt
 			name += "<" + string.Join (", ", parts) + ">";
 		}
 		return name;
+	}
+
+	/// An anonymous type: mcs names it <>__AnonType0`n, Roslyn <>f__AnonymousType0`n.
+	static bool IsAnonymous (Type t)
+	{
+		return t.IsDefined (typeof (System.Runtime.CompilerServices.CompilerGeneratedAttribute), false)
+			&& (t.Name.Contains ("AnonType") || t.Name.Contains ("AnonymousType"));
 	}
 
 	public static string Char (char c)

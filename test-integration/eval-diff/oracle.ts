@@ -24,6 +24,8 @@ export interface CorpusCase {
    * disagree, or the note is stale.
    */
   roslyn?: { type: string | undefined; text: string };
+  /** The comment line (`# ...`) last seen above the case: the family it belongs to. */
+  section?: string;
 }
 
 /** A value with its static type as C# writes it (`void` for a void call, `<null>` for `null`). */
@@ -33,7 +35,22 @@ export type Outcome =
   | { kind: 'compile-error'; message: string };
 
 /** How the last expression is compiled: typed (its static type inferred), untyped, or void. */
-type Form = 'typed' | 'untyped' | 'void';
+export type Form = 'typed' | 'untyped' | 'void';
+
+/**
+ * How a corpus's programs become methods of the oracle: the source around them, each case's
+ * method in a form, and what an mcs error on a case means (another form to try, or the case's
+ * compile error as the evaluator must report it).
+ */
+export interface Dialect {
+  readonly header: string;
+  readonly extraSources: readonly string[];
+  readonly systemRefs: readonly string[];
+  firstForm(c: CorpusCase): Form;
+  method(c: CorpusCase, index: number, form: Form): string;
+  /** An error of the case in `form`: the next form, or the error to record. */
+  onError(c: CorpusCase, form: Form, code: string, message: string): Form | { error: string };
+}
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -76,12 +93,31 @@ function methodFor(c: CorpusCase, index: number, form: Form): string {
   return `  // CASE ${index} ${c.id}\n  public static string Case_${index}() {\n    try {\n${body}\n${tail}\n    } catch (System.Exception e) { return "!" + e.GetType().FullName + ": " + e.Message; }\n  }`;
 }
 
-const HEADER = `using System; using System.Collections.Generic; using UnityEngine; using Unity.Entities;
+const LINES_HEADER = `using System; using System.Collections.Generic; using UnityEngine; using Unity.Entities;
 using Unity.Mathematics; using Unity.Collections; using Unity.Transforms; using Game;
 public static class EvalOracle {
   static World world { get { return World.DefaultGameObjectInjectionWorld; } }
   static EntityManager em { get { return world.EntityManager; } }
 `;
+
+/** The one-line expression corpus (corpus.txt): statements split at `;`, the last one shown. */
+export const LINES: Dialect = {
+  header: LINES_HEADER,
+  extraSources: [],
+  systemRefs: [],
+  firstForm: () => 'typed',
+  method: methodFor,
+  onError(_c, form, code, message) {
+    // typed first; a null literal cannot be typed (CS0411), a void call cannot be shown at all
+    const untypable = code === 'CS0411' && /Fmt\.Typed/.test(message);
+    const voidLast =
+      (code === 'CS1503' && /void/.test(message)) ||
+      (code === 'CS1502' && /Fmt\.(Typed|Untyped)/.test(message));
+    if (form === 'typed' && untypable) return 'untyped';
+    if (form !== 'void' && voidLast) return 'void';
+    return { error: `${code}: ${message}` };
+  },
+};
 
 function run(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -98,6 +134,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number; out: string }
 export async function compileOracle(
   cases: readonly CorpusCase[],
   fixtureDir: string,
+  dialect: Dialect = LINES,
 ): Promise<{ dll: string; compileErrors: Map<string, string> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'eval-oracle-'));
   const refs = [
@@ -109,15 +146,15 @@ export async function compileOracle(
     'Assembly-CSharp',
     'FixtureEngine',
   ].map((a) => `-r:${path.join(fixtureDir, `${a}.dll`)}`);
+  refs.push(...dialect.systemRefs.map((a) => `-r:${a}`));
   const compileErrors = new Map<string, string>();
-  // typed first; a null literal cannot be typed (CS0411), a void call cannot be shown at all
-  const forms = new Map<string, Form>();
+  const forms = new Map<string, Form>(cases.map((c) => [c.id, dialect.firstForm(c)]));
   for (let attempt = 0; attempt < 8; attempt++) {
     const before = new Map(forms);
     const live = cases.filter((c) => !compileErrors.has(c.id));
     const source =
-      HEADER +
-      live.map((c, i) => methodFor(c, i, before.get(c.id) ?? 'typed')).join('\n') +
+      dialect.header +
+      live.map((c, i) => dialect.method(c, i, before.get(c.id)!)).join('\n') +
       '\n}\n';
     const file = path.join(dir, 'cases.cs');
     await writeFile(file, source);
@@ -128,6 +165,7 @@ export async function compileOracle(
       '-nowarn:162,219,1718,414,649,169',
       ...refs,
       path.join(HERE, 'Fmt.cs'),
+      ...dialect.extraSources.map((f) => path.join(HERE, f)),
       file,
     ]);
     if (r.code === 0) return { dll, compileErrors };
@@ -147,14 +185,9 @@ export async function compileOracle(
       if (!c || compileErrors.has(c.id)) continue;
       // more errors of a case whose form changed this round belong to its old form
       if (forms.get(c.id) !== before.get(c.id)) continue;
-      const form = before.get(c.id) ?? 'typed';
-      const untypable = m[2] === 'CS0411' && /Fmt\.Typed/.test(m[3]!);
-      const voidLast =
-        (m[2] === 'CS1503' && /void/.test(m[3]!)) ||
-        (m[2] === 'CS1502' && /Fmt\.(Typed|Untyped)/.test(m[3]!));
-      if (form === 'typed' && untypable) forms.set(c.id, 'untyped');
-      else if (form !== 'void' && voidLast) forms.set(c.id, 'void');
-      else compileErrors.set(c.id, `${m[2]}: ${m[3]}`);
+      const next = dialect.onError(c, before.get(c.id)!, m[2]!, m[3]!);
+      if (typeof next === 'string') forms.set(c.id, next);
+      else compileErrors.set(c.id, next.error);
       progressed = true;
     }
     if (!progressed)
@@ -218,8 +251,10 @@ export async function runOracle(
 export async function readCorpus(file: string): Promise<CorpusCase[]> {
   const text = await readFile(file, 'utf8');
   const cases: CorpusCase[] = [];
+  let section: string | undefined;
   for (const [n, raw] of text.split('\n').entries()) {
     const line = raw.trimEnd();
+    if (line.trimStart().startsWith('#')) section = line.trim().slice(1).trim();
     if (!line.trim() || line.trimStart().startsWith('#')) continue;
     const note = / \/\/roslyn(?:\(([^)]*)\))?: (.*)$/.exec(line);
     const program = note ? line.slice(0, note.index) : line;
@@ -227,6 +262,7 @@ export async function readCorpus(file: string): Promise<CorpusCase[]> {
       id: `L${n + 1}`,
       program: program.trim(),
       ...(note ? { roslyn: { type: note[1], text: note[2]! } } : {}),
+      ...(section ? { section } : {}),
     });
   }
   return cases;

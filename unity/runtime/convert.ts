@@ -238,6 +238,9 @@ export async function toWire(v: EvalValue, support: WireSupport): Promise<Value>
       return Values.null();
     case 'void':
       throw new Error('a void value cannot be passed to the game');
+    case 'client':
+      // the evaluator refuses this before a call or write reaches the wire
+      throw new Error('a client-side delegate or sequence cannot be passed to the game');
     case 'bool':
       return Values.bool(v.value);
     case 'number': {

@@ -255,6 +255,7 @@ export abstract class GameValues implements WireSupport {
         );
       case 'struct':
       case 'enum':
+      case 'client':
         return value.type;
       case 'string':
         return handleOf(await this.type('System.String'));

@@ -11,7 +11,12 @@
 // dozen small objects per attached game, made by the first call, so a warm call spends its
 // invokes on the work alone.
 
-import { Values, type SdbConnection, type Value } from '../../sdb-protocol/index.js';
+import {
+  Values,
+  type InvokeCall,
+  type SdbConnection,
+  type Value,
+} from '../../sdb-protocol/index.js';
 import type { MethodDescriptor } from '../../eval/runtime.js';
 import { UnityError } from '../errors.js';
 import { GAME_METADATA, type GameMetadata } from '../runtime/game-metadata.js';
@@ -86,6 +91,8 @@ class SceneCache {
   readonly types = new Map<string, Promise<number>>();
   readonly methods = new Map<string, Promise<MethodDescriptor>>();
   readonly typeObjects = new Map<number, Promise<number>>();
+  /** Component types by the name a call gave (see SceneCalls.component). */
+  readonly components = new Map<string, Promise<{ typeId: number; fullName: string }>>();
   /** Delegates by getter key, pinned in the game (see the file comment). */
   readonly delegates = new Map<string, number>();
   /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
@@ -109,6 +116,145 @@ export function isCollected(e: unknown): boolean {
   );
 }
 
+/** A call of SceneCalls.callAll: a method, its receiver (ignored when static), its arguments. */
+export interface SceneCall {
+  m: MethodDescriptor;
+  thisArg: Value;
+  args: readonly Value[];
+}
+
+/** After this long with calls waiting, they leave even if a chain is still busy elsewhere. */
+const LEVEL_WAIT_MS = 50;
+
+/**
+ * The barrier of `SceneCalls.together`: each running chain either works (wire commands, our
+ * own code) or waits for its calls; when every chain waits, the waiting calls leave in one
+ * VM.INVOKE_METHODS (one per virtual flag), in the order they were made, and each chain gets its
+ * results. A chain that never calls again (it waits on something else) cannot hold the others:
+ * after LEVEL_WAIT_MS the waiting calls leave anyway (a command more, nothing else).
+ *
+ * The agent keeps an object it names alive for the rest of the suspension only when it names it
+ * while the VM is suspended (debugger-agent.c `get_objref`: `suspended_objs`). A lone invoke's
+ * reply is written after the VM is suspended again; in a batch only the last one's is, the
+ * others while the VM still runs the next calls, so a collection run by a later call of the
+ * same batch can take an earlier call's result before `keep` pins it (measured: a scene's
+ * GetRootGameObjects array, pinned as null). So after each batch every object it returned
+ * but the last is asked for its type (one pipelined round trip, `secure`); if one is gone, the
+ * live ones are pinned and its call runs again alone. The VM stays suspended from the batch's
+ * end until the chains have pinned what they keep. So the calls given to a level must be
+ * repeatable (the scene tools' are reads).
+ */
+export class Levels {
+  /** Chains running (working or waiting). */
+  active = 0;
+  private waiting: {
+    calls: InvokeCall[];
+    virtual: boolean;
+    resolve: (v: Value[]) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  /** Chains whose calls were sent and are not answered yet. */
+  private sent = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly run: (
+      calls: readonly InvokeCall[],
+      virtual: boolean,
+    ) => Promise<{ result: Value }[]>,
+    private readonly secure: (
+      out: { result: Value }[],
+      calls: InvokeCall[],
+      virtual: boolean,
+    ) => Promise<void>,
+  ) {}
+
+  /**
+   * What a batch returned, made safe (see the class comment): every object it named but the
+   * last is asked for its type, all at once; the live ones are pinned (`keep`), then each one
+   * found gone is asked for again by its own call (its reply written with the VM suspended).
+   * The calls of a batch are reads, so a repeat changes nothing.
+   */
+  static async secure(
+    out: { result: Value }[],
+    calls: readonly InvokeCall[],
+    conn: SdbConnection,
+    keep: (v: Value) => Promise<Value>,
+    again: (call: InvokeCall) => Promise<{ result: Value }>,
+  ): Promise<void> {
+    const gone: number[] = [];
+    await Promise.all(
+      out.slice(0, -1).map(async ({ result: v }, i) => {
+        if (v.kind !== 'object' && v.kind !== 'string') return;
+        try {
+          await conn.send('OBJECT_REF.GET_TYPE', { objectId: v.objectId });
+        } catch (e) {
+          if (!isCollected(e)) throw e;
+          gone.push(i);
+        }
+      }),
+    );
+    if (gone.length === 0) return;
+    await Promise.all(out.filter((_, i) => !gone.includes(i)).map(({ result: v }) => keep(v)));
+    for (const i of gone.sort((x, y) => x - y)) {
+      out[i] = await again(calls[i]!);
+      await keep(out[i].result);
+    }
+  }
+
+  call(calls: InvokeCall[], virtual: boolean): Promise<Value[]> {
+    return new Promise<Value[]>((resolve, reject) => {
+      this.waiting.push({ calls, virtual, resolve, reject });
+      this.check();
+    });
+  }
+
+  ended(): void {
+    this.active--;
+    this.check();
+  }
+
+  private check(): void {
+    if (this.waiting.length === 0) return;
+    if (this.waiting.length + this.sent >= this.active) {
+      this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.waiting.length) this.flush();
+    }, LEVEL_WAIT_MS);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting.splice(0);
+    this.sent += batch.length;
+    void (async () => {
+      // one command per flag, in order (a virtual call cannot share the static calls' flags)
+      for (const virtual of [false, true]) {
+        const group = batch.filter((w) => w.virtual === virtual);
+        if (group.length === 0) continue;
+        try {
+          const calls = group.flatMap((w) => w.calls);
+          const out = await this.run(calls, virtual);
+          await this.secure(out, calls, virtual);
+          let at = 0;
+          for (const w of group) {
+            w.resolve(out.slice(at, at + w.calls.length).map((o) => o.result));
+            at += w.calls.length;
+          }
+        } catch (e) {
+          for (const w of group) w.reject(e);
+        } finally {
+          this.sent -= group.length;
+        }
+      }
+    })();
+  }
+}
+
 export class SceneCalls {
   readonly conn: SdbConnection;
   readonly md: GameMetadata;
@@ -125,6 +271,9 @@ export class SceneCalls {
     this.cache.typeObjects.clear(); // delegates and holders are pinned: never collected
   }
 
+  /** Objects this call pinned (kept or for the connection's life). */
+  private readonly stored = new Set<number>();
+
   /** Slots this call holds (kept alive by a pinned holder until `release`). */
   private readonly held: Held = [];
 
@@ -134,11 +283,23 @@ export class SceneCalls {
    * Without it a collection run by a later invoke could take it (the agent's ids are weak).
    */
   async keep(v: Value): Promise<Value> {
+    return this.store(v, true);
+  }
+
+  /** `keep` for the connection's life: the slot is never released (delegates, separators). */
+  private async pin(v: Value): Promise<Value> {
+    return this.store(v, false);
+  }
+
+  private async store(v: Value, untilRelease: boolean): Promise<Value> {
     if (v.kind !== 'object' && v.kind !== 'string') return v;
+    // once per object (a batch's results may be pinned before their chain keeps them)
+    if (this.stored.has(v.objectId)) return v;
+    this.stored.add(v.objectId);
     let h = this.cache.holders.find((x) => x.free.length > 0);
     if (!h) h = await this.newHolder();
     const slot = h.free.pop()!;
-    this.held.push({ holder: h.id, slot });
+    if (untilRelease) this.held.push({ holder: h.id, slot });
     // Awaited until written, not answered (a round trip per array in the window): the agent
     // runs commands in the order they arrive, so the slot is set before any later invoke can
     // run a collection. `settle` and `release` wait for the answers.
@@ -181,6 +342,7 @@ export class SceneCalls {
       ),
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
+    this.stored.clear();
     const failed = sets.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -201,6 +363,32 @@ export class SceneCalls {
     };
     this.cache.holders.push(h);
     return h;
+  }
+
+  /**
+   * The Component type a tool names (the catalogue's resolution: a full name, or a unique
+   * simple name), cached per connection: found types stay found, as the metadata keeps them
+   * (a search of every loaded type name costs milliseconds, in the window). Not a Component:
+   * INVALID_ARGUMENT; unknown or ambiguous: the catalogue's errors, not cached.
+   */
+  component(name: string): Promise<{ typeId: number; fullName: string }> {
+    let p = this.cache.components.get(name);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.ctx.catalog.resolveType(name);
+        const fullName = await this.md.fullName(typeId);
+        const component = await this.type('UnityEngine.Component');
+        if (!(await this.md.isAssignable(handleOf(component), handleOf(typeId))))
+          throw new UnityError(
+            'INVALID_ARGUMENT',
+            `${fullName} is not a Component: scene_query reads components of GameObjects`,
+          );
+        return { typeId, fullName };
+      })();
+      p.catch(() => this.cache.components.delete(name));
+      this.cache.components.set(name, p);
+    }
+    return p;
   }
 
   type(name: string): Promise<number> {
@@ -280,11 +468,90 @@ export class SceneCalls {
     args: readonly Value[],
     virtual = false,
   ): Promise<Value> {
-    return (
-      await this.ctx.invoke(m.handle as number, m.isStatic ? Values.null() : thisArg, args, {
-        virtual,
-      })
-    ).result;
+    const [out] = await this.callAll([{ m, thisArg, args }], virtual);
+    return out!;
+  }
+
+  /**
+   * Calls in order, in one command (VM.INVOKE_METHODS: the game resumed and suspended once for
+   * all); inside `together`, in the command of the current level with the other chains' calls.
+   * A call cannot take an earlier one's result (arguments are fixed when sent).
+   */
+  async callAll(calls: readonly SceneCall[], virtual = false): Promise<Value[]> {
+    const wire = calls.map((c) => ({
+      methodId: c.m.handle as number,
+      thisArg: c.m.isStatic ? Values.null() : c.thisArg,
+      args: c.args,
+    }));
+    if (this.level) return this.level.call(wire, virtual);
+    if (wire.length === 1) {
+      const c = wire[0]!;
+      return [(await this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })).result];
+    }
+    const out = await this.ctx.invokeMany(wire, { virtual });
+    await this.secure(out, wire, virtual);
+    return out.map((o) => o.result);
+  }
+
+  /** Levels.secure over this call's keep and a lone invoke. */
+  private secure(out: { result: Value }[], calls: readonly InvokeCall[], virtual: boolean) {
+    return Levels.secure(
+      out,
+      calls,
+      this.conn,
+      (v) => this.keep(v),
+      (c) => this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual }),
+    );
+  }
+
+  /** The levels of the running `together` (undefined: each call is sent at once). */
+  private level: Levels | undefined;
+
+  /**
+   * Runs `chains` side by side, their calls gathered by level: once every running chain waits
+   * for a call, all of them leave in one command (see Levels), so chains of k calls each cost
+   * about k commands together instead of k per chain. Chains must not depend on each other's
+   * effects in the game within a level, and their calls must be repeatable (reads: see
+   * Levels). Nested `together`s share the levels.
+   */
+  async together<T extends readonly (() => Promise<unknown>)[]>(
+    ...chains: T
+  ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+    type Out = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+    if (chains.length === 0) return [] as unknown as Out;
+    const outer = this.level;
+    const levels =
+      outer ??
+      new Levels(
+        (calls, virtual) => this.ctx.invokeMany(calls, { virtual }),
+        (out, calls, virtual) => this.secure(out, calls, virtual),
+      );
+    this.level = levels;
+    // the caller's chain becomes these chains (it waits for them); the last one to end gives
+    // its place back to the caller
+    levels.active += chains.length - (outer ? 1 : 0);
+    let left = chains.length;
+    const end = (): void => {
+      left--;
+      if (left > 0 || !outer) levels.ended();
+    };
+    try {
+      // every chain ends before this returns (no call of a failed one's siblings after it)
+      const settled = await Promise.allSettled(
+        chains.map(async (chain) => {
+          try {
+            return await chain();
+          } finally {
+            end();
+          }
+        }),
+      );
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Out;
+    } finally {
+      if (!outer) this.level = undefined;
+    }
   }
 
   /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
@@ -326,51 +593,96 @@ export class SceneCalls {
   }
 
   /**
-   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
-   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
-   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   * Makes (first call on this connection) and pins the delegates of `getters`: each an
+   * open-instance `Converter<TIn, TOut>` over the getter (see `pinDelegate`). Later calls cost
+   * nothing.
    */
   async prepareDelegates(getters: readonly Getter[]): Promise<void> {
-    const missing = getters.filter((g) => !this.cache.delegates.has(key(g)));
-    if (missing.length === 0) return;
-    const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-    const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-    const create = await this.method('System.Delegate', 'CreateDelegate', [
-      'System.Type',
-      'System.Reflection.MethodInfo',
-    ]);
-    const converterDef = await this.typeObject(await this.type('System.Converter`2'));
-    // one Type[2] for every MakeGenericType (refilled over the wire): an invoke per getter fewer
-    let args: Value | undefined;
-    for (const g of missing) {
-      const info = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type(g.declaring))),
-        [await this.string(g.method)],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError('MEMBER_NOT_FOUND', `${g.declaring}.${g.method} is not in this game`);
-      const typeArgs = [
-        Values.object(await this.typeObject(await this.type(g.input))),
-        Values.object(await this.typeObject(await this.type(g.output))),
-      ];
-      if (args?.kind !== 'object')
-        args = await this.keep(await this.newArray('System.Type', typeArgs));
-      else
-        await this.conn.send('ARRAY_REF.SET_VALUES', {
-          arrayId: args.objectId,
-          index: 0,
-          values: typeArgs,
-        });
-      const converter = await this.call(makeGeneric, Values.object(converterDef), [args], true);
-      const d = await this.call(create, Values.null(), [converter, info]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${key(g)}`);
-      await this.keep(d);
-      this.held.pop(); // a delegate's slot is kept for the connection's life
-      this.cache.delegates.set(key(g), d.objectId);
-    }
+    for (const g of getters)
+      await this.pinDelegate(key(g), {
+        delegate: 'System.Converter`2',
+        typeArgs: [g.input, g.output],
+        declaring: g.declaring,
+        method: g.method,
+      });
   }
+
+  /**
+   * A delegate made once per connection and pinned for its life, by `k`: the MethodInfo
+   * (`declaring.GetMethod(method)`), the closed delegate type (`delegate` over `typeArgs`, by
+   * MakeGenericType; one Type[] per arity refilled over the wire for the next) and
+   * `Delegate.CreateDelegate`, open-instance or closed over `target` when given. Its object id.
+   */
+  private async pinDelegate(
+    k: string,
+    d: {
+      delegate: string;
+      typeArgs: readonly string[];
+      declaring: string;
+      method: string;
+      target?: () => Promise<Value>;
+    },
+  ): Promise<number> {
+    const pinned = this.cache.delegates.get(k);
+    if (pinned !== undefined) return pinned;
+    const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
+    const info = await this.call(
+      getMethod,
+      Values.object(await this.typeObject(await this.type(d.declaring))),
+      [await this.string(d.method)],
+      true,
+    );
+    if (info.kind !== 'object')
+      throw new UnityError('MEMBER_NOT_FOUND', `${d.declaring}.${d.method} is not in this game`);
+    const typeArgs = await Promise.all(
+      d.typeArgs.map(async (t) => Values.object(await this.typeObject(await this.type(t)))),
+    );
+    // a Type[] of this call not in use by another chain's pin, refilled; else a new one
+    const free = this.typeArrays.get(typeArgs.length) ?? [];
+    this.typeArrays.set(typeArgs.length, free);
+    let args = free.pop();
+    if (!args) args = await this.keep(await this.newArray('System.Type', typeArgs));
+    else if (args.kind === 'object')
+      await this.conn.send('ARRAY_REF.SET_VALUES', {
+        arrayId: args.objectId,
+        index: 0,
+        values: typeArgs,
+      });
+    const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
+    const type = await this.call(
+      makeGeneric,
+      Values.object(await this.typeObject(await this.type(d.delegate))),
+      [args],
+      true,
+    );
+    free.push(args);
+    const target = d.target ? await d.target() : undefined;
+    const made = target
+      ? await this.call(
+          await this.method('System.Delegate', 'CreateDelegate', [
+            'System.Type',
+            'System.Object',
+            'System.Reflection.MethodInfo',
+          ]),
+          Values.null(),
+          [type, target, info],
+        )
+      : await this.call(
+          await this.method('System.Delegate', 'CreateDelegate', [
+            'System.Type',
+            'System.Reflection.MethodInfo',
+          ]),
+          Values.null(),
+          [type, info],
+        );
+    if (made.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
+    await this.pin(made);
+    this.cache.delegates.set(k, made.objectId);
+    return made.objectId;
+  }
+
+  /** This call's Type[]s for MakeGenericType not in use, by length (kept until `release`). */
+  private readonly typeArrays = new Map<number, Value[]>();
 
   /**
    * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
@@ -379,52 +691,33 @@ export class SceneCalls {
    * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
    */
   async fieldTexts(array: Value, input: string, declaring: string, field: string): Promise<Value> {
-    const k = `field:${input}>${declaring}.${field}`;
-    if (!this.cache.delegates.has(k)) {
-      const getField = await this.method('System.Type', 'GetField', [
-        'System.String',
-        'System.Reflection.BindingFlags',
-      ]);
-      const info = await this.call(
-        getField,
-        Values.object(await this.typeObject(await this.type(declaring))),
-        [
-          await this.string(field),
-          await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
-        ],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError('MEMBER_NOT_FOUND', `${declaring}.${field} is not an instance field`);
-      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-      const getValue = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type('System.Reflection.FieldInfo'))),
-        [await this.string('GetValue')],
-        true,
-      );
-      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-      const args = await this.newArray('System.Type', [
-        Values.object(await this.typeObject(await this.type(input))),
-        Values.object(await this.typeObject(await this.type('System.Object'))),
-      ]);
-      const converter = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type('System.Converter`2'))),
-        [args],
-        true,
-      );
-      const create = await this.method('System.Delegate', 'CreateDelegate', [
-        'System.Type',
-        'System.Object',
-        'System.Reflection.MethodInfo',
-      ]);
-      const d = await this.call(create, Values.null(), [converter, info, getValue]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop(); // kept for the connection's life, as the getters' delegates
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`field:${input}>${declaring}.${field}`, {
+      delegate: 'System.Converter`2',
+      typeArgs: [input, 'System.Object'],
+      declaring: 'System.Reflection.FieldInfo',
+      method: 'GetValue',
+      target: async () => {
+        const getField = await this.method('System.Type', 'GetField', [
+          'System.String',
+          'System.Reflection.BindingFlags',
+        ]);
+        const info = await this.call(
+          getField,
+          Values.object(await this.typeObject(await this.type(declaring))),
+          [
+            await this.string(field),
+            await this.enumValue('System.Reflection.BindingFlags', 4 | 16 | 32),
+          ],
+          true,
+        );
+        if (info.kind !== 'object')
+          throw new UnityError(
+            'MEMBER_NOT_FOUND',
+            `${declaring}.${field} is not an instance field`,
+          );
+        return info;
+      },
+    });
     const convert = await this.generic(
       'System.Array',
       'ConvertAll',
@@ -432,7 +725,7 @@ export class SceneCalls {
       [input, 'System.Object'],
     );
     const boxed = await this.keep(
-      await this.call(convert, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
+      await this.call(convert, Values.null(), [array, Values.object(d)]),
     );
     return this.join(boxed, '\u001e');
   }
@@ -444,50 +737,15 @@ export class SceneCalls {
    * invoke, no getter per element.
    */
   async filterByType(array: Value, elementType: string, type: string): Promise<Value> {
-    const k = `isType:${elementType}>${type}`;
-    if (!this.cache.delegates.has(k)) {
-      const getMethod = await this.method('System.Type', 'GetMethod', ['System.String']);
-      const typeType = Values.object(await this.typeObject(await this.type('System.Type')));
-      const info = await this.call(
-        getMethod,
-        typeType,
-        [await this.string('IsInstanceOfType')],
-        true,
-      );
-      if (info.kind !== 'object')
-        throw new UnityError(
-          'MEMBER_NOT_FOUND',
-          'System.Type.IsInstanceOfType is not in this game',
-        );
-      const makeGeneric = await this.method('System.Type', 'MakeGenericType', ['System.Type[]']);
-      const args = await this.newArray('System.Type', [
-        Values.object(await this.typeObject(await this.type(elementType))),
-      ]);
-      const predicate = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type('System.Predicate`1'))),
-        [args],
-        true,
-      );
-      const create = await this.method('System.Delegate', 'CreateDelegate', [
-        'System.Type',
-        'System.Object',
-        'System.Reflection.MethodInfo',
-      ]);
-      const d = await this.call(create, Values.null(), [
-        predicate,
-        Values.object(await this.typeObject(await this.type(type))),
-        info,
-      ]);
-      if (d.kind !== 'object') throw new UnityError('INTERNAL', `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop(); // kept for the connection's life, as the getters' delegates
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`isType:${elementType}>${type}`, {
+      delegate: 'System.Predicate`1',
+      typeArgs: [elementType],
+      declaring: 'System.Type',
+      method: 'IsInstanceOfType',
+      target: async () => Values.object(await this.typeObject(await this.type(type))),
+    });
     const findAll = await this.generic('System.Array', 'FindAll', ['*', '*'], [elementType]);
-    return this.keep(
-      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k)!)]),
-    );
+    return this.keep(await this.call(findAll, Values.null(), [array, Values.object(d)]));
   }
 
   /**
@@ -497,23 +755,33 @@ export class SceneCalls {
    */
   async castArray(array: Value, elementType: string): Promise<Value> {
     const n = await this.arrayLength(array);
+    const typed = await this.typedArray(elementType, n);
+    await this.callAll([await this.copyCall(array, typed, n)]);
+    return typed;
+  }
+
+  /** `Array.CreateInstance(elementType, n)`, kept (one invoke). */
+  async typedArray(elementType: string, n: number): Promise<Value> {
     const create = await this.method('System.Array', 'CreateInstance', [
       'System.Type',
       'System.Int32',
     ]);
-    const typed = await this.keep(
+    return this.keep(
       await this.call(create, Values.null(), [
         Values.object(await this.typeObject(await this.type(elementType))),
         Values.i4(n),
       ]),
     );
+  }
+
+  /** The call `Array.Copy(from, to, n)` (a cast per reference when `to` is a derived type's). */
+  async copyCall(from: Value, to: Value, n: number): Promise<SceneCall> {
     const copy = await this.method('System.Array', 'Copy', [
       'System.Array',
       'System.Array',
       'System.Int32',
     ]);
-    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
-    return typed;
+    return { m: copy, thisArg: Values.null(), args: [from, to, Values.i4(n)] };
   }
 
   /**
@@ -523,6 +791,12 @@ export class SceneCalls {
    * ARRAY_REF.SET_VALUES fewer in the window.
    */
   async convertAll(array: Value, g: Getter, consumedNext = false): Promise<Value> {
+    const [out] = await this.callAll([await this.convertAllCall(array, g)]);
+    return consumedNext ? out! : this.keep(out!);
+  }
+
+  /** The call of `convertAll` (its delegate made first), to send with others (`callAll`). */
+  async convertAllCall(array: Value, g: Getter): Promise<SceneCall> {
     await this.prepareDelegates([g]);
     const convert = await this.generic(
       'System.Array',
@@ -530,11 +804,11 @@ export class SceneCalls {
       ['*', '*'],
       [g.input, g.output],
     );
-    const out = await this.call(convert, Values.null(), [
-      array,
-      Values.object(this.cache.delegates.get(key(g))!),
-    ]);
-    return consumedNext ? out : this.keep(out);
+    return {
+      m: convert,
+      thisArg: Values.null(),
+      args: [array, Values.object(this.cache.delegates.get(key(g))!)],
+    };
   }
 
   /** The find API this game has (the first call probes the metadata; cached per connection). */
@@ -664,8 +938,7 @@ export class SceneCalls {
     const id = this.cache.delegates.get(k);
     if (id !== undefined) return Values.string(id);
     const v = await this.string(text);
-    await this.keep(v);
-    this.held.pop(); // kept for the connection's life, as the delegates
+    await this.pin(v);
     if (v.kind === 'string') this.cache.delegates.set(k, v.objectId);
     return v;
   }

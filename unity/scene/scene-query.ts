@@ -3,7 +3,9 @@
 // (ConvertAll + one string.Join), then per member path ("health", "transform.position",
 // "bounty.count") each property step is one ConvertAll over the whole array (a pinned delegate
 // over its getter) and each field step one ARRAY_REF read plus a field read per object (wire
-// commands, no invoke). Values are decoded client-side with type facts fetched once per type.
+// commands, no invoke). The owners' ids, the names and the paths run side by side, their calls
+// one VM.INVOKE_METHODS per level (SceneCalls.together). Values are decoded client-side with
+// type facts fetched once per type.
 
 import { bind, type EvaluateOptions } from '../../eval/index.js';
 import { FieldAttributes, Values, type Value } from '../../sdb-protocol/index.js';
@@ -346,14 +348,7 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
   const offset = args.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_OBJECTS)
     throw new UnityError('INVALID_ARGUMENT', `limit must be 1-${MAX_QUERY_OBJECTS}, got ${limit}`);
-  const typeId = await c.ctx.catalog.resolveType(args.component);
-  const typeName = await c.md.fullName(typeId);
-  const component = await c.type('UnityEngine.Component');
-  if (!(await c.md.isAssignable(handleOf(component), handleOf(typeId))))
-    throw new UnityError(
-      'INVALID_ARGUMENT',
-      `${typeName} is not a Component: scene_query reads components of GameObjects`,
-    );
+  const { typeId, fullName: typeName } = await c.component(args.component);
   const where = args.where === undefined ? undefined : await bindWhere(c, typeId, args.where);
   const all = await c.findAll(typeName);
   let selected: number[] | undefined;
@@ -370,19 +365,25 @@ export async function sceneQuery(c: SceneCalls, args: SceneQueryArgs): Promise<S
     selected = await filterWhere(c, typeId, where, components);
   }
   const start = { kind: 'array' as const, array: all, typeId, typeName };
-  const owners = await c.convertAll(all, {
-    input: typeName,
-    declaring: 'UnityEngine.Component',
-    method: 'get_gameObject',
-    output: 'UnityEngine.GameObject',
-  });
-  const ids = await c.convertAll(owners, GETTERS.id);
-  const described = await c.join(all, SEPARATOR);
-  // the indices on this page: of all objects, or of those `where` holds for
+  // the shown indices: of all objects, or of those `where` holds for
   const shown = selected?.slice(offset, offset + limit);
   const page: Page = (vs) => (shown ? shown.map((i) => vs[i]!) : vs.slice(offset, offset + limit));
-  const columns: ({ values: Value[] } | { json: Json[] })[] = [];
-  for (const r of args.read) columns.push(await readPath(c, start, r, page));
+  // side by side, their calls one command per level (SceneCalls.together): the owners' ids, the
+  // names (string.Join of the components' ToString()) and each member path
+  const [ids, described, ...columns] = await c.together(
+    async () =>
+      c.convertAll(
+        await c.convertAll(all, {
+          input: typeName,
+          declaring: 'UnityEngine.Component',
+          method: 'get_gameObject',
+          output: 'UnityEngine.GameObject',
+        }),
+        GETTERS.id,
+      ),
+    () => c.join(all, SEPARATOR),
+    ...args.read.map((r) => () => readPath(c, start, r, page)),
+  );
   const idValues = await c.arrayValues(ids);
   const text = await c.text(described);
   const names = idValues.length ? text.split(SEPARATOR).map((s) => splitToString(s)[0]) : [];

@@ -103,7 +103,11 @@ export async function sceneFind(
   return { value: { ...find(r.value, args), tree: r.value }, cost: r.cost };
 }
 
-/** scene_query: one window for the invokes and reads (values of one moment). */
+/**
+ * scene_query: one window for the invokes and reads (values of one moment). Its slots are
+ * emptied in the window too: after it they would wait behind the agent's RESUME (measured ~20 ms
+ * more wall time under load for ~1 ms less freeze).
+ */
 export function querySceneObjects(
   session: GameSession,
   caller: string,

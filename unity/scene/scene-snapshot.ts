@@ -8,7 +8,9 @@
 // strings), and per loaded scene its name and GetRootGameObjects. The arrays are copies (a
 // snapshot), read with one ARRAY_REF.GET_VALUES each after the window; the components' Type
 // objects are a few distinct ones, each named over the wire (OBJECT_REF.GET_TYPE of one
-// component having it). Why each step: docs/solutions/scene-bulk-reads.md.
+// component having it). After the find the calls leave by level, several per VM.INVOKE_METHODS
+// (SceneCalls.together: 5 commands for the 19 invokes). Why each step:
+// docs/solutions/scene-bulk-reads.md.
 
 import type { Value } from '../../sdb-protocol/index.js';
 import { UnityError } from '../errors.js';
@@ -74,29 +76,38 @@ export async function loadedScenes(
   const count = await c.call(await c.method(SM, 'get_sceneCount', []), { kind: 'null' }, []);
   const n = count.kind === 'i4' ? count.value : 0;
   const at = await c.method(SM, 'GetSceneAt', ['System.Int32']);
-  const out: LoadedScene[] = [];
   let activeHandle: number | undefined;
   if (details) {
     const active = await c.call(await c.method(SM, 'GetActiveScene', []), { kind: 'null' }, []);
     activeHandle = sceneHandle(active);
   }
-  for (let i = 0; i < n; i++) {
-    const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
-    const nameString = await c.call(await c.method(S, 'get_name', []), scene, []);
-    const info: LoadedScene = { name: '', index: i, roots: [] };
-    if (deferRoots) info.nameString = await c.keep(nameString);
-    else info.name = await c.text(nameString);
-    const rootsArray = await c.call(await c.method(S, 'GetRootGameObjects', []), scene, []);
-    if (deferRoots) info.rootsArray = await c.keep(rootsArray);
-    else info.roots = ids(await c.arrayValues(rootsArray));
-    if (details) {
-      info.path = await c.text(await c.call(await c.method(S, 'get_path', []), scene, []));
-      const b = await c.call(await c.method(S, 'get_buildIndex', []), scene, []);
-      info.buildIndex = b.kind === 'i4' ? b.value : -1;
-      info.active = sceneHandle(scene) === activeHandle;
-    }
-    out.push(info);
-  }
+  const GET_NAME = await c.method(S, 'get_name', []);
+  const GET_ROOTS = await c.method(S, 'GetRootGameObjects', []);
+  // the scenes side by side (in a `together`, one command per step for all of them)
+  const out = await c.together(
+    ...Array.from({ length: n }, (_, i) => async (): Promise<LoadedScene> => {
+      const scene = await c.call(at, { kind: 'null' }, [{ kind: 'i4', value: i }]);
+      const info: LoadedScene = { name: '', index: i, roots: [] };
+      const [nameString, rootsArray] = await c.callAll([
+        { m: GET_NAME, thisArg: scene, args: [] },
+        { m: GET_ROOTS, thisArg: scene, args: [] },
+      ]);
+      if (deferRoots) {
+        info.nameString = await c.keep(nameString!);
+        info.rootsArray = await c.keep(rootsArray!);
+      } else {
+        info.name = await c.text(nameString!);
+        info.roots = ids(await c.arrayValues(rootsArray!));
+      }
+      if (details) {
+        info.path = await c.text(await c.call(await c.method(S, 'get_path', []), scene, []));
+        const b = await c.call(await c.method(S, 'get_buildIndex', []), scene, []);
+        info.buildIndex = b.kind === 'i4' ? b.value : -1;
+        info.active = sceneHandle(scene) === activeHandle;
+      }
+      return info;
+    }),
+  );
   return out;
 }
 
@@ -156,35 +167,50 @@ export async function copySnapshot(
     // one find: the Transforms are among the components (a second find walks every object
     // again), picked out by Array.FindAll and copied into a Transform[]
     const components = await c.findAll(C);
-    const transforms = await c.castArray(await c.filterByType(components, C, T), T);
-    const parents = await c.convertAll(transforms, GETTERS.parent);
-    const siblings = await c.convertAll(transforms, GETTERS.sibling);
-    // every GameObject owns a Transform, so the components' owners list them all (no
-    // ConvertAll of the transforms' gameObject): their facts are read per component entry
-    const owners = await c.convertAll(components, GETTERS.componentObject);
-    const active = await c.convertAll(owners, GETTERS.active);
-    const instanceIds = await c.convertAll(owners, GETTERS.id);
-    const tags = opts.tags
-      ? await c.join(await c.convertAll(owners, GETTERS.tag, true), SEPARATOR)
-      : undefined;
-    const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : undefined;
-    // the names joined as plain strings, and the components' Type objects (a few distinct
-    // ones, named over the wire after the window): no string.Join of every ToString()
-    const types = await c.convertAll(components, GETTERS.type);
-    const names = await c.join(await c.convertAll(transforms, GETTERS.name, true), SEPARATOR);
-    const scenes = await loadedScenes(c, false, true);
+    // the rest in four levels of calls, each one VM.INVOKE_METHODS (see SceneCalls.together)
+    const [t, o, types, scenes] = await c.together(
+      async () => {
+        const picked = await c.filterByType(components, C, T);
+        const n = await c.arrayLength(picked);
+        const transforms = await c.typedArray(T, n);
+        // the copy first: the getters after it in the same command read the Transform[]
+        const [, parents, siblings, names] = await c.callAll([
+          await c.copyCall(picked, transforms, n),
+          await c.convertAllCall(transforms, GETTERS.parent),
+          await c.convertAllCall(transforms, GETTERS.sibling),
+          await c.convertAllCall(transforms, GETTERS.name),
+        ]);
+        await Promise.all([c.keep(parents!), c.keep(siblings!), c.keep(names!)]);
+        // the names joined as plain strings: no string.Join of every ToString()
+        return {
+          transforms,
+          parents: parents!,
+          siblings: siblings!,
+          names: await c.join(names!, SEPARATOR),
+        };
+      },
+      async () => {
+        // every GameObject owns a Transform, so the components' owners list them all (no
+        // ConvertAll of the transforms' gameObject): their facts are read per component entry
+        const owners = await c.convertAll(components, GETTERS.componentObject);
+        const [active, instanceIds, tags, layers] = await c.together(
+          () => c.convertAll(owners, GETTERS.active),
+          () => c.convertAll(owners, GETTERS.id),
+          async () =>
+            opts.tags ? c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR) : undefined,
+          async () => (opts.layers ? c.convertAll(owners, GETTERS.layer) : undefined),
+        );
+        return { owners, active, instanceIds, tags, layers };
+      },
+      // the components' Type objects (a few distinct ones, named over the wire after the window)
+      () => c.convertAll(components, GETTERS.type),
+      () => loadedScenes(c, false, true),
+    );
     await c.settle();
     return {
-      transforms,
-      parents,
-      siblings,
-      active,
-      instanceIds,
-      tags,
-      layers,
+      ...t,
+      ...o,
       components,
-      owners,
-      names,
       types,
       scenes,
       note: findNote(c.usedFind),

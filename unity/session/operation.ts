@@ -4,7 +4,7 @@
 // MAY_HAVE_APPLIED when the operation had begun to write. GameSession opens the window (the
 // SUSPEND, retried once on a drop) in its scheduler turn; see docs/solutions/session-promises.md.
 
-import type { SdbConnection, Value } from '../../sdb-protocol/index.js';
+import type { InvokeCall, SdbConnection, Value } from '../../sdb-protocol/index.js';
 import { Errors, fromSdbError, messageOf } from '../errors.js';
 import type { InvokeOptions, InvokeOutcome } from '../invoker.js';
 import type { TypeCatalog } from '../catalog/index.js';
@@ -69,6 +69,11 @@ export interface OperationContext {
     args: readonly Value[],
     options?: InvokeOptions,
   ): Promise<InvokeOutcome>;
+  /**
+   * Several calls in one command (MainThreadInvoker.invokeMany: one resume and suspend of the
+   * game for all); each counts as an invoke.
+   */
+  invokeMany(calls: readonly InvokeCall[], options?: InvokeOptions): Promise<InvokeOutcome[]>;
   /** Call before sending anything that changes the game (SET_VALUES, an invoke that writes). */
   markWrite(): void;
 }
@@ -124,6 +129,12 @@ export async function runInWindow<T>(
         wrote = true; // an invoke may change anything
         return invoker.invoke(methodId, thisArg, args, o);
       },
+      invokeMany: async (calls, o) => {
+        const invoker = await a.invoker();
+        invokes += calls.length;
+        wrote = true;
+        return invoker.invokeMany(calls, o);
+      },
       markWrite: checkWrite,
     };
     const value = await op(ctx);
@@ -172,6 +183,7 @@ export async function runWithoutWindow<T>(
       catalog: a.catalog,
       mainThread: refuse,
       invoke: refuse,
+      invokeMany: refuse,
       markWrite: refuse,
     });
     return { value, cost: simpleCost(a, before, started) };

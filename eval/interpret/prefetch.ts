@@ -1,0 +1,125 @@
+// Field reads of a bulk-read sequence's elements, batched: when a loop or a lambda reads field F
+// of an element of an array chunk (what foreach and LINQ read a List<T> or array with), F of
+// the whole chunk is read at once: in a few invokes and one array read (field-batch.ts) for a
+// number, enum or string field of a chunk of non-null objects, else as pipelined requests for
+// the next elements; each later read of F of those elements takes its answer. Reading `e.Hp`
+// over 10,000 elements is then a handful of commands, not 10,000 round trips. Anything that may
+// change the game (an invoke or a write of the program) drops what was read ahead: a read after
+// it asks the game again, as C# would see it. Sits under the budget's counting: its own invokes
+// are reads, not the program's effects.
+
+import type { FieldDescriptor, GameAccess, MetadataProvider } from '../runtime.js';
+import type { EvalValue } from '../values.js';
+import type { Budget } from './budget.js';
+import { FieldBatch } from './field-batch.js';
+
+/** Elements whose field is requested together with the one asked for (pipelined path). */
+export const PREFETCH_WINDOW = 256;
+/** A chunk at least this long has a field read by invokes (fewer are read one by one). */
+const BATCH_AT_LEAST = 64;
+
+const BATCHED_KINDS = new Set([
+  'System.Boolean',
+  'System.Char',
+  'System.SByte',
+  'System.Byte',
+  'System.Int16',
+  'System.UInt16',
+  'System.Int32',
+  'System.UInt32',
+  'System.Int64',
+  'System.UInt64',
+  'System.Single',
+  'System.Double',
+  'System.String',
+]);
+
+interface Chunk {
+  readonly array: EvalValue;
+  readonly start: number;
+  readonly elements: readonly EvalValue[];
+  /** Per field handle: the read of each element, by index. */
+  readonly reads: Map<unknown, Promise<EvalValue>[]>;
+}
+
+export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budget): GameAccess {
+  /** Where each object of a chunk read since the last game effect is: by object id. */
+  let where = new Map<number, { chunk: Chunk; index: number }>();
+  let effects = budget.gameEffects;
+  const current = (): Map<number, { chunk: Chunk; index: number }> => {
+    if (budget.gameEffects !== effects) {
+      effects = budget.gameEffects;
+      where = new Map();
+    }
+    return where;
+  };
+  const batch = new FieldBatch(md, game);
+  /** Fields the invoke path failed for (read one by one from then on). */
+  const unbatchable = new Set<unknown>();
+
+  const batchable = async (chunk: Chunk, field: FieldDescriptor): Promise<boolean> => {
+    if (unbatchable.has(field.handle) || chunk.elements.length < BATCH_AT_LEAST) return false;
+    if (!chunk.elements.every((e) => e.kind === 'object')) return false;
+    const d = await md.describe(field.type);
+    return d.kind === 'enum' || BATCHED_KINDS.has(d.fullName);
+  };
+
+  const readAll = async (
+    chunk: Chunk,
+    field: FieldDescriptor,
+  ): Promise<EvalValue[] | undefined> => {
+    if (!(await batchable(chunk, field))) return undefined;
+    try {
+      return await batch.read(chunk.array, chunk.start, chunk.elements.length, field);
+    } catch {
+      unbatchable.add(field.handle);
+      return undefined;
+    }
+  };
+
+  const readElements = game.readElements?.bind(game);
+  const overrides: Partial<GameAccess> = {
+    readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
+      const at = target.kind === 'object' ? current().get(target.ref.id) : undefined;
+      if (!at) return game.readField(target, field);
+      const { chunk, index } = at;
+      let reads = chunk.reads.get(field.handle);
+      if (!reads) {
+        chunk.reads.set(field.handle, (reads = []));
+        // the whole chunk at once, when it can be: every element's read waits for it
+        const all = readAll(chunk, field);
+        const n = chunk.elements.length;
+        for (let i = 0; i < n; i++) {
+          const e = chunk.elements[i]!;
+          const p = all.then((vs) => vs?.[i] ?? game.readField(e, field));
+          p.catch(() => undefined);
+          reads[i] = p;
+        }
+        return reads[index]!;
+      }
+      const known = reads[index];
+      if (known) return known;
+      return game.readField(target, field);
+    },
+  };
+  if (readElements)
+    overrides.readElements = async (array, index, count) => {
+      const values = await readElements(array, index, count);
+      if (values.some((v) => v.kind === 'object')) {
+        const map = current();
+        const chunk: Chunk = { array, start: index, elements: values, reads: new Map() };
+        values.forEach((v, i) => {
+          if (v.kind === 'object') map.set(v.ref.id, { chunk, index: i });
+        });
+      }
+      return values;
+    };
+  return new Proxy(game, {
+    get: (target, prop, receiver) => {
+      const own = overrides[prop as keyof GameAccess];
+      if (own) return own;
+      const v: unknown = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
