@@ -1,23 +1,37 @@
 // The evaluator's entry point: C# text in, a value (or the exception the program threw) out.
 // Two passes: the whole program is first bound without running (every compile error C# would
 // report is found before anything in the game is touched, so a refused program changes
-// nothing), then run.
+// nothing), then run. `prepare` and `run` are the two passes apart: a program prepared once
+// (kept in a ProgramCache) runs again in a scope of the same shape without the first.
 
 import { csharpName } from './format/type-names.js';
 import { formatValue } from './format/format-value.js';
 import { CompileError, ManagedException, UnsupportedError } from './interpret/errors.js';
 import { Interpreter } from './interpret/interpreter.js';
+import type { Operand } from './interpret/operand.js';
 import {
   Budget,
   BudgetExceeded,
   type BudgetBound,
   type BudgetOptions,
 } from './interpret/budget.js';
-import type { Builtin, BuiltinFunction } from './interpret/options.js';
+import type { Builtin, BuiltinFunction, InterpreterOptions } from './interpret/options.js';
 import type { EvalScope } from './interpret/scope.js';
-import { GameExceptionError, type Runtime, type TypeHandle } from './runtime.js';
+import {
+  GameExceptionError,
+  type MetadataProvider,
+  type Runtime,
+  type TypeHandle,
+} from './runtime.js';
 import { EvalCompileError, EvalManagedException } from './semantics/errors.js';
-import { describeLocation, parse, type ParseError, type Span } from './syntax/index.js';
+import { shapeKey, type PreparedProgram, type ProgramCache } from './program-cache.js';
+import {
+  describeLocation,
+  parse,
+  type ParseError,
+  type Program,
+  type Span,
+} from './syntax/index.js';
 import type { EvalValue } from './values.js';
 
 /** The namespaces a Unity script has in scope by default (and the ECS ones agents use). */
@@ -42,6 +56,11 @@ export interface EvaluateOptions {
   readonly scope?: EvalScope;
   /** The bounds the program runs within (defaults: DEFAULT_BUDGET) and window release. */
   readonly budget?: BudgetOptions;
+  /**
+   * Where bound programs are kept across runs (per game: type keys are the game's): a program
+   * found there for the same scope shape is neither parsed nor bound again.
+   */
+  readonly programs?: ProgramCache;
 }
 
 export type EvaluateResult =
@@ -100,7 +119,70 @@ export async function bind(
   await prepare(source, runtime, options);
 }
 
-async function prepare(source: string, runtime: Runtime, options: EvaluateOptions) {
+function settingsOf(options: EvaluateOptions): InterpreterOptions {
+  return {
+    usings: options.usings ?? DEFAULT_USINGS,
+    anyNamespace: options.anyNamespace ?? true,
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+    ...(options.functions ? { functions: options.functions } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+  };
+}
+
+/**
+ * Parses and binds a program (pass 1: everything bound, nothing run), or finds it bound in
+ * `options.programs` for the same scope shape. Throws EvalError for what cannot run; refusals
+ * are never kept.
+ */
+export async function prepare(
+  source: string,
+  runtime: Runtime,
+  options: EvaluateOptions = {},
+): Promise<PreparedProgram> {
+  const settings = settingsOf(options);
+  const cache = options.programs;
+  const key = shapeKey(source, settings);
+  const kept = cache?.get(key);
+  if (kept) {
+    cache!.stats.hits++;
+    return kept;
+  }
+  const program = parsed(source);
+  const notes = new WeakMap<object, unknown>();
+  const binder = new Interpreter(runtime, settings, { notes });
+  await guard(async () => {
+    binder.dry++;
+    await binder.run(program);
+  });
+  const variable = scopeVariableNamed(program, settings);
+  const prepared: PreparedProgram = {
+    source,
+    program,
+    notes,
+    key,
+    ...(variable !== undefined ? { variable } : {}),
+  };
+  if (cache) {
+    cache.stats.misses++;
+    cache.set(prepared);
+  }
+  return prepared;
+}
+
+/**
+ * The scope variable a program is made of, when it is nothing else: one bare name (no alias, no
+ * type arguments) that the scope declares. A name finds the method's variables first (the
+ * program has no locals of its own), so its value is the variable's, of the variable's type.
+ */
+function scopeVariableNamed(program: Program, settings: InterpreterOptions): string | undefined {
+  const [only, ...more] = program.statements;
+  if (more.length > 0 || only?.kind !== 'ExpressionStatement') return undefined;
+  const e = only.expression;
+  if (e.kind !== 'Name' || e.alias || e.typeArgs.length > 0) return undefined;
+  return settings.scope?.variables.has(e.name) ? e.name : undefined;
+}
+
+function parsed(source: string): Program {
   const { program, errors } = parse(source);
   if (errors.length > 0) {
     const shown = errors.slice(0, 5).map((e) => e.message);
@@ -116,21 +198,7 @@ async function prepare(source: string, runtime: Runtime, options: EvaluateOption
   }
   if (program.statements.length === 0)
     throw new EvalError('EVAL_SYNTAX', 'nothing to evaluate: write an expression');
-  const settings = {
-    usings: options.usings ?? DEFAULT_USINGS,
-    anyNamespace: options.anyNamespace ?? true,
-    ...(options.builtins ? { builtins: options.builtins } : {}),
-    ...(options.functions ? { functions: options.functions } : {}),
-    ...(options.scope ? { scope: options.scope } : {}),
-  };
-  // pass 1: bind everything, run nothing
-  const notes = new WeakMap<object, unknown>();
-  const binder = new Interpreter(runtime, settings, { notes });
-  await guard(async () => {
-    binder.dry++;
-    await binder.run(program);
-  });
-  return { program, settings, notes };
+  return program;
 }
 
 export async function evaluate(
@@ -138,8 +206,32 @@ export async function evaluate(
   runtime: Runtime,
   options: EvaluateOptions = {},
 ): Promise<EvaluateResult> {
-  const { program, settings, notes } = await prepare(source, runtime, options);
-  // pass 2: run, within the budget
+  return execute(await prepare(source, runtime, options), runtime, options);
+}
+
+/**
+ * Runs a prepared program (pass 2), within the budget. `options` must give the scope shape it
+ * was prepared for (its key is checked): the variables' values are this run's own.
+ */
+export async function run(
+  prepared: PreparedProgram,
+  runtime: Runtime,
+  options: EvaluateOptions = {},
+): Promise<EvaluateResult> {
+  if (shapeKey(prepared.source, settingsOf(options)) !== prepared.key)
+    throw new EvalError(
+      'EVAL_UNSUPPORTED',
+      'the program was prepared for another scope (other names or types in scope): prepare it again',
+    );
+  return execute(prepared, runtime, options);
+}
+
+async function execute(
+  prepared: PreparedProgram,
+  runtime: Runtime,
+  options: EvaluateOptions,
+): Promise<EvaluateResult> {
+  const settings = settingsOf(options);
   const release = runtime.game.release?.bind(runtime.game);
   if (options.budget?.releaseBetweenStatements && !release)
     throw new EvalError(
@@ -153,13 +245,13 @@ export async function evaluate(
     if (e instanceof RangeError) throw new EvalError('EVAL_UNSUPPORTED', e.message);
     throw e;
   }
-  const interpreter = new Interpreter(runtime, settings, { notes, budget });
   try {
-    const last = await guard(() => interpreter.run(program));
-    const voidType = await interpreter.wk.keyword('void');
-    if (last.type !== 'null' && last.type.key === voidType.key) return { kind: 'void' };
-    // the interpreter's metadata also knows the types it made itself (anonymous types)
-    const metadata = interpreter.md;
+    // a program that is one scope variable: its value, without an interpreter to build
+    const { last, metadata } =
+      prepared.variable !== undefined
+        ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata }
+        : await interpret(prepared, runtime, settings, budget);
+    if (!last) return { kind: 'void' };
     const type = last.type === 'null' ? '<null>' : await csharpName(metadata, last.type);
     return {
       kind: 'value',
@@ -179,8 +271,33 @@ export async function evaluate(
       };
     if (e instanceof GameExceptionError)
       return { kind: 'exception', type: e.type, message: e.gameMessage, stackTrace: e.stackTrace };
+    // refused while running as bound: never kept as bound again
+    if (e instanceof EvalError && e.code !== 'EVAL_BUDGET') options.programs?.delete(prepared.key);
     throw e;
   }
+}
+
+/**
+ * Pass 2 by the interpreter: the program's last value (undefined for void), and the metadata
+ * that names it (the interpreter's also knows the types it made itself: anonymous types).
+ */
+async function interpret(
+  { program, notes }: PreparedProgram,
+  runtime: Runtime,
+  settings: InterpreterOptions,
+  budget: Budget,
+): Promise<{ last: Operand | undefined; metadata: MetadataProvider }> {
+  const interpreter = new Interpreter(runtime, settings, { notes, budget });
+  const last = await guard(() => interpreter.run(program));
+  const voidType = await interpreter.wk.keyword('void');
+  const isVoid = last.type !== 'null' && last.type.key === voidType.key;
+  return { last: isVoid ? undefined : last, metadata: interpreter.md };
+}
+
+async function readVariable(settings: InterpreterOptions, name: string): Promise<Operand> {
+  const v = settings.scope?.variables.get(name);
+  if (!v) throw new Error(`the scope has no variable '${name}' although its key says so`);
+  return { type: v.type, value: await v.read() };
 }
 
 /** Turns the interpreter's refusals into EvalErrors with the place to fix. */

@@ -1,6 +1,8 @@
 // The C# expression evaluator: parse, bind and run over a Runtime the caller provides.
 
-export { bind, evaluate, EvalError, DEFAULT_USINGS } from './evaluate.js';
+export { bind, evaluate, prepare, run, EvalError, DEFAULT_USINGS } from './evaluate.js';
+export { ProgramCache, readsOnly, shapeKey } from './program-cache.js';
+export type { PreparedProgram, ProgramCacheStats } from './program-cache.js';
 export type { EvaluateOptions, EvaluateResult, EvalErrorCode } from './evaluate.js';
 export type { Builtin, BuiltinFunction } from './interpret/options.js';
 export type { EvalScope, ScopeVariable } from './interpret/scope.js';

@@ -35,7 +35,7 @@ import type {
   StepKind,
   Stop,
 } from './debug-types.js';
-import { EventDecisions, type Arrival, type Sampler } from './event-decisions.js';
+import { EventDecisions, type Sampler } from './event-decisions.js';
 import { probeFrame, type ProbeResult } from './probe.js';
 import { Pauses } from './pauses.js';
 import { pendingFor, resolveBreakpoint } from './resolve.js';
@@ -266,12 +266,12 @@ export class Debugger {
       throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
     }
     bp.watch = true;
-    this.samplers.set(bp.id, async (threadId: number, arrival: Arrival, conn: SdbConnection) => {
+    this.samplers.set(bp.id, async (threadId, arrival, conn, at) => {
       if (samples.length >= limit) return;
       const r = await this.session.run(
         'watch sample',
         caller,
-        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
+        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes, true, at),
         { urgent: true, heldBy: conn }, // the game stands at the hit until it is sampled
       );
       costs.push(r.cost);

@@ -17,7 +17,7 @@ import { UnityError, messageOf } from '../errors.js';
 import type { TypeCatalog } from '../catalog/index.js';
 import type { BreakpointTable } from './breakpoint-table.js';
 import type { Breakpoint, CodeLocation } from './debug-types.js';
-import { evaluateInFrame } from './frame-eval.js';
+import { evaluateInFrame, type StopPlace } from './frame-eval.js';
 import { numberOf, probeFrame } from './probe.js';
 import {
   holeResult,
@@ -27,9 +27,45 @@ import {
   type TraceStore,
 } from './trace.js';
 import { pointAt } from './locations.js';
+import { readFrames } from './frames.js';
+import { readsOnly } from '../../eval/index.js';
 import type { PendingStop } from './pauses.js';
 import { resolveBreakpoint } from './resolve.js';
 import type { Stepper, StepperDeps } from './stepping.js';
+
+/**
+ * Where a breakpoint's hit stands: the breakpoint's location in the event's method (the one at
+ * the event's IL offset when the method has several; Mono 6.8 often sends offset 0).
+ */
+function stopPlace(
+  bp: Breakpoint,
+  ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
+): StopPlace | undefined {
+  const here = bp.locations.filter((l) => l.methodId === ev.methodId);
+  const loc =
+    here.find((l) => l.ilOffset === ev.ilOffset) ?? (here.length === 1 ? here[0] : undefined);
+  return loc && { methodId: loc.methodId, ilOffset: loc.ilOffset };
+}
+
+/** A logpoint's message as parts and holes, made once per message (every hit uses them). */
+interface LogPlan {
+  log: string;
+  parts: ReturnType<typeof parseLogMessage>;
+  codes: string[];
+  /** Every hole only reads (readsOnly). */
+  readOnly: boolean;
+}
+const logPlans = new WeakMap<Breakpoint, LogPlan>();
+
+function logPlan(bp: Breakpoint): LogPlan {
+  const kept = logPlans.get(bp);
+  if (kept && kept.log === bp.log) return kept;
+  const parts = parseLogMessage(bp.log!);
+  const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
+  const plan = { log: bp.log!, parts, codes, readOnly: codes.every(readsOnly) };
+  logPlans.set(bp, plan);
+  return plan;
+}
 
 /** A hole that reads the frame number: the entry's `frame`. */
 const FRAME_COUNT_HOLE = /^\s*(?:UnityEngine\.)?Time\.frameCount\s*$/;
@@ -47,7 +83,13 @@ export interface EventDecisionDeps extends StepperDeps {
 }
 
 /** A watch's hit: what it reads at the stop (in an operation of its own); never a pause. */
-export type Sampler = (threadId: number, arrival: Arrival, conn: SdbConnection) => Promise<void>;
+export type Sampler = (
+  threadId: number,
+  arrival: Arrival,
+  conn: SdbConnection,
+  /** Where the thread stopped, when the breakpoint says (see StopPlace). */
+  at?: StopPlace,
+) => Promise<void>;
 
 /** When an event set arrived: the monotonic clock (stop costs) and the wall clock (entries). */
 export interface Arrival {
@@ -234,8 +276,8 @@ export class EventDecisions {
         bp.hits = bp.hitCount; // the agent reported the n-th hit only
         bp.spent = true;
       }
-      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
-      return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
+      return this.sampled(conn, bp, ev, arrival) ?? base;
     }
     let verdict: boolean | string;
     try {
@@ -246,26 +288,26 @@ export class EventDecisions {
     if (verdict === false) return undefined;
     if (typeof verdict === 'string') {
       // a logpoint never pauses: the entry says why it could not decide
-      if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival, verdict);
+      if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival, verdict);
       return { ...base, conditionError: verdict };
     }
     bp.hits++;
     if (bp.hitCount !== undefined && bp.hits !== bp.hitCount) return undefined;
     if (bp.hitCount !== undefined) bp.spent = true;
-    if (bp.log !== undefined) return this.logHit(conn, bp, ev.threadId, arrival);
-    return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+    if (bp.log !== undefined) return this.logHit(conn, bp, ev, arrival);
+    return this.sampled(conn, bp, ev, arrival) ?? base;
   }
 
   /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
   private sampled(
     conn: SdbConnection,
     bp: Breakpoint,
-    threadId: number,
+    ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
     arrival: Arrival,
   ): Promise<undefined> | undefined {
     const sampler = this.d.samplers.get(bp.id);
     if (!sampler) return undefined;
-    return sampler(threadId, arrival, conn).then(
+    return sampler(ev.threadId, arrival, conn, stopPlace(bp, ev)).then(
       () => undefined,
       (e: unknown) => {
         this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
@@ -282,12 +324,17 @@ export class EventDecisions {
   private async logHit(
     conn: SdbConnection,
     bp: Breakpoint,
-    threadId: number,
+    ev: SdbEvent & { kind: 'BREAKPOINT' | 'STEP' },
     arrival: Arrival,
     conditionError?: string,
   ): Promise<undefined> {
-    const parts = parseLogMessage(bp.log!);
-    const codes = parts.flatMap((p) => ('code' in p ? [p.code] : []));
+    const threadId = ev.threadId;
+    const { parts, codes, readOnly } = logPlan(bp);
+    const at = stopPlace(bp, ev);
+    // holes that only read are evaluated before the frame is read: ask for it now, while the
+    // turn is taken (one round trip less before the holes' own reads)
+    const place = at && readOnly ? { ...at, frames: readFrames(conn, threadId) } : at;
+    place?.frames?.catch(() => undefined); // its reader reports a failure
     let holes: HoleResult[];
     let frame: number | undefined;
     try {
@@ -295,13 +342,13 @@ export class EventDecisions {
       const r = await this.d.session.run(
         'logpoint',
         bp.owner,
-        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false, place),
         { urgent: true, heldBy: conn },
       );
       holes = r.value.results.map((x) => (x.kind === 'error' ? { error: x.error } : holeResult(x)));
       // the frame is known when the message reads it (no invoke of our own at every hit)
-      const at = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
-      const n = at >= 0 ? numberOf(r.value.results[at]!) : undefined;
+      const frameHole = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
+      const n = frameHole >= 0 ? numberOf(r.value.results[frameHole]!) : undefined;
       if (n !== undefined) frame = n;
     } catch (e) {
       const error = messageOf(e);

@@ -12,15 +12,19 @@ import { fromWire, handleOf, toWire } from '../runtime/convert.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
 import { metadataFor } from '../runtime/game-metadata.js';
 import { UnityError } from '../errors.js';
-import { readFrames, type FrameSlot, type RawFrame } from './frames.js';
+import { readFrames, type FrameSlot } from './frames.js';
+
+/** A slot whose value may still be on its way (read when the program first uses it). */
+export type ScopeSlot = Omit<FrameSlot, 'raw'> & { raw: Value | (() => Promise<Value>) };
 
 export async function frameScope(
   ctx: OperationContext,
   threadId: number,
   frameIndex: number,
-  frame: RawFrame,
+  /** The method of the frame evaluated in. */
+  methodId: number,
   declaringTypeId: number,
-  slots: readonly FrameSlot[],
+  slots: readonly ScopeSlot[],
 ): Promise<EvalScope> {
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata);
@@ -32,21 +36,23 @@ export async function frameScope(
    */
   const frameIdNow = async (): Promise<number> => {
     const now = (await readFrames(ctx.conn, threadId))[frameIndex];
-    if (!now || now.methodId !== frame.methodId)
+    if (!now || now.methodId !== methodId)
       throw new UnityError(
         'INVALID_ARGUMENT',
         `frame ${frameIndex} is no longer the frame evaluated in: the thread's stack changed`,
       );
     return now.frameId;
   };
+  const rawOf = (slot: ScopeSlot): Promise<Value> =>
+    typeof slot.raw === 'function' ? slot.raw() : Promise.resolve(slot.raw);
   const variable = (
-    slot: FrameSlot,
+    slot: ScopeSlot,
     store: ((frameId: number, value: Value) => Promise<Value>) | undefined,
   ): ScopeVariable => {
     let current: Promise<EvalValue> | undefined;
     const v: ScopeVariable = {
       type: handleOf(slot.typeId),
-      read: () => (current ??= fromWire(slot.raw, metadata)),
+      read: () => (current ??= rawOf(slot).then((raw) => fromWire(raw, metadata))),
     };
     if (!store) return v;
     return {
@@ -99,11 +105,15 @@ export async function frameScope(
     // SET_THIS is for struct methods only: the agent asserts (and the game dies) otherwise.
     // A class's `this` is read-only, as in C#; its fields are written through the object.
     const struct =
-      slot.raw.kind === 'valuetype' && (await metadata.describe(enclosingType)).kind === 'struct';
+      (typeof slot.raw === 'function' || slot.raw.kind === 'valuetype') &&
+      (await metadata.describe(enclosingType)).kind === 'struct';
     self = variable(
       slot,
       struct
         ? async (frameId, value) => {
+            // a value read late is checked before the write it decides
+            if ((await rawOf(slot)).kind !== 'valuetype')
+              throw new UnityError('INVALID_ARGUMENT', "this frame's `this` is not a struct");
             await ctx.conn.send('STACK_FRAME.SET_THIS', { threadId, frameId, value });
             return ctx.conn.send('STACK_FRAME.GET_THIS', { threadId, frameId });
           }

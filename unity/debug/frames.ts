@@ -68,52 +68,98 @@ export interface FrameSlot {
   hoisted?: true;
 }
 
+/** A frame's slots without their values: what it holds where, fixed by its method and place. */
+export interface SlotShape {
+  /** In order: parameters, `this`, live locals (no `raw`). */
+  slots: Omit<FrameSlot, 'raw'>[];
+  /** The STACK_FRAME positions of the parameters and live locals, in their slots' order. */
+  positions: number[];
+  /** The method has a `this` (read by GET_THIS). */
+  hasThis: boolean;
+  /** The declaring type's C# name (generated code is unfolded by its values). */
+  typeName: string;
+  declaringTypeId: number;
+}
+
+/** The slots a frame of `methodId` stopped at `ilOffset` has (metadata only, cached). */
+export async function slotShape(
+  cache: LocationCache,
+  methodId: number,
+  ilOffset: number,
+): Promise<SlotShape> {
+  const [{ params, locals, info, declaringTypeId }, { typeName }] = await Promise.all([
+    cache.methodFacts(methodId),
+    cache.methodName(methodId),
+  ]);
+  // only locals whose live range covers where the frame is (scoped names can repeat)
+  const live = locals.locals
+    .map((l, i) => ({ ...l, position: i }))
+    .filter((l) => l.liveStart <= ilOffset && ilOffset <= l.liveEnd);
+  const hasThis = (info.attributes & MethodAttributes.Static) === 0;
+  const slots: Omit<FrameSlot, 'raw'>[] = params.paramNames.map((name, i) => ({
+    name,
+    position: -(i + 1),
+    typeId: params.paramTypeIds[i]!,
+    kind: 'param' as const,
+  }));
+  if (hasThis) slots.push({ name: 'this', position: 0, typeId: declaringTypeId, kind: 'this' });
+  for (const l of live)
+    slots.push({ name: l.name, position: l.position, typeId: l.typeId, kind: 'local' });
+  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
+  return { slots, positions, hasThis, typeName, declaringTypeId };
+}
+
+/**
+ * Whether a frame's variables are its slots as they are: no state machine or closure to unfold
+ * (whose fields, found by their values, stand for the user's variables), so the names and types
+ * in scope are known before any value is read.
+ */
+export function isPlainShape(shape: SlotShape): boolean {
+  return (
+    !(shape.hasThis && isGeneratedHolder(shape.typeName)) &&
+    !shape.slots.some((s) => isClosure(s.name, s.kind))
+  );
+}
+
+/** Whether two shapes hold the same variables at the same places. */
+export function sameShape(a: SlotShape, b: SlotShape): boolean {
+  return (
+    a.slots.length === b.slots.length &&
+    a.slots.every((s, i) => {
+      const t = b.slots[i]!;
+      return s.name === t.name && s.position === t.position && s.typeId === t.typeId;
+    })
+  );
+}
+
+/** The values of a shape's slots in one stopped frame: one GET_VALUES, GET_THIS beside it. */
+export async function slotValues(
+  conn: SdbConnection,
+  threadId: number,
+  frameId: number,
+  shape: SlotShape,
+): Promise<FrameSlot[]> {
+  const ref = { threadId, frameId };
+  const [values, self] = await Promise.all([
+    shape.positions.length > 0
+      ? conn.send('STACK_FRAME.GET_VALUES', { ...ref, positions: shape.positions })
+      : Promise.resolve([]),
+    shape.hasThis ? conn.send('STACK_FRAME.GET_THIS', ref) : Promise.resolve(undefined),
+  ]);
+  let next = 0;
+  return shape.slots.map((s) => ({ ...s, raw: s.kind === 'this' ? self! : values[next++]! }));
+}
+
 /** The raw values of a frame: parameters, locals, `this` (what evaluation binds). */
 export async function frameSlots(
   cache: LocationCache,
   threadId: number,
   frame: RawFrame,
 ): Promise<FrameSlot[]> {
-  const conn = cache.conn;
-  const { params, locals, info, declaringTypeId } = await cache.methodFacts(frame.methodId);
-  // only locals whose live range covers where the frame is (scoped names can repeat)
-  const live = locals.locals
-    .map((l, i) => ({ ...l, position: i }))
-    .filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
-  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
-  const isStatic = (info.attributes & MethodAttributes.Static) !== 0;
-  const ref = { threadId, frameId: frame.frameId };
-  // one GET_VALUES for all variables, and GET_THIS beside it (pipelined)
-  const [values, self] = await Promise.all([
-    positions.length > 0
-      ? conn.send('STACK_FRAME.GET_VALUES', { ...ref, positions })
-      : Promise.resolve([]),
-    isStatic ? Promise.resolve(undefined) : conn.send('STACK_FRAME.GET_THIS', ref),
-  ]);
-  const slots: FrameSlot[] = [];
-  params.paramNames.forEach((name, i) =>
-    slots.push({
-      name,
-      position: -(i + 1),
-      typeId: params.paramTypeIds[i]!,
-      kind: 'param',
-      raw: values[i]!,
-    }),
-  );
-  if (self)
-    slots.push({ name: 'this', position: 0, typeId: declaringTypeId, kind: 'this', raw: self });
-  live.forEach((l, i) =>
-    slots.push({
-      name: l.name,
-      position: l.position,
-      typeId: l.typeId,
-      kind: 'local',
-      raw: values[params.paramNames.length + i]!,
-    }),
-  );
-  const { typeName } = await cache.methodName(frame.methodId);
-  return self && isGeneratedHolder(typeName)
-    ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName))
+  const shape = await slotShape(cache, frame.methodId, frame.ilOffset);
+  const slots = await slotValues(cache.conn, threadId, frame.frameId, shape);
+  return shape.hasThis && isGeneratedHolder(shape.typeName)
+    ? unhoist(cache, slots, shape.declaringTypeId, isStateMachine(shape.typeName))
     : unfoldClosures(cache, slots);
 }
 

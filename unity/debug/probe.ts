@@ -6,7 +6,13 @@ import type { EvaluateResult } from '../../eval/index.js';
 import { Values } from '../../sdb-protocol/index.js';
 import { connectionPart } from '../session/game-connection.js';
 import type { OperationContext } from '../session/session.js';
-import { frameEvaluator } from './frame-eval.js';
+import {
+  FRAME_PROGRAMS,
+  earlyFrameEvaluator,
+  frameEvaluator,
+  type FrameEvaluator,
+  type StopPlace,
+} from './frame-eval.js';
 import type { LocationCache } from './locations.js';
 import { holeError } from './trace.js';
 
@@ -55,27 +61,19 @@ export async function probeFrame(
    * suspends every thread again after it; measured): a logpoint reads it only from its holes.
    */
   withFrameCount = true,
+  /**
+   * Where the thread stopped, when an event says so (a breakpoint's hit): programs that only
+   * read are then evaluated while the frame is being read (see earlyFrameEvaluator).
+   */
+  at?: StopPlace,
 ): Promise<{ results: ProbeResult[]; frame?: number }> {
   if (codes.length === 0) {
     const frame = withFrameCount ? await frameCountOf(ctx, threadId) : undefined;
     return { results: [], ...(frame !== undefined ? { frame } : {}) };
   }
-  let run: (code: string) => Promise<EvaluateResult>;
-  try {
-    run = await frameEvaluator(ctx, cache, threadId, 0);
-  } catch (e) {
-    const error = (holeError(e) as { error: string }).error;
-    return { results: codes.map(() => ({ kind: 'error', error })) };
-  }
-  const one = async (code: string): Promise<ProbeResult> => {
-    try {
-      return await run(code);
-    } catch (e) {
-      return { kind: 'error', error: (holeError(e) as { error: string }).error };
-    }
-  };
-  const results: ProbeResult[] = [];
-  for (const c of codes) results.push(await one(c));
+  const results =
+    (at && (await early(ctx, cache, threadId, codes, at))) ??
+    (await inFrame(ctx, cache, threadId, codes));
   const frame = withFrameCount ? await frameCountOf(ctx, threadId) : undefined;
   return { results, ...(frame !== undefined ? { frame } : {}) };
 }
@@ -87,4 +85,51 @@ export function numberOf(r: ProbeResult): number | undefined {
   if (v.kind === 'number' || v.kind === 'enum') return Number(v.value);
   if (v.kind === 'bool') return v.value ? 1 : 0;
   return undefined;
+}
+
+const failed = (e: unknown): ProbeResult => ({
+  kind: 'error',
+  error: (holeError(e) as { error: string }).error,
+});
+
+/** Every program asked at once of one evaluator (which keeps their order where it matters). */
+function all(run: FrameEvaluator, codes: readonly string[]): Promise<ProbeResult[]> {
+  return Promise.all(codes.map((c) => run(c).catch(failed)));
+}
+
+/** The programs in the top frame as it is read. */
+async function inFrame(
+  ctx: OperationContext,
+  cache: LocationCache,
+  threadId: number,
+  codes: readonly string[],
+): Promise<ProbeResult[]> {
+  let run: FrameEvaluator;
+  try {
+    run = await frameEvaluator(ctx, cache, threadId, 0);
+  } catch (e) {
+    const error = failed(e);
+    return codes.map(() => error);
+  }
+  return all(run, codes);
+}
+
+/**
+ * The programs in the frame the thread is known to stand in, before it is read, when they only
+ * read: undefined when that cannot be (the frame's variables depend on its values) or when the
+ * frame was not the one expected (nothing was written: they run again in the frame as it is).
+ */
+async function early(
+  ctx: OperationContext,
+  cache: LocationCache,
+  threadId: number,
+  codes: readonly string[],
+  at: StopPlace,
+): Promise<ProbeResult[] | undefined> {
+  const programs = ctx.connection.part(FRAME_PROGRAMS);
+  if (!codes.every((c) => programs.readsOnly(c))) return undefined;
+  const e = await earlyFrameEvaluator(ctx, cache, threadId, at).catch(() => undefined);
+  if (!e) return undefined;
+  const results = await all(e.run, codes);
+  return (await e.confirmed) ? results : undefined;
 }

@@ -42,7 +42,11 @@ export async function evaluateInGame(
   metadata.invokeRoute = (kind, base, args, rank) =>
     constructedTypeId(ctx, game, metadata, kind, base, args, rank);
   const runtime = { metadata, game };
-  const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
+  // the caller's builtins and functions, when it gives both, are all there is to look up
+  const defaults =
+    options.builtins && options.functions
+      ? { builtins: options.builtins, functions: options.functions }
+      : await unityBuiltins(runtime, lastValueOf(ctx));
   try {
     const result = await evaluate(source, runtime, {
       ...options,
