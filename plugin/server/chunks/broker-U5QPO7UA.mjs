@@ -17,7 +17,7 @@ import {
 } from "./chunk-4VNQFAOM.mjs";
 import {
   AuditLog
-} from "./chunk-GVR2CZS7.mjs";
+} from "./chunk-5LRCEBHD.mjs";
 import {
   Errors,
   EventKind,
@@ -46,10 +46,12 @@ import {
   parseLogMessage,
   pointAt,
   probeFrame,
+  readFrames,
+  readsOnly,
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-YKMS47NW.mjs";
+} from "./chunk-2YVNR4WR.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
@@ -746,6 +748,21 @@ var BreakpointTable = class {
 };
 
 // unity/debug/event-decisions.ts
+function stopPlace(bp, ev) {
+  const here = bp.locations.filter((l) => l.methodId === ev.methodId);
+  const loc = here.find((l) => l.ilOffset === ev.ilOffset) ?? (here.length === 1 ? here[0] : void 0);
+  return loc && { methodId: loc.methodId, ilOffset: loc.ilOffset };
+}
+var logPlans = /* @__PURE__ */ new WeakMap();
+function logPlan(bp) {
+  const kept = logPlans.get(bp);
+  if (kept && kept.log === bp.log) return kept;
+  const parts = parseLogMessage(bp.log);
+  const codes = parts.flatMap((p) => "code" in p ? [p.code] : []);
+  const plan = { log: bp.log, parts, codes, readOnly: codes.every(readsOnly) };
+  logPlans.set(bp, plan);
+  return plan;
+}
 var FRAME_COUNT_HOLE = /^\s*(?:UnityEngine\.)?Time\.frameCount\s*$/;
 var EventDecisions = class {
   constructor(d) {
@@ -890,8 +907,8 @@ var EventDecisions = class {
         bp.hits = bp.hitCount;
         bp.spent = true;
       }
-      if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival);
-      return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+      if (bp.log !== void 0) return this.logHit(conn, bp, ev, arrival);
+      return this.sampled(conn, bp, ev, arrival) ?? base;
     }
     let verdict;
     try {
@@ -901,20 +918,20 @@ var EventDecisions = class {
     }
     if (verdict === false) return void 0;
     if (typeof verdict === "string") {
-      if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival, verdict);
+      if (bp.log !== void 0) return this.logHit(conn, bp, ev, arrival, verdict);
       return { ...base, conditionError: verdict };
     }
     bp.hits++;
     if (bp.hitCount !== void 0 && bp.hits !== bp.hitCount) return void 0;
     if (bp.hitCount !== void 0) bp.spent = true;
-    if (bp.log !== void 0) return this.logHit(conn, bp, ev.threadId, arrival);
-    return this.sampled(conn, bp, ev.threadId, arrival) ?? base;
+    if (bp.log !== void 0) return this.logHit(conn, bp, ev, arrival);
+    return this.sampled(conn, bp, ev, arrival) ?? base;
   }
   /** A watch's hit handed to its sampler (a promise of no stop); undefined for other breakpoints. */
-  sampled(conn, bp, threadId, arrival) {
+  sampled(conn, bp, ev, arrival) {
     const sampler = this.d.samplers.get(bp.id);
     if (!sampler) return void 0;
-    return sampler(threadId, arrival, conn).then(
+    return sampler(ev.threadId, arrival, conn, stopPlace(bp, ev)).then(
       () => void 0,
       (e) => {
         this.d.log(`debug: watch ${bp.id} sampling: ${messageOf(e)}`);
@@ -927,21 +944,24 @@ var EventDecisions = class {
    * caller gives the level back). A hole that fails records its error; so does a probe that
    * could not run at all: the hit is never dropped.
    */
-  async logHit(conn, bp, threadId, arrival, conditionError) {
-    const parts = parseLogMessage(bp.log);
-    const codes = parts.flatMap((p) => "code" in p ? [p.code] : []);
+  async logHit(conn, bp, ev, arrival, conditionError) {
+    const threadId = ev.threadId;
+    const { parts, codes, readOnly } = logPlan(bp);
+    const at = stopPlace(bp, ev);
+    const place = at && readOnly ? { ...at, frames: readFrames(conn, threadId) } : at;
+    place?.frames?.catch(() => void 0);
     let holes;
     let frame;
     try {
       const r = await this.d.session.run(
         "logpoint",
         bp.owner,
-        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false),
+        (ctx) => probeFrame(ctx, this.d.locations(ctx), threadId, codes, false, place),
         { urgent: true, heldBy: conn }
       );
       holes = r.value.results.map((x) => x.kind === "error" ? { error: x.error } : holeResult(x));
-      const at = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
-      const n = at >= 0 ? numberOf(r.value.results[at]) : void 0;
+      const frameHole = codes.findIndex((c) => FRAME_COUNT_HOLE.test(c));
+      const n = frameHole >= 0 ? numberOf(r.value.results[frameHole]) : void 0;
       if (n !== void 0) frame = n;
     } catch (e) {
       const error = messageOf(e);
@@ -1473,12 +1493,12 @@ var Debugger = class {
       throw Errors.noLocation(`${where.type}.${where.method}: its type is not loaded`, []);
     }
     bp.watch = true;
-    this.samplers.set(bp.id, async (threadId, arrival, conn) => {
+    this.samplers.set(bp.id, async (threadId, arrival, conn, at) => {
       if (samples.length >= limit) return;
       const r = await this.session.run(
         "watch sample",
         caller,
-        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes),
+        (ctx) => probeFrame(ctx, this.locations(ctx), threadId, codes, true, at),
         { urgent: true, heldBy: conn }
         // the game stands at the hit until it is sampled
       );
@@ -2509,7 +2529,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-UBC4ATSP.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-7MSDSWH4.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2715,7 +2735,7 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-FAV6LACA.mjs")).createDashboard({
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-LTM4KZDW.mjs")).createDashboard({
           app,
           home: paths.home,
           log,

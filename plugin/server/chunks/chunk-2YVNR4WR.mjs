@@ -243,9 +243,9 @@ function exactDigits(x) {
   const fraction = bits2 & (1n << 52n) - 1n;
   const mantissa = biased === 0 ? fraction : fraction | 1n << 52n;
   const exponent = (biased === 0 ? 1 : biased) - 1075;
-  const all = exponent >= 0 ? (mantissa << BigInt(exponent)).toString() : (mantissa * 5n ** BigInt(-exponent)).toString();
-  const point = exponent >= 0 ? all.length : all.length + exponent;
-  return { digits: all.replace(/0+$/, ""), point };
+  const all2 = exponent >= 0 ? (mantissa << BigInt(exponent)).toString() : (mantissa * 5n ** BigInt(-exponent)).toString();
+  const point = exponent >= 0 ? all2.length : all2.length + exponent;
+  return { digits: all2.replace(/0+$/, ""), point };
 }
 function incrementDigits(digits) {
   const chars = digits.split("");
@@ -546,10 +546,10 @@ function binaryOperatorError(op, left, right) {
     `Operator \`${op}' cannot be applied to operands of type \`${left}' and \`${right}'`
   );
 }
-function unaryOperatorError(op, operand) {
+function unaryOperatorError(op, operand2) {
   return new EvalCompileError(
     "CS0023",
-    `The \`${op}' operator cannot be applied to operand of type \`${operand}'`
+    `The \`${op}' operator cannot be applied to operand of type \`${operand2}'`
   );
 }
 function noConversionError(from, to) {
@@ -1142,7 +1142,36 @@ var Formatter = class {
       case "struct":
       case "object":
         return this.composite(v, depth);
+      case "client":
+        return this.client(v, depth);
     }
+  }
+  /**
+   * A value the evaluator made: a delegate as the oracle prints one (its type and no public
+   * fields), an anonymous object as C#'s ToString writes it, a LINQ sequence as its static
+   * type and its elements (enumerated: the query's lambdas run, as a foreach over it would).
+   */
+  async client(v, depth) {
+    const name2 = await csharpName(this.rt.metadata, v.type);
+    const p = v.payload;
+    if (p.text) return p.text();
+    if (p.clientKind === "anonymous") {
+      const parts = [];
+      for (const [n, x] of p.members ?? []) parts.push(`${n} = ${await this.value(x, depth + 1)}`);
+      return parts.length ? `{ ${parts.join(", ")} }` : "{ }";
+    }
+    if (p.clientKind === "delegate" || !p.elements) return `${name2} { }`;
+    const items = [];
+    for await (const x of p.elements()) items.push(x);
+    const d = await this.rt.metadata.describe(v.type);
+    let head = name2;
+    if (d.kind === "array" && d.elementType)
+      head = `${await csharpName(this.rt.metadata, d.elementType)}[${items.length}]`;
+    else if (d.genericDefinition) {
+      const def = await this.rt.metadata.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1") head = `${name2}(${items.length})`;
+    }
+    return this.sequence(head, items.length, (i) => Promise.resolve(items[i]), depth);
   }
   async composite(v, depth) {
     const type = await this.rt.game.typeOf(v);
@@ -1221,8 +1250,8 @@ var Formatter = class {
   async publicInstanceFields(type) {
     const out = [];
     for (let t = type; t; t = (await this.rt.metadata.describe(t)).baseType) {
-      const all = await this.rt.metadata.allFields(t);
-      all.filter((f) => !f.isStatic).forEach((f, index) => {
+      const all2 = await this.rt.metadata.allFields(t);
+      all2.filter((f) => !f.isStatic).forEach((f, index) => {
         if (f.isPublic) out.push({ field: f, index });
       });
     }
@@ -1453,6 +1482,54 @@ var Diagnostics = {
     "an initializer either sets members (A = 1, ...) or adds elements (1, 2, ...), not both"
   ),
   invalidType: (s, why) => make("invalid-type", s, why),
+  queryWithoutSelect: (s, found) => ({
+    ...make(
+      "invalid-query",
+      s,
+      `a query body must end with a select or group clause (found ${found}): add select x`
+    ),
+    csCode: "CS0742"
+  }),
+  queryExpected: (s, expected, found, csCode) => ({
+    ...make(
+      "expected-token",
+      s,
+      `expected ${expected} but found ${found}: the clauses are from x in e, join y in e on k1 equals k2, group v by k`
+    ),
+    csCode
+  }),
+  joinKeyScope: (s, name2, side) => ({
+    ...make(
+      "invalid-query",
+      s,
+      `the name '${name2}' is not in scope on the ${side} side of 'equals': the earlier range variables go left, the joined one right (swap the two keys)`
+    ),
+    csCode: side === "left" ? "CS1937" : "CS1938"
+  }),
+  rangeVariableRedeclared: (s, name2) => ({
+    ...make(
+      "invalid-query",
+      s,
+      `the range variable '${name2}' is already declared in this query: give this one another name`
+    ),
+    csCode: "CS1930"
+  }),
+  anonymousMemberDeclarator: (s) => ({
+    ...make(
+      "invalid-initializer",
+      s,
+      "an anonymous type member is written name = value, a simple name (x) or a member access (p.Name)"
+    ),
+    csCode: "CS0746"
+  }),
+  duplicateAnonymousMember: (s, name2) => ({
+    ...make(
+      "invalid-initializer",
+      s,
+      `an anonymous type cannot have two members named '${name2}': name one of them (other = ...)`
+    ),
+    csCode: "CS0833"
+  }),
   invalidNameof: (s) => make("invalid-nameof", s, "nameof(...) takes a name such as x, T or a.b.c"),
   typeAsExpression: (s, type) => make(
     "type-as-expression",
@@ -1470,11 +1547,6 @@ var Diagnostics = {
     "unsupported-anonymous-method",
     s,
     `anonymous methods (delegate { ... }) are not supported: write the call without one, ${PIECES}`
-  ),
-  query: (s) => make(
-    "unsupported-query",
-    s,
-    `query expressions (from ... in ...) are not supported: index or call methods directly, ${PIECES}`
   ),
   switchExpression: (s) => make(
     "unsupported-switch-expression",
@@ -1512,11 +1584,6 @@ var Diagnostics = {
     "unsupported-range",
     s,
     "index-from-end (^i) is not supported: write a[a.Length - i] (or a.Count - i)"
-  ),
-  anonymousType: (s) => make(
-    "unsupported-anonymous-type",
-    s,
-    "anonymous types (new { ... }) are not supported: evaluate the members separately"
   ),
   targetTypedNew: (s) => make(
     "unsupported-target-typed-new",
@@ -2379,6 +2446,21 @@ var NestingTooDeep = class extends Error {
   }
   span;
 };
+var QUERY_WORDS = /* @__PURE__ */ new Set([
+  "from",
+  "where",
+  "select",
+  "group",
+  "by",
+  "into",
+  "orderby",
+  "let",
+  "join",
+  "on",
+  "equals",
+  "ascending",
+  "descending"
+]);
 var CLOSER = { ")": "(", "]": "[", "}": "{" };
 function matchBrackets(tokens) {
   const match = new Int32Array(tokens.length).fill(-1);
@@ -2417,6 +2499,10 @@ var Parser = class {
   match;
   /** Type argument lists already tried, by the index of their `<` (see parse-types.ts). */
   typeArgMemo = /* @__PURE__ */ new Map();
+  /** Hidden lambda parameters made so far by query translation, to name the next one uniquely. */
+  transparentIdentifiers = 0;
+  /** Query expressions open around the cursor: inside one, its contextual keywords end operands. */
+  queryDepth = 0;
   /** The current token (the final `eof` once past the end). */
   get tok() {
     return this.peek(0);
@@ -2448,6 +2534,14 @@ var Parser = class {
   atContextual(name2, k = 0) {
     const t = this.peek(k);
     return t.kind === "identifier" && !t.verbatim && t.name === name2;
+  }
+  /**
+   * Inside a query expression, a word that goes on with the query (`select`, `descending`, ...):
+   * not the name a cast's operand or a pattern's designation would be (`where (x) select x`).
+   */
+  atQueryKeyword(k = 0) {
+    const t = this.peek(k);
+    return this.queryDepth > 0 && t.kind === "identifier" && !t.verbatim && QUERY_WORDS.has(t.name);
   }
   /** Two tokens with nothing between them, as `>` `>` must be to make a shift. */
   adjacent(k) {
@@ -2850,7 +2944,7 @@ function parseNew(p) {
       span: p.finish(start)
     };
   }
-  if (p.atPunct("{")) return reject(p, start, Diagnostics.anonymousType(start));
+  if (p.atPunct("{")) return parseAnonymousObject(p, start);
   if (p.atPunct("(")) return reject(p, start, Diagnostics.targetTypedNew(start));
   const type = parseType(p, "new");
   if (type === null) return errorAt(p, start);
@@ -2864,6 +2958,37 @@ function parseNew(p) {
     return errorAt(p, start);
   }
   return { kind: "ObjectCreation", type, arguments: args2, initializer: initializer2, span: p.finish(start) };
+}
+function parseAnonymousObject(p, start) {
+  const members = parseBraced(p, () => parseAnonymousMember(p));
+  const seen = /* @__PURE__ */ new Set();
+  for (const m of members) {
+    const name2 = anonymousMemberName(m);
+    if (name2 === null) continue;
+    if (seen.has(name2)) p.error(Diagnostics.duplicateAnonymousMember(m.span, name2));
+    seen.add(name2);
+  }
+  return { kind: "AnonymousObjectCreation", members, span: p.finish(start) };
+}
+function parseAnonymousMember(p) {
+  const start = p.tok.span;
+  if (p.atIdentifier() && p.atPunct("=", 1)) {
+    const name2 = identifier(p.advance());
+    p.advance();
+    const value2 = parseExpression(p);
+    return { kind: "AnonymousMember", name: name2, value: value2, span: p.finish(start) };
+  }
+  const value = parseExpression(p);
+  if (value.kind !== "Name" && value.kind !== "MemberAccess" && value.kind !== "Error") {
+    p.error(Diagnostics.anonymousMemberDeclarator(value.span));
+  }
+  return { kind: "AnonymousMember", name: null, value, span: p.finish(start) };
+}
+function anonymousMemberName(m) {
+  if (m.name) return m.name.name;
+  if (m.value.kind === "Name") return m.value.name;
+  if (m.value.kind === "MemberAccess") return m.value.name.name;
+  return null;
 }
 function reject(p, start, e) {
   p.error(e);
@@ -2985,6 +3110,366 @@ function parseBraced(p, item) {
   return items;
 }
 
+// eval/syntax/parse-query.ts
+function isQueryAhead(p) {
+  if (!p.atContextual("from")) return false;
+  const next = p.peek(1);
+  return next.kind === "identifier" || next.kind === "keyword" && isPredefinedType(next.keyword);
+}
+var TRANSPARENT_PREFIX = "<>h__TransparentIdentifier";
+function parseQuery(p) {
+  const depth = p.depth;
+  p.queryDepth++;
+  try {
+    const start = p.advance().span;
+    const head = parseRangeHead(p, start);
+    const query2 = {
+      source: head.source,
+      scope: { k: "variable", name: head.name },
+      clauses: 0,
+      declared: /* @__PURE__ */ new Set([head.name.name])
+    };
+    return parseBody(p, query2);
+  } finally {
+    p.depth = depth;
+    p.queryDepth--;
+  }
+}
+function parseRangeHead(p, start) {
+  let type = null;
+  if (!(p.atIdentifier() && p.atKeyword("in", 1))) {
+    type = p.speculate(() => {
+      const t = parseType(p, "type");
+      return t !== null && p.atIdentifier() && p.atKeyword("in", 1) ? t : null;
+    });
+    if (type === null && !p.atIdentifier()) type = parseType(p, "type");
+    if (type !== null) checkType(p, type, false);
+  }
+  const name2 = rangeVariable(p);
+  if (p.atKeyword("in")) p.advance();
+  else p.error(Diagnostics.queryExpected(p.tok.span, "'in'", describe2(p.tok), "CS1003"));
+  const e = operand(p);
+  const span = p.finish(start);
+  const source = type === null ? e : call(e, "Cast", [], span, [type]);
+  return { name: name2, source };
+}
+function parseBody(p, q) {
+  for (; ; ) {
+    p.enter();
+    p.enter();
+    const start = p.tok.span;
+    if (p.atContextual("from")) {
+      p.advance();
+      if (parseFrom(p, q, start)) return continuation(p, q);
+    } else if (p.atContextual("let")) {
+      p.advance();
+      parseLet(p, q, start);
+    } else if (p.atContextual("where")) {
+      p.advance();
+      const condition = operand(p);
+      const span = p.finish(start);
+      q.source = call(q.source, "Where", [lambda(q.scope, condition, span)], span);
+    } else if (p.atContextual("join")) {
+      p.advance();
+      if (parseJoin(p, q, start)) return continuation(p, q);
+    } else if (p.atContextual("orderby")) {
+      p.advance();
+      parseOrderBy(p, q, start);
+    } else if (p.atContextual("select")) {
+      p.advance();
+      parseSelect(p, q, start);
+      return continuation(p, q);
+    } else if (p.atContextual("group")) {
+      p.advance();
+      parseGroup(p, q, start);
+      return continuation(p, q);
+    } else {
+      p.error(Diagnostics.queryWithoutSelect(p.tok.span, describe2(p.tok)));
+      return q.source;
+    }
+    q.clauses++;
+  }
+}
+function continuation(p, q) {
+  if (!p.atContextual("into")) return q.source;
+  p.advance();
+  const name2 = rangeVariable(p);
+  q.scope = { k: "variable", name: name2 };
+  q.clauses = 0;
+  q.declared = /* @__PURE__ */ new Set([name2.name]);
+  return parseBody(p, q);
+}
+function parseFrom(p, q, start) {
+  const head = parseRangeHead(p, start);
+  declare(p, q, head.name);
+  const span = p.finish(start);
+  const collection = lambda(q.scope, head.source, span);
+  if (p.atContextual("select")) {
+    const selectStart = p.advance().span;
+    const value = operand(p);
+    const selectSpan = p.finish(selectStart);
+    const result = lambda2(q.scope, head.name, value, selectSpan);
+    q.source = call(q.source, "SelectMany", [collection, result], selectSpan);
+    return true;
+  }
+  const pair = lambda2(q.scope, head.name, transparentObject(q.scope, head.name, null, span), span);
+  q.source = call(q.source, "SelectMany", [collection, pair], span);
+  q.scope = extend(p, q.scope, head.name);
+  return false;
+}
+function parseLet(p, q, start) {
+  const name2 = rangeVariable(p);
+  p.expectPunct("=");
+  const value = operand(p);
+  declare(p, q, name2);
+  const span = p.finish(start);
+  const body2 = transparentObject(q.scope, name2, value, span);
+  q.source = call(q.source, "Select", [lambda(q.scope, body2, span)], span);
+  q.scope = extend(p, q.scope, name2);
+}
+function parseJoin(p, q, start) {
+  const head = parseRangeHead(p, start);
+  expectContextual(p, "on", "CS0743");
+  const outerKey = operand(p);
+  expectContextual(p, "equals", "CS0744");
+  const innerKey = operand(p);
+  let into = null;
+  if (p.atContextual("into")) {
+    p.advance();
+    into = rangeVariable(p);
+  }
+  checkJoinKeys(p, q.scope, head.name, outerKey, innerKey);
+  declare(p, q, head.name);
+  if (into) declare(p, q, into);
+  const span = p.finish(start);
+  const method2 = into ? "GroupJoin" : "Join";
+  const second = into ?? head.name;
+  const keys = [
+    head.source,
+    lambda(q.scope, outerKey, span),
+    lambda({ k: "variable", name: head.name }, innerKey, span)
+  ];
+  if (p.atContextual("select")) {
+    const selectStart = p.advance().span;
+    const value = operand(p);
+    const selectSpan = p.finish(selectStart);
+    const result = lambda2(q.scope, second, value, selectSpan);
+    q.source = call(q.source, method2, [...keys, result], selectSpan);
+    return true;
+  }
+  const pair = lambda2(q.scope, second, transparentObject(q.scope, second, null, span), span);
+  q.source = call(q.source, method2, [...keys, pair], span);
+  q.scope = extend(p, q.scope, second);
+  return false;
+}
+function checkJoinKeys(p, scope, joined, outerKey, innerKey) {
+  const earlier = new Set(scope.k === "variable" ? [scope.name.name] : scope.paths.keys());
+  if (!earlier.has(joined.name)) {
+    const wrong2 = findReference(outerKey, /* @__PURE__ */ new Set([joined.name]));
+    if (wrong2) p.error(Diagnostics.joinKeyScope(wrong2.span, wrong2.name, "left"));
+  }
+  earlier.delete(joined.name);
+  const wrong = findReference(innerKey, earlier);
+  if (wrong) p.error(Diagnostics.joinKeyScope(wrong.span, wrong.name, "right"));
+}
+function parseOrderBy(p, q, start) {
+  let first = true;
+  do {
+    const keyStart = p.tok.span;
+    const key2 = operand(p);
+    let descending = false;
+    if (p.atContextual("descending")) {
+      p.advance();
+      descending = true;
+    } else if (p.atContextual("ascending")) {
+      p.advance();
+    }
+    const span = first ? p.finish(start) : p.finish(keyStart);
+    const method2 = (first ? "OrderBy" : "ThenBy") + (descending ? "Descending" : "");
+    q.source = call(q.source, method2, [lambda(q.scope, key2, span)], span);
+    first = false;
+  } while (p.eatPunct(","));
+}
+function parseSelect(p, q, start) {
+  const value = operand(p);
+  const span = p.finish(start);
+  if (isRangeVariable(q.scope, value)) {
+    if (q.clauses > 0) return;
+  }
+  q.source = call(q.source, "Select", [lambda(q.scope, value, span)], span);
+}
+function parseGroup(p, q, start) {
+  const value = operand(p);
+  expectContextual(p, "by", "CS0745");
+  const key2 = operand(p);
+  const span = p.finish(start);
+  const args2 = [lambda(q.scope, key2, span)];
+  if (!isRangeVariable(q.scope, value)) args2.push(lambda(q.scope, value, span));
+  q.source = call(q.source, "GroupBy", args2, span);
+}
+function operand(p) {
+  if (p.atQueryKeyword() && !isQueryAhead(p) && !p.atPunct("=>", 1)) {
+    const t = p.tok;
+    p.error(Diagnostics.missingExpression(t.span, describe2(t)));
+    return { kind: "Error", span: { ...t.span, end: t.span.start } };
+  }
+  return parseExpression(p);
+}
+function rangeVariable(p) {
+  if (p.atIdentifier()) return identifier(p.advance());
+  p.error(Diagnostics.expectedToken(p.tok.span, "a range variable name", describe2(p.tok)));
+  return { kind: "Identifier", name: "", span: p.tok.span };
+}
+function expectContextual(p, word, csCode) {
+  if (p.atContextual(word)) p.advance();
+  else p.error(Diagnostics.queryExpected(p.tok.span, `'${word}'`, describe2(p.tok), csCode));
+}
+function declare(p, q, name2) {
+  if (name2.name === "") return;
+  if (q.declared.has(name2.name)) p.error(Diagnostics.rangeVariableRedeclared(name2.span, name2.name));
+  q.declared.add(name2.name);
+}
+function isRangeVariable(scope, e) {
+  return scope.k === "variable" && e.kind === "Name" && e.alias === null && e.typeArgs.length === 0 && e.name === scope.name.name;
+}
+function call(source, method2, args2, span, typeArgs2 = []) {
+  const target = inConditionalChain(source) ? { kind: "Parenthesized", expression: source, span: source.span } : source;
+  const name2 = { kind: "Identifier", name: method2, span };
+  const access = {
+    kind: "MemberAccess",
+    target,
+    name: name2,
+    typeArgs: typeArgs2,
+    conditional: false,
+    span
+  };
+  const list = args2.map((value) => ({
+    kind: "Argument",
+    name: null,
+    modifier: "none",
+    value,
+    span: value.span
+  }));
+  return { kind: "Invocation", target: access, arguments: list, span };
+}
+function parameter(scope, span) {
+  const name2 = scope.k === "variable" ? scope.name : { kind: "Identifier", name: scope.name, span };
+  return { kind: "Parameter", type: null, name: name2, span: name2.span };
+}
+function lambda(scope, body2, span) {
+  return {
+    kind: "Lambda",
+    parameters: [parameter(scope, span)],
+    body: substitute(scope, body2),
+    span
+  };
+}
+function lambda2(scope, second, body2, span) {
+  const parameters2 = [parameter(scope, span), { ...parameter(scopeOf(second), span) }];
+  return { kind: "Lambda", parameters: parameters2, body: substitute(scope, body2), span };
+}
+var scopeOf = (name2) => ({ k: "variable", name: name2 });
+function transparentObject(scope, name2, value, span) {
+  const first = parameter(scope, span).name;
+  const members = [
+    { kind: "AnonymousMember", name: null, value: nameExpression(first.name, first.span), span },
+    value === null ? { kind: "AnonymousMember", name: null, value: nameExpression(name2.name, name2.span), span } : { kind: "AnonymousMember", name: name2, value, span }
+  ];
+  return { kind: "AnonymousObjectCreation", members, span };
+}
+function extend(p, scope, name2) {
+  const paths = /* @__PURE__ */ new Map();
+  if (scope.k === "variable") {
+    paths.set(scope.name.name, [scope.name.name]);
+  } else {
+    for (const [v, path3] of scope.paths) paths.set(v, [scope.name, ...path3]);
+  }
+  paths.set(name2.name, [name2.name]);
+  return { k: "transparent", name: TRANSPARENT_PREFIX + String(p.transparentIdentifiers++), paths };
+}
+function nameExpression(name2, span) {
+  return { kind: "Name", name: name2, typeArgs: [], alias: null, span };
+}
+function substitute(scope, body2) {
+  if (scope.k === "variable") return body2;
+  return rewrite(body2, scope.name, scope.paths);
+}
+var isVariableName = (e) => e.alias === null && e.typeArgs.length === 0;
+function parameterNames(n) {
+  if (n.kind !== "Lambda" && n.kind !== "LocalFunction") return [];
+  return n.parameters.map((q) => q.name.name);
+}
+function findReference(node, names) {
+  if (names.size === 0 || typeof node !== "object" || node === null) return null;
+  if (Array.isArray(node)) {
+    for (const x of node) {
+      const found = findReference(x, names);
+      if (found) return found;
+    }
+    return null;
+  }
+  const n = node;
+  if (n.kind === "Name") {
+    const e = n;
+    return isVariableName(e) && names.has(e.name) ? e : null;
+  }
+  const hidden = parameterNames(n);
+  const visible = hidden.some((x) => names.has(x)) ? new Set([...names].filter((x) => !hidden.includes(x))) : names;
+  for (const [key2, value] of Object.entries(n)) {
+    if (key2 === "span") continue;
+    const found = findReference(value, visible);
+    if (found) return found;
+  }
+  return null;
+}
+function rewrite(node, hidden, paths) {
+  if (Array.isArray(node)) {
+    let changed = false;
+    const out = node.map((x) => {
+      const y = rewrite(x, hidden, paths);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : node;
+  }
+  if (typeof node !== "object" || node === null) return node;
+  const n = node;
+  if (n.kind === "Name") {
+    const e = n;
+    const path3 = isVariableName(e) ? paths.get(e.name) : void 0;
+    if (path3 === void 0) return node;
+    let access = nameExpression(hidden, e.span);
+    for (const member2 of path3) {
+      access = {
+        kind: "MemberAccess",
+        target: access,
+        name: { kind: "Identifier", name: member2, span: e.span },
+        typeArgs: [],
+        conditional: false,
+        span: e.span
+      };
+    }
+    return access;
+  }
+  let visible = paths;
+  const shadowed = parameterNames(n);
+  if (shadowed.some((x) => paths.has(x))) {
+    const rest = new Map(paths);
+    for (const x of shadowed) rest.delete(x);
+    if (rest.size === 0) return node;
+    visible = rest;
+  }
+  let copy = null;
+  for (const [key2, value] of Object.entries(n)) {
+    if (key2 === "span") continue;
+    const y = rewrite(value, hidden, visible);
+    if (y === value) continue;
+    copy ??= { ...n };
+    copy[key2] = y;
+  }
+  return copy ?? node;
+}
+
 // eval/syntax/parse-primary.ts
 function parsePrimary(p) {
   const t = p.tok;
@@ -3050,7 +3535,7 @@ function missingExpression(p) {
 function parseIdentifierExpression(p) {
   const start = p.tok.span;
   if (isLambdaAhead(p)) return rejectLambda(p, start);
-  if (isQueryAhead(p)) return rejectQuery(p);
+  if (isQueryAhead(p)) return parseQuery(p);
   if (p.atContextual("nameof") && p.atPunct("(", 1)) return parseNameOf(p);
   let alias = null;
   if (p.atPunct("::", 1)) {
@@ -3689,7 +4174,7 @@ function parseTry(p, start) {
     p.error(Diagnostics.expectedToken(p.tok.span, "'catch' or 'finally'", describe2(p.tok)));
   return { kind: "Try", block: block2, catches, finally: fin, span: p.finish(start) };
 }
-function parseParameters(p, implicit) {
+function parseParameters(p, implicit, defaults = false) {
   const list = [];
   p.expectPunct("(");
   while (!p.atPunct(")") && !p.atEof) {
@@ -3713,7 +4198,12 @@ function parseParameters(p, implicit) {
       p.error(Diagnostics.expectedToken(p.tok.span, "a parameter name", describe2(p.tok)));
       p.skipUntil((t) => t.kind === "punct" && (t.punct === ")" || t.punct === ","));
     } else {
-      list.push({ kind: "Parameter", type, name: identifier(p.advance()), span: p.finish(start) });
+      const name2 = identifier(p.advance());
+      if (defaults && type !== null && p.atPunct("=")) {
+        p.advance();
+        const defaultValue = parseExpression(p);
+        list.push({ kind: "Parameter", type, name: name2, defaultValue, span: p.finish(start) });
+      } else list.push({ kind: "Parameter", type, name: name2, span: p.finish(start) });
     }
     if (!p.eatPunct(",")) break;
   }
@@ -3724,7 +4214,7 @@ function parseLocalFunction(p, returnType, start) {
   if (returnType === "void") p.advance();
   else checkType(p, returnType, false);
   const name2 = identifier(p.advance());
-  const parameters2 = parseParameters(p, false);
+  const parameters2 = parseParameters(p, false, true);
   let body2;
   if (p.eatPunct("=>")) {
     body2 = parseExpression(p);
@@ -3776,19 +4266,6 @@ function rejectTuple(p, open2) {
   p.skipGroup();
   return errorAt(p, start);
 }
-function isQueryAhead(p) {
-  if (!p.atContextual("from")) return false;
-  const next = p.peek(1);
-  return next.kind === "identifier" || next.kind === "keyword" && isPredefinedType(next.keyword);
-}
-function rejectQuery(p) {
-  const start = p.tok.span;
-  p.error(Diagnostics.query(start));
-  p.skipUntil(
-    (t) => t.kind === "punct" && (t.punct === ";" || t.punct === ")" || t.punct === "]" || t.punct === "}")
-  );
-  return errorAt(p, start);
-}
 function lambdaBody(p) {
   return p.atPunct("{") ? parseBlock(p) : parseExpression(p);
 }
@@ -3820,11 +4297,12 @@ function parseParenthesizedOrCast(p) {
   });
   if (type !== null) {
     const after = p.tokens[close + 1];
-    if (after !== void 0 && (isDefinitelyType(type) || canFollowCast(after))) {
+    const castFollows = canFollowCast(after) && !p.atQueryKeyword(close + 1 - p.pos);
+    if (after !== void 0 && (isDefinitelyType(type) || castFollows)) {
       p.pos = close + 1;
       checkType(p, type, false);
-      const operand = parseUnary(p);
-      return { kind: "Cast", type, operand, span: p.finish(start) };
+      const operand2 = parseUnary(p);
+      return { kind: "Cast", type, operand: operand2, span: p.finish(start) };
     }
     p.pos = open2;
   }
@@ -3844,6 +4322,7 @@ function isDefinitelyType(type) {
   return type.kind === "PredefinedType" || type.kind === "NullableType" || type.kind === "ArrayType";
 }
 function canFollowCast(t) {
+  if (t === void 0) return false;
   if (t.kind === "punct") return t.punct === "~" || t.punct === "!" || t.punct === "(";
   if (t.kind === "keyword") return t.keyword !== "as" && t.keyword !== "is";
   return t.kind !== "eof";
@@ -3865,24 +4344,24 @@ function isStar(t) {
 }
 
 // eval/syntax/parse-patterns.ts
-function parseIsPattern(p, operand, start) {
+function parseIsPattern(p, operand2, start) {
   const t = p.tok;
   if (p.atKeyword("null")) {
     p.advance();
     const pattern2 = { kind: "NullPattern", span: t.span };
-    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+    return { kind: "Is", operand: operand2, pattern: pattern2, span: p.finish(start) };
   }
   if (atConstantPattern(p)) {
     const value = parseUnary(p);
     const pattern2 = { kind: "ConstantPattern", value, span: value.span };
-    return { kind: "Is", operand, pattern: pattern2, span: p.finish(start) };
+    return { kind: "Is", operand: operand2, pattern: pattern2, span: p.finish(start) };
   }
   const rejected = rejectedPatternAt(p);
   if (rejected) return reject2(p, t, rejected, start);
   const type = parseType(p, "isAs");
   if (type === null) return errorAt(p, start);
   checkType(p, type, false);
-  if (p.atIdentifier()) {
+  if (p.atIdentifier() && !p.atQueryKeyword()) {
     const combinator = p.atContextual("and") || p.atContextual("or");
     return reject2(
       p,
@@ -3898,7 +4377,7 @@ function parseIsPattern(p, operand, start) {
     return reject2(p, p.tok, PROPERTY, start);
   }
   const pattern = { kind: "TypePattern", type, span: type.span };
-  return { kind: "Is", operand, pattern, span: p.finish(start) };
+  return { kind: "Is", operand: operand2, pattern, span: p.finish(start) };
 }
 var PROPERTY = {
   what: "property and positional patterns",
@@ -4136,14 +4615,14 @@ function parseUnary(p) {
     if (t.kind === "punct") {
       if (PREFIX.has(t.punct)) {
         p.advance();
-        const operand = parseUnary(p);
+        const operand2 = parseUnary(p);
         const operator = t.punct;
-        if (operator === "++" || operator === "--") checkAssignable(p, operand, `'${operator}'`);
+        if (operator === "++" || operator === "--") checkAssignable(p, operand2, `'${operator}'`);
         if (operator === "-") {
-          const folded = foldNegativeLiteral(operand, start);
+          const folded = foldNegativeLiteral(operand2, start);
           if (folded) return folded;
         }
-        return { kind: "Unary", operator, operand, span: p.finish(start) };
+        return { kind: "Unary", operator, operand: operand2, span: p.finish(start) };
       }
       if (t.punct === "(") {
         const e = parseParenthesizedOrCast(p);
@@ -4181,16 +4660,16 @@ function awaitOperandFollows(t) {
   if (t.kind === "punct") return t.punct === "(";
   return canStartExpression(t);
 }
-function foldNegativeLiteral(operand, start) {
-  if (operand.kind !== "Literal" || operand.type !== "uint" && operand.type !== "ulong")
+function foldNegativeLiteral(operand2, start) {
+  if (operand2.kind !== "Literal" || operand2.type !== "uint" && operand2.type !== "ulong")
     return null;
-  if (operand.radix !== 10) return null;
-  const span = { ...start, end: operand.span.end };
-  if (operand.value === 2147483648n && operand.suffix === "") {
-    return { ...operand, type: "int", value: -2147483648n, span };
+  if (operand2.radix !== 10) return null;
+  const span = { ...start, end: operand2.span.end };
+  if (operand2.value === 2147483648n && operand2.suffix === "") {
+    return { ...operand2, type: "int", value: -2147483648n, span };
   }
-  if (operand.value === 9223372036854775808n && (operand.suffix === "" || operand.suffix === "l")) {
-    return { ...operand, type: "long", value: -9223372036854775808n, span };
+  if (operand2.value === 9223372036854775808n && (operand2.suffix === "" || operand2.suffix === "l")) {
+    return { ...operand2, type: "long", value: -9223372036854775808n, span };
   }
   return null;
 }
@@ -4281,7 +4760,8 @@ function block(b) {
   return b.statements.length === 0 ? "{ }" : `{ ${b.statements.map(unparseStatement).join(" ")} }`;
 }
 function parameters(ps) {
-  return `(${ps.map((q) => q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name)).join(", ")})`;
+  const one = (q) => (q.type ? `${unparseType(q.type)} ${name(q.name)}` : name(q.name)) + (q.defaultValue ? ` = ${expr(q.defaultValue)}` : "");
+  return `(${ps.map(one).join(", ")})`;
 }
 function body(b) {
   return b.kind === "Block" ? block(b) : expr(b);
@@ -4394,6 +4874,12 @@ function expr(e) {
       const a = e.arguments === null ? "" : `(${args(e.arguments)})`;
       const init = e.initializer === null ? "" : ` ${initializer(e.initializer)}`;
       return `new ${unparseType(e.type)}${a}${init}`;
+    }
+    case "AnonymousObjectCreation": {
+      const members = e.members.map(
+        (m) => m.name ? `${name(m.name)} = ${expr(m.value)}` : expr(m.value)
+      );
+      return members.length === 0 ? "new { }" : `new { ${members.join(", ")} }`;
     }
     case "ArrayCreation": {
       const [first = 1, ...rest] = e.ranks;
@@ -4536,6 +5022,218 @@ function escape2(text, quote) {
   return out;
 }
 
+// eval/interpret/client-types.ts
+var PREFIX2 = "<client>";
+var ClientTypeRegistry = class {
+  types = /* @__PURE__ */ new Map();
+};
+function isClientType(t) {
+  return t.key.startsWith(PREFIX2);
+}
+var EMPTY = { fields: [], properties: [], methods: [], nestedTypes: [] };
+var ClientTypes = class {
+  constructor(inner, registry) {
+    this.inner = inner;
+    this.registry = registry;
+    const closest = inner.closestMemberNames?.bind(inner);
+    if (closest)
+      this.closestMemberNames = (type, name2) => isClientType(type) ? this.memberNames(type) : closest(type, name2);
+  }
+  inner;
+  registry;
+  closestMemberNames;
+  own(t) {
+    return isClientType(t) ? this.registry.types.get(t.key) : void 0;
+  }
+  /** The anonymous type of these members (one type per sequence of names and types, as C#). */
+  async anonymous(members) {
+    const key2 = `${PREFIX2}anon{${members.map((m) => `${m.name}:${m.type.key}`).join(",")}}`;
+    if (!this.registry.types.has(key2)) {
+      const names = [];
+      for (const m of members) names.push(`${await csharpName(this, m.type)} ${m.name}`);
+      const object = await this.inner.findType("System.Object");
+      this.registry.types.set(key2, {
+        descriptor: descriptor(key2, `<anonymous type: ${names.join(", ")}>`, "class", {
+          baseType: object,
+          isSealed: true
+        }),
+        members,
+        interfaces: () => Promise.resolve([])
+      });
+    }
+    return { key: key2 };
+  }
+  /** An anonymous type's members. */
+  anonymousMembers(t) {
+    return this.own(t)?.members;
+  }
+  // ---------------------------------------------------------------- MetadataProvider
+  findType(name2) {
+    return this.inner.findType(name2);
+  }
+  typesNamed(simpleName2) {
+    return this.inner.typesNamed(simpleName2);
+  }
+  hasNamespace(name2) {
+    return this.inner.hasNamespace(name2);
+  }
+  async interfaces(type) {
+    const own = this.own(type);
+    return own ? own.interfaces() : this.inner.interfaces(type);
+  }
+  async describe(type) {
+    const own = this.own(type);
+    if (own) return own.descriptor;
+    if (isClientType(type)) throw new Error(`unknown client type ${type.key}`);
+    return this.inner.describe(type);
+  }
+  async members(type, name2) {
+    const own = this.own(type);
+    if (!own) return this.inner.members(type, name2);
+    if (own.members) return this.anonymousMemberSet(type, own, name2);
+    const d = own.descriptor;
+    if (name2 === "Key" && d.genericDefinition) {
+      const def = await this.inner.describe(d.genericDefinition);
+      if (def.fullName === "System.Linq.IGrouping`2" && d.typeArguments[0])
+        return { ...EMPTY, properties: [property(type, "Key", d.typeArguments[0])] };
+    }
+    return EMPTY;
+  }
+  async anonymousMemberSet(type, own, name2) {
+    const m = own.members.find((x) => x.name === name2);
+    if (m) return { ...EMPTY, properties: [property(type, m.name, m.type)] };
+    const bool3 = await this.inner.findType("System.Boolean");
+    const int = await this.inner.findType("System.Int32");
+    const string = await this.inner.findType("System.String");
+    const object = await this.inner.findType("System.Object");
+    if (name2 === "ToString") return { ...EMPTY, methods: [method(type, name2, [], string)] };
+    if (name2 === "GetHashCode") return { ...EMPTY, methods: [method(type, name2, [], int)] };
+    if (name2 === "Equals") return { ...EMPTY, methods: [method(type, name2, [object], bool3)] };
+    return EMPTY;
+  }
+  async memberNames(type) {
+    const own = this.own(type);
+    if (!own) return this.inner.memberNames(type);
+    return (own.members ?? []).map((m) => m.name);
+  }
+  async allFields(type) {
+    return this.own(type) ? [] : this.inner.allFields(type);
+  }
+  async isAssignable(to, from) {
+    if (to.key === from.key) return true;
+    if (!isClientType(to) && !isClientType(from)) return this.inner.isAssignable(to, from);
+    const target = await this.describe(to);
+    if (target.fullName === "System.Object") return true;
+    for (const i of await this.interfaces(from)) if (i.key === to.key) return true;
+    return false;
+  }
+  async constructGeneric(definition, args2) {
+    if (!args2.some(isClientType)) return this.inner.constructGeneric(definition, args2);
+    const key2 = `${PREFIX2}${definition.key}<${args2.map((a) => a.key).join(",")}>`;
+    if (!this.registry.types.has(key2)) {
+      const def = await this.inner.describe(definition);
+      const enumerable = await this.inner.findType("System.Collections.Generic.IEnumerable`1");
+      const nonGeneric = await this.inner.findType("System.Collections.IEnumerable");
+      const element = def.fullName === "System.Linq.IGrouping`2" ? args2[1] : args2.length === 1 ? args2[0] : void 0;
+      const sequence = [
+        "System.Collections.Generic.List`1",
+        "System.Collections.Generic.HashSet`1",
+        "System.Linq.IOrderedEnumerable`1",
+        "System.Linq.IGrouping`2"
+      ].includes(def.fullName);
+      this.registry.types.set(key2, {
+        descriptor: {
+          ...def,
+          handle: { key: key2 },
+          genericDefinition: definition,
+          typeArguments: args2
+        },
+        interfaces: async () => {
+          const out = [];
+          if (sequence && element && enumerable)
+            out.push(await this.constructGeneric(enumerable, [element]));
+          if ((sequence || def.fullName === "System.Collections.Generic.IEnumerable`1") && nonGeneric)
+            out.push(nonGeneric);
+          return out;
+        }
+      });
+    }
+    return { key: key2 };
+  }
+  async arrayOf(element, rank2) {
+    if (!isClientType(element)) return this.inner.arrayOf(element, rank2);
+    const key2 = `${PREFIX2}${element.key}[${",".repeat(rank2 - 1)}]`;
+    if (!this.registry.types.has(key2)) {
+      const array = await this.inner.findType("System.Array");
+      const name2 = `${(await this.describe(element)).fullName}[]`;
+      const enumerable = await this.inner.findType("System.Collections.Generic.IEnumerable`1");
+      this.registry.types.set(key2, {
+        descriptor: {
+          ...descriptor(key2, name2, "array", { baseType: array }),
+          elementType: element,
+          rank: rank2
+        },
+        interfaces: async () => enumerable ? [await this.constructGeneric(enumerable, [element])] : []
+      });
+    }
+    return { key: key2 };
+  }
+  instantiateMethod(method2, args2) {
+    return this.inner.instantiateMethod(method2, args2);
+  }
+};
+function descriptor(key2, fullName, kind, extra) {
+  return {
+    handle: { key: key2 },
+    fullName,
+    namespace: "",
+    name: fullName,
+    kind,
+    baseType: void 0,
+    elementType: void 0,
+    rank: 0,
+    enumUnderlying: void 0,
+    genericDefinition: void 0,
+    typeArguments: [],
+    isAbstract: false,
+    isSealed: false,
+    ...extra
+  };
+}
+function method(declaringType, name2, parameters2, returnType) {
+  return {
+    handle: `client:${name2}`,
+    name: name2,
+    declaringType,
+    isStatic: false,
+    isVirtual: true,
+    isAbstract: false,
+    isConstructor: false,
+    isPublic: true,
+    parameters: parameters2.map((type, i) => ({
+      name: `p${i}`,
+      type,
+      refKind: "none",
+      optional: false,
+      defaultValue: void 0,
+      isParams: false
+    })),
+    returnType,
+    genericArity: 0
+  };
+}
+function property(declaringType, name2, type) {
+  return {
+    name: name2,
+    declaringType,
+    type,
+    getter: method(declaringType, `get_${name2}`, [], type),
+    setter: void 0,
+    isStatic: false,
+    parameters: []
+  };
+}
+
 // eval/values.ts
 var NULL = { kind: "null" };
 var VOID = { kind: "void" };
@@ -4544,6 +5242,9 @@ function bool(value) {
 }
 function num(type, value) {
   return { kind: "number", type, value };
+}
+function str(text) {
+  return { kind: "string", text };
 }
 
 // eval/interpret/array-creation.ts
@@ -4650,9 +5351,9 @@ var Arrays = class {
     const types = ops.map((o) => o.type).filter((t) => t !== "null");
     let best;
     for (const t of types) {
-      let all = true;
-      for (const o of ops) if (!await this.it.conversions.implicit(o, t)) all = false;
-      if (all && (!best || !this.f.same(best, t))) {
+      let all2 = true;
+      for (const o of ops) if (!await this.it.conversions.implicit(o, t)) all2 = false;
+      if (all2 && (!best || !this.f.same(best, t))) {
         if (best)
           throw new CompileError("CS0826", "no best type found for implicitly-typed array", span);
         best = t;
@@ -4664,6 +5365,8 @@ var Arrays = class {
     const values = [];
     for (const o of ops) values.push((await this.it.conversions.implicitly(o, best)).value);
     if (this.it.dry) return { type, value: VOID };
+    if (isClientType(best) && rank2 === 1)
+      return { type, value: this.it.clientValues.fixedSequence(type, best, values) };
     const array = await this.game.newArray(best, shape);
     for (let i = 0; i < values.length; i++) await this.game.writeElement(array, i, values[i]);
     return { type, value: array };
@@ -4775,18 +5478,18 @@ function decimalAddSub(d1, d2, subtract) {
   return alignedAdd(up, other.mantissa, flagsNegative, other.scale, differ);
 }
 function alignedAdd(a, b, negative, scale, differ) {
-  let sum;
+  let sum2;
   let sign = negative;
   if (differ) {
-    sum = a - b;
-    if (sum < 0n) {
-      sum = -sum;
+    sum2 = a - b;
+    if (sum2 < 0n) {
+      sum2 = -sum2;
       sign = !sign;
     }
   } else {
-    sum = a + b;
+    sum2 = a + b;
   }
-  const r = scaleResult(sum, scale);
+  const r = scaleResult(sum2, scale);
   return makeDecimal(sign, r.scale, r.mantissa);
 }
 function decimalAdd(a, b) {
@@ -4848,9 +5551,9 @@ function decimalDivide(d1, d2) {
     scale += power;
     q *= pow10(power);
     if (q > DECIMAL_MAX_MANTISSA) throw decimalOverflow();
-    const num2 = rem * pow10(power);
-    q += num2 / den;
-    rem = num2 % den;
+    const num3 = rem * pow10(power);
+    q += num3 / den;
+    rem = num3 % den;
     if (q > DECIMAL_MAX_MANTISSA) {
       [q, scale] = overflowUnscale(q, scale, rem !== 0n);
       break;
@@ -5052,8 +5755,8 @@ function hasImplicitConstantConversion(constant, to) {
   }
   return constant.kind === "long" && to === "ulong" && constant.value >= 0n;
 }
-function isImplicitlyConvertible(operand, to) {
-  return hasImplicitConversion(operand.kind, to) || operand.constant !== void 0 && hasImplicitConstantConversion(operand.constant, to);
+function isImplicitlyConvertible(operand2, to) {
+  return hasImplicitConversion(operand2.kind, to) || operand2.constant !== void 0 && hasImplicitConstantConversion(operand2.constant, to);
 }
 function fromIntegral(value, fromKind, to, checked) {
   if (isIntegralKind(to)) {
@@ -5222,10 +5925,10 @@ function resolveBinaryOperator(op, left, right) {
   if (best === void 0) throw binaryOperatorError(op, left.kind, right.kind);
   return best;
 }
-function resolveUnaryOperator(op, operand) {
-  const applicable = unaryCandidates(op).filter((c) => isImplicitlyConvertible(operand, c.operand));
-  const best = pickBest(applicable, [operand.kind], (c) => [c.operand]);
-  if (best === void 0) throw unaryOperatorError(op, operand.kind);
+function resolveUnaryOperator(op, operand2) {
+  const applicable = unaryCandidates(op).filter((c) => isImplicitlyConvertible(operand2, c.operand));
+  const best = pickBest(applicable, [operand2.kind], (c) => [c.operand]);
+  if (best === void 0) throw unaryOperatorError(op, operand2.kind);
   return best;
 }
 function isEnum(t) {
@@ -5279,9 +5982,9 @@ function resolveEnumBinaryOperator(op, left, right) {
   }
   throw fail();
 }
-function resolveEnumUnaryOperator(op, operand) {
-  if (op !== "~") throw unaryOperatorError(op, operand.enumName);
-  return { underlying: operand.underlying, result: "enum", uncheckedResult: true };
+function resolveEnumUnaryOperator(op, operand2) {
+  if (op !== "~") throw unaryOperatorError(op, operand2.enumName);
+  return { underlying: operand2.underlying, result: "enum", uncheckedResult: true };
 }
 
 // eval/interpret/assignment.ts
@@ -5298,7 +6001,7 @@ var Assignments = class {
     const type = target.type;
     if (e.operator === "=") {
       const v = await this.it.conversions.implicitly(
-        await this.it.expr(e.value),
+        await this.it.functions.target(e.value, type),
         type,
         "the assigned value"
       );
@@ -5528,23 +6231,23 @@ function applyBinary(op, sig, left, right, options) {
   if (left.kind === "bool" && right.kind === "bool") return boolBinary(op, left.value, right.value);
   throw new Error(`no evaluation for ${left.kind} ${op} ${right.kind}`);
 }
-function applyUnary(op, sig, operand, options) {
-  if (operand.kind !== sig.operand) {
-    throw new Error(`operand ${operand.kind} does not match ${sig.operand}`);
+function applyUnary(op, sig, operand2, options) {
+  if (operand2.kind !== sig.operand) {
+    throw new Error(`operand ${operand2.kind} does not match ${sig.operand}`);
   }
-  if (op === "+") return operand;
-  if (isIntegralValue(operand)) {
-    const v = integralToBigInt(operand);
-    return op === "-" ? integral(operand.kind, -v, options.checked) : integral(operand.kind, wrapToKind(operand.kind, ~v), false);
+  if (op === "+") return operand2;
+  if (isIntegralValue(operand2)) {
+    const v = integralToBigInt(operand2);
+    return op === "-" ? integral(operand2.kind, -v, options.checked) : integral(operand2.kind, wrapToKind(operand2.kind, ~v), false);
   }
-  switch (operand.kind) {
+  switch (operand2.kind) {
     case "float":
     case "double":
-      return asValue(primitive(operand.kind, -operand.value));
+      return asValue(primitive(operand2.kind, -operand2.value));
     case "decimal":
-      return asValue(primitive("decimal", negate(operand.value)));
+      return asValue(primitive("decimal", negate(operand2.value)));
     case "bool":
-      return bool2(!operand.value);
+      return bool2(!operand2.value);
   }
 }
 function increment(value, delta, options) {
@@ -5659,9 +6362,9 @@ function foldBinary(op, left, right, context) {
     mapErrors(() => applyBinary(op, sig, l.value, r.value, { checked: context === "checked" }))
   );
 }
-function foldUnary(op, operand, context) {
-  const sig = resolveUnaryOperator(op, { kind: operand.value.kind, constant: operand.value });
-  const c = foldConversion(operand, sig.operand, context);
+function foldUnary(op, operand2, context) {
+  const sig = resolveUnaryOperator(op, { kind: operand2.value.kind, constant: operand2.value });
+  const c = foldConversion(operand2, sig.operand, context);
   if (sig.operand === "float" && isFloatingKind(c.value.kind)) {
     const wide = asDouble(c) ?? 0;
     return op === "-" ? floatConstant(-wide) : c;
@@ -6046,6 +6749,8 @@ function isUnboxed(v) {
 }
 function sameReference(a, b) {
   if (a.kind === "null" || b.kind === "null") return a.kind === b.kind;
+  if (a.kind === "client" || b.kind === "client")
+    return a.kind === "client" && b.kind === "client" && a.payload === b.payload;
   const ra = a.kind === "object" || a.kind === "string" ? a.ref : void 0;
   const rb = b.kind === "object" || b.kind === "string" ? b.ref : void 0;
   if (ra && rb) return ra.id === rb.id;
@@ -6209,6 +6914,7 @@ var BinaryOperators = class {
     const plain3 = async (t) => t === "null" || !!await this.f.primitive(t) || await this.f.isString(t) || await this.f.isObject(t);
     return !(await plain3(l) && await plain3(r));
   }
+  signatures = /* @__PURE__ */ new Map();
   async numeric(op, l, r, lk, rk, span) {
     const lc = l.constant?.kind === "number" ? l.constant.c : void 0;
     const rc = r.constant?.kind === "number" ? r.constant.c : void 0;
@@ -6216,14 +6922,19 @@ var BinaryOperators = class {
       const c = sem(() => foldBinary(op, lc, rc, this.it.constantContext), span);
       return this.it.literals.folded(await this.it.literals.typeOfKind(c.value.kind), c);
     }
-    const sig = sem(
-      () => resolveBinaryOperator(
-        op,
-        lc ? { kind: lk, constant: lc.value } : { kind: lk },
-        rc ? { kind: rk, constant: rc.value } : { kind: rk }
-      ),
-      span
-    );
+    const key2 = lc || rc ? void 0 : `${op} ${lk} ${rk}`;
+    let sig = key2 ? this.signatures.get(key2) : void 0;
+    if (!sig) {
+      sig = sem(
+        () => resolveBinaryOperator(
+          op,
+          lc ? { kind: lk, constant: lc.value } : { kind: lk },
+          rc ? { kind: rk, constant: rc.value } : { kind: rk }
+        ),
+        span
+      );
+      if (key2) this.signatures.set(key2, sig);
+    }
     const type = await this.it.literals.typeOfKind(sig.result);
     if (this.it.dry) return { type, value: VOID };
     const lv = this.operandAs(l, sig.left);
@@ -6364,15 +7075,15 @@ var BetterMember = class {
 };
 
 // eval/interpret/constraints.ts
-async function constraintViolation(f, md, method, typeArgs2, span) {
-  const constraints = method.genericConstraints;
+async function constraintViolation(f, md, method2, typeArgs2, span) {
+  const constraints = method2.genericConstraints;
   if (!constraints) return void 0;
   for (let i = 0; i < typeArgs2.length; i++) {
     const c = constraints[i];
     const t = typeArgs2[i];
     if (!c) continue;
     const arg = await f.name(t);
-    const where = `in the generic method '${await methodName(f, method, constraints)}'`;
+    const where = `in the generic method '${await methodName(f, method2, constraints)}'`;
     const isValue = await f.isValueType(t);
     const nullable = !!await f.nullableUnderlying(t);
     if (c.referenceType && isValue) {
@@ -6408,12 +7119,12 @@ async function constraintViolation(f, md, method, typeArgs2, span) {
   }
   return void 0;
 }
-async function refusedInstantiation(f, method, typeArgs2, span) {
+async function refusedInstantiation(f, method2, typeArgs2, span) {
   const t = typeArgs2[0];
   const code = await f.nullableUnderlying(t) ? "CS0313" : await f.isValueType(t) ? "CS0315" : "CS0311";
   const names = await Promise.all(typeArgs2.map((a) => f.name(a)));
-  const params = method.genericConstraints?.map((c) => c.name) ?? [];
-  const target = `${await f.name(method.declaringType)}.${method.name}${params.length ? `<${params.join(", ")}>` : ""}`;
+  const params = method2.genericConstraints?.map((c) => c.name) ?? [];
+  const target = `${await f.name(method2.declaringType)}.${method2.name}${params.length ? `<${params.join(", ")}>` : ""}`;
   return new CompileError(
     code,
     `the type arguments <${names.join(", ")}> do not satisfy the constraints of the generic method '${target}' (the game refused the instantiation)`,
@@ -6505,10 +7216,10 @@ var TypeInference = class {
     if (unique.length <= 1) return unique[0];
     const fits = [];
     for (const x of unique) {
-      let all = true;
+      let all2 = true;
       for (const y of unique)
-        if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all = false;
-      if (all) fits.push(x);
+        if (!await this.it.conversions.implicit({ type: y, value: VOID }, x)) all2 = false;
+      if (all2) fits.push(x);
     }
     return fits.length === 1 ? fits[0] : void 0;
   }
@@ -6793,6 +7504,8 @@ var Calls = class {
       const fn = this.it.options.functions?.get(t.name);
       if (fn) return this.builtinCall(t.name, fn, e);
     }
+    const linq = await this.it.linq.invocation(e);
+    if (linq) return linq;
     const target = await this.it.resolveInChain(e.target);
     await this.refuseGameDelegates(e, target);
     if (target.k === "methods") {
@@ -6822,7 +7535,7 @@ var Calls = class {
       }
       return this.call(c, target.receiver, args2, e.arguments);
     }
-    if (target.k === "value" && target.op.type !== "null" && (await this.f.describe(target.op.type)).kind === "delegate") {
+    if (target.k === "value" && target.op.type !== "null" && await this.f.isDelegate(target.op.type)) {
       const invoke = (await this.it.md.members(target.op.type, "Invoke")).methods;
       const args2 = await this.arguments(e.arguments);
       const c = await this.overloads.resolve(invoke, args2, [], "Invoke", e.span);
@@ -6845,18 +7558,18 @@ var Calls = class {
    * be created inside the game, so the call is refused with the client-side form to write.
    */
   async refuseGameDelegates(e, target) {
-    const lambda = e.arguments.find((a) => a.value.kind === "Lambda");
-    if (!lambda) return;
+    const lambda3 = e.arguments.find((a) => a.value.kind === "Lambda");
+    if (!lambda3) return;
     let name2 = "the method";
     if (target.k === "methods") {
       const owner = target.methods[0]?.declaringType;
       name2 = owner ? `${await this.f.name(owner)}.${target.name}` : target.name;
     }
-    const method = target.k === "methods" ? target.name : "";
-    const instead = LINQ_INSTEAD[method] ?? "a foreach loop over the collection";
+    const method2 = target.k === "methods" ? target.name : "";
+    const instead = LINQ_INSTEAD[method2] ?? "a foreach loop over the collection";
     throw new UnsupportedError(
       `'${name2}' takes a delegate, and a lambda cannot be passed to the game (no code can be created inside it): write ${instead} instead`,
-      lambda.value.span
+      lambda3.value.span
     );
   }
   async builtinCall(name2, fn, e) {
@@ -7076,7 +7789,7 @@ var Conditionals = class {
       "the condition"
     );
     const taken = this.it.dry ? void 0 : c.value.value;
-    const branch = (x, run) => run ? this.it.expr(x) : this.it.inDry(() => this.it.expr(x));
+    const branch = (x, run2) => run2 ? this.it.expr(x) : this.it.inDry(() => this.it.expr(x));
     const t = await branch(e.whenTrue, taken === true);
     const f = await branch(e.whenFalse, taken === false);
     const type = await this.conditionalType(t, f, e.span);
@@ -7435,9 +8148,9 @@ var Elements = class {
       "this[]",
       e.span
     );
-    const property = signatures.get(c.method);
+    const property2 = signatures.get(c.method);
     const values = await this.it.calls.argumentValues(c, args2);
-    return this.it.memberOperands.propertyOperand(op, property, values, mode, e.span);
+    return this.it.memberOperands.propertyOperand(op, property2, values, mode, e.span);
   }
   async arrayElement(op, element, rank2, e, mode) {
     if (e.arguments.length !== rank2)
@@ -7607,7 +8320,7 @@ var MemberAccesses = class {
   }
   async missing(type, name2, span, code = "CS1061") {
     const near = await this.md.closestMemberNames?.(type, name2).catch(() => []) ?? [];
-    const hint = near.length ? ` (closest: ${near.slice(0, 3).map((n) => `'${n}'`).join(", ")})` : code === "CS1061" ? " (extension methods are not searched: call one as a static method, e.g. Enumerable.Sum(xs))" : "";
+    const hint = near.length ? ` (closest: ${near.slice(0, 3).map((n) => `'${n}'`).join(", ")})` : code === "CS1061" ? this.it.options.usings.includes("System.Linq") ? " (of the extension methods only System.Linq.Enumerable's are searched, on sequences: call any other as a static method)" : " (System.Linq is not among the usings: add it for LINQ; other extension methods are called as static methods)" : "";
     return new CompileError(
       code,
       `'${await this.it.facts.name(type)}' does not contain a definition for '${name2}'${hint}`,
@@ -7878,6 +8591,11 @@ var Invoker = class {
    * mutated copy is written back where it came from). A null receiver throws as C# would.
    */
   async invokeOn(m, receiver, values, outArgs, propertySet) {
+    const rv0 = receiver?.value;
+    if (rv0?.kind === "client" && !m.isStatic)
+      return { result: await this.it.clientValues.invokeMember(rv0, m, values) };
+    if (values.some((v) => v.kind === "client"))
+      values = await this.it.clientValues.intoGame(values, `calling '${m.name}'`);
     if (m.isStatic || !receiver)
       return this.game.invoke(m, void 0, values, {
         virtual: false,
@@ -7985,24 +8703,36 @@ var MemberLookup = class {
    * hiding methods replace the base declaration with the same signature). Interfaces search
    * themselves, the interfaces they extend, then object.
    */
-  async member(type, name2, arity = 0) {
+  member(type, name2, arity = 0) {
+    const key2 = `${type.key}\0${name2}\0${arity}`;
+    let found = this.found.get(key2);
+    if (!found) {
+      found = this.lookup(type, name2, arity);
+      this.found.set(key2, found);
+      found.catch(() => this.found.delete(key2));
+    }
+    return found;
+  }
+  found = /* @__PURE__ */ new Map();
+  orders = /* @__PURE__ */ new Map();
+  async lookup(type, name2, arity) {
     const levels = await this.searchOrder(type);
     for (let i = 0; i < levels.length; i++) {
       const set = await this.md.members(levels[i], name2);
       const field = set.fields[0];
       if (field) return { k: "field", field };
-      const property = set.properties.find((p) => p.parameters.length === 0);
-      if (property) return { k: "property", property };
+      const property2 = set.properties.find((p) => p.parameters.length === 0);
+      if (property2) return { k: "property", property: property2 };
       if (set.methods.some((m) => !m.isConstructor)) {
         const methods = [];
         const seen = /* @__PURE__ */ new Set();
         for (const level of levels.slice(i)) {
-          for (const method of (await this.md.members(level, name2)).methods) {
-            if (method.isConstructor) continue;
-            const sig = `${method.genericArity}(${method.parameters.map((p) => `${p.refKind}${p.type.key}`).join(",")})`;
+          for (const method2 of (await this.md.members(level, name2)).methods) {
+            if (method2.isConstructor) continue;
+            const sig = `${method2.genericArity}(${method2.parameters.map((p) => `${p.refKind}${p.type.key}`).join(",")})`;
             if (seen.has(sig)) continue;
             seen.add(sig);
-            methods.push(method);
+            methods.push(method2);
           }
         }
         return { k: "methods", methods };
@@ -8029,7 +8759,16 @@ var MemberLookup = class {
     }
     return out;
   }
-  async searchOrder(type) {
+  searchOrder(type) {
+    let order = this.orders.get(type.key);
+    if (!order) {
+      order = this.order(type);
+      this.orders.set(type.key, order);
+      order.catch(() => this.orders.delete(type.key));
+    }
+    return order;
+  }
+  async order(type) {
     const d = await this.md.describe(type);
     if (d.kind !== "interface") return (await this.it.facts.chain(type)).map((c) => c.handle);
     return [type, ...await this.md.interfaces(type), await this.it.wk.keyword("object")];
@@ -8123,32 +8862,32 @@ var MemberOperands = class {
     return i;
   }
   /** A property or indexer: read through its getter, assignable through its setter. */
-  async propertyOperand(receiver, property, args2, mode, span) {
-    const target = { property, receiver: receiver?.value, receiverPlace: receiver?.place, args: args2 };
+  async propertyOperand(receiver, property2, args2, mode, span) {
+    const target = { property: property2, receiver: receiver?.value, receiverPlace: receiver?.place, args: args2 };
     if (mode === "write") {
-      if (!property.setter)
+      if (!property2.setter)
         throw new CompileError(
           "CS0200",
-          `property or indexer '${property.name}' cannot be assigned to: it is read only`,
+          `property or indexer '${property2.name}' cannot be assigned to: it is read only`,
           span
         );
       if (receiver && !receiver.place && await this.it.facts.isValueType(receiver.type)) {
         throw new CompileError(
           "CS1612",
-          `cannot modify the value of '${property.name}': its struct is not a variable (store it in a local first)`,
+          `cannot modify the value of '${property2.name}': its struct is not a variable (store it in a local first)`,
           span
         );
       }
-      return { type: property.type, value: VOID, property: target };
+      return { type: property2.type, value: VOID, property: target };
     }
-    if (!property.getter)
+    if (!property2.getter)
       throw new CompileError(
         "CS0154",
-        `the property or indexer '${property.name}' cannot be used in this context because it lacks the get accessor`,
+        `the property or indexer '${property2.name}' cannot be used in this context because it lacks the get accessor`,
         span
       );
     const value = await this.it.invoker.callGetter(target);
-    return { type: property.type, value, property: target };
+    return { type: property2.type, value, property: target };
   }
 };
 function constantValueOf(v) {
@@ -8539,6 +9278,7 @@ var Statements = class _Statements {
       if (c.k === "return" && !this.it.dry) return await this.returned(c.op, s);
       if (c.k !== "normal") completion = c;
     }
+    await this.it.functions.bindLocalFunctions(program.statements);
     if (this.it.dry && !this.frame.returnType && this.frame.returned?.length) {
       const types = [...this.frame.returned];
       const lastStatement2 = program.statements.at(-1);
@@ -8569,12 +9309,12 @@ var Statements = class _Statements {
   async bestCommonType(types, at2) {
     const candidates = types.filter((t) => t !== "null");
     for (const t of candidates) {
-      let all = true;
+      let all2 = true;
       for (const u of types) {
         const c = await this.it.conversions.implicit({ type: u, value: VOID }, t);
-        if (!c) all = false;
+        if (!c) all2 = false;
       }
-      if (all) return t;
+      if (all2) return t;
     }
     throw new CompileError(
       "CS8030",
@@ -8649,6 +9389,7 @@ var Statements = class _Statements {
       if (!this.it.dry) return c;
       if (result.k === "normal") result = c;
     }
+    await this.it.functions.bindLocalFunctions(statements);
     return result;
   }
   /** Local functions are visible in their whole block (§7.7.1), before their declaration. */
@@ -8744,7 +9485,7 @@ var Statements = class _Statements {
       if (!frame.returnType && frame.inferred) frame.returnType = voidType;
       return { k: "return", op: void 0 };
     }
-    let op = await this.it.expr(s.value);
+    let op = frame.returnType && frame.returnType !== "null" ? await this.it.functions.target(s.value, frame.returnType) : await this.it.expr(s.value);
     if (frame.returnType === void 0 && frame.inferred) {
       frame.returned?.push(op.type);
     } else if (frame.returnType && frame.returnType !== "null") {
@@ -8965,18 +9706,1544 @@ var Budget = class {
   }
 };
 
+// eval/interpret/linq/keys.ts
+var collator = new Intl.Collator("en-US");
+var Keys = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  identities = /* @__PURE__ */ new WeakMap();
+  next = 0;
+  /** A text equal for two values exactly when EqualityComparer<T>.Default says they are equal. */
+  async key(v) {
+    switch (v.kind) {
+      case "null":
+        return "n";
+      case "void":
+        return "v";
+      case "bool":
+        return v.value ? "T" : "F";
+      case "number":
+        if (typeof v.value === "number" && Object.is(v.value, -0)) return `${v.type}:0`;
+        return `${v.type}:${String(v.value)}`;
+      case "decimal":
+        return `m:${decimalKey(v.bits)}`;
+      case "string":
+        return `s:${await this.text(v)}`;
+      case "enum":
+        return `e:${v.type.key}:${String(v.value)}`;
+      case "pointer":
+        return `p:${v.address}`;
+      case "object":
+        return `o:${v.ref.id}`;
+      case "struct": {
+        const parts = [];
+        for (const f of v.fields) parts.push(await this.key(f));
+        return `S:${v.type.key}{${parts.join(",")}}`;
+      }
+      case "client": {
+        if (v.payload.clientKind === "anonymous") {
+          const parts = [];
+          for (const [n, x] of v.payload.members ?? []) parts.push(`${n}=${await this.key(x)}`);
+          return `a:${v.type.key}{${parts.join(",")}}`;
+        }
+        let id = this.identities.get(v.payload);
+        if (id === void 0) this.identities.set(v.payload, id = this.next++);
+        return `c:${id}`;
+      }
+    }
+  }
+  /** The comparer's method `name` of `arity` parameters, found on its static type. */
+  async comparerMethod(comparer, name2, arity) {
+    const type = comparer.type;
+    for (const level of await this.it.members.searchOrder(type)) {
+      const all2 = [level, ...await this.it.md.interfaces(level)];
+      for (const t of all2) {
+        const m = (await this.it.md.members(t, name2)).methods.find(
+          (x) => !x.isStatic && x.parameters.length === arity
+        );
+        if (m) return m;
+      }
+    }
+    throw new CompileError("CS1503", `the comparer has no ${name2} of ${arity} parameters`);
+  }
+  /**
+   * Equality by a game IEqualityComparer<T> (StringComparer.OrdinalIgnoreCase...): its
+   * GetHashCode buckets the values, its Equals decides within a bucket; invokes in the game.
+   */
+  async comparerKeyer(comparer) {
+    const hash2 = await this.comparerMethod(comparer, "GetHashCode", 1);
+    const equals = await this.comparerMethod(comparer, "Equals", 2);
+    const buckets = /* @__PURE__ */ new Map();
+    const call2 = async (m, args2) => (await this.it.invoker.invokeOn(m, comparer, args2, false)).result;
+    return async (v) => {
+      const h = v.kind === "null" ? void 0 : await call2(hash2, [v]);
+      const key2 = h?.kind === "number" ? `h:${String(h.value)}` : "n";
+      let reps = buckets.get(key2);
+      if (!reps) buckets.set(key2, reps = []);
+      for (const [i, r] of reps.entries()) {
+        const same2 = await call2(equals, [r, v]);
+        if (same2.kind === "bool" && same2.value) return `${key2}:${i}`;
+      }
+      reps.push(v);
+      return `${key2}:${reps.length - 1}`;
+    };
+  }
+  /** Ordering by a game IComparer<T> (StringComparer.Ordinal...): its Compare, invoked. */
+  async comparerOrder(comparer) {
+    const compare = await this.comparerMethod(comparer, "Compare", 2);
+    return async (a, b) => {
+      const r = (await this.it.invoker.invokeOn(compare, comparer, [a, b], false)).result;
+      const n = r.kind === "number" ? Number(r.value) : 0;
+      return n < 0 ? -1 : n > 0 ? 1 : 0;
+    };
+  }
+  async equals(a, b) {
+    return await this.key(a) === await this.key(b);
+  }
+  /** Comparer<T>.Default: null first; numbers, chars, enums by value; strings by culture. */
+  async compare(a, b) {
+    if (a.kind === "null" || b.kind === "null")
+      return a.kind === b.kind ? 0 : a.kind === "null" ? -1 : 1;
+    if (a.kind === "number" && b.kind === "number") return compareNumbers(a.value, b.value);
+    if (a.kind === "enum" && b.kind === "enum") return compareNumbers(a.value, b.value);
+    if (a.kind === "bool" && b.kind === "bool") return Number(a.value) - Number(b.value);
+    if (a.kind === "decimal" && b.kind === "decimal")
+      return decimalCompare(decimalFromBits(a.bits), decimalFromBits(b.bits));
+    if (a.kind === "string" && b.kind === "string") {
+      const c = collator.compare(await this.text(a), await this.text(b));
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    throw new UnsupportedError(
+      "ordering or comparing game objects would call their CompareTo, which this evaluator does not: order by one of their fields or properties"
+    );
+  }
+  async text(v) {
+    return v.text ?? (await this.it.rt.game.stringText(v, 1 << 30)).text;
+  }
+};
+function compareNumbers(a, b) {
+  if (typeof a === "number" && typeof b === "number") {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? Number.isNaN(b) ? 0 : -1 : 1;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function decimalKey(bits2) {
+  const d = decimalFromBits(bits2);
+  let { mantissa, scale } = d;
+  while (scale > 0 && mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    scale--;
+  }
+  return mantissa === 0n ? "0" : `${d.negative ? "-" : ""}${mantissa}e-${scale}`;
+}
+
+// eval/interpret/linq/aggregates.ts
+var NO_ELEMENTS = () => new ManagedException("System.InvalidOperationException", "Sequence contains no elements");
+var OVERFLOW = () => new ManagedException("System.OverflowException", "Arithmetic operation resulted in an overflow.");
+function sumOverload(kind) {
+  switch (kind) {
+    case "sbyte":
+    case "byte":
+    case "short":
+    case "ushort":
+    case "char":
+    case "int":
+      return "int";
+    case "uint":
+    case "long":
+      return "long";
+    case "ulong":
+    case "float":
+      return "float";
+    case "double":
+      return "double";
+    case "decimal":
+      return "decimal";
+  }
+  return void 0;
+}
+var decimalOf = (v) => {
+  if (v.kind !== "decimal") throw new Error(`not a decimal: ${v.kind}`);
+  return decimalFromBits(v.bits);
+};
+var decimalValue = (d) => ({
+  kind: "decimal",
+  bits: bitsFromDecimal(d)
+});
+function decimalSum(values) {
+  let s = decimalFromBigInt(0n);
+  for (const v of values) if (v.kind !== "null") s = sem(() => decimalAdd(s, decimalOf(v)));
+  return s;
+}
+function numberOf(v) {
+  if (v.kind === "number") return v.value;
+  if (v.kind === "enum") return v.value;
+  throw new Error(`not a number: ${v.kind}`);
+}
+function sum(values, kind) {
+  switch (kind) {
+    case "int": {
+      let s = 0;
+      for (const v of values) {
+        if (v.kind === "null") continue;
+        s += Number(numberOf(v));
+        if (s > 2147483647 || s < -2147483648) throw OVERFLOW();
+      }
+      return num("int", s);
+    }
+    case "long": {
+      let s = 0n;
+      for (const v of values) {
+        if (v.kind === "null") continue;
+        s += BigInt(numberOf(v));
+        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
+      }
+      return num("long", s);
+    }
+    case "float":
+    case "double": {
+      let s = 0;
+      for (const v of values) if (v.kind !== "null") s += Number(numberOf(v));
+      return num(kind, kind === "float" ? Math.fround(s) : s);
+    }
+    case "decimal":
+      return decimalValue(decimalSum(values));
+  }
+}
+function average(values, kind, nullable) {
+  const present = values.filter((v) => v.kind !== "null");
+  if (present.length === 0) {
+    if (nullable) return NULL;
+    throw NO_ELEMENTS();
+  }
+  switch (kind) {
+    case "int":
+    case "long": {
+      let s = 0n;
+      for (const v of present) {
+        s += BigInt(numberOf(v));
+        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
+      }
+      return num("double", Number(s) / present.length);
+    }
+    case "float":
+    case "double": {
+      let s = 0;
+      for (const v of present) s += Number(numberOf(v));
+      const avg = s / present.length;
+      return num(kind, kind === "float" ? Math.fround(avg) : avg);
+    }
+    case "decimal": {
+      const count = decimalFromBigInt(BigInt(present.length));
+      return decimalValue(sem(() => decimalDivide(decimalSum(present), count)));
+    }
+  }
+}
+function extremum(values, kind, max, nullable) {
+  let best;
+  for (const v of values) {
+    if (v.kind === "null") continue;
+    if (!best) {
+      best = v;
+      continue;
+    }
+    if (kind === "decimal") {
+      const c2 = decimalCompare(decimalOf(v), decimalOf(best));
+      if (max ? c2 > 0 : c2 < 0) best = v;
+      continue;
+    }
+    const x = numberOf(v);
+    const b = numberOf(best);
+    if (typeof x === "number" && (kind === "double" || kind === "float")) {
+      if (max) {
+        if (x > b || Number.isNaN(b)) best = v;
+      } else if (x < b) best = v;
+      else if (Number.isNaN(x)) return v;
+      continue;
+    }
+    const c = compareNumbers(x, b);
+    if (max ? c > 0 : c < 0) best = v;
+  }
+  if (best) return best;
+  if (nullable) return NULL;
+  throw NO_ELEMENTS();
+}
+
+// eval/interpret/linq/terminal.ts
+var TERMINAL_OPERATORS = /* @__PURE__ */ new Set([
+  "Count",
+  "LongCount",
+  "Any",
+  "All",
+  "Contains",
+  "First",
+  "FirstOrDefault",
+  "Last",
+  "LastOrDefault",
+  "Single",
+  "SingleOrDefault",
+  "ElementAt",
+  "ElementAtOrDefault",
+  "Min",
+  "Max",
+  "Sum",
+  "Average",
+  "Aggregate",
+  "ToList",
+  "ToArray",
+  "ToDictionary",
+  "ToHashSet",
+  "SequenceEqual"
+]);
+var invalid = (message) => new ManagedException("System.InvalidOperationException", message);
+var Terminal = class {
+  constructor(linq) {
+    this.linq = linq;
+  }
+  linq;
+  get it() {
+    return this.linq.it;
+  }
+  async all(c) {
+    const out = [];
+    for await (const x of c.source.iterate()) out.push(x);
+    return out;
+  }
+  async call(c, _receiver) {
+    const it = this.it;
+    const T3 = c.elementType;
+    const boolType = await it.wk.keyword("bool");
+    const dry = it.dry;
+    const truth = (v) => v.kind === "bool" && v.value;
+    const pred = async (i) => c.args[i] ? this.linq.predicate(c.args[i], [T3]) : void 0;
+    switch (c.name) {
+      case "Count":
+      case "LongCount": {
+        this.linq.arity(c, 0, 1);
+        const p = await pred(0);
+        const type = await it.wk.keyword(c.name === "Count" ? "int" : "long");
+        if (dry) return { type, value: VOID };
+        let n = 0;
+        for await (const x of c.source.iterate()) if (!p || truth(await p.call([x]))) n++;
+        return { type, value: c.name === "Count" ? num("int", n) : num("long", BigInt(n)) };
+      }
+      case "Any":
+      case "All": {
+        this.linq.arity(c, ...c.name === "Any" ? [0, 1] : [1]);
+        const p = await pred(0);
+        if (dry) return { type: boolType, value: VOID };
+        const any = c.name === "Any";
+        for await (const x of c.source.iterate()) {
+          const hit = !p || truth(await p.call([x]));
+          if (any && hit) return { type: boolType, value: bool(true) };
+          if (!any && !hit) return { type: boolType, value: bool(false) };
+        }
+        return { type: boolType, value: bool(!any) };
+      }
+      case "Contains": {
+        this.linq.arity(c, 1, 2);
+        const x = await it.conversions.implicitly(await it.expr(valueOf(c.args[0])), T3);
+        const keyer = await this.linq.keyer(c.args[1]);
+        if (dry) return { type: boolType, value: VOID };
+        const k = await keyer(x.value);
+        for await (const y of c.source.iterate())
+          if (await keyer(y) === k) return { type: boolType, value: bool(true) };
+        return { type: boolType, value: bool(false) };
+      }
+      case "First":
+      case "FirstOrDefault":
+      case "Last":
+      case "LastOrDefault":
+      case "Single":
+      case "SingleOrDefault":
+        return this.element(c, await pred(0));
+      case "ElementAt":
+      case "ElementAtOrDefault": {
+        this.linq.arity(c, 1);
+        const index = await this.linq.intArg(c.args[0]);
+        if (dry) return { type: T3, value: VOID };
+        let i = 0;
+        if (index >= 0) {
+          for await (const x of c.source.iterate()) if (i++ === index) return { type: T3, value: x };
+        }
+        if (c.name === "ElementAtOrDefault") return it.defaults.defaultValue(T3);
+        throw new ManagedException(
+          "System.ArgumentOutOfRangeException",
+          "Specified argument was out of the range of valid values.\nParameter name: index"
+        );
+      }
+      case "Sum":
+      case "Average":
+        return this.sumOrAverage(c);
+      case "Min":
+      case "Max":
+        return this.minMax(c);
+      case "Aggregate":
+        return this.aggregate(c);
+      case "ToList":
+      case "ToArray":
+      case "ToHashSet":
+        return this.materialize(c);
+      case "ToDictionary":
+        return this.toDictionary(c);
+      case "SequenceEqual": {
+        this.linq.arity(c, 1);
+        const second = await this.linq.sequenceArg(c.args[0]);
+        if (dry) return { type: boolType, value: VOID };
+        const a = await this.all(c);
+        const b = [];
+        for await (const y of second.source.iterate()) b.push(y);
+        let same2 = a.length === b.length;
+        for (let i = 0; same2 && i < a.length; i++)
+          same2 = await this.linq.keys.key(a[i]) === await this.linq.keys.key(b[i]);
+        return { type: boolType, value: bool(same2) };
+      }
+    }
+    throw new Error(`LINQ operator ${c.name} has no implementation`);
+  }
+  async element(c, p) {
+    this.linq.arity(c, 0, 1);
+    const T3 = c.elementType;
+    if (this.it.dry) return { type: T3, value: VOID };
+    const orDefault = c.name.endsWith("OrDefault");
+    const kind = c.name.replace("OrDefault", "");
+    let found;
+    for await (const x of c.source.iterate()) {
+      if (p) {
+        const r = await p.call([x]);
+        if (r.kind !== "bool" || !r.value) continue;
+      }
+      if (kind === "First") return { type: T3, value: x };
+      if (kind === "Single" && found)
+        throw invalid(
+          p ? "Sequence contains more than one matching element" : "Sequence contains more than one element"
+        );
+      found = x;
+    }
+    if (found) return { type: T3, value: found };
+    if (orDefault) return this.it.defaults.defaultValue(T3);
+    throw invalid(p ? "Sequence contains no matching element" : "Sequence contains no elements");
+  }
+  /** The numeric kind of an aggregate's values, and whether they are nullable. */
+  async numeric(t) {
+    if (t === "null") return void 0;
+    const under = await this.it.facts.nullableUnderlying(t);
+    const p = await this.it.facts.primitive(under ?? t);
+    if (!p || p === "bool") return void 0;
+    const exact = ["int", "long", "float", "double", "decimal"].includes(p);
+    return exact ? { kind: p, nullable: !!under } : void 0;
+  }
+  async selected(c, selector) {
+    const out = [];
+    for await (const x of c.source.iterate()) out.push(selector ? await selector.call([x]) : x);
+    return out;
+  }
+  async sumOrAverage(c) {
+    this.linq.arity(c, 0, 1);
+    const selector = c.args[0] ? await this.linq.fn(c.args[0], [c.elementType]) : void 0;
+    let valueType = selector ? selector.type : c.elementType;
+    let n = await this.numeric(valueType);
+    if (!n && selector && valueType !== "null") {
+      const under = await this.it.facts.nullableUnderlying(valueType);
+      const p = await this.it.facts.primitive(under ?? valueType);
+      const best = p ? sumOverload(p) : void 0;
+      if (best) {
+        n = { kind: best, nullable: !!under };
+        const bt = await this.it.wk.numeric(best);
+        valueType = under ? await this.nullableOf(bt) : bt;
+      }
+    }
+    if (!n && selector)
+      throw new CompileError(
+        "CS0029",
+        `cannot implicitly convert type '${await this.it.facts.name(valueType)}' to 'int'`,
+        c.args[0].span
+      );
+    if (!n)
+      throw new CompileError(
+        "CS1929",
+        `'${c.name}' needs numbers (int, long, float, double, decimal or their nullables), not '${await this.it.facts.name(valueType)}'`,
+        c.e.span
+      );
+    const kindType = await this.it.wk.numeric(n.kind);
+    let type;
+    if (c.name === "Sum") type = valueType;
+    else {
+      const avgKind = n.kind === "int" || n.kind === "long" ? "double" : n.kind;
+      const t = await this.it.wk.numeric(avgKind);
+      type = n.nullable ? await this.nullableOf(t) : t;
+    }
+    if (this.it.dry) return { type, value: VOID };
+    let values = await this.selected(c, selector);
+    if (selector && !this.it.facts.same(selector.type, valueType)) {
+      const from = selector.type;
+      const to = n.nullable ? await this.nullableOf(kindType) : kindType;
+      values = await Promise.all(
+        values.map(
+          async (v) => (await this.it.conversions.implicitly({ type: from, value: v }, to)).value
+        )
+      );
+    }
+    const value = c.name === "Sum" ? sum(values, n.kind) : average(values, n.kind, n.nullable);
+    return { type, value };
+  }
+  async nullableOf(t) {
+    return this.it.md.constructGeneric(await this.it.wk.named("System.Nullable`1"), [t]);
+  }
+  async minMax(c) {
+    this.linq.arity(c, 0, 1);
+    const selector = c.args[0] ? await this.linq.fn(c.args[0], [c.elementType]) : void 0;
+    const type = selector ? selector.type : c.elementType;
+    if (type === "null") throw new CompileError("CS0411", "Min/Max of null literals", c.e.span);
+    if (this.it.dry) return { type, value: VOID };
+    const values = await this.selected(c, selector);
+    const max = c.name === "Max";
+    const n = await this.numeric(type);
+    if (n) {
+      return { type, value: extremum(values, n.kind, max, n.nullable) };
+    }
+    const nullable = !await this.it.facts.isValueType(type) || !!await this.it.facts.nullableUnderlying(type);
+    let best;
+    for (const v of values) {
+      if (nullable && v.kind === "null") continue;
+      if (!best) {
+        best = v;
+        continue;
+      }
+      const r = await this.linq.keys.compare(v, best);
+      if (max ? r > 0 : r < 0) best = v;
+    }
+    if (best) return { type, value: best };
+    if (nullable) return { type, value: { kind: "null" } };
+    throw NO_ELEMENTS();
+  }
+  async aggregate(c) {
+    this.linq.arity(c, 1, 2, 3);
+    const T3 = c.elementType;
+    if (c.args.length === 1) {
+      const f2 = await this.linq.fn(c.args[0], [T3, T3], T3);
+      if (this.it.dry) return { type: T3, value: VOID };
+      let acc2;
+      for await (const x of c.source.iterate())
+        acc2 = acc2 === void 0 ? x : await f2.call([acc2, x]);
+      if (acc2 === void 0) throw NO_ELEMENTS();
+      return { type: T3, value: acc2 };
+    }
+    const seed = await this.it.expr(valueOf(c.args[0]));
+    const A = this.linq.concrete(seed.type);
+    const seedValue = (await this.it.conversions.implicitly(seed, A)).value;
+    const f = await this.linq.fn(c.args[1], [A, T3], A);
+    const result = c.args[2] ? await this.linq.fn(c.args[2], [A]) : void 0;
+    const type = result ? result.type : A;
+    if (this.it.dry) return { type, value: VOID };
+    let acc = seedValue;
+    for await (const x of c.source.iterate()) acc = await f.call([acc, x]);
+    return { type, value: result ? await result.call([acc]) : acc };
+  }
+  async materialize(c) {
+    this.linq.arity(c, 0);
+    const T3 = c.elementType;
+    const it = this.it;
+    if (isClientType(T3)) {
+      const type2 = c.name === "ToArray" ? await it.md.arrayOf(T3, 1) : await this.linq.generic(
+        c.name === "ToList" ? "System.Collections.Generic.List`1" : "System.Collections.Generic.HashSet`1",
+        [T3]
+      );
+      if (it.dry) return { type: type2, value: VOID };
+      let items = await this.all(c);
+      if (c.name === "ToHashSet") {
+        const seen = /* @__PURE__ */ new Set();
+        const unique = [];
+        for (const x of items) {
+          const k = await this.linq.keys.key(x);
+          if (!seen.has(k)) unique.push(x);
+          seen.add(k);
+        }
+        items = unique;
+      }
+      return { type: type2, value: it.clientValues.fixedSequence(type2, T3, items) };
+    }
+    if (c.name === "ToArray") {
+      const type2 = await it.md.arrayOf(T3, 1);
+      if (it.dry) return { type: type2, value: VOID };
+      return { type: type2, value: await it.arrays.newArrayOf(T3, await this.all(c)) };
+    }
+    const definition = c.name === "ToList" ? "System.Collections.Generic.List`1" : "System.Collections.Generic.HashSet`1";
+    const type = await this.linq.generic(definition, [T3]);
+    if (it.dry) return { type, value: VOID };
+    const array = await it.arrays.newArrayOf(T3, await this.all(c));
+    return { type, value: await this.construct(type, T3, array) };
+  }
+  /** `new C<T>(IEnumerable<T> items)` in the game, over an array made here. */
+  async construct(type, T3, array) {
+    const enumerable = await this.linq.enumerableOf(T3);
+    const ctors = (await this.it.md.members(type, ".ctor")).methods;
+    const ctor = ctors.find(
+      (m) => m.parameters.length === 1 && this.it.facts.same(m.parameters[0].type, enumerable)
+    );
+    if (!ctor)
+      throw new UnsupportedError(
+        `the game's ${await this.it.facts.name(type)} has no constructor from IEnumerable<T>`
+      );
+    return (await this.it.rt.game.invoke(ctor, void 0, [array], {
+      virtual: false,
+      outThis: false,
+      outArgs: false
+    })).result;
+  }
+  /** A key as its ToString() writes it, for Dictionary's duplicate-key message. */
+  async keyText(k) {
+    if (k.kind === "string") return this.linq.keys.text(k);
+    if (k.kind === "number" && k.type === "char") return String.fromCharCode(Number(k.value));
+    if (k.kind === "number" || k.kind === "enum") return String(k.value);
+    if (k.kind === "bool") return k.value ? "True" : "False";
+    return (await formatValue(this.it.rt, k)).replace(/^"|"$/g, "");
+  }
+  async toDictionary(c) {
+    this.linq.arity(c, 1, 2);
+    const T3 = c.elementType;
+    const key2 = await this.linq.fn(c.args[0], [T3]);
+    const element = c.args[1] && lambdaArity(c.args[1]) !== -1 ? await this.linq.fn(c.args[1], [T3]) : void 0;
+    if (c.args[1] && !element)
+      throw new UnsupportedError("ToDictionary with a comparer is not supported", c.args[1].span);
+    const K = this.linq.concrete(key2.type);
+    const V = element ? this.linq.concrete(element.type) : T3;
+    const type = await this.linq.generic("System.Collections.Generic.Dictionary`2", [K, V]);
+    if (this.it.dry) return { type, value: VOID };
+    const ctor = (await this.it.md.members(type, ".ctor")).methods.find(
+      (m) => m.parameters.length === 0
+    );
+    const add = (await this.it.md.members(type, "Add")).methods.find(
+      (m) => m.parameters.length === 2
+    );
+    if (!ctor || !add)
+      throw new UnsupportedError(`the game's ${await this.it.facts.name(type)} cannot be made`);
+    const pairs = [];
+    const seen = /* @__PURE__ */ new Set();
+    for await (const x of c.source.iterate()) {
+      const k = await key2.call([x]);
+      if (k.kind === "null")
+        throw new ManagedException(
+          "System.ArgumentNullException",
+          "Value cannot be null.\nParameter name: key"
+        );
+      const text = await this.linq.keys.key(k);
+      if (seen.has(text))
+        throw new ManagedException(
+          "System.ArgumentException",
+          `An item with the same key has already been added. Key: ${await this.keyText(k)}`
+        );
+      seen.add(text);
+      pairs.push([k, element ? await element.call([x]) : x]);
+    }
+    const game = this.it.rt.game;
+    const dict = (await game.invoke(ctor, void 0, [], { virtual: false, outThis: false, outArgs: false })).result;
+    const boxIf = async (v, t, p) => (await this.it.conversions.implicitly({ type: t, value: v }, p)).value;
+    for (const [k, v] of pairs)
+      await this.it.invoker.invokeOn(
+        add,
+        { type, value: dict },
+        [await boxIf(k, K, add.parameters[0].type), await boxIf(v, V, add.parameters[1].type)],
+        false
+      );
+    return { type, value: dict };
+  }
+};
+
+// eval/interpret/linq/enumerable.ts
+var DEFERRED_OPERATORS = /* @__PURE__ */ new Set([
+  "Where",
+  "Select",
+  "SelectMany",
+  "OrderBy",
+  "OrderByDescending",
+  "ThenBy",
+  "ThenByDescending",
+  "GroupBy",
+  "Join",
+  "GroupJoin",
+  "Zip",
+  "Distinct",
+  "Take",
+  "Skip",
+  "TakeWhile",
+  "SkipWhile",
+  "Reverse",
+  "Concat",
+  "Union",
+  "Intersect",
+  "Except",
+  "DefaultIfEmpty",
+  "Cast",
+  "OfType",
+  "AsEnumerable"
+]);
+var argumentNull = (name2) => new ManagedException(
+  "System.ArgumentNullException",
+  `Value cannot be null.
+Parameter name: ${name2}`
+);
+var Linq = class {
+  constructor(it) {
+    this.it = it;
+    this.keys = new Keys(it);
+    this.terminal = new Terminal(this);
+  }
+  it;
+  keys;
+  terminal;
+  get facts() {
+    return this.it.facts;
+  }
+  // ---------------------------------------------------------------- types
+  async enumerableOf(t) {
+    return this.generic("System.Collections.Generic.IEnumerable`1", [this.concrete(t)]);
+  }
+  async generic(definition, args2) {
+    const def = await this.it.md.findType(definition);
+    if (!def)
+      throw new CompileError(
+        "CS0246",
+        `the game has not loaded ${definition.replace(/`\d+$/, "")} (System.Core), which this query's type needs`
+      );
+    return this.it.md.constructGeneric(def, args2);
+  }
+  /** The type a `null` literal's type stands for in a type argument: object. */
+  concrete(t) {
+    return t === "null" ? this.objectType : t;
+  }
+  objectType;
+  /** T of the IEnumerable<T> a type is (an array, string, List<T>, a client sequence...). */
+  async elementTypeOf(type) {
+    if (type === "null") return void 0;
+    const d = await this.facts.describe(type);
+    if (d.kind === "array" && d.rank === 1) return d.elementType;
+    if (await this.facts.isString(type)) return this.it.wk.keyword("char");
+    const candidates = [type, ...await this.it.md.interfaces(type)];
+    for (const c of candidates) {
+      const cd = await this.facts.describe(c);
+      if (!cd.genericDefinition) continue;
+      const def = await this.facts.describe(cd.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.IEnumerable`1") return cd.typeArguments[0];
+    }
+    return void 0;
+  }
+  // ---------------------------------------------------------------- entry
+  /** A LINQ call, or undefined when `e` is not one (the normal invocation then runs). */
+  async invocation(e) {
+    const t = e.target;
+    if (t.kind !== "MemberAccess" || t.conditional) return void 0;
+    const name2 = t.name.name;
+    const linq = this.it.options.usings.includes("System.Linq");
+    this.objectType ??= await this.it.wk.keyword("object");
+    if (["Range", "Repeat", "Empty"].includes(name2) && this.namesEnumerable(t.target, linq))
+      return this.staticCall(name2, e, t);
+    if (!linq) return void 0;
+    if (!DEFERRED_OPERATORS.has(name2) && !TERMINAL_OPERATORS.has(name2)) return void 0;
+    const probe = await this.it.inDry(() => this.it.resolveInChain(t.target));
+    if (probe.k !== "value" || probe.op.type === "null") return void 0;
+    if (await this.hasInstanceMethod(probe.op.type, name2, e.arguments.length, t.typeArgs.length))
+      return void 0;
+    let elementType = await this.elementTypeOf(probe.op.type);
+    if (!elementType) {
+      if (name2 !== "Cast" && name2 !== "OfType") return void 0;
+      if (!await this.implementsNonGeneric(probe.op.type)) return void 0;
+      elementType = this.objectType;
+    }
+    const receiver = await this.it.asValue(await this.it.resolveInChain(t.target), t.target);
+    if (!this.it.dry && receiver.value.kind === "null") throw argumentNull("source");
+    const typeArgs2 = [];
+    for (const a of t.typeArgs) typeArgs2.push(await this.it.types.type(a));
+    const source = this.it.dry ? { elementType, iterate: () => none() } : await this.it.sequences.source(receiver, t.target.span);
+    const call2 = { name: name2, e, args: e.arguments, typeArgs: typeArgs2, source, elementType };
+    for (const a of e.arguments)
+      if (a.name || a.modifier !== "none")
+        throw new CompileError("CS1739", `${name2}(...) takes plain arguments`, a.span);
+    if (TERMINAL_OPERATORS.has(name2)) return this.terminal.call(call2, receiver);
+    return this.deferred(call2, receiver);
+  }
+  namesEnumerable(target, linq) {
+    if (target.kind === "Name")
+      return linq && target.name === "Enumerable" && !this.it.locals.has("Enumerable");
+    return target.kind === "MemberAccess" && target.name.name === "Enumerable" && target.target.kind === "MemberAccess" && target.target.name.name === "Linq" && target.target.target.kind === "Name" && target.target.target.name === "System";
+  }
+  async hasInstanceMethod(type, name2, arity, typeArity) {
+    for (const level of await this.it.members.searchOrder(type)) {
+      const ms = (await this.it.md.members(level, name2)).methods;
+      const fits = (m) => !m.isStatic && m.isPublic && m.parameters.length === arity && (typeArity === 0 || m.genericArity === typeArity);
+      if (ms.some(fits)) return true;
+    }
+    return false;
+  }
+  async implementsNonGeneric(type) {
+    const all2 = [type, ...await this.it.md.interfaces(type)];
+    for (const c of all2)
+      if (await this.facts.fullName(c) === "System.Collections.IEnumerable") return true;
+    return false;
+  }
+  // ---------------------------------------------------------------- arguments
+  arg(c, i, what) {
+    const a = c.args[i];
+    if (!a)
+      throw new CompileError(
+        "CS1501",
+        `no overload of '${c.name}' takes ${c.args.length} argument${c.args.length === 1 ? "" : "s"}: it needs ${what}`,
+        c.e.span
+      );
+    return a;
+  }
+  arity(c, ...allowed) {
+    if (!allowed.includes(c.args.length))
+      throw new CompileError(
+        "CS1501",
+        `no overload for method '${c.name}' takes ${c.args.length} argument${c.args.length === 1 ? "" : "s"}`,
+        c.e.span
+      );
+  }
+  /** A function argument: a lambda bound for `params`, or a delegate value of that shape. */
+  async fn(a, params, ret = "infer", param = "selector") {
+    let v = valueOf(a);
+    while (v.kind === "Parenthesized") v = v.expression;
+    if (v.kind === "Lambda") {
+      const b = await this.it.functions.bindLambda(v, params, ret);
+      if (b.returnType === "void")
+        throw new CompileError(
+          "CS1662",
+          "the lambda returns no value, and this operator needs one",
+          v.span
+        );
+      return { type: b.returnType, call: b.call ?? noCall };
+    }
+    const r = await this.it.resolve(v);
+    if (r.k === "methods") return this.methodGroup(a, r, params);
+    const op = await this.it.asValue(r, v);
+    const sig = await this.it.functions.signature(op.type);
+    if (!sig || sig.parameters.length !== params.length || !sig.returnType)
+      throw new CompileError(
+        "CS1503",
+        `the argument must be a function of ${params.length} parameter${params.length === 1 ? "" : "s"} that returns a value`,
+        a.span
+      );
+    const invoke = (await this.it.md.members(op.type, "Invoke")).methods[0];
+    if (!this.it.dry && op.value.kind === "null") throw argumentNull(param);
+    const call2 = async (args2) => (await this.it.invoker.invokeOn(invoke, op, args2, false)).result;
+    return { type: sig.returnType, call: call2 };
+  }
+  /** A method group (`char.IsDigit`, `x.Equals`) converted to a function of `params`. */
+  async methodGroup(a, group, params) {
+    const args2 = params.map((type) => ({
+      op: { type, value: VOID },
+      name: void 0,
+      modifier: "none",
+      outVar: false,
+      span: a.span
+    }));
+    const c = await this.it.calls.overloads.resolve(
+      group.methods,
+      args2,
+      group.typeArgs,
+      group.name,
+      a.span
+    );
+    if (!c.method.returnType)
+      throw new CompileError(
+        "CS0407",
+        `'${group.name}' returns void: it cannot be a selector`,
+        a.span
+      );
+    const receiver = c.method.isStatic ? void 0 : group.receiver;
+    const call2 = async (values) => {
+      const converted = await this.it.calls.argumentValues(
+        c,
+        values.map((value, i) => ({ ...args2[i], op: { type: params[i], value } }))
+      );
+      return (await this.it.invoker.invokeOn(c.method, receiver, converted, false)).result;
+    };
+    return { type: c.method.returnType, call: call2 };
+  }
+  async predicate(a, params) {
+    return this.fn(a, params, await this.it.wk.keyword("bool"), "predicate");
+  }
+  /** Whether an argument is a delegate value or a method group (not a comparer). */
+  async isFunction(a) {
+    const r = await this.it.inDry(() => this.it.resolve(valueOf(a)));
+    if (r.k === "methods") return true;
+    return r.k === "value" && await this.facts.isDelegate(r.op.type);
+  }
+  /** A sequence argument (Concat, Zip, Join's inner...): its source and element type. */
+  async sequenceArg(a) {
+    const op = await this.it.expr(valueOf(a));
+    const elementType = await this.elementTypeOf(op.type);
+    if (!elementType)
+      throw new CompileError(
+        "CS1503",
+        `the argument must be a sequence (an IEnumerable<T>), not '${await this.facts.name(op.type)}'`,
+        a.span
+      );
+    if (this.it.dry) return { source: { elementType, iterate: () => none() }, elementType };
+    if (op.value.kind === "null") throw argumentNull("second");
+    return { source: await this.it.sequences.source(op, a.span), elementType };
+  }
+  async intArg(a) {
+    const op = await this.it.conversions.implicitly(
+      await this.it.expr(valueOf(a)),
+      await this.it.wk.keyword("int"),
+      "the count"
+    );
+    return this.it.dry ? 0 : Number(op.value.value);
+  }
+  /** A sequence operand of static type IEnumerable<T> (or `type`), deferred. */
+  async make(elementType, iterate, type, extra = {}) {
+    const t = type ?? await this.enumerableOf(elementType);
+    if (this.it.dry) return { type: t, value: VOID };
+    return { type: t, value: this.it.clientValues.sequence(t, elementType, iterate, extra) };
+  }
+  // ---------------------------------------------------------------- deferred operators
+  async deferred(c, receiver) {
+    const T3 = c.elementType;
+    const src = c.source;
+    const int = await this.it.wk.keyword("int");
+    const truth = (v) => v.kind === "bool" && v.value;
+    switch (c.name) {
+      case "AsEnumerable":
+        this.arity(c, 0);
+        return this.make(T3, () => src.iterate());
+      case "Where": {
+        this.arity(c, 1);
+        const a = this.arg(c, 0, "a predicate");
+        const indexed = lambdaArity(a) === 2;
+        const f = await this.predicate(a, indexed ? [T3, int] : [T3]);
+        return this.make(T3, async function* () {
+          let i = 0;
+          for await (const x of src.iterate())
+            if (truth(await f.call(indexed ? [x, num("int", i++)] : [x]))) yield x;
+        });
+      }
+      case "Select": {
+        this.arity(c, 1);
+        const a = this.arg(c, 0, "a selector");
+        const indexed = lambdaArity(a) === 2;
+        const f = await this.fn(a, indexed ? [T3, int] : [T3]);
+        return this.make(f.type, async function* () {
+          let i = 0;
+          for await (const x of src.iterate())
+            yield await f.call(indexed ? [x, num("int", i++)] : [x]);
+        });
+      }
+      case "SelectMany":
+        return this.selectMany(c, int);
+      case "OrderBy":
+      case "OrderByDescending":
+      case "ThenBy":
+      case "ThenByDescending":
+        return this.orderBy(c, receiver);
+      case "GroupBy":
+        return this.groupBy(c);
+      case "Join":
+      case "GroupJoin":
+        return this.join(c);
+      case "Zip": {
+        this.arity(c, 2);
+        const second = await this.sequenceArg(this.arg(c, 0, "a second sequence"));
+        const f = await this.fn(this.arg(c, 1, "a result selector"), [T3, second.elementType]);
+        return this.make(f.type, async function* () {
+          const other = second.source.iterate();
+          try {
+            for await (const x of src.iterate()) {
+              const y = await other.next();
+              if (y.done) return;
+              yield await f.call([x, y.value]);
+            }
+          } finally {
+            await other.return(void 0);
+          }
+        });
+      }
+      case "Distinct": {
+        this.arity(c, 0, 1);
+        const keyer = await this.keyer(c.args[0]);
+        return this.make(T3, async function* () {
+          const seen = /* @__PURE__ */ new Set();
+          for await (const x of src.iterate()) {
+            const k = await keyer(x);
+            if (seen.has(k)) continue;
+            seen.add(k);
+            yield x;
+          }
+        });
+      }
+      case "Take":
+      case "Skip": {
+        this.arity(c, 1);
+        const n = await this.intArg(this.arg(c, 0, "a count"));
+        const take = c.name === "Take";
+        return this.make(T3, async function* () {
+          if (take && n <= 0) return;
+          let i = 0;
+          for await (const x of src.iterate()) {
+            i++;
+            if (take) {
+              yield x;
+              if (i >= n) return;
+            } else if (i > n) yield x;
+          }
+        });
+      }
+      case "TakeWhile":
+      case "SkipWhile": {
+        this.arity(c, 1);
+        const a = this.arg(c, 0, "a predicate");
+        const indexed = lambdaArity(a) === 2;
+        const f = await this.predicate(a, indexed ? [T3, int] : [T3]);
+        const take = c.name === "TakeWhile";
+        return this.make(T3, async function* () {
+          let i = 0;
+          let yielding = false;
+          for await (const x of src.iterate()) {
+            if (take) {
+              if (!truth(await f.call(indexed ? [x, num("int", i++)] : [x]))) return;
+              yield x;
+              continue;
+            }
+            if (!yielding && !truth(await f.call(indexed ? [x, num("int", i++)] : [x])))
+              yielding = true;
+            if (yielding) yield x;
+          }
+        });
+      }
+      case "Reverse": {
+        this.arity(c, 0);
+        return this.make(T3, async function* () {
+          const all2 = [];
+          for await (const x of src.iterate()) all2.push(x);
+          for (let i = all2.length - 1; i >= 0; i--) yield all2[i];
+        });
+      }
+      case "Concat": {
+        this.arity(c, 1);
+        const second = await this.sequenceArg(this.arg(c, 0, "a second sequence"));
+        await this.sameElements(c, T3, second.elementType);
+        return this.make(T3, async function* () {
+          yield* src.iterate();
+          yield* second.source.iterate();
+        });
+      }
+      case "Union":
+      case "Intersect":
+      case "Except": {
+        this.arity(c, 1);
+        const second = await this.sequenceArg(this.arg(c, 0, "a second sequence"));
+        await this.sameElements(c, T3, second.elementType);
+        const keys = this.keys;
+        const op = c.name;
+        return this.make(T3, async function* () {
+          const seen = /* @__PURE__ */ new Set();
+          if (op !== "Union")
+            for await (const y of second.source.iterate()) seen.add(await keys.key(y));
+          for await (const x of src.iterate()) {
+            const k = await keys.key(x);
+            if (op === "Intersect") {
+              if (seen.delete(k)) yield x;
+            } else if (!seen.has(k)) {
+              seen.add(k);
+              yield x;
+            }
+          }
+          if (op !== "Union") return;
+          for await (const y of second.source.iterate()) {
+            const k = await keys.key(y);
+            if (seen.has(k)) continue;
+            seen.add(k);
+            yield y;
+          }
+        });
+      }
+      case "DefaultIfEmpty": {
+        this.arity(c, 0, 1);
+        let fallback = (await this.it.defaults.defaultValue(T3)).value;
+        if (c.args[0])
+          fallback = (await this.it.conversions.implicitly(await this.it.expr(valueOf(c.args[0])), T3)).value;
+        return this.make(T3, async function* () {
+          let any = false;
+          for await (const x of src.iterate()) {
+            any = true;
+            yield x;
+          }
+          if (!any) yield fallback;
+        });
+      }
+      case "Cast":
+      case "OfType":
+        return this.castOrOfType(c);
+    }
+    throw new Error(`LINQ operator ${c.name} has no implementation`);
+  }
+  /** Equality keys: EqualityComparer<T>.Default's, or a game comparer argument's. */
+  async keyer(comparer) {
+    if (!comparer) return (v) => this.keys.key(v);
+    const op = await this.it.expr(valueOf(comparer));
+    if (this.it.dry) return (v) => this.keys.key(v);
+    if (op.value.kind === "null") return (v) => this.keys.key(v);
+    return this.keys.comparerKeyer(op);
+  }
+  async sameElements(c, a, b) {
+    if (this.facts.same(a, b)) return;
+    throw new CompileError(
+      "CS1929",
+      `'${c.name}' needs two sequences of one element type: '${await this.facts.name(a)}' and '${await this.facts.name(b)}' differ`,
+      c.e.span
+    );
+  }
+  async selectMany(c, int) {
+    this.arity(c, 1, 2);
+    const T3 = c.elementType;
+    const src = c.source;
+    const a = this.arg(c, 0, "a collection selector");
+    const indexed = lambdaArity(a) === 2;
+    const f = await this.fn(a, indexed ? [T3, int] : [T3]);
+    const inner = await this.elementTypeOf(f.type);
+    if (!inner)
+      throw new CompileError(
+        "CS0411",
+        `SelectMany's selector must return a sequence, not '${await this.facts.name(f.type)}'`,
+        a.span
+      );
+    const result = c.args[1] ? await this.fn(c.args[1], [T3, inner]) : void 0;
+    const sequences = this.it.sequences;
+    const span = a.span;
+    return this.make(result ? result.type : inner, async function* () {
+      let i = 0;
+      for await (const x of src.iterate()) {
+        const many = await f.call(indexed ? [x, num("int", i++)] : [x]);
+        if (many.kind === "null") throw argumentNull("source");
+        const s = await sequences.source({ type: f.type, value: many }, span);
+        for await (const y of s.iterate()) yield result ? await result.call([x, y]) : y;
+      }
+    });
+  }
+  async orderBy(c, receiver) {
+    this.arity(c, 1, 2);
+    const T3 = c.elementType;
+    const then = c.name.startsWith("Then");
+    const previous = receiver.value.kind === "client" ? receiver.value.payload.ordering : void 0;
+    if (then && !await this.isOrdered(receiver.type))
+      throw new CompileError(
+        "CS1061",
+        `'${await this.facts.name(receiver.type)}' does not contain a definition for '${c.name}': ThenBy follows an OrderBy`,
+        c.e.span
+      );
+    const f = await this.fn(this.arg(c, 0, "a key selector"), [T3]);
+    const type = await this.orderedType(T3);
+    if (this.it.dry) return { type, value: VOID };
+    const keys = this.keys;
+    const comparer = c.args[1] ? await this.it.expr(valueOf(c.args[1])) : void 0;
+    const key2 = {
+      key: f.call,
+      descending: c.name.endsWith("Descending"),
+      compare: comparer && comparer.value.kind !== "null" ? await keys.comparerOrder(comparer) : (x, y) => keys.compare(x, y)
+    };
+    const base = then && previous ? previous.source : c.source;
+    const all2 = then && previous ? [...previous.keys, key2] : [key2];
+    const iterate = async function* () {
+      const items = [];
+      let i = 0;
+      for await (const v of base.iterate()) items.push({ v, keys: [], i: i++ });
+      for (const k of all2) for (const it of items) it.keys.push(await k.key([it.v]));
+      const sorted = await mergeSort(items, async (x, y) => {
+        for (const [n, k] of all2.entries()) {
+          const r = await k.compare(x.keys[n], y.keys[n]);
+          if (r !== 0) return k.descending ? -r : r;
+        }
+        return x.i - y.i;
+      });
+      for (const it of sorted) yield it.v;
+    };
+    return {
+      type,
+      value: this.it.clientValues.sequence(type, T3, iterate, {
+        ordering: { source: base, keys: all2 }
+      })
+    };
+  }
+  async isOrdered(t) {
+    if (t === "null") return false;
+    const d = await this.facts.describe(t);
+    if (!d.genericDefinition) return false;
+    return await this.facts.fullName(d.genericDefinition) === "System.Linq.IOrderedEnumerable`1";
+  }
+  orderedType(T3) {
+    return this.generic("System.Linq.IOrderedEnumerable`1", [T3]);
+  }
+  /** Groups in order of first appearance of their key, elements in source order. */
+  async groups(source, key2, element, keyer = (v) => this.keys.key(v)) {
+    const out = /* @__PURE__ */ new Map();
+    for await (const x of source.iterate()) {
+      const k = await key2([x]);
+      const text = await keyer(k);
+      let g = out.get(text);
+      if (!g) out.set(text, g = { key: k, items: [] });
+      g.items.push(element ? await element([x]) : x);
+    }
+    return [...out.values()];
+  }
+  async groupBy(c) {
+    this.arity(c, 1, 2, 3);
+    const T3 = c.elementType;
+    const src = c.source;
+    const key2 = await this.fn(this.arg(c, 0, "a key selector"), [T3]);
+    const K = this.concrete(key2.type);
+    let element;
+    let result;
+    let comparer;
+    const rest = [...c.args.slice(1)];
+    const last = rest.at(-1);
+    if (last && lambdaArity(last) === -1 && !await this.isFunction(last)) {
+      comparer = last;
+      rest.pop();
+    }
+    if (rest.length === 2) {
+      element = await this.fn(rest[0], [T3]);
+      result = rest[1];
+    } else if (rest[0]) {
+      if (lambdaArity(rest[0]) === 2) result = rest[0];
+      else element = await this.fn(rest[0], [T3]);
+    }
+    const keyer = await this.keyer(comparer);
+    const E = element ? this.concrete(element.type) : T3;
+    const groupingType = await this.generic("System.Linq.IGrouping`2", [K, E]);
+    const E_seq = await this.enumerableOf(E);
+    const resultFn = result ? await this.fn(result, [K, E_seq]) : void 0;
+    const groups2 = this.groups.bind(this);
+    const grouping = (g, type) => this.it.clientValues.sequence(type, E, () => fromArray(g.items), { groupKey: g.key });
+    return this.make(resultFn ? resultFn.type : groupingType, async function* () {
+      for (const g of await groups2(src, key2.call, element?.call, keyer)) {
+        if (resultFn) yield await resultFn.call([g.key, grouping(g, E_seq)]);
+        else yield grouping(g, groupingType);
+      }
+    });
+  }
+  async join(c) {
+    this.arity(c, 4);
+    const T3 = c.elementType;
+    const src = c.source;
+    const inner = await this.sequenceArg(this.arg(c, 0, "an inner sequence"));
+    const I = inner.elementType;
+    const outerKey = await this.fn(this.arg(c, 1, "an outer key selector"), [T3]);
+    const innerKey = await this.fn(this.arg(c, 2, "an inner key selector"), [I]);
+    if (!this.facts.same(outerKey.type, innerKey.type))
+      throw new CompileError(
+        "CS0411",
+        `the key types of '${c.name}' differ ('${await this.facts.name(outerKey.type)}' and '${await this.facts.name(innerKey.type)}'): cast one`,
+        c.e.span
+      );
+    const group = c.name === "GroupJoin";
+    const I_seq = await this.enumerableOf(I);
+    const result = await this.fn(this.arg(c, 3, "a result selector"), [T3, group ? I_seq : I]);
+    const groups2 = this.groups.bind(this);
+    const keys = this.keys;
+    const clientValues = this.it.clientValues;
+    return this.make(result.type, async function* () {
+      const lookup = /* @__PURE__ */ new Map();
+      for (const g of await groups2(inner.source, innerKey.call)) {
+        if (g.key.kind !== "null") lookup.set(await keys.key(g.key), g.items);
+      }
+      for await (const x of src.iterate()) {
+        const k = await outerKey.call([x]);
+        const matches2 = k.kind === "null" ? [] : lookup.get(await keys.key(k)) ?? [];
+        if (group) {
+          yield await result.call([x, clientValues.sequence(I_seq, I, () => fromArray(matches2))]);
+        } else for (const y of matches2) yield await result.call([x, y]);
+      }
+    });
+  }
+  async castOrOfType(c) {
+    this.arity(c, 0);
+    const target = c.typeArgs[0];
+    if (!target || c.typeArgs.length !== 1)
+      throw new CompileError("CS0411", `${c.name} needs its type: ${c.name}<T>()`, c.e.span);
+    const src = c.source;
+    const from = { type: this.objectType, value: VOID };
+    const conversion = await this.it.conversions.explicit(from, target);
+    const it = this.it;
+    const objectType = this.objectType;
+    const ofType = c.name === "OfType";
+    return this.make(target, async function* () {
+      for await (const x of src.iterate()) {
+        if (ofType) {
+          if (await it.typeTests.instanceOf({ type: objectType, value: x }, target)) yield x;
+          continue;
+        }
+        if (!conversion)
+          throw new ManagedException("System.InvalidCastException", "Specified cast is not valid.");
+        yield (await it.conversions.apply(conversion, { type: objectType, value: x }, target, false)).value;
+      }
+    });
+  }
+  // ---------------------------------------------------------------- Enumerable.Range...
+  async staticCall(name2, e, t) {
+    const int = await this.it.wk.keyword("int");
+    const c = {
+      name: name2,
+      e,
+      args: e.arguments,
+      typeArgs: [],
+      source: { elementType: int, iterate: () => none() },
+      elementType: int
+    };
+    if (name2 === "Range") {
+      this.arity(c, 2);
+      const start = await this.intArg(c.args[0]);
+      const count = await this.intArg(c.args[1]);
+      if (!this.it.dry && (count < 0 || start + count - 1 > 2147483647))
+        throw new ManagedException(
+          "System.ArgumentOutOfRangeException",
+          "Specified argument was out of the range of valid values.\nParameter name: count"
+        );
+      return this.make(int, () => generated(count, (i) => num("int", start + i)));
+    }
+    if (name2 === "Repeat") {
+      this.arity(c, 2);
+      const x = await this.it.expr(valueOf(c.args[0]));
+      const type = t.typeArgs[0] ? await this.it.types.type(t.typeArgs[0]) : this.concrete(x.type);
+      const value = (await this.it.conversions.implicitly(x, type)).value;
+      const count = await this.intArg(c.args[1]);
+      if (!this.it.dry && count < 0)
+        throw new ManagedException(
+          "System.ArgumentOutOfRangeException",
+          "Specified argument was out of the range of valid values.\nParameter name: count"
+        );
+      return this.make(type, () => generated(count, () => value));
+    }
+    this.arity(c, 0);
+    if (t.typeArgs.length !== 1)
+      throw new CompileError(
+        "CS0305",
+        "Enumerable.Empty needs its type: Enumerable.Empty<T>()",
+        e.span
+      );
+    return this.make(await this.it.types.type(t.typeArgs[0]), () => none());
+  }
+};
+function valueOf(a) {
+  if (a.value.kind === "OutDeclaration")
+    throw new CompileError("CS1615", "a LINQ operator takes no out arguments", a.span);
+  return a.value;
+}
+function lambdaArity(a) {
+  if (a.value.kind === "OutDeclaration") return -1;
+  let v = a.value;
+  while (v.kind === "Parenthesized") v = v.expression;
+  return v.kind === "Lambda" ? v.parameters.length : -1;
+}
+var noCall = () => Promise.resolve(VOID);
+function none() {
+  return fromArray([]);
+}
+async function* generated(count, at2) {
+  for (let i = 0; i < count; i++) yield at2(i);
+}
+async function* fromArray(items) {
+  for (const x of items) yield x;
+}
+async function mergeSort(items, cmp) {
+  if (items.length <= 1) return items;
+  const mid = items.length >> 1;
+  const left = await mergeSort(items.slice(0, mid), cmp);
+  const right = await mergeSort(items.slice(mid), cmp);
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    if (await cmp(left[i], right[j]) <= 0) out.push(left[i++]);
+    else out.push(right[j++]);
+  }
+  while (i < left.length) out.push(left[i++]);
+  while (j < right.length) out.push(right[j++]);
+  return out;
+}
+
 // eval/interpret/client-values.ts
-var ClientValues = class {
+var ClientValues = class _ClientValues {
   constructor(it) {
     this.it = it;
   }
   it;
   /** The client-side sequence an operand holds, if it is one. */
-  sequenceOf(_op) {
-    void this.it;
+  sequenceOf(op) {
+    const v = op.value;
+    if (v.kind === "client" && v.payload.clientKind === "sequence")
+      return v.payload;
     return void 0;
   }
+  /** A client sequence value of static type `type`. */
+  sequence(type, elementType, iterate, extra = {}) {
+    const payload = {
+      clientKind: "sequence",
+      elementType,
+      iterate,
+      elements: iterate,
+      ...extra
+    };
+    return { kind: "client", type, payload };
+  }
+  /** A sequence of fixed elements (a client array or list: of anonymous objects). */
+  fixedSequence(type, elementType, items) {
+    return this.sequence(type, elementType, () => fromArray(items));
+  }
+  /** `q.GetEnumerator()` on a sequence made here: MoveNext, Current and Dispose run it. */
+  enumerator(seq, type) {
+    const payload = {
+      clientKind: "enumerator",
+      iteration: seq.iterate(),
+      current: void 0
+    };
+    return { kind: "client", type, payload };
+  }
+  /** `new { a = 1, p.Name }` (§12.8.17.7): an anonymous object, client-side. */
+  async anonymous(e) {
+    const it = this.it;
+    const members = [];
+    for (const m of e.members) {
+      const name2 = m.name?.name ?? projectedName(m.value);
+      const op = await it.expr(m.value);
+      if (op.type === "null" || op.type.key === (await it.wk.keyword("void")).key)
+        throw new CompileError(
+          "CS0828",
+          `cannot assign '${op.type === "null" ? "<null>" : "void"}' to anonymous type property '${name2}'`,
+          m.span
+        );
+      members.push({ name: name2, type: op.type, value: op.value });
+    }
+    const type = await it.clientTypes.anonymous(members);
+    if (it.dry) return { type, value: VOID };
+    const values = members.map((m) => [m.name, m.value]);
+    const payload = {
+      clientKind: "anonymous",
+      members: values,
+      text: async () => {
+        const parts = [];
+        for (const [n, v] of values) parts.push(`${n} = ${await this.toStringText(v)}`);
+        return parts.length ? `{ ${parts.join(", ")} }` : "{ }";
+      }
+    };
+    return { type, value: { kind: "client", type, payload } };
+  }
+  /** What `v.ToString()` gives (null: empty, as string interpolation and ToString of 'a do). */
+  async toStringText(v) {
+    switch (v.kind) {
+      case "null":
+        return "";
+      case "string":
+        return this.it.linq.keys.text(v);
+      case "bool":
+        return v.value ? "True" : "False";
+      case "number":
+        return v.type === "char" ? String.fromCharCode(Number(v.value)) : formatNumber(v.type, v.value);
+      case "client":
+        if (v.payload.text) return v.payload.text();
+        return (await this.it.facts.fullName(v.type)).replace(/^<anonymous type.*/, "");
+      case "void":
+        return "";
+      case "decimal":
+      case "enum":
+      case "object":
+      case "pointer":
+      case "struct": {
+        const object = await this.it.wk.keyword("object");
+        const m = (await this.it.md.members(object, "ToString")).methods.find(
+          (x) => x.parameters.length === 0
+        );
+        const boxed = v.kind === "enum" || v.kind === "struct" || v.kind === "decimal" ? await this.it.rt.game.box(v, await this.it.rt.game.typeOf(v)) : v;
+        const r = await this.it.invoker.invokeOn(m, { type: object, value: boxed }, [], false);
+        return r.result.kind === "null" ? "" : (await this.it.rt.game.stringText(r.result, 1 << 20)).text;
+      }
+    }
+  }
+  /** A method called on a client value: a delegate's Invoke, a grouping's Key. */
+  async invokeMember(receiver, m, args2) {
+    const p = receiver.payload;
+    if (p.clientKind === "delegate" && m.name === "Invoke") return p.call(args2);
+    if (p.clientKind === "anonymous") {
+      const member2 = p.members?.find(([n]) => `get_${n}` === m.name);
+      if (member2) return member2[1];
+      const keys = this.it.linq.keys;
+      if (m.name === "ToString") return str(await p.text());
+      if (m.name === "Equals") {
+        const other = args2[0];
+        const same2 = other?.kind === "client" && other.type.key === receiver.type.key && await keys.key(other) === await keys.key(receiver);
+        return bool(same2);
+      }
+      if (m.name === "GetHashCode") return num("int", hash(await keys.key(receiver)));
+    }
+    const seq = p;
+    if (p.clientKind === "sequence" && m.name === "get_Key" && seq.groupKey) return seq.groupKey;
+    if (p.clientKind === "sequence" && m.name === "GetEnumerator" && m.returnType)
+      return this.enumerator(seq, m.returnType);
+    if (p.clientKind === "enumerator") {
+      const e = p;
+      switch (m.name) {
+        case "MoveNext": {
+          const r = await e.iteration.next();
+          e.current = r.done ? void 0 : r.value;
+          return bool(!r.done);
+        }
+        case "get_Current":
+          return e.current ?? (await this.it.defaults.defaultValue(m.returnType)).value;
+        case "Dispose":
+          await e.iteration.return(void 0);
+          return VOID;
+      }
+    }
+    throw new UnsupportedError(
+      `'${m.name}' cannot be called on a ${p.clientKind} made by the program (${await this.it.facts.name(receiver.type)}): it lives in the evaluator, not in the game`
+    );
+  }
+  /**
+   * Arguments for a game call: a client sequence is materialized as a game array of its
+   * elements (an IEnumerable<T> the game can enumerate, as `string.Join(",", q)` needs); a
+   * delegate is refused.
+   */
+  async intoGame(values, what) {
+    const out = [];
+    for (const v of values) {
+      if (v.kind === "client" && v.payload.clientKind === "sequence") {
+        const seq = v.payload;
+        const items = [];
+        for await (const x of seq.iterate()) items.push(x);
+        const element = seq.elementType === "null" ? await this.it.wk.keyword("object") : seq.elementType;
+        out.push(await this.it.arrays.newArrayOf(element, items));
+        continue;
+      }
+      out.push(v);
+    }
+    _ClientValues.refuseInGame(out, what);
+    return out;
+  }
+  /** Refuses to take a client value to the game (an argument, a stored value). */
+  static refuseInGame(values, what) {
+    const v = values.find((x) => x.kind === "client");
+    if (v?.kind === "client")
+      throw new UnsupportedError(
+        `${what} would take a ${v.payload.clientKind === "delegate" ? "lambda or local function" : "LINQ sequence"} into the game, where no code can be created: use it client-side (call it, enumerate it, or materialize the sequence with ToList()/ToArray())`
+      );
+  }
 };
+function projectedName(e) {
+  if (e.kind === "Name") return e.name;
+  if (e.kind === "MemberAccess") return e.name.name;
+  throw new CompileError(
+    "CS0746",
+    "an anonymous type member must be a name = value, a simple name or a member access",
+    e.span
+  );
+}
+function hash(text) {
+  let h = 17;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h, 31) + text.charCodeAt(i) | 0;
+  return h;
+}
 
 // eval/interpret/exceptions.ts
 var Exceptions = class {
@@ -9151,25 +11418,451 @@ var Exceptions = class {
 };
 
 // eval/interpret/functions.ts
+var FUNC_ARITY = 17;
 var Functions = class {
   constructor(it) {
     this.it = it;
   }
   it;
-  /** An expression converted to a known type: a lambda takes the delegate type's signature. */
-  async target(e, _type) {
-    return this.it.expr(e);
+  // ---------------------------------------------------------------- delegate types
+  /** The Invoke signature of a delegate type, or undefined for any other type. */
+  async signature(type) {
+    if (type === "null") return void 0;
+    if (!await this.it.facts.isDelegate(type)) return void 0;
+    const d = await this.it.facts.describe(type);
+    if (d.genericDefinition) {
+      const def = (await this.it.facts.describe(d.genericDefinition)).fullName;
+      const args2 = d.typeArguments;
+      const bool3 = await this.it.wk.keyword("bool");
+      const int = await this.it.wk.keyword("int");
+      if (def.startsWith("System.Func`"))
+        return { parameters: args2.slice(0, -1), returnType: args2.at(-1) };
+      if (def.startsWith("System.Action`")) return { parameters: args2, returnType: void 0 };
+      if (def === "System.Predicate`1") return { parameters: args2, returnType: bool3 };
+      if (def === "System.Comparison`1" && args2[0])
+        return { parameters: [args2[0], args2[0]], returnType: int };
+    }
+    const invoke = (await this.it.md.members(type, "Invoke")).methods.find((m) => !m.isStatic);
+    if (!invoke) return void 0;
+    if (invoke.parameters.some((p) => p.refKind !== "none"))
+      throw new UnsupportedError(
+        `a lambda for '${await this.it.facts.name(type)}' would take ref or out parameters, which are not supported`
+      );
+    return { parameters: invoke.parameters.map((p) => p.type), returnType: invoke.returnType };
   }
+  /** Func<...> or Action<...> of a signature (a local function's type, a query's lambdas). */
+  async delegateType(parameters2, returnType, span) {
+    if (parameters2.length >= FUNC_ARITY)
+      throw new UnsupportedError("a function of more than 16 parameters is not supported", span);
+    if (!returnType && parameters2.length === 0) return this.it.wk.named("System.Action");
+    const name2 = returnType ? `System.Func\`${parameters2.length + 1}` : `System.Action\`${parameters2.length}`;
+    const def = await this.it.wk.named(name2);
+    return this.it.md.constructGeneric(def, returnType ? [...parameters2, returnType] : parameters2);
+  }
+  // ---------------------------------------------------------------- lambdas
+  /** An expression converted to a known type: a lambda takes the delegate type's signature. */
+  async target(e, type) {
+    const lambda3 = unparenthesized(e);
+    if (lambda3.kind !== "Lambda" || type === "null") return this.it.expr(e);
+    const sig = await this.signature(type);
+    if (!sig)
+      throw new CompileError(
+        "CS1660",
+        `cannot convert a lambda expression to type '${await this.it.facts.name(type)}' because it is not a delegate type`,
+        lambda3.span
+      );
+    const call2 = await this.function(lambda3, sig.parameters, sig.returnType ?? "void");
+    if (this.it.dry) return { type, value: VOID };
+    return { type, value: this.delegateValue(type, sig, call2) };
+  }
+  /** A lambda with no type to convert to (`var f = x => x`, `object o = () => 1`). */
   lambda(e) {
-    throw new UnsupportedError(
-      "lambdas are not supported here yet (no delegate can be made client-side): write a foreach loop",
+    throw new CompileError(
+      "CS1660",
+      "cannot convert a lambda expression to a type that is not a delegate type: declare it with one (Func<int, int> f = x => ...)",
       e.span
     );
   }
-  declareLocalFunction(s) {
-    throw new UnsupportedError("local functions are not supported yet", s.span);
+  /**
+   * Binds a lambda for these parameter types and returns it as a client function (undefined
+   * while binding); `returnType` 'infer' finds the type its body returns (§12.6.3.13), which
+   * `inferred` then holds.
+   */
+  async function(e, parameters2, returnType) {
+    return (await this.bindLambda(e, parameters2, returnType)).call;
+  }
+  /** The type a lambda's body returns for these parameter types ('void' for none). */
+  async inferReturnType(e, parameters2) {
+    return (await this.bindLambda(e, parameters2, "infer")).returnType;
+  }
+  /** A lambda bound for these parameter types: its return type and (running) its function. */
+  async bindLambda(e, parameters2, returnType) {
+    if (e.parameters.length !== parameters2.length)
+      throw new CompileError(
+        "CS1593",
+        `the delegate takes ${parameters2.length} argument${parameters2.length === 1 ? "" : "s"}, the lambda ${e.parameters.length}`,
+        e.span
+      );
+    for (const [i, p] of e.parameters.entries()) {
+      if (!p.type) continue;
+      const declared = await this.it.types.type(p.type);
+      if (!this.it.facts.same(declared, parameters2[i]))
+        throw new CompileError(
+          "CS1661",
+          `the lambda's parameter '${p.name.name}' is declared '${await this.it.facts.name(declared)}' but the delegate passes '${await this.it.facts.name(parameters2[i])}'`,
+          p.span
+        );
+    }
+    const key2 = `${parameters2.map((p) => p.key).join(",")}->${typeof returnType === "string" ? returnType : returnType.key}`;
+    let memo2 = this.it.notes.get(e);
+    if (!memo2) this.it.notes.set(e, memo2 = /* @__PURE__ */ new Map());
+    let result = memo2.get(key2);
+    if (result === void 0 || this.it.dry) {
+      const captured2 = this.it.locals;
+      const r = await this.it.inDry(() => this.runBody(e, captured2, parameters2, returnType, []));
+      memo2.set(key2, r.type);
+      result = r.type;
+    }
+    if (this.it.dry) return { returnType: result, call: void 0 };
+    const captured = this.it.locals;
+    const concrete = result === "null" ? "void" : result;
+    const call2 = async (args2) => (await this.runBody(e, captured, parameters2, concrete, args2)).value;
+    return { returnType: result, call: call2 };
+  }
+  /**
+   * Runs (or, dry, binds) a body with its parameters bound to `args` in a scope under
+   * `captured`, in a frame of its own (its returns are its own, break cannot leave it).
+   */
+  async runBody(e, captured, parameters2, returnType, args2) {
+    const it = this.it;
+    if (!it.dry) await it.budget.iteration(e.span);
+    const voidType = await it.wk.keyword("void");
+    const savedLocals = it.locals;
+    const savedFrame = it.statements.frame;
+    const scope = new LocalScope(captured);
+    it.locals = scope;
+    const frame = {
+      returnType: returnType === "infer" ? void 0 : returnType === "void" ? voidType : returnType,
+      inferred: returnType === "infer",
+      targets: [],
+      broken: /* @__PURE__ */ new Set(),
+      returned: []
+    };
+    it.statements.frame = frame;
+    try {
+      for (const [i, p] of e.parameters.entries()) {
+        if (it.dry) it.statements.checkName(p.name.name, p.name.span);
+        scope.set(p.name.name, {
+          type: parameters2[i],
+          value: args2[i] ?? VOID,
+          assigned: true
+        });
+      }
+      if (e.body.kind !== "Block") {
+        if (returnType === "void") {
+          await it.statements.statement(e.body);
+          return { type: "void", value: VOID };
+        }
+        const op = returnType === "infer" ? await it.expr(e.body) : await this.target(e.body, returnType);
+        if (returnType === "infer") {
+          if (op.type !== "null" && op.type.key === voidType.key)
+            return { type: "void", value: VOID };
+          return { type: op.type, value: op.value };
+        }
+        const v = await it.conversions.implicitly(op, returnType, "the lambda’s result");
+        return { type: returnType, value: v.value };
+      }
+      const body2 = e.body;
+      const c = await it.statements.inScope(() => it.statements.block(body2.statements));
+      if (returnType === "infer") {
+        const types = frame.returned ?? [];
+        if (types.length === 0) return { type: "void", value: VOID };
+        return { type: await it.statements.bestCommonType(types, e.body), value: VOID };
+      }
+      if (c.k === "return") return { type: returnType, value: c.op?.value ?? VOID };
+      if (returnType !== "void" && it.dry && c.k === "normal")
+        throw new CompileError(
+          "CS1643",
+          "not all code paths return a value in the lambda expression or local function",
+          e.span
+        );
+      return { type: returnType, value: VOID };
+    } finally {
+      it.locals = savedLocals;
+      it.statements.frame = savedFrame;
+    }
+  }
+  /** A client delegate of `type` running `call`. */
+  delegateValue(type, sig, call2) {
+    const payload = {
+      clientKind: "delegate",
+      parameters: sig.parameters,
+      returnType: sig.returnType,
+      call: call2
+    };
+    return { kind: "client", type, payload };
+  }
+  // ---------------------------------------------------------------- local functions
+  /**
+   * Declares a local function in the current scope (its block's), as a local of its
+   * Func/Action type holding a client delegate; binding also binds its body.
+   */
+  async declareLocalFunction(s) {
+    const it = this.it;
+    if (it.dry) it.statements.checkName(s.name.name, s.name.span);
+    const parameters2 = [];
+    for (const p of s.parameters) {
+      if (!p.type)
+        throw new CompileError("CS1001", "a local function parameter needs a type", p.span);
+      parameters2.push(await it.types.type(p.type));
+    }
+    const returnType = s.returnType === "void" ? void 0 : await it.types.type(s.returnType);
+    const type = await this.delegateType(parameters2, returnType, s.span);
+    const captured = it.locals;
+    const target = returnType ?? "void";
+    const call2 = async (args2) => (await this.runBody(s, captured, parameters2, target, args2)).value;
+    it.locals.set(s.name.name, {
+      type,
+      value: it.dry ? VOID : this.delegateValue(type, { parameters: parameters2, returnType }, call2),
+      assigned: true,
+      readOnly: "local function",
+      fn: s
+    });
+  }
+  /** Binds the bodies of a block's local functions, once all of them are declared. */
+  async bindLocalFunctions(statements) {
+    if (!this.it.dry) return;
+    for (const s of statements) {
+      if (s.kind !== "LocalFunction") continue;
+      const local = this.it.locals.get(s.name.name);
+      const sig = await this.signature(local.type);
+      await this.runBody(s, this.it.locals, sig.parameters, sig.returnType ?? "void", []);
+    }
   }
 };
+function unparenthesized(e) {
+  while (e.kind === "Parenthesized") e = e.expression;
+  return e;
+}
+
+// eval/interpret/sequences.ts
+async function eachOf(source, visit) {
+  for await (const v of source.iterate()) if (await visit(v)) return;
+}
+var CHUNK = 16384;
+var MODIFIED = "Collection was modified; enumeration operation may not execute.";
+var Sequences = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  get game() {
+    return this.it.rt.game;
+  }
+  async source(collection, span) {
+    const local = this.it.clientValues.sequenceOf(collection);
+    if (local) return local;
+    if (collection.type === "null")
+      throw new CompileError("CS0186", "foreach cannot operate on a null literal", span);
+    const type = collection.type;
+    const d = await this.it.facts.describe(type);
+    if (d.kind === "array" && d.elementType) return this.array(collection.value, d.elementType);
+    if (await this.it.facts.isString(type))
+      return this.string(collection.value, await this.it.wk.keyword("char"));
+    if (d.genericDefinition) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1" && d.typeArguments[0]) {
+        const list = await this.list(collection.value, type, d.typeArguments[0]);
+        if (list) return list;
+      }
+    }
+    return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
+  }
+  array(array, elementType) {
+    const chunks = this.chunks.bind(this);
+    const game = this.game;
+    return {
+      elementType,
+      async *iterate() {
+        if (array.kind === "null") throw Messages.nullReference();
+        const total = (await game.arrayLengths(array)).reduce((a, b) => a * b, 1);
+        yield* chunks(array, 0, total);
+      }
+    };
+  }
+  /** Elements [start, end) of a game array, read a chunk at a time. */
+  async *chunks(array, start, end, stillValid) {
+    for (let i = start; i < end; ) {
+      const count = Math.min(CHUNK, end - i);
+      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
+      for (const v of values) {
+        yield v;
+        if (stillValid) await stillValid();
+      }
+      i += values.length;
+    }
+  }
+  string(s, elementType) {
+    const game = this.game;
+    return {
+      elementType,
+      async *iterate() {
+        if (s.kind === "null") throw Messages.nullReference();
+        const text = (s.kind === "string" ? s.text : void 0) ?? (await game.stringText(s)).text;
+        for (let i = 0; i < text.length; i++) yield num("char", text.charCodeAt(i));
+      }
+    };
+  }
+  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
+  async list(list, type, elementType) {
+    const fields = await this.it.md.allFields(type);
+    const field = (name2) => fields.find((f) => f.name === name2 && !f.isStatic);
+    const items = field("_items");
+    const size = field("_size");
+    const version = field("_version");
+    if (!items || !size || !version) return void 0;
+    const { game, it } = this;
+    const chunks = this.chunks.bind(this);
+    return {
+      elementType,
+      async *iterate() {
+        if (list.kind === "null") throw Messages.nullReference();
+        const v0 = await game.readField(list, version);
+        const n = await game.readField(list, size);
+        const array = await game.readField(list, items);
+        let seen = it.budget.gameEffects;
+        const stillValid = async () => {
+          if (it.budget.gameEffects === seen) return;
+          seen = it.budget.gameEffects;
+          const v = await game.readField(list, version);
+          if (v.value !== v0.value)
+            throw new ManagedException("System.InvalidOperationException", MODIFIED);
+        };
+        yield* chunks(array, 0, Number(n.value), stillValid);
+      }
+    };
+  }
+  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
+  async byRuntimeType(value, elementType) {
+    if (value.kind !== "object" || elementType === "null") return void 0;
+    const runtime = value.type ?? await this.game.typeOf(value);
+    const d = await this.it.facts.describe(runtime);
+    const same2 = (t) => !!t && this.it.facts.same(t, elementType);
+    if (d.kind === "array" && d.rank === 1 && same2(d.elementType))
+      return this.array(value, d.elementType);
+    if (d.genericDefinition && same2(d.typeArguments[0])) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1")
+        return this.list(value, runtime, d.typeArguments[0]);
+    }
+    return void 0;
+  }
+  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
+  async enumerator(collection, span, generic) {
+    const it = this.it;
+    const syn = synthetic(span);
+    const outer = it.locals;
+    const scope = it.locals.child();
+    it.locals = scope;
+    let elementType;
+    let disposable = true;
+    const moveNext = syn.call(syn.name("$enumerator"), "MoveNext");
+    const current = syn.member(syn.name("$enumerator"), "Current");
+    const dispose = syn.call(syn.name("$enumerator"), "Dispose");
+    try {
+      scope.set("$collection", { type: collection.type, value: collection.value, assigned: true });
+      let e;
+      try {
+        e = await it.inDry(() => it.expr(syn.call(syn.name("$collection"), "GetEnumerator")));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        throw new CompileError(
+          "CS1579",
+          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
+          span
+        );
+      }
+      scope.set("$enumerator", { type: e.type, value: e.value, assigned: true });
+      elementType = (await it.inDry(() => it.expr(current))).type;
+      if (generic && await it.facts.isObject(elementType)) elementType = generic;
+      await it.inDry(() => it.expr(moveNext));
+      try {
+        await it.inDry(() => it.expr(dispose));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        disposable = false;
+      }
+    } finally {
+      it.locals = outer;
+    }
+    const inScope = async (own, fn) => {
+      const saved = it.locals;
+      it.locals = own;
+      try {
+        return await fn();
+      } finally {
+        it.locals = saved;
+      }
+    };
+    const byRuntimeType = this.byRuntimeType.bind(this);
+    return {
+      elementType,
+      async *iterate() {
+        const fast = await byRuntimeType(collection.value, elementType);
+        if (fast) {
+          yield* fast.iterate();
+          return;
+        }
+        const own = scope.child();
+        const e = await inScope(
+          own,
+          () => it.expr(syn.call(syn.name("$collection"), "GetEnumerator"))
+        );
+        const type = e.value.kind === "struct" ? e.value.type : e.type;
+        own.set("$enumerator", { type, value: e.value, assigned: true });
+        let disposing = disposable;
+        try {
+          for (; ; ) {
+            const more = await inScope(own, () => it.expr(moveNext));
+            if (more.value.kind !== "bool" || !more.value.value) return;
+            yield (await inScope(own, () => it.expr(current))).value;
+          }
+        } catch (err) {
+          if (!(err instanceof ManagedException || err instanceof GameExceptionError))
+            disposing = false;
+          throw err;
+        } finally {
+          if (disposing && !it.budget.stopped) await inScope(own, () => it.expr(dispose));
+        }
+      }
+    };
+  }
+};
+function synthetic(span) {
+  const id = (name3) => ({ kind: "Identifier", name: name3, span });
+  const name2 = (n) => ({ kind: "Name", name: n, typeArgs: [], alias: null, span });
+  const member2 = (target, n) => ({
+    kind: "MemberAccess",
+    target,
+    name: id(n),
+    typeArgs: [],
+    conditional: false,
+    span
+  });
+  const call2 = (target, n, args2 = []) => ({
+    kind: "Invocation",
+    target: member2(target, n),
+    arguments: args2.map((value) => ({
+      kind: "Argument",
+      name: null,
+      modifier: "none",
+      value,
+      span
+    })),
+    span
+  });
+  return { id, name: name2, member: member2, call: call2 };
+}
 
 // eval/interpret/loops.ts
 var Loops = class {
@@ -9253,7 +11946,7 @@ var Loops = class {
       return NORMAL;
     }
     let result = NORMAL;
-    await source.each(async (raw) => {
+    await eachOf(source, async (raw) => {
       await this.it.budget.iteration(s.span);
       const c = await body2(convert2 ? await convert2(raw) : raw);
       if (c.k === "break") return true;
@@ -9271,209 +11964,224 @@ function isTrue(e) {
   return e.kind === "Literal" && e.type === "bool" && e.value === true;
 }
 
-// eval/interpret/sequences.ts
-var CHUNK = 1024;
-var MODIFIED = "Collection was modified; enumeration operation may not execute.";
-var Sequences = class {
-  constructor(it) {
-    this.it = it;
+// eval/interpret/field-batch.ts
+var NO_OUT = { virtual: false, outThis: false, outArgs: false };
+var INSTANCE_FIELDS = 4 | 16 | 32;
+var FieldBatch = class {
+  constructor(md, game) {
+    this.md = md;
+    this.game = game;
   }
-  it;
-  get game() {
-    return this.it.rt.game;
+  md;
+  game;
+  methods = /* @__PURE__ */ new Map();
+  async type(name2) {
+    const t = await this.md.findType(name2);
+    if (!t) throw new Error(`the game has no ${name2}`);
+    return t;
   }
-  async source(collection, span) {
-    const local = this.it.clientValues.sequenceOf(collection);
-    if (local) return local;
-    if (collection.type === "null")
-      throw new CompileError("CS0186", "foreach cannot operate on a null literal", span);
-    const type = collection.type;
-    const d = await this.it.facts.describe(type);
-    if (d.kind === "array" && d.elementType) return this.array(collection.value, d.elementType);
-    if (await this.it.facts.isString(type))
-      return this.string(collection.value, await this.it.wk.keyword("char"));
-    if (d.genericDefinition) {
-      const def = await this.it.facts.describe(d.genericDefinition);
-      if (def.fullName === "System.Collections.Generic.List`1" && d.typeArguments[0]) {
-        const list = await this.list(collection.value, type, d.typeArguments[0]);
-        if (list) return list;
-      }
-    }
-    return this.enumerator(collection, span);
-  }
-  array(array, elementType) {
-    return {
-      elementType,
-      each: async (visit) => {
-        if (array.kind === "null") throw Messages.nullReference();
-        const total = (await this.game.arrayLengths(array)).reduce((a, b) => a * b, 1);
-        await this.chunks(array, 0, total, visit);
-      }
-    };
-  }
-  /** Reads elements [start, end) of a game array a chunk at a time; true when stopped. */
-  async chunks(array, start, end, visit, stillValid) {
-    for (let i = start; i < end; ) {
-      const count = Math.min(CHUNK, end - i);
-      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
-      for (const v of values) {
-        if (await visit(v)) return true;
-        if (stillValid) await stillValid();
-      }
-      i += values.length;
-    }
-    return false;
-  }
-  string(s, elementType) {
-    return {
-      elementType,
-      each: async (visit) => {
-        if (s.kind === "null") throw Messages.nullReference();
-        const text = (s.kind === "string" ? s.text : void 0) ?? (await this.game.stringText(s)).text;
-        for (let i = 0; i < text.length; i++)
-          if (await visit(num("char", text.charCodeAt(i)))) return;
-      }
-    };
-  }
-  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
-  async list(list, type, elementType) {
-    const fields = await this.it.md.allFields(type);
-    const field = (name2) => fields.find((f) => f.name === name2 && !f.isStatic);
-    const items = field("_items");
-    const size = field("_size");
-    const version = field("_version");
-    if (!items || !size || !version) return void 0;
-    return {
-      elementType,
-      each: async (visit) => {
-        if (list.kind === "null") throw Messages.nullReference();
-        const v0 = await this.game.readField(list, version);
-        const n = await this.game.readField(list, size);
-        const array = await this.game.readField(list, items);
-        let seen = this.it.budget.gameEffects;
-        const stillValid = async () => {
-          if (this.it.budget.gameEffects === seen) return;
-          seen = this.it.budget.gameEffects;
-          const v = await this.game.readField(list, version);
-          if (v.value !== v0.value)
-            throw new ManagedException("System.InvalidOperationException", MODIFIED);
-        };
-        await this.chunks(array, 0, Number(n.value), visit, stillValid);
-      }
-    };
-  }
-  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
-  async byRuntimeType(value, elementType) {
-    if (value.kind !== "object" || elementType === "null") return void 0;
-    const runtime = value.type ?? await this.game.typeOf(value);
-    const d = await this.it.facts.describe(runtime);
-    const same2 = (t) => !!t && this.it.facts.same(t, elementType);
-    if (d.kind === "array" && d.rank === 1 && same2(d.elementType))
-      return this.array(value, d.elementType);
-    if (d.genericDefinition && same2(d.typeArguments[0])) {
-      const def = await this.it.facts.describe(d.genericDefinition);
-      if (def.fullName === "System.Collections.Generic.List`1")
-        return this.list(value, runtime, d.typeArguments[0]);
-    }
-    return void 0;
-  }
-  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
-  async enumerator(collection, span) {
-    const it = this.it;
-    const syn = synthetic(span);
-    const outer = it.locals;
-    const scope = it.locals.child();
-    it.locals = scope;
-    try {
-      scope.set("$collection", { type: collection.type, value: collection.value, assigned: true });
-      let e;
-      try {
-        e = await it.inDry(() => it.expr(syn.call(syn.name("$collection"), "GetEnumerator")));
-      } catch (err) {
-        if (!(err instanceof CompileError)) throw err;
-        throw new CompileError(
-          "CS1579",
-          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
-          span
-        );
-      }
-      scope.set("$enumerator", { type: e.type, value: e.value, assigned: true });
-      const moveNext = syn.call(syn.name("$enumerator"), "MoveNext");
-      const current = syn.member(syn.name("$enumerator"), "Current");
-      const dispose = syn.call(syn.name("$enumerator"), "Dispose");
-      const elementType = (await it.inDry(() => it.expr(current))).type;
-      await it.inDry(() => it.expr(moveNext));
-      let disposable = true;
-      try {
-        await it.inDry(() => it.expr(dispose));
-      } catch (err) {
-        if (!(err instanceof CompileError)) throw err;
-        disposable = false;
-      }
-      return {
-        elementType,
-        each: async (visit) => {
-          const fast = await this.byRuntimeType(collection.value, elementType);
-          if (fast) return fast.each(visit);
-          const saved = it.locals;
-          it.locals = scope;
-          try {
-            const e2 = await it.expr(syn.call(syn.name("$collection"), "GetEnumerator"));
-            const type = e2.value.kind === "struct" ? e2.value.type : e2.type;
-            scope.set("$enumerator", { type, value: e2.value, assigned: true });
-            let disposing = disposable;
-            try {
-              for (; ; ) {
-                const more = await it.expr(moveNext);
-                if (more.value.kind !== "bool" || !more.value.value) return;
-                const v = (await it.expr(current)).value;
-                it.locals = saved;
-                const stop = await visit(v);
-                it.locals = scope;
-                if (stop) return;
-              }
-            } catch (err) {
-              if (!(err instanceof ManagedException || err instanceof GameExceptionError))
-                disposing = false;
-              throw err;
-            } finally {
-              it.locals = scope;
-              if (disposing) await it.expr(dispose);
-            }
-          } finally {
-            it.locals = saved;
-          }
+  /** A method by its declaring type, name and parameter types' full names. */
+  method(owner, name2, params) {
+    const k = `${owner}.${name2}(${params.join(",")})`;
+    let p = this.methods.get(k);
+    if (!p) {
+      p = (async () => {
+        for (const m of (await this.md.members(await this.type(owner), name2)).methods) {
+          if (m.parameters.length !== params.length) continue;
+          const names = await Promise.all(
+            m.parameters.map(async (x) => (await this.md.describe(x.type)).fullName)
+          );
+          if (names.every((n, i) => n === params[i] || params[i] === "*")) return m;
         }
-      };
-    } finally {
-      it.locals = outer;
+        throw new Error(`the game has no ${k}`);
+      })();
+      this.methods.set(k, p);
     }
+    return p;
+  }
+  async call(m, self, args2) {
+    return (await this.game.invoke(m, self, args2, { ...NO_OUT, virtual: !!self })).result;
+  }
+  /**
+   * `field` of `count` elements of `array` from `start` (all of them non-null objects of
+   * `field.declaringType` or a subclass), in order.
+   */
+  async read(array, start, count, field) {
+    const declaring = field.declaringType;
+    const object = await this.type("System.Object");
+    const info2 = await this.call(
+      await this.method("System.Type", "GetField", [
+        "System.String",
+        "System.Reflection.BindingFlags"
+      ]),
+      await this.game.typeObject(declaring),
+      [
+        await this.game.createString(field.name),
+        {
+          kind: "enum",
+          type: await this.type("System.Reflection.BindingFlags"),
+          underlying: "int",
+          value: INSTANCE_FIELDS
+        }
+      ]
+    );
+    if (info2.kind !== "object") throw new Error(`no FieldInfo for ${field.name}`);
+    const getValue = await this.call(
+      await this.method("System.Type", "GetMethod", ["System.String"]),
+      await this.game.typeObject(await this.type("System.Reflection.FieldInfo")),
+      [await this.game.createString("GetValue")]
+    );
+    const converter = await this.md.constructGeneric(await this.type("System.Converter`2"), [
+      declaring,
+      object
+    ]);
+    const getter = await this.call(
+      await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Object",
+        "System.Reflection.MethodInfo"
+      ]),
+      void 0,
+      [await this.game.typeObject(converter), info2, getValue]
+    );
+    const segment = await this.segment(array, start, count, declaring);
+    const [convertAll] = (await this.md.members(await this.type("System.Array"), "ConvertAll")).methods;
+    if (!convertAll) throw new Error("the game has no Array.ConvertAll");
+    const convert2 = await this.md.instantiateMethod(convertAll, [declaring, object]);
+    const boxes = await this.call(convert2, void 0, [segment, getter]);
+    const d = await this.md.describe(field.type);
+    let values = boxes;
+    if (d.kind === "struct" || d.kind === "enum") {
+      values = await this.game.newArray(field.type, [count]);
+      await this.call(
+        await this.method("System.Array", "Copy", ["System.Array", "System.Array", "System.Int32"]),
+        void 0,
+        [boxes, values, num2(count)]
+      );
+    }
+    const out = this.game.readElements ? await this.game.readElements(values, 0, count) : await Promise.all(
+      Array.from({ length: count }, (_, i) => this.game.readElement(values, i))
+    );
+    if (out.length !== count) throw new Error("a short read");
+    return out;
+  }
+  /**
+   * The elements as a `declaring[]` (ConvertAll's TInput[]): the storage itself when it is one
+   * and holds just them (a List<T> filled to its capacity), else a copy of them.
+   */
+  async segment(array, start, count, declaring) {
+    const type = await this.md.describe(await this.game.typeOf(array));
+    if (start === 0 && type.elementType?.key === declaring.key) {
+      const [length] = await this.game.arrayLengths(array);
+      if (length === count) return array;
+    }
+    const segment = await this.game.newArray(declaring, [count]);
+    await this.call(
+      await this.method("System.Array", "Copy", [
+        "System.Array",
+        "System.Int32",
+        "System.Array",
+        "System.Int32",
+        "System.Int32"
+      ]),
+      void 0,
+      [array, num2(start), segment, num2(0), num2(count)]
+    );
+    return segment;
   }
 };
-function synthetic(span) {
-  const id = (name3) => ({ kind: "Identifier", name: name3, span });
-  const name2 = (n) => ({ kind: "Name", name: n, typeArgs: [], alias: null, span });
-  const member2 = (target, n) => ({
-    kind: "MemberAccess",
-    target,
-    name: id(n),
-    typeArgs: [],
-    conditional: false,
-    span
+function num2(n) {
+  return { kind: "number", type: "int", value: n };
+}
+
+// eval/interpret/prefetch.ts
+var BATCH_AT_LEAST = 64;
+var BATCHED_KINDS = /* @__PURE__ */ new Set([
+  "System.Boolean",
+  "System.Char",
+  "System.SByte",
+  "System.Byte",
+  "System.Int16",
+  "System.UInt16",
+  "System.Int32",
+  "System.UInt32",
+  "System.Int64",
+  "System.UInt64",
+  "System.Single",
+  "System.Double",
+  "System.String"
+]);
+function prefetching(game, md, budget) {
+  let where = /* @__PURE__ */ new Map();
+  let effects = budget.gameEffects;
+  const current = () => {
+    if (budget.gameEffects !== effects) {
+      effects = budget.gameEffects;
+      where = /* @__PURE__ */ new Map();
+    }
+    return where;
+  };
+  const batch = new FieldBatch(md, game);
+  const unbatchable = /* @__PURE__ */ new Set();
+  const batchable = async (chunk, field) => {
+    if (unbatchable.has(field.handle) || chunk.elements.length < BATCH_AT_LEAST) return false;
+    if (!chunk.elements.every((e) => e.kind === "object")) return false;
+    const d = await md.describe(field.type);
+    return d.kind === "enum" || BATCHED_KINDS.has(d.fullName);
+  };
+  const readAll = async (chunk, field) => {
+    if (!await batchable(chunk, field)) return void 0;
+    try {
+      return await batch.read(chunk.array, chunk.start, chunk.elements.length, field);
+    } catch {
+      unbatchable.add(field.handle);
+      return void 0;
+    }
+  };
+  const readElements = game.readElements?.bind(game);
+  const overrides = {
+    readField(target, field) {
+      const at2 = target.kind === "object" ? current().get(target.ref.id) : void 0;
+      if (!at2) return game.readField(target, field);
+      const { chunk, index } = at2;
+      let reads = chunk.reads.get(field.handle);
+      if (!reads) {
+        chunk.reads.set(field.handle, reads = []);
+        const all2 = readAll(chunk, field);
+        const n = chunk.elements.length;
+        for (let i = 0; i < n; i++) {
+          const e = chunk.elements[i];
+          const p = all2.then((vs) => vs?.[i] ?? game.readField(e, field));
+          p.catch(() => void 0);
+          reads[i] = p;
+        }
+        return reads[index];
+      }
+      const known = reads[index];
+      if (known) return known;
+      return game.readField(target, field);
+    }
+  };
+  if (readElements)
+    overrides.readElements = async (array, index, count) => {
+      const values = await readElements(array, index, count);
+      if (values.some((v) => v.kind === "object")) {
+        const map = current();
+        const chunk = { array, start: index, elements: values, reads: /* @__PURE__ */ new Map() };
+        values.forEach((v, i) => {
+          if (v.kind === "object") map.set(v.ref.id, { chunk, index: i });
+        });
+      }
+      return values;
+    };
+  return new Proxy(game, {
+    get: (target, prop, receiver) => {
+      const own = overrides[prop];
+      if (own) return own;
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === "function" ? v.bind(target) : v;
+    }
   });
-  const call = (target, n, args2 = []) => ({
-    kind: "Invocation",
-    target: member2(target, n),
-    arguments: args2.map((value) => ({
-      kind: "Argument",
-      name: null,
-      modifier: "none",
-      value,
-      span
-    })),
-    span
-  });
-  return { id, name: name2, member: member2, call };
 }
 
 // eval/interpret/switch-statement.ts
@@ -9616,11 +12324,22 @@ var TypeFacts = class {
   same(a, b) {
     return a === "null" || b === "null" ? a === b : a.key === b.key;
   }
+  names = /* @__PURE__ */ new Map();
+  /** The reflection name, once per type and evaluation (asked for every operator applied). */
+  cachedName(t) {
+    let n = this.names.get(t.key);
+    if (!n) {
+      n = this.fullName(t);
+      this.names.set(t.key, n);
+      n.catch(() => this.names.delete(t.key));
+    }
+    return n;
+  }
   async primitive(t) {
-    return t === "null" ? void 0 : primitiveKindOfName(await this.fullName(t));
+    return t === "null" ? void 0 : primitiveKindOfName(await this.cachedName(t));
   }
   async isString(t) {
-    return t !== "null" && await this.fullName(t) === "System.String";
+    return t !== "null" && await this.cachedName(t) === "System.String";
   }
   async isObject(t) {
     return t !== "null" && await this.fullName(t) === "System.Object";
@@ -9632,6 +12351,15 @@ var TypeFacts = class {
   }
   async isReferenceType(t) {
     return t === "null" || !await this.isValueType(t);
+  }
+  /** A delegate type: one deriving from System.MulticastDelegate (the debugger says 'class'). */
+  async isDelegate(t) {
+    if (t === "null") return false;
+    const d = await this.md.describe(t);
+    if (d.kind === "delegate") return true;
+    if (d.kind !== "class" || !d.baseType) return false;
+    const base = (await this.md.describe(d.baseType)).fullName;
+    return base === "System.MulticastDelegate";
   }
   async isEnum(t) {
     return t !== "null" && (await this.md.describe(t)).kind === "enum";
@@ -9772,13 +12500,13 @@ var TypeNames = class {
     const only = [...found.values()][0];
     if (only) return this.construct(only.def, typeArgs2, span, options);
     if (this.it.options.anyNamespace) {
-      const all = await this.md.typesNamed(reflection);
-      if (all.length === 1) return this.construct(all[0], typeArgs2, span, options);
-      if (all.length > 1) {
-        const names = await Promise.all(all.slice(0, 5).map((t) => this.it.facts.fullName(t)));
+      const all2 = await this.md.typesNamed(reflection);
+      if (all2.length === 1) return this.construct(all2[0], typeArgs2, span, options);
+      if (all2.length > 1) {
+        const names = await Promise.all(all2.slice(0, 5).map((t) => this.it.facts.fullName(t)));
         throw new CompileError(
           "CS0104",
-          `'${name2}' is ambiguous: ${names.join(", ")}${all.length > 5 ? ", ..." : ""}; qualify it with its namespace`,
+          `'${name2}' is ambiguous: ${names.join(", ")}${all2.length > 5 ? ", ..." : ""}; qualify it with its namespace`,
           span
         );
       }
@@ -9857,7 +12585,7 @@ var TypeOperators = class {
   it;
   async cast(e) {
     const to = await this.it.types.type(e.type);
-    const from = await this.it.expr(e.operand);
+    const from = await this.it.functions.target(e.operand, to);
     const c = await this.it.conversions.explicit(from, to);
     if (!c) {
       if (from.type === "null") {
@@ -10323,6 +13051,7 @@ var Variables = class {
   /** Writes a variable; a field of a struct is written by writing the whole struct back. */
   async write(place, value) {
     if (this.it.dry) return;
+    if (place.k !== "local") ClientValues.refuseInGame([value], "this assignment");
     switch (place.k) {
       case "local": {
         const l = this.it.locals.get(place.name);
@@ -10371,7 +13100,14 @@ var Interpreter = class {
     this.options = options;
     this.notes = shared.notes ?? /* @__PURE__ */ new WeakMap();
     this.budget = shared.budget ?? new Budget();
-    this.rt = { metadata: runtime.metadata, game: this.budget.counting(runtime.game) };
+    let registry = this.notes.get(ClientTypeRegistry);
+    if (!registry) this.notes.set(ClientTypeRegistry, registry = new ClientTypeRegistry());
+    this.clientTypes = new ClientTypes(runtime.metadata, registry);
+    this.rt = {
+      metadata: this.clientTypes,
+      // batched reads under the counting: their invokes are reads, not the program's effects
+      game: this.budget.counting(prefetching(runtime.game, this.clientTypes, this.budget))
+    };
     const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
     this.wk = new WellKnown(rt.metadata);
@@ -10405,6 +13141,7 @@ var Interpreter = class {
     this.switches = new SwitchStatements(this);
     this.functions = new Functions(this);
     this.clientValues = new ClientValues(this);
+    this.linq = new Linq(this);
   }
   options;
   facts;
@@ -10439,6 +13176,9 @@ var Interpreter = class {
   switches;
   functions;
   clientValues;
+  linq;
+  /** The game's metadata with the evaluator's own types (anonymous types) added. */
+  clientTypes;
   /** What binding found that running needs (a program's return type...), by node. */
   notes;
   budget;
@@ -10554,6 +13294,8 @@ var Interpreter = class {
         };
       case "ObjectCreation":
         return { k: "value", op: await this.creation.objectCreation(e) };
+      case "AnonymousObjectCreation":
+        return { k: "value", op: await this.clientValues.anonymous(e) };
       case "ArrayCreation":
         return { k: "value", op: await this.arrays.arrayCreation(e) };
       case "Cast":
@@ -10624,10 +13366,139 @@ function unparseSource(e) {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+// eval/program-cache.ts
+var ProgramCache = class {
+  constructor(capacity = 256) {
+    this.capacity = capacity;
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`a program cache holds at least 1 program (got ${capacity})`);
+  }
+  capacity;
+  entries = /* @__PURE__ */ new Map();
+  stats = { hits: 0, misses: 0, evicted: 0 };
+  get size() {
+    return this.entries.size;
+  }
+  get(key2) {
+    const p = this.entries.get(key2);
+    if (!p) return void 0;
+    this.entries.delete(key2);
+    this.entries.set(key2, p);
+    return p;
+  }
+  set(p) {
+    this.entries.delete(p.key);
+    this.entries.set(p.key, p);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      this.entries.delete(oldest);
+      this.stats.evicted++;
+    }
+  }
+  /** Memo of readsOnly, by source. */
+  readOnly = /* @__PURE__ */ new Map();
+  /** readsOnly(source), remembered (a logpoint asks it at every hit). */
+  readsOnly(source) {
+    let r = this.readOnly.get(source);
+    if (r === void 0) {
+      r = readsOnly(source);
+      if (this.readOnly.size >= this.capacity) this.readOnly.clear();
+      this.readOnly.set(source, r);
+    }
+    return r;
+  }
+  /** Forgets one program (it failed to run as bound). */
+  delete(key2) {
+    this.entries.delete(key2);
+  }
+  clear() {
+    this.entries.clear();
+  }
+};
+function shapeKey(source, settings) {
+  return `${source}\0${contextKey(settings)}`;
+}
+var contextKeys = /* @__PURE__ */ new WeakMap();
+function contextKey(settings) {
+  const scope = settings.scope;
+  const from = [settings.usings, settings.anyNamespace, settings.builtins, settings.functions];
+  const kept = scope && contextKeys.get(scope);
+  if (kept && kept.from.every((x, i) => x === from[i])) return kept.key;
+  const parts = [settings.usings.join(","), settings.anyNamespace ? "*" : ""];
+  if (scope) {
+    parts.push(`in ${scope.enclosingType.key}`);
+    if (scope.self) parts.push(`this ${scope.self.type.key}${scope.self.write ? " w" : ""}`);
+    for (const [name2, v] of scope.variables)
+      parts.push(`${name2} ${v.type.key}${v.write ? " w" : ""}`);
+  }
+  for (const [name2, b] of settings.builtins ?? []) parts.push(`builtin ${name2} ${b.type.key}`);
+  for (const [name2, f] of settings.functions ?? [])
+    parts.push(
+      `function ${name2} ${f.returnType.key} ${f.signatures.map((s) => s.map((t) => t.key).join(",")).join("|")}`
+    );
+  const key2 = parts.join("\0");
+  if (scope) contextKeys.set(scope, { from, key: key2 });
+  return key2;
+}
+var READING = /* @__PURE__ */ new Set([
+  "Name",
+  "Identifier",
+  "This",
+  "PredefinedType",
+  "MemberAccess",
+  "ElementAccess",
+  "Argument",
+  "Cast",
+  "Unary",
+  "Postfix",
+  "Binary",
+  "Coalesce",
+  "Conditional",
+  "Is",
+  "TypePattern",
+  "NullPattern",
+  "ConstantPattern",
+  "As",
+  "TypeOf",
+  "SizeOf",
+  "Default",
+  "NameOf",
+  "Checked",
+  "Parenthesized",
+  "Literal",
+  "InterpolatedString",
+  "InterpolatedText",
+  "Interpolation",
+  "NamedType",
+  "TypeNamePart",
+  "ArrayType",
+  "NullableType",
+  "OmittedTypeArgument"
+]);
+function readsOnly(source) {
+  const { program, errors } = parse2(source);
+  if (errors.length > 0 || program.statements.length !== 1) return false;
+  const [only] = program.statements;
+  return only?.kind === "ExpressionStatement" && pure(only.expression);
+}
+function pure(node) {
+  if (Array.isArray(node)) return node.every(pure);
+  if (typeof node !== "object" || node === null) return true;
+  const n = node;
+  if (typeof n.kind === "string") {
+    if (!READING.has(n.kind)) return false;
+    if ((n.kind === "Unary" || n.kind === "Postfix") && (n.operator === "++" || n.operator === "--"))
+      return false;
+  }
+  for (const [k, v] of Object.entries(node)) if (k !== "span" && !pure(v)) return false;
+  return true;
+}
+
 // eval/evaluate.ts
 var DEFAULT_USINGS = [
   "System",
   "System.Collections.Generic",
+  "System.Linq",
   "UnityEngine",
   "Unity.Entities",
   "Unity.Mathematics",
@@ -10655,7 +13526,53 @@ var EvalError = class extends Error {
 async function bind(source, runtime, options = {}) {
   await prepare(source, runtime, options);
 }
-async function prepare(source, runtime, options) {
+function settingsOf(options) {
+  return {
+    usings: options.usings ?? DEFAULT_USINGS,
+    anyNamespace: options.anyNamespace ?? true,
+    ...options.builtins ? { builtins: options.builtins } : {},
+    ...options.functions ? { functions: options.functions } : {},
+    ...options.scope ? { scope: options.scope } : {}
+  };
+}
+async function prepare(source, runtime, options = {}) {
+  const settings = settingsOf(options);
+  const cache = options.programs;
+  const key2 = shapeKey(source, settings);
+  const kept = cache?.get(key2);
+  if (kept) {
+    cache.stats.hits++;
+    return kept;
+  }
+  const program = parsed(source);
+  const notes = /* @__PURE__ */ new WeakMap();
+  const binder = new Interpreter(runtime, settings, { notes });
+  await guard(async () => {
+    binder.dry++;
+    await binder.run(program);
+  });
+  const variable = scopeVariableNamed(program, settings);
+  const prepared = {
+    source,
+    program,
+    notes,
+    key: key2,
+    ...variable !== void 0 ? { variable } : {}
+  };
+  if (cache) {
+    cache.stats.misses++;
+    cache.set(prepared);
+  }
+  return prepared;
+}
+function scopeVariableNamed(program, settings) {
+  const [only, ...more] = program.statements;
+  if (more.length > 0 || only?.kind !== "ExpressionStatement") return void 0;
+  const e = only.expression;
+  if (e.kind !== "Name" || e.alias || e.typeArgs.length > 0) return void 0;
+  return settings.scope?.variables.has(e.name) ? e.name : void 0;
+}
+function parsed(source) {
   const { program, errors } = parse2(source);
   if (errors.length > 0) {
     const shown = errors.slice(0, 5).map((e) => e.message);
@@ -10670,23 +13587,21 @@ async function prepare(source, runtime, options) {
   }
   if (program.statements.length === 0)
     throw new EvalError("EVAL_SYNTAX", "nothing to evaluate: write an expression");
-  const settings = {
-    usings: options.usings ?? DEFAULT_USINGS,
-    anyNamespace: options.anyNamespace ?? true,
-    ...options.builtins ? { builtins: options.builtins } : {},
-    ...options.functions ? { functions: options.functions } : {},
-    ...options.scope ? { scope: options.scope } : {}
-  };
-  const notes = /* @__PURE__ */ new WeakMap();
-  const binder = new Interpreter(runtime, settings, { notes });
-  await guard(async () => {
-    binder.dry++;
-    await binder.run(program);
-  });
-  return { program, settings, notes };
+  return program;
 }
 async function evaluate(source, runtime, options = {}) {
-  const { program, settings, notes } = await prepare(source, runtime, options);
+  return execute(await prepare(source, runtime, options), runtime, options);
+}
+async function run(prepared, runtime, options = {}) {
+  if (shapeKey(prepared.source, settingsOf(options)) !== prepared.key)
+    throw new EvalError(
+      "EVAL_UNSUPPORTED",
+      "the program was prepared for another scope (other names or types in scope): prepare it again"
+    );
+  return execute(prepared, runtime, options);
+}
+async function execute(prepared, runtime, options) {
+  const settings = settingsOf(options);
   const release = runtime.game.release?.bind(runtime.game);
   if (options.budget?.releaseBetweenStatements && !release)
     throw new EvalError(
@@ -10700,18 +13615,16 @@ async function evaluate(source, runtime, options = {}) {
     if (e instanceof RangeError) throw new EvalError("EVAL_UNSUPPORTED", e.message);
     throw e;
   }
-  const interpreter = new Interpreter(runtime, settings, { notes, budget });
   try {
-    const last = await guard(() => interpreter.run(program));
-    const voidType = await interpreter.wk.keyword("void");
-    if (last.type !== "null" && last.type.key === voidType.key) return { kind: "void" };
-    const type = last.type === "null" ? "<null>" : await csharpName(runtime.metadata, last.type);
+    const { last, metadata } = prepared.variable !== void 0 ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata } : await interpret(prepared, runtime, settings, budget);
+    if (!last) return { kind: "void" };
+    const type = last.type === "null" ? "<null>" : await csharpName(metadata, last.type);
     return {
       kind: "value",
       type,
       staticType: last.type === "null" ? void 0 : last.type,
       value: last.value,
-      text: await formatValue(runtime, last.value)
+      text: await formatValue({ metadata, game: runtime.game }, last.value)
     };
   } catch (e) {
     if (e instanceof ManagedException)
@@ -10724,8 +13637,21 @@ async function evaluate(source, runtime, options = {}) {
       };
     if (e instanceof GameExceptionError)
       return { kind: "exception", type: e.type, message: e.gameMessage, stackTrace: e.stackTrace };
+    if (e instanceof EvalError && e.code !== "EVAL_BUDGET") options.programs?.delete(prepared.key);
     throw e;
   }
+}
+async function interpret({ program, notes }, runtime, settings, budget) {
+  const interpreter = new Interpreter(runtime, settings, { notes, budget });
+  const last = await guard(() => interpreter.run(program));
+  const voidType = await interpreter.wk.keyword("void");
+  const isVoid = last.type !== "null" && last.type.key === voidType.key;
+  return { last: isVoid ? void 0 : last, metadata: interpreter.md };
+}
+async function readVariable(settings, name2) {
+  const v = settings.scope?.variables.get(name2);
+  if (!v) throw new Error(`the scope has no variable '${name2}' although its key says so`);
+  return { type: v.type, value: await v.read() };
 }
 async function guard(fn) {
   try {
@@ -12235,11 +15161,11 @@ function readInvokeResult(r, v) {
     out.outArgs = readValues(r, v, r.count("out argument count"));
   return out;
 }
-function writeCall(w, call, v) {
-  w.methodId(call.methodId);
-  writeValue(w, call.thisArg, v);
-  w.i32(call.args.length);
-  for (const a of call.args) writeValue(w, a, v);
+function writeCall(w, call2, v) {
+  w.methodId(call2.methodId);
+  writeValue(w, call2.thisArg, v);
+  w.i32(call2.args.length);
+  for (const a of call2.args) writeValue(w, a, v);
 }
 function guardTypeName(name2) {
   if (/[[\]*&,]/.test(name2)) {
@@ -14625,8 +17551,8 @@ function parseHeader(d) {
   return { width, height, bitDepth, colorType, interlaced: d[12] === 1 };
 }
 function passesOf(h) {
-  const all = h.interlaced ? ADAM7 : [[0, 0, 1, 1]];
-  return all.map(([x0, y0, dx, dy]) => ({
+  const all2 = h.interlaced ? ADAM7 : [[0, 0, 1, 1]];
+  return all2.map(([x0, y0, dx, dy]) => ({
     x0,
     y0,
     dx,
@@ -17345,15 +20271,15 @@ var TypeCatalog = class {
       ]);
       const depth = (declaringTypeId) => ids2.indexOf(declaringTypeId);
       const field = fields.items.find((f) => f.name === name2);
-      const property = properties.items.find((p) => p.name === name2);
+      const property2 = properties.items.find((p) => p.name === name2);
       const overloads = methods.items.filter((m) => m.name === name2);
       const candidates = [];
       if (field)
         candidates.push({ at: depth(field.declaringType.typeId), found: { kind: "field", field } });
-      if (property) {
+      if (property2) {
         candidates.push({
-          at: depth(property.declaringType.typeId),
-          found: { kind: "property", property }
+          at: depth(property2.declaringType.typeId),
+          found: { kind: "property", property: property2 }
         });
       }
       if (overloads[0]) {
@@ -17364,14 +20290,14 @@ var TypeCatalog = class {
       }
       candidates.sort((a, b) => a.at - b.at);
       if (candidates[0]) return candidates[0].found;
-      const all = memberNames([...fields.items, ...properties.items, ...methods.items]);
+      const all2 = memberNames([...fields.items, ...properties.items, ...methods.items]);
       const typeName2 = displayTypeName(chain[0].info.fullName);
       throw Errors.memberNotFound(
         typeName2,
         name2,
         closestNames(
           name2,
-          all.map((n) => ({ label: n, keys: [n] }))
+          all2.map((n) => ({ label: n, keys: [n] }))
         )
       );
     });
@@ -17399,9 +20325,9 @@ var TypeCatalog = class {
   methodSignature(methodId) {
     return this.translate(() => this.signatures.of(methodId));
   }
-  async translate(run) {
+  async translate(run2) {
     try {
-      return await run();
+      return await run2();
     } catch (e) {
       throw fromSdbError(e, this.conn.endpoint);
     }
@@ -17477,6 +20403,12 @@ function classNamesByAssembly(conn, typeIds) {
 }
 
 // unity/invoker.ts
+function outcomeOf(r) {
+  const outcome = { result: r.result };
+  if (r.outThis) outcome.outThis = r.outThis;
+  if (r.outArgs) outcome.outArgs = r.outArgs;
+  return outcome;
+}
 var ABORT_GRACE_MS = 2e3;
 var MESSAGE_CHARS = 8e3;
 var MainThreadInvoker = class {
@@ -17505,9 +20437,13 @@ var MainThreadInvoker = class {
   }
   /** Runs one method on the main thread; the VM must be suspended by the caller's window. */
   invoke(methodId, thisArg, args2, options = {}) {
-    const run = this.idle ? this.invokeParked(methodId, thisArg, args2, options) : this.queue.then(() => this.invokeParked(methodId, thisArg, args2, options));
+    return this.inTurn(() => this.invokeParked(methodId, thisArg, args2, options));
+  }
+  /** Runs `fn` after the calls before it: one at a time (one pending invoke per thread); no hop when idle. */
+  inTurn(fn) {
+    const run2 = this.idle ? fn() : this.queue.then(fn);
     this.idle = false;
-    const settled = run.then(
+    const settled = run2.then(
       () => void 0,
       () => void 0
     );
@@ -17515,7 +20451,44 @@ var MainThreadInvoker = class {
     void settled.then(() => {
       if (this.queue === settled) this.idle = true;
     });
-    return run;
+    return run2;
+  }
+  /**
+   * Runs several methods on the main thread in one VM.INVOKE_METHODS (protocol 2.22+): the
+   * agent resumes the VM once, runs them in order and suspends it once, instead of once per
+   * call (the suspend and resume of every thread are most of a cheap invoke's cost). Their
+   * arguments are fixed when sent, so a call cannot take an earlier one's result; `options`
+   * hold for all of them, and `timeoutMs` bounds the whole batch. The first call that threw is
+   * reported as the game's exception (the calls after it ran). An agent before 2.22 (or a
+   * runtime that refuses the command) gets the calls one by one.
+   */
+  invokeMany(calls, options = {}) {
+    if (calls.length === 0) return Promise.resolve([]);
+    return this.inTurn(() => this.invokeManyParked(calls, options));
+  }
+  /** Whether this agent takes VM.INVOKE_METHODS (2.22+, not refused by its runtime). */
+  batches() {
+    return (this.conn.version === ProtocolVersion.UNSET || this.conn.version.atLeast(22)) && this.conn.runtime.refused["VM.INVOKE_METHODS"] === void 0;
+  }
+  async invokeManyParked(calls, options) {
+    if (calls.length === 1 || !this.batches()) {
+      const out = [];
+      for (const c of calls)
+        out.push(await this.invokeParked(c.methodId, c.thisArg, c.args, options));
+      return out;
+    }
+    const replies = await this.parked(
+      calls.length,
+      options,
+      (flags, timeoutMs, onSent) => this.conn.send(
+        "VM.INVOKE_METHODS",
+        { threadId: this.threadId, flags, calls },
+        { timeoutMs, onSent }
+      )
+    );
+    const threw = replies.find((r) => r.threw);
+    if (threw?.threw) throw Errors.gameException(await this.describeException(threw.exception));
+    return replies.map((r) => r.threw ? { result: Values.null() } : outcomeOf(r));
   }
   async invokeParked(methodId, thisArg, args2, options) {
     const raw = await this.invokeRaw(methodId, thisArg, args2, options);
@@ -17523,6 +20496,24 @@ var MainThreadInvoker = class {
     return raw.outcome;
   }
   async invokeRaw(methodId, thisArg, args2, options) {
+    const r = await this.parked(
+      1,
+      options,
+      (flags, timeoutMs, onSent) => this.conn.send(
+        "VM.INVOKE_METHOD",
+        { threadId: this.threadId, flags, methodId, thisArg, args: args2 },
+        { timeoutMs, onSent }
+      )
+    );
+    if (r.threw) return { threw: true, exception: r.exception };
+    return { threw: false, outcome: outcomeOf(r) };
+  }
+  /**
+   * Sends an invoke command (`calls` methods) once the main thread is parked, bounded: the
+   * flags, the retry while the agent answers NOT_SUSPENDED (within the park bound), the abort
+   * when the call outlives its bound.
+   */
+  async parked(calls, options, send) {
     const single = this.opts.singleThreaded?.(this.threadId) === true;
     const flags = InvokeFlags.DISABLE_BREAKPOINTS | (single ? InvokeFlags.SINGLE_THREADED : 0) | (options.virtual ? InvokeFlags.VIRTUAL : 0) | (options.returnOutThis ? InvokeFlags.RETURN_OUT_THIS : 0) | (options.returnOutArgs ? InvokeFlags.RETURN_OUT_ARGS : 0);
     const parkMs = options.parkTimeoutMs ?? this.opts.parkTimeoutMs;
@@ -17537,24 +20528,16 @@ var MainThreadInvoker = class {
           (e) => this.opts.log?.(`abort of invoke ${packetId} failed: ${e.message}`)
         );
       }, callMs);
-      this.invokes++;
+      this.invokes += calls;
       if (!single) this.allThreadCalls++;
       try {
-        const r = await this.conn.send(
-          "VM.INVOKE_METHOD",
-          { threadId: this.threadId, flags, methodId, thisArg, args: args2 },
-          { timeoutMs: callMs + ABORT_GRACE_MS, onSent: (id) => packetId = id }
-        );
+        const r = await send(flags, callMs + ABORT_GRACE_MS, (id) => packetId = id);
         if (expired) throw Errors.timeout("the call in the game", callMs, true);
-        if (r.threw) return { threw: true, exception: r.exception };
-        const outcome = { result: r.result };
-        if (r.outThis) outcome.outThis = r.outThis;
-        if (r.outArgs) outcome.outArgs = r.outArgs;
-        return { threw: false, outcome };
+        return r;
       } catch (e) {
         if (expired) throw Errors.timeout("the call in the game", callMs, true);
         if (!isAgentError(e, ErrorCode2.NOT_SUSPENDED)) throw fromSdbError(e, this.opts.endpoint);
-        this.invokes--;
+        this.invokes -= calls;
         if (performance.now() - started >= parkMs) throw Errors.mainThreadBusy(parkMs);
         await new Promise((r) => setImmediate(r));
       } finally {
@@ -17645,12 +20628,12 @@ async function findMainThreadCheck(conn) {
     ignoreCase: false
   });
   if (!unityObject) return void 0;
-  const [method] = await conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
+  const [method2] = await conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
     typeId: unityObject,
     name: "CurrentThreadIsMainThread",
     flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly
   });
-  return method;
+  return method2;
 }
 
 // unity/type-names-by-invoke.ts
@@ -17983,6 +20966,12 @@ async function runInWindow(host, a, label2, op, options, started) {
         wrote = true;
         return invoker.invoke(methodId, thisArg, args2, o);
       },
+      invokeMany: async (calls, o) => {
+        const invoker = await a.invoker();
+        invokes += calls.length;
+        wrote = true;
+        return invoker.invokeMany(calls, o);
+      },
       markWrite: checkWrite
     };
     const value = await op(ctx);
@@ -18016,6 +21005,7 @@ async function runWithoutWindow(host, a, label2, op, started) {
       catalog: a.catalog,
       mainThread: refuse,
       invoke: refuse,
+      invokeMany: refuse,
       markWrite: refuse
     });
     return { value, cost: simpleCost(a, before, started) };
@@ -18466,8 +21456,8 @@ async function gameIdentity(conn, player) {
     conn.send("THREAD.GET_TID", { threadId: thread }),
     conn.send("THREAD.GET_ID", { threadId: thread })
   ]);
-  const run = player?.guid !== void 0 ? ` run ${player.guid}` : "";
-  return `tid ${tid} thread@0x${address.toString(16)}${run}`;
+  const run2 = player?.guid !== void 0 ? ` run ${player.guid}` : "";
+  return `tid ${tid} thread@0x${address.toString(16)}${run2}`;
 }
 
 // unity/session/session.ts
@@ -19061,6 +22051,8 @@ async function toWire(v, support) {
       return Values.null();
     case "void":
       throw new Error("a void value cannot be passed to the game");
+    case "client":
+      throw new Error("a client-side delegate or sequence cannot be passed to the game");
     case "bool":
       return Values.bool(v.value);
     case "number": {
@@ -19412,16 +22404,16 @@ var GameMetadata = class {
     await this.describe(handleOf(id));
     return handleOf(id);
   }
-  async instantiateMethod(method, args2) {
+  async instantiateMethod(method2, args2) {
     let id;
     try {
       id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
-        methodId: method.handle,
+        methodId: method2.handle,
         typeArgIds: args2.map(typeIdOf)
       });
     } catch (e) {
       if (e instanceof SdbAgentError && e.errorName === "INVALID_ARGUMENT")
-        throw new InstantiationRefusedError(`${method.name}: ${e.message}`);
+        throw new InstantiationRefusedError(`${method2.name}: ${e.message}`);
       throw e;
     }
     return this.method(id);
@@ -19719,6 +22711,7 @@ var GameValues = class {
         return value.type ?? handleOf(await this.conn.send("OBJECT_REF.GET_TYPE", { objectId: value.ref.id }));
       case "struct":
       case "enum":
+      case "client":
         return value.type;
       case "string":
         return handleOf(await this.type("System.String"));
@@ -19864,12 +22857,12 @@ var ObservedWrites = class extends GameValues {
    * getter (an invoke each, in this window). A property without a getter, or whose getter
    * throws, is set all the same and told as a write that cannot be undone.
    */
-  async observedSet(property, thisArg, args2, evalArgs, set) {
+  async observedSet(property2, thisArg, args2, evalArgs, set) {
     const observer = this.onWrite;
     const objectId = thisArg.kind === "object" ? thisArg.objectId : void 0;
     if (!observer || objectId !== void 0 && this.made.has(objectId)) return set();
     const indexArgs = args2.slice(0, -1);
-    const where = await this.propertyLocation(property, objectId, indexArgs, evalArgs);
+    const where = await this.propertyLocation(property2, objectId, indexArgs, evalArgs);
     if (!where.getter) {
       const r2 = await set();
       observer({
@@ -19965,17 +22958,17 @@ var SessionGameAccess = class extends ObservedWrites {
       );
       const handleType = await this.metadata.findType("System.RuntimeTypeHandle");
       const getter = systemType && (await this.metadata.members(systemType, "TypeHandle")).properties[0]?.getter;
-      const run = helpers && handleType && (await this.metadata.members(helpers, "RunClassConstructor")).methods.find(
+      const run2 = helpers && handleType && (await this.metadata.members(helpers, "RunClassConstructor")).methods.find(
         (m) => m.parameters.length === 1 && m.parameters[0].type.key === handleType.key
       );
-      if (!getter || !run)
+      if (!getter || !run2)
         throw new Error("RuntimeHelpers.RunClassConstructor(RuntimeTypeHandle) is not available");
       const typeObject = await this.conn.send("TYPE.GET_OBJECT", { typeId });
       const handle = await this.ctx.invoke(getter.handle, Values.object(typeObject), [], {
         virtual: true
       });
       try {
-        await this.ctx.invoke(run.handle, Values.null(), [handle.result]);
+        await this.ctx.invoke(run2.handle, Values.null(), [handle.result]);
       } catch (e) {
         if (e instanceof UnityError && e.code === "GAME_EXCEPTION") {
           const d = e.details;
@@ -20064,26 +23057,26 @@ var SessionGameAccess = class extends ObservedWrites {
       });
     });
   }
-  async invoke(method, thisArg, args2, options) {
+  async invoke(method2, thisArg, args2, options) {
     const wireArgs = [];
     for (let i = 0; i < args2.length; i++) {
-      wireArgs.push(await this.wireFor(args2[i], method.parameters[i]?.type));
+      wireArgs.push(await this.wireFor(args2[i], method2.parameters[i]?.type));
     }
-    const wireThis = thisArg ? await this.wireFor(thisArg, method.declaringType) : Values.null();
-    const call = () => this.ctx.invoke(method.handle, wireThis, wireArgs, {
+    const wireThis = thisArg ? await this.wireFor(thisArg, method2.declaringType) : Values.null();
+    const call2 = () => this.ctx.invoke(method2.handle, wireThis, wireArgs, {
       virtual: options.virtual,
       returnOutThis: options.outThis,
       returnOutArgs: options.outArgs
     });
-    const property = options.propertySet;
+    const property2 = options.propertySet;
     try {
-      const r = property?.setter && (wireThis.kind === "object" || !thisArg && property.isStatic) ? await this.observedSet(property, wireThis, wireArgs, args2, call) : await call();
-      if (method.isConstructor && !thisArg && r.result.kind === "object")
+      const r = property2?.setter && (wireThis.kind === "object" || !thisArg && property2.isStatic) ? await this.observedSet(property2, wireThis, wireArgs, args2, call2) : await call2();
+      if (method2.isConstructor && !thisArg && r.result.kind === "object")
         this.made.add(r.result.objectId);
       const out = {
-        result: await fromWire(r.result, this.metadata, method.returnType)
+        result: await fromWire(r.result, this.metadata, method2.returnType)
       };
-      if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata, method.declaringType);
+      if (r.outThis) out.outThis = await fromWire(r.outThis, this.metadata, method2.declaringType);
       if (r.outArgs)
         out.outArgs = await Promise.all(r.outArgs.map((a) => fromWire(a, this.metadata)));
       return out;
@@ -20231,7 +23224,7 @@ async function evaluateInGame(ctx, source, options = {}, remember = true, onWrit
   game.onWrite = onWrite;
   metadata.invokeRoute = (kind, base, args2, rank2) => constructedTypeId(ctx, game, metadata, kind, base, args2, rank2);
   const runtime = { metadata, game };
-  const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
+  const defaults = options.builtins && options.functions ? { builtins: options.builtins, functions: options.functions } : await unityBuiltins(runtime, lastValueOf(ctx));
   try {
     const result = await evaluate(source, runtime, {
       ...options,
@@ -20594,16 +23587,16 @@ function throwIfException(result, doing) {
     details: { type: result.type, message: result.message, stackTrace: result.stackTrace }
   });
 }
-function lacking(method, e) {
+function lacking(method2, e) {
   if (!(e instanceof Error)) return new UnityError("INTERNAL", messageOf(e), { cause: e });
   if (!(e instanceof UnityError) || !(e.cause instanceof EvalError)) return e;
   return new UnityError(
     "UNSUPPORTED",
-    `this game lacks what a ${method} screenshot needs: ${e.message}${method === "capture-file" ? ". Hold the game first (suspend): a held game is captured by rendering Camera.main instead" : ""}`,
+    `this game lacks what a ${method2} screenshot needs: ${e.message}${method2 === "capture-file" ? ". Hold the game first (suspend): a held game is captured by rendering Camera.main instead" : ""}`,
     { cause: e, ...e.details ? { details: e.details } : {} }
   );
 }
-function shrink(png, maxSize, method) {
+function shrink(png, maxSize, method2) {
   let decoded;
   try {
     decoded = decodePng(png);
@@ -20611,7 +23604,7 @@ function shrink(png, maxSize, method) {
     if (!(e instanceof PngError)) throw e;
     throw new UnityError(
       e.kind === "unsupported" ? "UNSUPPORTED" : "INTERNAL",
-      `the game's screenshot (${method}, ${png.length} bytes) cannot be read: ${e.message}`,
+      `the game's screenshot (${method2}, ${png.length} bytes) cannot be read: ${e.message}`,
       { cause: e }
     );
   }
@@ -20623,7 +23616,7 @@ function shrink(png, maxSize, method) {
     height: image.height,
     sourceWidth: decoded.width,
     sourceHeight: decoded.height,
-    method
+    method: method2
   };
 }
 
@@ -20684,15 +23677,15 @@ var CHANGES_GAME = {
   idempotentHint: false,
   openWorldHint: false
 };
-function toolContext(call, game) {
-  const job = call.job;
+function toolContext(call2, game) {
+  const job = call2.job;
   if (game) job?.onGame(game.id);
   const need = () => {
     if (!game) throw new Error("a tool that routes no game used its game");
     return game;
   };
   return {
-    ...call,
+    ...call2,
     game,
     signal: job?.signal,
     progress: job?.progress ?? (() => void 0),
@@ -21052,8 +24045,8 @@ var Server = class extends Protocol {
     if (typeof methodValue !== "string") {
       throw new Error("Schema method literal must be a string");
     }
-    const method = methodValue;
-    if (method === "tools/call") {
+    const method2 = methodValue;
+    if (method2 === "tools/call") {
       const wrappedHandler = async (request, extra) => {
         const validatedRequest = safeParse(CallToolRequestSchema, request);
         if (!validatedRequest.success) {
@@ -21081,53 +24074,53 @@ var Server = class extends Protocol {
     }
     return super.setRequestHandler(requestSchema, handler);
   }
-  assertCapabilityForMethod(method) {
-    switch (method) {
+  assertCapabilityForMethod(method2) {
+    switch (method2) {
       case "sampling/createMessage":
         if (!this._clientCapabilities?.sampling) {
-          throw new Error(`Client does not support sampling (required for ${method})`);
+          throw new Error(`Client does not support sampling (required for ${method2})`);
         }
         break;
       case "elicitation/create":
         if (!this._clientCapabilities?.elicitation) {
-          throw new Error(`Client does not support elicitation (required for ${method})`);
+          throw new Error(`Client does not support elicitation (required for ${method2})`);
         }
         break;
       case "roots/list":
         if (!this._clientCapabilities?.roots) {
-          throw new Error(`Client does not support listing roots (required for ${method})`);
+          throw new Error(`Client does not support listing roots (required for ${method2})`);
         }
         break;
       case "ping":
         break;
     }
   }
-  assertNotificationCapability(method) {
-    switch (method) {
+  assertNotificationCapability(method2) {
+    switch (method2) {
       case "notifications/message":
         if (!this._capabilities.logging) {
-          throw new Error(`Server does not support logging (required for ${method})`);
+          throw new Error(`Server does not support logging (required for ${method2})`);
         }
         break;
       case "notifications/resources/updated":
       case "notifications/resources/list_changed":
         if (!this._capabilities.resources) {
-          throw new Error(`Server does not support notifying about resources (required for ${method})`);
+          throw new Error(`Server does not support notifying about resources (required for ${method2})`);
         }
         break;
       case "notifications/tools/list_changed":
         if (!this._capabilities.tools) {
-          throw new Error(`Server does not support notifying of tool list changes (required for ${method})`);
+          throw new Error(`Server does not support notifying of tool list changes (required for ${method2})`);
         }
         break;
       case "notifications/prompts/list_changed":
         if (!this._capabilities.prompts) {
-          throw new Error(`Server does not support notifying of prompt list changes (required for ${method})`);
+          throw new Error(`Server does not support notifying of prompt list changes (required for ${method2})`);
         }
         break;
       case "notifications/elicitation/complete":
         if (!this._clientCapabilities?.elicitation?.url) {
-          throw new Error(`Client does not support URL elicitation (required for ${method})`);
+          throw new Error(`Client does not support URL elicitation (required for ${method2})`);
         }
         break;
       case "notifications/cancelled":
@@ -21136,38 +24129,38 @@ var Server = class extends Protocol {
         break;
     }
   }
-  assertRequestHandlerCapability(method) {
+  assertRequestHandlerCapability(method2) {
     if (!this._capabilities) {
       return;
     }
-    switch (method) {
+    switch (method2) {
       case "completion/complete":
         if (!this._capabilities.completions) {
-          throw new Error(`Server does not support completions (required for ${method})`);
+          throw new Error(`Server does not support completions (required for ${method2})`);
         }
         break;
       case "logging/setLevel":
         if (!this._capabilities.logging) {
-          throw new Error(`Server does not support logging (required for ${method})`);
+          throw new Error(`Server does not support logging (required for ${method2})`);
         }
         break;
       case "prompts/get":
       case "prompts/list":
         if (!this._capabilities.prompts) {
-          throw new Error(`Server does not support prompts (required for ${method})`);
+          throw new Error(`Server does not support prompts (required for ${method2})`);
         }
         break;
       case "resources/list":
       case "resources/templates/list":
       case "resources/read":
         if (!this._capabilities.resources) {
-          throw new Error(`Server does not support resources (required for ${method})`);
+          throw new Error(`Server does not support resources (required for ${method2})`);
         }
         break;
       case "tools/call":
       case "tools/list":
         if (!this._capabilities.tools) {
-          throw new Error(`Server does not support tools (required for ${method})`);
+          throw new Error(`Server does not support tools (required for ${method2})`);
         }
         break;
       case "tasks/get":
@@ -21175,7 +24168,7 @@ var Server = class extends Protocol {
       case "tasks/result":
       case "tasks/cancel":
         if (!this._capabilities.tasks) {
-          throw new Error(`Server does not support tasks capability (required for ${method})`);
+          throw new Error(`Server does not support tasks capability (required for ${method2})`);
         }
         break;
       case "ping":
@@ -21183,14 +24176,14 @@ var Server = class extends Protocol {
         break;
     }
   }
-  assertTaskCapability(method) {
-    assertClientRequestTaskCapability(this._clientCapabilities?.tasks?.requests, method, "Client");
+  assertTaskCapability(method2) {
+    assertClientRequestTaskCapability(this._clientCapabilities?.tasks?.requests, method2, "Client");
   }
-  assertTaskHandlerCapability(method) {
+  assertTaskHandlerCapability(method2) {
     if (!this._capabilities) {
       return;
     }
-    assertToolsCallTaskCapability(this._capabilities.tasks?.requests, method, "Server");
+    assertToolsCallTaskCapability(this._capabilities.tasks?.requests, method2, "Server");
   }
   async _oninitialize(request) {
     const requestedVersion = request.params.protocolVersion;
@@ -21474,13 +24467,13 @@ var JobTable = class {
   expiry = /* @__PURE__ */ new Map();
   next = 1;
   /** Starts `run` as a job of `caller` (running until `run` settles; it never rejects here). */
-  start(tool, caller, run) {
+  start(tool, caller, run2) {
     const job = new Job(`j-${this.next++}`, tool, caller);
     this.jobs.set(job.id, job);
     void (async () => {
       let result;
       try {
-        result = await run(job);
+        result = await run2(job);
       } catch (e) {
         result = {
           isError: true,
@@ -21603,8 +24596,8 @@ function jobReply(job) {
     }
   };
 }
-async function answerAsJob(jobs, tool, caller, request, waitMs, run) {
-  const job = jobs.start(tool, caller, run);
+async function answerAsJob(jobs, tool, caller, request, waitMs, run2) {
+  const job = jobs.start(tool, caller, run2);
   if (waitMs === 0) {
     jobs.detach(job);
     return jobReply(job);
@@ -21759,7 +24752,7 @@ async function advanceAlone(session, { debug, journal }, req) {
   const started = performance.now();
   const { frames, seconds } = req;
   const costs = [];
-  const run = async (source) => {
+  const run2 = async (source) => {
     const r = await evaluateInSession(session, req.caller, source, {}, journal);
     costs.push(r.cost);
     const v = r.value;
@@ -21793,7 +24786,7 @@ async function advanceAlone(session, { debug, journal }, req) {
     await new Promise((r) => setTimeout(r, OTHERS_HOLD_POLL_MS));
   }
   const waitedForHoldsMs = Math.round((performance.now() - holdWaitStarted) * 100) / 100;
-  const before = req.before !== void 0 ? await run(req.before) : void 0;
+  const before = req.before !== void 0 ? await run2(req.before) : void 0;
   const { mine, others } = session.holdsOf(req.caller);
   if (others.length > 0) throw Errors.holdNotOwned(req.caller, others);
   const frameBefore = await frameCount();
@@ -21853,7 +24846,7 @@ async function advanceAlone(session, { debug, journal }, req) {
   const elapsedMs = Math.round((performance.now() - runStarted) * 100) / 100;
   const endedEarly = stop === void 0 && cancelled() && (seconds !== void 0 ? elapsedMs < seconds * 1e3 : frameAfter < frameBefore + frames);
   if (released > 0) frameAfter = await frameCount();
-  const after = req.after !== void 0 ? await run(req.after) : void 0;
+  const after = req.after !== void 0 ? await run2(req.after) : void 0;
   const result = {
     ...frames !== void 0 ? { framesRequested: frames } : {},
     ...seconds !== void 0 ? { secondsRequested: seconds } : {},
@@ -22267,8 +25260,8 @@ function generatedName(typeName2, name2, isAsync) {
     };
   }
   const closure = CLOSURE.exec(typeName2);
-  const lambda = LAMBDA.exec(name2);
-  if (lambda) return { type: closure ? closure[1] : typeName2, method: lambda[1], kind: "lambda" };
+  const lambda3 = LAMBDA.exec(name2);
+  if (lambda3) return { type: closure ? closure[1] : typeName2, method: lambda3[1], kind: "lambda" };
   if (closure?.[2] && /^<>m__\d+$/.test(name2))
     return { type: closure[1], method: closure[2], kind: "lambda" };
   return void 0;
@@ -22290,7 +25283,7 @@ function hoistedName(field) {
   if (/^[A-Za-z_][\w]*$/.test(field)) return { name: field };
   return void 0;
 }
-async function generatedBodies(conn, typeId, method, methodName2, localName) {
+async function generatedBodies(conn, typeId, method2, methodName2, localName) {
   const info2 = await conn.send("TYPE.GET_INFO", { typeId });
   const holders = [typeId];
   for (const nested of info2.nestedTypeIds) {
@@ -22312,7 +25305,7 @@ async function generatedBodies(conn, typeId, method, methodName2, localName) {
         continue;
       }
       const outer = g.kind === "local function" ? g.method.split(".")[0] : g.method;
-      if (outer === method) out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
+      if (outer === method2) out.push({ methodId, typeName: typeName2, name: name2, kind: g.kind });
     }
   }
   return out;
@@ -22519,11 +25512,11 @@ var LocationCache = class {
     return p;
   }
 };
-async function findMethods2(catalog, type, method, signature) {
+async function findMethods2(catalog, type, method2, signature) {
   const typeId = await catalog.resolveType(type);
-  const found = await catalog.findMember(typeId, method);
+  const found = await catalog.findMember(typeId, method2);
   if (found.kind !== "method") {
-    throw Errors.invalidArgument(`${type}.${method} is a ${found.kind}, not a method`);
+    throw Errors.invalidArgument(`${type}.${method2} is a ${found.kind}, not a method`);
   }
   const refs = found.overloads.map((m) => ({
     methodId: m.methodId,
@@ -22536,7 +25529,7 @@ async function findMethods2(catalog, type, method, signature) {
   const hits = refs.filter((r) => normalizeSignature(r.signature) === want);
   if (hits.length === 0) {
     throw Errors.invalidArgument(
-      `${type}.${method} has no overload ${signature}; overloads: ${refs.map((r) => r.signature).join(" ")}`
+      `${type}.${method2} has no overload ${signature}; overloads: ${refs.map((r) => r.signature).join(" ")}`
     );
   }
   return hits;
@@ -22562,40 +25555,47 @@ function normalizeSignature(s) {
 
 // unity/debug/frames.ts
 var MAX_VARIABLES = 40;
-async function frameSlots(cache, threadId, frame) {
-  const conn = cache.conn;
-  const { params, locals, info: info2, declaringTypeId } = await cache.methodFacts(frame.methodId);
-  const live = locals.locals.map((l, i) => ({ ...l, position: i })).filter((l) => l.liveStart <= frame.ilOffset && frame.ilOffset <= l.liveEnd);
-  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
-  const isStatic = (info2.attributes & MethodAttributes.Static) !== 0;
-  const ref = { threadId, frameId: frame.frameId };
-  const [values, self] = await Promise.all([
-    positions.length > 0 ? conn.send("STACK_FRAME.GET_VALUES", { ...ref, positions }) : Promise.resolve([]),
-    isStatic ? Promise.resolve(void 0) : conn.send("STACK_FRAME.GET_THIS", ref)
+async function slotShape(cache, methodId, ilOffset) {
+  const [{ params, locals, info: info2, declaringTypeId }, { typeName: typeName2 }] = await Promise.all([
+    cache.methodFacts(methodId),
+    cache.methodName(methodId)
   ]);
-  const slots = [];
-  params.paramNames.forEach(
-    (name2, i) => slots.push({
-      name: name2,
-      position: -(i + 1),
-      typeId: params.paramTypeIds[i],
-      kind: "param",
-      raw: values[i]
-    })
-  );
-  if (self)
-    slots.push({ name: "this", position: 0, typeId: declaringTypeId, kind: "this", raw: self });
-  live.forEach(
-    (l, i) => slots.push({
-      name: l.name,
-      position: l.position,
-      typeId: l.typeId,
-      kind: "local",
-      raw: values[params.paramNames.length + i]
-    })
-  );
-  const { typeName: typeName2 } = await cache.methodName(frame.methodId);
-  return self && isGeneratedHolder(typeName2) ? unhoist(cache, slots, declaringTypeId, isStateMachine(typeName2)) : unfoldClosures(cache, slots);
+  const live = locals.locals.map((l, i) => ({ ...l, position: i })).filter((l) => l.liveStart <= ilOffset && ilOffset <= l.liveEnd);
+  const hasThis = (info2.attributes & MethodAttributes.Static) === 0;
+  const slots = params.paramNames.map((name2, i) => ({
+    name: name2,
+    position: -(i + 1),
+    typeId: params.paramTypeIds[i],
+    kind: "param"
+  }));
+  if (hasThis) slots.push({ name: "this", position: 0, typeId: declaringTypeId, kind: "this" });
+  for (const l of live)
+    slots.push({ name: l.name, position: l.position, typeId: l.typeId, kind: "local" });
+  const positions = [...params.paramNames.map((_, i) => -(i + 1)), ...live.map((l) => l.position)];
+  return { slots, positions, hasThis, typeName: typeName2, declaringTypeId };
+}
+function isPlainShape(shape) {
+  return !(shape.hasThis && isGeneratedHolder(shape.typeName)) && !shape.slots.some((s) => isClosure(s.name, s.kind));
+}
+function sameShape(a, b) {
+  return a.slots.length === b.slots.length && a.slots.every((s, i) => {
+    const t = b.slots[i];
+    return s.name === t.name && s.position === t.position && s.typeId === t.typeId;
+  });
+}
+async function slotValues(conn, threadId, frameId, shape) {
+  const ref = { threadId, frameId };
+  const [values, self] = await Promise.all([
+    shape.positions.length > 0 ? conn.send("STACK_FRAME.GET_VALUES", { ...ref, positions: shape.positions }) : Promise.resolve([]),
+    shape.hasThis ? conn.send("STACK_FRAME.GET_THIS", ref) : Promise.resolve(void 0)
+  ]);
+  let next = 0;
+  return shape.slots.map((s) => ({ ...s, raw: s.kind === "this" ? self : values[next++] }));
+}
+async function frameSlots(cache, threadId, frame) {
+  const shape = await slotShape(cache, frame.methodId, frame.ilOffset);
+  const slots = await slotValues(cache.conn, threadId, frame.frameId, shape);
+  return shape.hasThis && isGeneratedHolder(shape.typeName) ? unhoist(cache, slots, shape.declaringTypeId, isStateMachine(shape.typeName)) : unfoldClosures(cache, slots);
 }
 function isClosure(name2, kind) {
   return kind === "param" && name2 === "" || DISPLAY_LOCAL.test(name2);
@@ -22707,9 +25707,9 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
       }
       if (native || index >= withVariables) return view;
       try {
-        const all = await frameSlots(cache, threadId, f);
-        const slots = all.slice(0, MAX_VARIABLES);
-        if (all.length > slots.length) view.moreVariables = all.length - slots.length;
+        const all2 = await frameSlots(cache, threadId, f);
+        const slots = all2.slice(0, MAX_VARIABLES);
+        if (all2.length > slots.length) view.moreVariables = all2.length - slots.length;
         view.variables = await Promise.all(
           slots.map(async (s) => ({
             name: s.name,
@@ -22732,24 +25732,25 @@ async function readStack(ctx, cache, threadId, maxFrames, withVariables) {
 }
 
 // unity/debug/frame-scope.ts
-async function frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slots) {
+async function frameScope(ctx, threadId, frameIndex, methodId, declaringTypeId, slots) {
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata);
   const enclosingType = handleOf(declaringTypeId);
   const frameIdNow = async () => {
     const now = (await readFrames(ctx.conn, threadId))[frameIndex];
-    if (!now || now.methodId !== frame.methodId)
+    if (!now || now.methodId !== methodId)
       throw new UnityError(
         "INVALID_ARGUMENT",
         `frame ${frameIndex} is no longer the frame evaluated in: the thread's stack changed`
       );
     return now.frameId;
   };
+  const rawOf = (slot) => typeof slot.raw === "function" ? slot.raw() : Promise.resolve(slot.raw);
   const variable = (slot, store) => {
     let current;
     const v = {
       type: handleOf(slot.typeId),
-      read: () => current ??= fromWire(slot.raw, metadata)
+      read: () => current ??= rawOf(slot).then((raw) => fromWire(raw, metadata))
     };
     if (!store) return v;
     return {
@@ -22797,10 +25798,12 @@ async function frameScope(ctx, threadId, frameIndex, frame, declaringTypeId, slo
       );
       continue;
     }
-    const struct = slot.raw.kind === "valuetype" && (await metadata.describe(enclosingType)).kind === "struct";
+    const struct = (typeof slot.raw === "function" || slot.raw.kind === "valuetype") && (await metadata.describe(enclosingType)).kind === "struct";
     self = variable(
       slot,
       struct ? async (frameId, value) => {
+        if ((await rawOf(slot)).kind !== "valuetype")
+          throw new UnityError("INVALID_ARGUMENT", "this frame's `this` is not a struct");
         await ctx.conn.send("STACK_FRAME.SET_THIS", { threadId, frameId, value });
         return ctx.conn.send("STACK_FRAME.GET_THIS", { threadId, frameId });
       } : void 0
@@ -22821,6 +25824,7 @@ function sameWire(a, b) {
 }
 
 // unity/debug/frame-eval.ts
+var FRAME_PROGRAMS = connectionPart("programs bound in frames", () => new ProgramCache());
 async function evaluateInFrame(ctx, cache, threadId, frameIndex, code, onWrite) {
   return (await frameEvaluator(ctx, cache, threadId, frameIndex, onWrite))(code);
 }
@@ -22847,23 +25851,66 @@ async function frameEvaluator(ctx, cache, threadId, frameIndex, onWrite) {
     ctx,
     threadId,
     frameIndex,
-    frame,
+    frame.methodId,
     user?.typeId ?? declaringTypeId,
     slots
   );
+  return evaluatorIn(ctx, threadId, scope, onWrite);
+}
+async function earlyFrameEvaluator(ctx, cache, threadId, at2) {
+  const shape = await slotShape(cache, at2.methodId, at2.ilOffset);
+  if (!isPlainShape(shape)) return void 0;
+  const top = (at2.frames ?? readFrames(ctx.conn, threadId)).then((frames) => frames[0]);
+  const confirmed = top.then(
+    async (f) => f !== void 0 && (f.flags & FrameFlags.NATIVE_TRANSITION) === 0 && f.methodId === at2.methodId && (f.ilOffset === at2.ilOffset || sameShape(shape, await slotShape(cache, f.methodId, f.ilOffset))),
+    () => false
+  );
+  let values;
+  const valuesOf = () => values ??= Promise.all([top, confirmed]).then(([f, ok]) => {
+    if (!ok || !f)
+      throw new UnityError(
+        "INVALID_ARGUMENT",
+        "the stopped frame is not the one its breakpoint names: evaluated again in it"
+      );
+    return slotValues(ctx.conn, threadId, f.frameId, shape);
+  });
+  const slots = shape.slots.map((s, i) => ({
+    ...s,
+    raw: async () => (await valuesOf())[i].raw
+  }));
+  const before = {
+    ...ctx,
+    invoke: async (...call2) => {
+      if (shape.slots.length > 0) await valuesOf().catch(() => void 0);
+      return ctx.invoke(...call2);
+    }
+  };
+  const scope = await frameScope(before, threadId, 0, at2.methodId, shape.declaringTypeId, slots);
+  return { run: await evaluatorIn(before, threadId, scope, void 0), confirmed };
+}
+async function evaluatorIn(ctx, threadId, scope, onWrite) {
   const metadata = metadataFor(ctx);
-  const defaults = await unityBuiltins(
-    { metadata, game: new SessionGameAccess(ctx, metadata) },
-    void 0
-  );
-  return (code) => evaluateInGame(
-    ctx,
-    code,
-    { builtins: defaults.builtins, functions: defaults.functions, scope },
-    false,
-    onWrite,
-    threadId
-  );
+  const game = new SessionGameAccess(ctx, metadata, threadId);
+  const runtime = { metadata, game };
+  const defaults = await unityBuiltins(runtime, void 0);
+  const options = {
+    builtins: defaults.builtins,
+    functions: defaults.functions,
+    scope,
+    programs: ctx.connection.part(FRAME_PROGRAMS)
+  };
+  let turn = Promise.resolve();
+  return (code) => {
+    const bound = turn.then(() => prepare(code, runtime, options));
+    const result = bound.then(
+      (p) => p.variable !== void 0 ? run(p, runtime, options) : evaluateInGame(ctx, code, options, false, onWrite, threadId)
+    );
+    turn = bound.then(
+      (p) => p.variable !== void 0 ? void 0 : result.catch(() => void 0),
+      () => void 0
+    );
+    return result;
+  };
 }
 
 // unity/debug/inspect.ts
@@ -22981,8 +26028,8 @@ var evalOutputSchema = evaluationSchema.extend({
     "what the call cost in the game; a journaled property assignment costs two getter invokes"
   )
 });
-function listedWrites(all) {
-  return all.slice(0, WRITES_SHOWN).map((w) => ({
+function listedWrites(all2) {
+  return all2.slice(0, WRITES_SHOWN).map((w) => ({
     where: w.where,
     ...w.journalId !== void 0 ? { journal_id: w.journalId } : {},
     undoable: w.journalId !== void 0,
@@ -23029,7 +26076,7 @@ function writesText(writes) {
 var evalTool = defineTool({
   name: "eval",
   title: "Evaluate C#",
-  description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms). Non-public members are reachable. Statements as in C# (blocks, if, for, foreach, while, do, switch, try/catch/finally, throw, `return e;` gives the value), within a budget (iterations, invokes, freeze ms; past one: EVAL_BUDGET at a statement boundary). Extension methods as statics: `Enumerable.Sum(xs)`. Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
+  description: "Run a short C# program in the game, on its main thread, and return the value of the last expression, formatted (bounded). Statements are separated by `;`; locals (`var x = ...;`) live for this call; `_` is the previous call's value. Builtins for ECS games: `world`, `em` (its EntityManager), `entity(index)` / `entity(index, version)`. Usings as a Unity script has them (System, System.Collections.Generic, UnityEngine, Unity.Entities, Unity.Mathematics, Unity.Collections, Unity.Transforms, System.Linq). Non-public members are reachable. Statements as in C# (blocks, if, for, foreach, while, do, switch, try/catch/finally, throw, `return e;` gives the value), within a budget (iterations, invokes, freeze ms; past one: EVAL_BUDGET at a statement boundary). Lambdas, local functions, anonymous objects, LINQ (`xs.Where(e => e.hp < 10).Select(e => e.name).ToList()`) and query syntax run here, not in the game: a lambda passed to a game method (List.Find, Sort) is refused; use LINQ instead. Assignments change the game and are journaled: `undo` restores them (the result lists each with its journal id, or why it cannot be undone: a property without a getter). A property assignment costs two extra getter invokes (the value before and after).",
   input: external_exports.object({
     code: external_exports.string().min(1).max(2e4).describe("the C# program"),
     budget: external_exports.object({
@@ -23815,14 +26862,14 @@ var EcsAccess = class extends EcsComponentTypes {
   /** World.All walked by Count and the indexer (enumerating it throws over the wire). */
   async worlds() {
     const worldType = await this.type(WORLD);
-    const all = await this.call(await this.method(worldType, "get_All", []), Values.null(), []);
-    if (all.kind !== "valuetype") throw EcsErrors.notEcsGame("World.All");
-    const count = await this.call(await this.method(all.typeId, "get_Count", []), all, []);
+    const all2 = await this.call(await this.method(worldType, "get_All", []), Values.null(), []);
+    if (all2.kind !== "valuetype") throw EcsErrors.notEcsGame("World.All");
+    const count = await this.call(await this.method(all2.typeId, "get_Count", []), all2, []);
     const n = count.kind === "i4" ? count.value : 0;
-    const item = await this.method(all.typeId, "get_Item", ["System.Int32"]);
+    const item = await this.method(all2.typeId, "get_Item", ["System.Int32"]);
     const out = [];
     for (let i = 0; i < n; i++) {
-      const w = await this.call(item, all, [Values.i4(i)]);
+      const w = await this.call(item, all2, [Values.i4(i)]);
       if (w.kind !== "object") continue;
       out.push({ objectId: w.objectId, name: await this.worldName(w.objectId) });
     }
@@ -24298,13 +27345,13 @@ async function infos(ecs, names) {
   }
   return out;
 }
-async function createQuery(ecs, em, all, any, none, disabled) {
+async function createQuery(ecs, em, all2, any, none2, disabled) {
   const ctTypeId = await ecs.type(COMPONENT_TYPE);
   if (em.kind !== "valuetype") throw Errors.invalidArgument("no EntityManager");
   if (any.length === 0 && disabled.length === 0) {
     const types = [
-      ...await Promise.all(all.map((c) => ecs.withAccess(c, 1))),
-      ...await Promise.all(none.map((c) => ecs.withAccess(c, 2)))
+      ...await Promise.all(all2.map((c) => ecs.withAccess(c, 1))),
+      ...await Promise.all(none2.map((c) => ecs.withAccess(c, 2)))
     ];
     const array = await ecs.newArray(ctTypeId, types);
     const m2 = await ecs.method(em.typeId, "CreateEntityQuery", [COMPONENT_TYPE_ARRAY]);
@@ -24317,9 +27364,9 @@ async function createQuery(ecs, em, all, any, none, disabled) {
   const fields = await ecs.md.allFields({ key: String(descType) });
   const writes = [];
   for (const [name2, list, mode] of [
-    ["All", all, 1],
+    ["All", all2, 1],
     ["Any", any, 1],
-    ["None", none, 2],
+    ["None", none2, 2],
     ["Disabled", disabled, 1]
   ]) {
     if (name2 === "Disabled" && list.length === 0) continue;
@@ -24359,25 +27406,25 @@ async function copyQuery(ecs, args2) {
       );
   }
   const inDisabled = (c) => disabled.some((d) => d.typeId === c.typeId);
-  const all = await infos(ecs, [
+  const all2 = await infos(ecs, [
     ...args2.all ?? [],
     ...read2.filter((r) => !inDisabled(r)).map((r) => r.fullName)
   ]);
   const any = await infos(ecs, args2.any);
-  const none = await infos(ecs, args2.none);
-  for (const n of none) {
-    if (all.some((a) => a.typeId === n.typeId))
+  const none2 = await infos(ecs, args2.none);
+  for (const n of none2) {
+    if (all2.some((a) => a.typeId === n.typeId))
       throw Errors.invalidArgument(`${n.fullName} is both required (all/read) and excluded (none)`);
   }
   for (const d of disabled) {
-    if ([...all, ...any, ...none].some((c) => c.typeId === d.typeId))
+    if ([...all2, ...any, ...none2].some((c) => c.typeId === d.typeId))
       throw Errors.invalidArgument(
         `${d.fullName} is in disabled and in all, any or none: a query names a type once`
       );
   }
   const world2 = await ecs.world(args2.world);
   const em = await ecs.entityManager(world2);
-  const q = await createQuery(ecs, em, all, any, none, disabled);
+  const q = await createQuery(ecs, em, all2, any, none2, disabled);
   const temp = await ecs.allocator("Temp");
   try {
     const entities = await toManaged(
@@ -25532,6 +28579,8 @@ var SceneCache = class {
   types = /* @__PURE__ */ new Map();
   methods = /* @__PURE__ */ new Map();
   typeObjects = /* @__PURE__ */ new Map();
+  /** Component types by the name a call gave (see SceneCalls.component). */
+  components = /* @__PURE__ */ new Map();
   /** Delegates by getter key, pinned in the game (see the file comment). */
   delegates = /* @__PURE__ */ new Map();
   /** Pinned object[]s (GCHandle) whose slots keep delegates and a call's arrays alive. */
@@ -25543,6 +28592,94 @@ var key = (g) => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
 function isCollected(e) {
   return e instanceof Error && /INVALID_OBJECT/.test(`${e.code} ${e.message}`);
 }
+var LEVEL_WAIT_MS = 50;
+var Levels = class {
+  constructor(run2, secure) {
+    this.run = run2;
+    this.secure = secure;
+  }
+  run;
+  secure;
+  /** Chains running (working or waiting). */
+  active = 0;
+  waiting = [];
+  /** Chains whose calls were sent and are not answered yet. */
+  sent = 0;
+  timer;
+  /**
+   * What a batch returned, made safe (see the class comment): every object it named but the
+   * last is asked for its type, all at once; the live ones are pinned (`keep`), then each one
+   * found gone is asked for again by its own call (its reply written with the VM suspended).
+   * The calls of a batch are reads, so a repeat changes nothing.
+   */
+  static async secure(out, calls, conn, keep, again) {
+    const gone = [];
+    await Promise.all(
+      out.slice(0, -1).map(async ({ result: v }, i) => {
+        if (v.kind !== "object" && v.kind !== "string") return;
+        try {
+          await conn.send("OBJECT_REF.GET_TYPE", { objectId: v.objectId });
+        } catch (e) {
+          if (!isCollected(e)) throw e;
+          gone.push(i);
+        }
+      })
+    );
+    if (gone.length === 0) return;
+    await Promise.all(out.filter((_, i) => !gone.includes(i)).map(({ result: v }) => keep(v)));
+    for (const i of gone.sort((x, y) => x - y)) {
+      out[i] = await again(calls[i]);
+      await keep(out[i].result);
+    }
+  }
+  call(calls, virtual) {
+    return new Promise((resolve2, reject3) => {
+      this.waiting.push({ calls, virtual, resolve: resolve2, reject: reject3 });
+      this.check();
+    });
+  }
+  ended() {
+    this.active--;
+    this.check();
+  }
+  check() {
+    if (this.waiting.length === 0) return;
+    if (this.waiting.length + this.sent >= this.active) {
+      this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = void 0;
+      if (this.waiting.length) this.flush();
+    }, LEVEL_WAIT_MS);
+  }
+  flush() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = void 0;
+    const batch = this.waiting.splice(0);
+    this.sent += batch.length;
+    void (async () => {
+      for (const virtual of [false, true]) {
+        const group = batch.filter((w) => w.virtual === virtual);
+        if (group.length === 0) continue;
+        try {
+          const calls = group.flatMap((w) => w.calls);
+          const out = await this.run(calls, virtual);
+          await this.secure(out, calls, virtual);
+          let at2 = 0;
+          for (const w of group) {
+            w.resolve(out.slice(at2, at2 + w.calls.length).map((o) => o.result));
+            at2 += w.calls.length;
+          }
+        } catch (e) {
+          for (const w of group) w.reject(e);
+        } finally {
+          this.sent -= group.length;
+        }
+      }
+    })();
+  }
+};
 var SceneCalls = class {
   constructor(ctx) {
     this.ctx = ctx;
@@ -25558,6 +28695,8 @@ var SceneCalls = class {
   forgetObjects() {
     this.cache.typeObjects.clear();
   }
+  /** Objects this call pinned (kept or for the connection's life). */
+  stored = /* @__PURE__ */ new Set();
   /** Slots this call holds (kept alive by a pinned holder until `release`). */
   held = [];
   /**
@@ -25566,11 +28705,20 @@ var SceneCalls = class {
    * Without it a collection run by a later invoke could take it (the agent's ids are weak).
    */
   async keep(v) {
+    return this.store(v, true);
+  }
+  /** `keep` for the connection's life: the slot is never released (delegates, separators). */
+  async pin(v) {
+    return this.store(v, false);
+  }
+  async store(v, untilRelease) {
     if (v.kind !== "object" && v.kind !== "string") return v;
+    if (this.stored.has(v.objectId)) return v;
+    this.stored.add(v.objectId);
     let h = this.cache.holders.find((x) => x.free.length > 0);
     if (!h) h = await this.newHolder();
     const slot = h.free.pop();
-    this.held.push({ holder: h.id, slot });
+    if (untilRelease) this.held.push({ holder: h.id, slot });
     let written;
     const sent = new Promise((resolve2) => written = resolve2);
     const set = this.conn.send(
@@ -25605,8 +28753,9 @@ var SceneCalls = class {
       )
     );
     for (const x of held) this.cache.holders.find((h) => h.id === x.holder)?.free.push(x.slot);
-    const failed = sets.find((r) => r.status === "rejected");
-    if (failed) throw failed.reason;
+    this.stored.clear();
+    const failed2 = sets.find((r) => r.status === "rejected");
+    if (failed2) throw failed2.reason;
   }
   async newHolder() {
     const a = await this.newArray(
@@ -25624,6 +28773,31 @@ var SceneCalls = class {
     };
     this.cache.holders.push(h);
     return h;
+  }
+  /**
+   * The Component type a tool names (the catalogue's resolution: a full name, or a unique
+   * simple name), cached per connection: found types stay found, as the metadata keeps them
+   * (a search of every loaded type name costs milliseconds, in the window). Not a Component:
+   * INVALID_ARGUMENT; unknown or ambiguous: the catalogue's errors, not cached.
+   */
+  component(name2) {
+    let p = this.cache.components.get(name2);
+    if (!p) {
+      p = (async () => {
+        const typeId = await this.ctx.catalog.resolveType(name2);
+        const fullName = await this.md.fullName(typeId);
+        const component = await this.type("UnityEngine.Component");
+        if (!await this.md.isAssignable(handleOf(component), handleOf(typeId)))
+          throw new UnityError(
+            "INVALID_ARGUMENT",
+            `${fullName} is not a Component: scene_query reads components of GameObjects`
+          );
+        return { typeId, fullName };
+      })();
+      p.catch(() => this.cache.components.delete(name2));
+      this.cache.components.set(name2, p);
+    }
+    return p;
   }
   type(name2) {
     let p = this.cache.types.get(name2);
@@ -25683,9 +28857,78 @@ var SceneCalls = class {
     return p;
   }
   async call(m, thisArg, args2, virtual = false) {
-    return (await this.ctx.invoke(m.handle, m.isStatic ? Values.null() : thisArg, args2, {
-      virtual
-    })).result;
+    const [out] = await this.callAll([{ m, thisArg, args: args2 }], virtual);
+    return out;
+  }
+  /**
+   * Calls in order, in one command (VM.INVOKE_METHODS: the game resumed and suspended once for
+   * all); inside `together`, in the command of the current level with the other chains' calls.
+   * A call cannot take an earlier one's result (arguments are fixed when sent).
+   */
+  async callAll(calls, virtual = false) {
+    const wire = calls.map((c) => ({
+      methodId: c.m.handle,
+      thisArg: c.m.isStatic ? Values.null() : c.thisArg,
+      args: c.args
+    }));
+    if (this.level) return this.level.call(wire, virtual);
+    if (wire.length === 1) {
+      const c = wire[0];
+      return [(await this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })).result];
+    }
+    const out = await this.ctx.invokeMany(wire, { virtual });
+    await this.secure(out, wire, virtual);
+    return out.map((o) => o.result);
+  }
+  /** Levels.secure over this call's keep and a lone invoke. */
+  secure(out, calls, virtual) {
+    return Levels.secure(
+      out,
+      calls,
+      this.conn,
+      (v) => this.keep(v),
+      (c) => this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })
+    );
+  }
+  /** The levels of the running `together` (undefined: each call is sent at once). */
+  level;
+  /**
+   * Runs `chains` side by side, their calls gathered by level: once every running chain waits
+   * for a call, all of them leave in one command (see Levels), so chains of k calls each cost
+   * about k commands together instead of k per chain. Chains must not depend on each other's
+   * effects in the game within a level, and their calls must be repeatable (reads: see
+   * Levels). Nested `together`s share the levels.
+   */
+  async together(...chains) {
+    if (chains.length === 0) return [];
+    const outer = this.level;
+    const levels = outer ?? new Levels(
+      (calls, virtual) => this.ctx.invokeMany(calls, { virtual }),
+      (out, calls, virtual) => this.secure(out, calls, virtual)
+    );
+    this.level = levels;
+    levels.active += chains.length - (outer ? 1 : 0);
+    let left = chains.length;
+    const end = () => {
+      left--;
+      if (left > 0 || !outer) levels.ended();
+    };
+    try {
+      const settled = await Promise.allSettled(
+        chains.map(async (chain) => {
+          try {
+            return await chain();
+          } finally {
+            end();
+          }
+        })
+      );
+      const failed2 = settled.find((r) => r.status === "rejected");
+      if (failed2) throw failed2.reason;
+      return settled.map((r) => r.value);
+    } finally {
+      if (!outer) this.level = void 0;
+    }
   }
   /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
   typeObject(typeId) {
@@ -25721,50 +28964,82 @@ var SceneCalls = class {
     return a;
   }
   /**
-   * Makes (first call on this connection) and pins the delegates of `getters`: per getter a
-   * MethodInfo (Type.GetMethod), the closed Converter type (MakeGenericType) and the delegate
-   * (Delegate.CreateDelegate), then one GCHandle for all of them. Later calls cost nothing.
+   * Makes (first call on this connection) and pins the delegates of `getters`: each an
+   * open-instance `Converter<TIn, TOut>` over the getter (see `pinDelegate`). Later calls cost
+   * nothing.
    */
   async prepareDelegates(getters) {
-    const missing2 = getters.filter((g) => !this.cache.delegates.has(key(g)));
-    if (missing2.length === 0) return;
-    const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
-    const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
-    const create = await this.method("System.Delegate", "CreateDelegate", [
-      "System.Type",
-      "System.Reflection.MethodInfo"
-    ]);
-    const converterDef = await this.typeObject(await this.type("System.Converter`2"));
-    let args2;
-    for (const g of missing2) {
-      const info2 = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type(g.declaring))),
-        [await this.string(g.method)],
-        true
-      );
-      if (info2.kind !== "object")
-        throw new UnityError("MEMBER_NOT_FOUND", `${g.declaring}.${g.method} is not in this game`);
-      const typeArgs2 = [
-        Values.object(await this.typeObject(await this.type(g.input))),
-        Values.object(await this.typeObject(await this.type(g.output)))
-      ];
-      if (args2?.kind !== "object")
-        args2 = await this.keep(await this.newArray("System.Type", typeArgs2));
-      else
-        await this.conn.send("ARRAY_REF.SET_VALUES", {
-          arrayId: args2.objectId,
-          index: 0,
-          values: typeArgs2
-        });
-      const converter = await this.call(makeGeneric, Values.object(converterDef), [args2], true);
-      const d = await this.call(create, Values.null(), [converter, info2]);
-      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${key(g)}`);
-      await this.keep(d);
-      this.held.pop();
-      this.cache.delegates.set(key(g), d.objectId);
-    }
+    for (const g of getters)
+      await this.pinDelegate(key(g), {
+        delegate: "System.Converter`2",
+        typeArgs: [g.input, g.output],
+        declaring: g.declaring,
+        method: g.method
+      });
   }
+  /**
+   * A delegate made once per connection and pinned for its life, by `k`: the MethodInfo
+   * (`declaring.GetMethod(method)`), the closed delegate type (`delegate` over `typeArgs`, by
+   * MakeGenericType; one Type[] per arity refilled over the wire for the next) and
+   * `Delegate.CreateDelegate`, open-instance or closed over `target` when given. Its object id.
+   */
+  async pinDelegate(k, d) {
+    const pinned = this.cache.delegates.get(k);
+    if (pinned !== void 0) return pinned;
+    const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
+    const info2 = await this.call(
+      getMethod,
+      Values.object(await this.typeObject(await this.type(d.declaring))),
+      [await this.string(d.method)],
+      true
+    );
+    if (info2.kind !== "object")
+      throw new UnityError("MEMBER_NOT_FOUND", `${d.declaring}.${d.method} is not in this game`);
+    const typeArgs2 = await Promise.all(
+      d.typeArgs.map(async (t) => Values.object(await this.typeObject(await this.type(t))))
+    );
+    const free = this.typeArrays.get(typeArgs2.length) ?? [];
+    this.typeArrays.set(typeArgs2.length, free);
+    let args2 = free.pop();
+    if (!args2) args2 = await this.keep(await this.newArray("System.Type", typeArgs2));
+    else if (args2.kind === "object")
+      await this.conn.send("ARRAY_REF.SET_VALUES", {
+        arrayId: args2.objectId,
+        index: 0,
+        values: typeArgs2
+      });
+    const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
+    const type = await this.call(
+      makeGeneric,
+      Values.object(await this.typeObject(await this.type(d.delegate))),
+      [args2],
+      true
+    );
+    free.push(args2);
+    const target = d.target ? await d.target() : void 0;
+    const made = target ? await this.call(
+      await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Object",
+        "System.Reflection.MethodInfo"
+      ]),
+      Values.null(),
+      [type, target, info2]
+    ) : await this.call(
+      await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Reflection.MethodInfo"
+      ]),
+      Values.null(),
+      [type, info2]
+    );
+    if (made.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
+    await this.pin(made);
+    this.cache.delegates.set(k, made.objectId);
+    return made.objectId;
+  }
+  /** This call's Type[]s for MakeGenericType not in use, by length (kept until `release`). */
+  typeArrays = /* @__PURE__ */ new Map();
   /**
    * A field's value of every element as text, in two invokes: `ConvertAll` with a delegate
    * closed over the field's FieldInfo (`Converter<TIn, object>` calling `FieldInfo.GetValue`,
@@ -25772,52 +29047,33 @@ var SceneCalls = class {
    * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
    */
   async fieldTexts(array, input, declaring, field) {
-    const k = `field:${input}>${declaring}.${field}`;
-    if (!this.cache.delegates.has(k)) {
-      const getField = await this.method("System.Type", "GetField", [
-        "System.String",
-        "System.Reflection.BindingFlags"
-      ]);
-      const info2 = await this.call(
-        getField,
-        Values.object(await this.typeObject(await this.type(declaring))),
-        [
-          await this.string(field),
-          await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
-        ],
-        true
-      );
-      if (info2.kind !== "object")
-        throw new UnityError("MEMBER_NOT_FOUND", `${declaring}.${field} is not an instance field`);
-      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
-      const getValue = await this.call(
-        getMethod,
-        Values.object(await this.typeObject(await this.type("System.Reflection.FieldInfo"))),
-        [await this.string("GetValue")],
-        true
-      );
-      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
-      const args2 = await this.newArray("System.Type", [
-        Values.object(await this.typeObject(await this.type(input))),
-        Values.object(await this.typeObject(await this.type("System.Object")))
-      ]);
-      const converter = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type("System.Converter`2"))),
-        [args2],
-        true
-      );
-      const create = await this.method("System.Delegate", "CreateDelegate", [
-        "System.Type",
-        "System.Object",
-        "System.Reflection.MethodInfo"
-      ]);
-      const d = await this.call(create, Values.null(), [converter, info2, getValue]);
-      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop();
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`field:${input}>${declaring}.${field}`, {
+      delegate: "System.Converter`2",
+      typeArgs: [input, "System.Object"],
+      declaring: "System.Reflection.FieldInfo",
+      method: "GetValue",
+      target: async () => {
+        const getField = await this.method("System.Type", "GetField", [
+          "System.String",
+          "System.Reflection.BindingFlags"
+        ]);
+        const info2 = await this.call(
+          getField,
+          Values.object(await this.typeObject(await this.type(declaring))),
+          [
+            await this.string(field),
+            await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
+          ],
+          true
+        );
+        if (info2.kind !== "object")
+          throw new UnityError(
+            "MEMBER_NOT_FOUND",
+            `${declaring}.${field} is not an instance field`
+          );
+        return info2;
+      }
+    });
     const convert2 = await this.generic(
       "System.Array",
       "ConvertAll",
@@ -25825,7 +29081,7 @@ var SceneCalls = class {
       [input, "System.Object"]
     );
     const boxed = await this.keep(
-      await this.call(convert2, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
+      await this.call(convert2, Values.null(), [array, Values.object(d)])
     );
     return this.join(boxed, "");
   }
@@ -25836,50 +29092,15 @@ var SceneCalls = class {
    * invoke, no getter per element.
    */
   async filterByType(array, elementType, type) {
-    const k = `isType:${elementType}>${type}`;
-    if (!this.cache.delegates.has(k)) {
-      const getMethod = await this.method("System.Type", "GetMethod", ["System.String"]);
-      const typeType = Values.object(await this.typeObject(await this.type("System.Type")));
-      const info2 = await this.call(
-        getMethod,
-        typeType,
-        [await this.string("IsInstanceOfType")],
-        true
-      );
-      if (info2.kind !== "object")
-        throw new UnityError(
-          "MEMBER_NOT_FOUND",
-          "System.Type.IsInstanceOfType is not in this game"
-        );
-      const makeGeneric = await this.method("System.Type", "MakeGenericType", ["System.Type[]"]);
-      const args2 = await this.newArray("System.Type", [
-        Values.object(await this.typeObject(await this.type(elementType)))
-      ]);
-      const predicate = await this.call(
-        makeGeneric,
-        Values.object(await this.typeObject(await this.type("System.Predicate`1"))),
-        [args2],
-        true
-      );
-      const create = await this.method("System.Delegate", "CreateDelegate", [
-        "System.Type",
-        "System.Object",
-        "System.Reflection.MethodInfo"
-      ]);
-      const d = await this.call(create, Values.null(), [
-        predicate,
-        Values.object(await this.typeObject(await this.type(type))),
-        info2
-      ]);
-      if (d.kind !== "object") throw new UnityError("INTERNAL", `no delegate for ${k}`);
-      await this.keep(d);
-      this.held.pop();
-      this.cache.delegates.set(k, d.objectId);
-    }
+    const d = await this.pinDelegate(`isType:${elementType}>${type}`, {
+      delegate: "System.Predicate`1",
+      typeArgs: [elementType],
+      declaring: "System.Type",
+      method: "IsInstanceOfType",
+      target: async () => Values.object(await this.typeObject(await this.type(type)))
+    });
     const findAll = await this.generic("System.Array", "FindAll", ["*", "*"], [elementType]);
-    return this.keep(
-      await this.call(findAll, Values.null(), [array, Values.object(this.cache.delegates.get(k))])
-    );
+    return this.keep(await this.call(findAll, Values.null(), [array, Values.object(d)]));
   }
   /**
    * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
@@ -25888,23 +29109,31 @@ var SceneCalls = class {
    */
   async castArray(array, elementType) {
     const n = await this.arrayLength(array);
+    const typed = await this.typedArray(elementType, n);
+    await this.callAll([await this.copyCall(array, typed, n)]);
+    return typed;
+  }
+  /** `Array.CreateInstance(elementType, n)`, kept (one invoke). */
+  async typedArray(elementType, n) {
     const create = await this.method("System.Array", "CreateInstance", [
       "System.Type",
       "System.Int32"
     ]);
-    const typed = await this.keep(
+    return this.keep(
       await this.call(create, Values.null(), [
         Values.object(await this.typeObject(await this.type(elementType))),
         Values.i4(n)
       ])
     );
+  }
+  /** The call `Array.Copy(from, to, n)` (a cast per reference when `to` is a derived type's). */
+  async copyCall(from, to, n) {
     const copy = await this.method("System.Array", "Copy", [
       "System.Array",
       "System.Array",
       "System.Int32"
     ]);
-    await this.call(copy, Values.null(), [array, typed, Values.i4(n)]);
-    return typed;
+    return { m: copy, thisArg: Values.null(), args: [from, to, Values.i4(n)] };
   }
   /**
    * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
@@ -25913,6 +29142,11 @@ var SceneCalls = class {
    * ARRAY_REF.SET_VALUES fewer in the window.
    */
   async convertAll(array, g, consumedNext = false) {
+    const [out] = await this.callAll([await this.convertAllCall(array, g)]);
+    return consumedNext ? out : this.keep(out);
+  }
+  /** The call of `convertAll` (its delegate made first), to send with others (`callAll`). */
+  async convertAllCall(array, g) {
     await this.prepareDelegates([g]);
     const convert2 = await this.generic(
       "System.Array",
@@ -25920,11 +29154,11 @@ var SceneCalls = class {
       ["*", "*"],
       [g.input, g.output]
     );
-    const out = await this.call(convert2, Values.null(), [
-      array,
-      Values.object(this.cache.delegates.get(key(g)))
-    ]);
-    return consumedNext ? out : this.keep(out);
+    return {
+      m: convert2,
+      thisArg: Values.null(),
+      args: [array, Values.object(this.cache.delegates.get(key(g)))]
+    };
   }
   /** The find API this game has (the first call probes the metadata; cached per connection). */
   findApi() {
@@ -25998,8 +29232,8 @@ var SceneCalls = class {
   async findInScenes(typeName2) {
     const GO2 = "UnityEngine.GameObject";
     const m = await this.generic("UnityEngine.Resources", "FindObjectsOfTypeAll", [], [typeName2]);
-    const all = await this.keep(await this.call(m, Values.null(), []));
-    const owners = typeName2 === GO2 ? all : await this.convertAll(all, {
+    const all2 = await this.keep(await this.call(m, Values.null(), []));
+    const owners = typeName2 === GO2 ? all2 : await this.convertAll(all2, {
       input: typeName2,
       declaring: "UnityEngine.Component",
       method: "get_gameObject",
@@ -26012,7 +29246,7 @@ var SceneCalls = class {
       output: "UnityEngine.SceneManagement.Scene"
     });
     const [objects, sceneValues] = await Promise.all([
-      this.arrayValues(all),
+      this.arrayValues(all2),
       this.arrayValues(scenes)
     ]);
     if (sceneValues.length !== objects.length)
@@ -26045,8 +29279,7 @@ var SceneCalls = class {
     const id = this.cache.delegates.get(k);
     if (id !== void 0) return Values.string(id);
     const v = await this.string(text);
-    await this.keep(v);
-    this.held.pop();
+    await this.pin(v);
     if (v.kind === "string") this.cache.delegates.set(k, v.objectId);
     return v;
   }
@@ -26272,29 +29505,29 @@ function hierarchy(tree, args2) {
   const offset = args2.offset ?? 0;
   const starts = args2.root !== void 0 ? [resolveObject(tree, args2.root, args2.scene)] : sceneRoots(tree, args2.scene).flatMap((s) => s.roots.map((i) => tree.nodes[i]));
   const matches2 = filtered ? matcher(tree, args2) : void 0;
-  const all = [];
+  const all2 = [];
   let matchCount = 0;
   const walk = (n, level) => {
-    const at2 = all.length;
+    const at2 = all2.length;
     const isMatch = matches2 ? matches2(n) : true;
     if (isMatch && matches2) matchCount++;
-    all.push({ node: n, level, hiddenChildren: 0, match: isMatch });
+    all2.push({ node: n, level, hiddenChildren: 0, match: isMatch });
     let below = false;
     if (level < maxDepth) {
       for (const c of n.children) below = walk(tree.nodes[c], level + 1) || below;
-    } else all[at2].hiddenChildren = n.children.length;
-    if (matches2 && !isMatch && !below) all.length = at2;
+    } else all2[at2].hiddenChildren = n.children.length;
+    if (matches2 && !isMatch && !below) all2.length = at2;
     return isMatch || below;
   };
   for (const s of starts) walk(s, 0);
-  const lines = all.slice(offset, offset + limit);
+  const lines = all2.slice(offset, offset + limit);
   const page2 = {
     lines,
-    total: all.length,
+    total: all2.length,
     offset,
     scenes: [...new Set(lines.map((l) => l.node.scene))]
   };
-  if (offset + lines.length < all.length) page2.next = offset + lines.length;
+  if (offset + lines.length < all2.length) page2.next = offset + lines.length;
   if (matches2) page2.matches = matchCount;
   return page2;
 }
@@ -26364,29 +29597,37 @@ async function loadedScenes(c, details = false, deferRoots = false) {
   const count = await c.call(await c.method(SM, "get_sceneCount", []), { kind: "null" }, []);
   const n = count.kind === "i4" ? count.value : 0;
   const at2 = await c.method(SM, "GetSceneAt", ["System.Int32"]);
-  const out = [];
   let activeHandle;
   if (details) {
     const active = await c.call(await c.method(SM, "GetActiveScene", []), { kind: "null" }, []);
     activeHandle = sceneHandle(active);
   }
-  for (let i = 0; i < n; i++) {
-    const scene = await c.call(at2, { kind: "null" }, [{ kind: "i4", value: i }]);
-    const nameString = await c.call(await c.method(S, "get_name", []), scene, []);
-    const info2 = { name: "", index: i, roots: [] };
-    if (deferRoots) info2.nameString = await c.keep(nameString);
-    else info2.name = await c.text(nameString);
-    const rootsArray = await c.call(await c.method(S, "GetRootGameObjects", []), scene, []);
-    if (deferRoots) info2.rootsArray = await c.keep(rootsArray);
-    else info2.roots = ids(await c.arrayValues(rootsArray));
-    if (details) {
-      info2.path = await c.text(await c.call(await c.method(S, "get_path", []), scene, []));
-      const b = await c.call(await c.method(S, "get_buildIndex", []), scene, []);
-      info2.buildIndex = b.kind === "i4" ? b.value : -1;
-      info2.active = sceneHandle(scene) === activeHandle;
-    }
-    out.push(info2);
-  }
+  const GET_NAME = await c.method(S, "get_name", []);
+  const GET_ROOTS = await c.method(S, "GetRootGameObjects", []);
+  const out = await c.together(
+    ...Array.from({ length: n }, (_, i) => async () => {
+      const scene = await c.call(at2, { kind: "null" }, [{ kind: "i4", value: i }]);
+      const info2 = { name: "", index: i, roots: [] };
+      const [nameString, rootsArray] = await c.callAll([
+        { m: GET_NAME, thisArg: scene, args: [] },
+        { m: GET_ROOTS, thisArg: scene, args: [] }
+      ]);
+      if (deferRoots) {
+        info2.nameString = await c.keep(nameString);
+        info2.rootsArray = await c.keep(rootsArray);
+      } else {
+        info2.name = await c.text(nameString);
+        info2.roots = ids(await c.arrayValues(rootsArray));
+      }
+      if (details) {
+        info2.path = await c.text(await c.call(await c.method(S, "get_path", []), scene, []));
+        const b = await c.call(await c.method(S, "get_buildIndex", []), scene, []);
+        info2.buildIndex = b.kind === "i4" ? b.value : -1;
+        info2.active = sceneHandle(scene) === activeHandle;
+      }
+      return info2;
+    })
+  );
   return out;
 }
 async function readRoots(c, scenes) {
@@ -26417,29 +29658,44 @@ async function copySnapshot(c, opts = {}) {
   ]);
   try {
     const components = await c.findAll(C2);
-    const transforms = await c.castArray(await c.filterByType(components, C2, T2), T2);
-    const parents = await c.convertAll(transforms, GETTERS.parent);
-    const siblings = await c.convertAll(transforms, GETTERS.sibling);
-    const owners = await c.convertAll(components, GETTERS.componentObject);
-    const active = await c.convertAll(owners, GETTERS.active);
-    const instanceIds = await c.convertAll(owners, GETTERS.id);
-    const tags = opts.tags ? await c.join(await c.convertAll(owners, GETTERS.tag, true), SEPARATOR) : void 0;
-    const layers = opts.layers ? await c.convertAll(owners, GETTERS.layer) : void 0;
-    const types = await c.convertAll(components, GETTERS.type);
-    const names = await c.join(await c.convertAll(transforms, GETTERS.name, true), SEPARATOR);
-    const scenes = await loadedScenes(c, false, true);
+    const [t, o, types, scenes] = await c.together(
+      async () => {
+        const picked = await c.filterByType(components, C2, T2);
+        const n = await c.arrayLength(picked);
+        const transforms = await c.typedArray(T2, n);
+        const [, parents, siblings, names] = await c.callAll([
+          await c.copyCall(picked, transforms, n),
+          await c.convertAllCall(transforms, GETTERS.parent),
+          await c.convertAllCall(transforms, GETTERS.sibling),
+          await c.convertAllCall(transforms, GETTERS.name)
+        ]);
+        await Promise.all([c.keep(parents), c.keep(siblings), c.keep(names)]);
+        return {
+          transforms,
+          parents,
+          siblings,
+          names: await c.join(names, SEPARATOR)
+        };
+      },
+      async () => {
+        const owners = await c.convertAll(components, GETTERS.componentObject);
+        const [active, instanceIds, tags, layers] = await c.together(
+          () => c.convertAll(owners, GETTERS.active),
+          () => c.convertAll(owners, GETTERS.id),
+          async () => opts.tags ? c.join(await c.convertAll(owners, GETTERS.tag), SEPARATOR) : void 0,
+          async () => opts.layers ? c.convertAll(owners, GETTERS.layer) : void 0
+        );
+        return { owners, active, instanceIds, tags, layers };
+      },
+      // the components' Type objects (a few distinct ones, named over the wire after the window)
+      () => c.convertAll(components, GETTERS.type),
+      () => loadedScenes(c, false, true)
+    );
     await c.settle();
     return {
-      transforms,
-      parents,
-      siblings,
-      active,
-      instanceIds,
-      tags,
-      layers,
+      ...t,
+      ...o,
       components,
-      owners,
-      names,
       types,
       scenes,
       note: findNote(c.usedFind),
@@ -26791,20 +30047,13 @@ async function sceneQuery(c, args2) {
   const offset = args2.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_OBJECTS)
     throw new UnityError("INVALID_ARGUMENT", `limit must be 1-${MAX_QUERY_OBJECTS}, got ${limit}`);
-  const typeId = await c.ctx.catalog.resolveType(args2.component);
-  const typeName2 = await c.md.fullName(typeId);
-  const component = await c.type("UnityEngine.Component");
-  if (!await c.md.isAssignable(handleOf(component), handleOf(typeId)))
-    throw new UnityError(
-      "INVALID_ARGUMENT",
-      `${typeName2} is not a Component: scene_query reads components of GameObjects`
-    );
+  const { typeId, fullName: typeName2 } = await c.component(args2.component);
   const where = args2.where === void 0 ? void 0 : await bindWhere(c, typeId, args2.where);
-  const all = await c.findAll(typeName2);
+  const all2 = await c.findAll(typeName2);
   let selected;
   let scanned;
   if (where !== void 0) {
-    const components = await c.arrayValues(all);
+    const components = await c.arrayValues(all2);
     scanned = components.length;
     if (scanned > MAX_WHERE_OBJECTS)
       throw new UnityError(
@@ -26814,19 +30063,22 @@ async function sceneQuery(c, args2) {
       );
     selected = await filterWhere(c, typeId, where, components);
   }
-  const start = { kind: "array", array: all, typeId, typeName: typeName2 };
-  const owners = await c.convertAll(all, {
-    input: typeName2,
-    declaring: "UnityEngine.Component",
-    method: "get_gameObject",
-    output: "UnityEngine.GameObject"
-  });
-  const ids2 = await c.convertAll(owners, GETTERS.id);
-  const described = await c.join(all, SEPARATOR);
+  const start = { kind: "array", array: all2, typeId, typeName: typeName2 };
   const shown = selected?.slice(offset, offset + limit);
   const page2 = (vs) => shown ? shown.map((i) => vs[i]) : vs.slice(offset, offset + limit);
-  const columns = [];
-  for (const r of args2.read) columns.push(await readPath(c, start, r, page2));
+  const [ids2, described, ...columns] = await c.together(
+    async () => c.convertAll(
+      await c.convertAll(all2, {
+        input: typeName2,
+        declaring: "UnityEngine.Component",
+        method: "get_gameObject",
+        output: "UnityEngine.GameObject"
+      }),
+      GETTERS.id
+    ),
+    () => c.join(all2, SEPARATOR),
+    ...args2.read.map((r) => () => readPath(c, start, r, page2))
+  );
   const idValues = await c.arrayValues(ids2);
   const text = await c.text(described);
   const names = idValues.length ? text.split(SEPARATOR).map((s) => splitToString(s)[0]) : [];
@@ -29035,15 +32287,15 @@ var TraceStore = class {
     const since = options.since ?? 0;
     const limit = options.limit ?? 100;
     const of = options.breakpointId !== void 0 ? [[options.breakpointId, this.buffers.get(options.breakpointId)]] : [...this.buffers.entries()];
-    const all = [];
+    const all2 = [];
     const dropped = [];
     for (const [id, b] of of) {
       if (!b) continue;
       if (b.dropped) dropped.push({ breakpointId: id, count: b.dropped });
-      for (const e of b.entries) if (e.seq > since) all.push(e);
+      for (const e of b.entries) if (e.seq > since) all2.push(e);
     }
-    all.sort((a, b) => a.seq - b.seq);
-    return { entries: all.slice(0, limit), dropped, last: this.seq };
+    all2.sort((a, b) => a.seq - b.seq);
+    return { entries: all2.slice(0, limit), dropped, last: this.seq };
   }
   has(breakpointId) {
     return this.buffers.has(breakpointId);
@@ -29078,36 +32330,46 @@ async function frameCountOf(ctx, threadId) {
     return void 0;
   }
 }
-async function probeFrame(ctx, cache, threadId, codes, withFrameCount = true) {
+async function probeFrame(ctx, cache, threadId, codes, withFrameCount = true, at2) {
   if (codes.length === 0) {
     const frame2 = withFrameCount ? await frameCountOf(ctx, threadId) : void 0;
     return { results: [], ...frame2 !== void 0 ? { frame: frame2 } : {} };
   }
-  let run;
-  try {
-    run = await frameEvaluator(ctx, cache, threadId, 0);
-  } catch (e) {
-    const error = holeError(e).error;
-    return { results: codes.map(() => ({ kind: "error", error })) };
-  }
-  const one = async (code) => {
-    try {
-      return await run(code);
-    } catch (e) {
-      return { kind: "error", error: holeError(e).error };
-    }
-  };
-  const results = [];
-  for (const c of codes) results.push(await one(c));
+  const results = (at2 && await early(ctx, cache, threadId, codes, at2)) ?? await inFrame(ctx, cache, threadId, codes);
   const frame = withFrameCount ? await frameCountOf(ctx, threadId) : void 0;
   return { results, ...frame !== void 0 ? { frame } : {} };
 }
-function numberOf(r) {
+function numberOf2(r) {
   if (r.kind !== "value") return void 0;
   const v = r.value;
   if (v.kind === "number" || v.kind === "enum") return Number(v.value);
   if (v.kind === "bool") return v.value ? 1 : 0;
   return void 0;
+}
+var failed = (e) => ({
+  kind: "error",
+  error: holeError(e).error
+});
+function all(run2, codes) {
+  return Promise.all(codes.map((c) => run2(c).catch(failed)));
+}
+async function inFrame(ctx, cache, threadId, codes) {
+  let run2;
+  try {
+    run2 = await frameEvaluator(ctx, cache, threadId, 0);
+  } catch (e) {
+    const error = failed(e);
+    return codes.map(() => error);
+  }
+  return all(run2, codes);
+}
+async function early(ctx, cache, threadId, codes, at2) {
+  const programs = ctx.connection.part(FRAME_PROGRAMS);
+  if (!codes.every((c) => programs.readsOnly(c))) return void 0;
+  const e = await earlyFrameEvaluator(ctx, cache, threadId, at2).catch(() => void 0);
+  if (!e) return void 0;
+  const results = await all(e.run, codes);
+  return await e.confirmed ? results : void 0;
 }
 
 // unity/observe/chart.ts
@@ -29259,13 +32521,13 @@ async function watch(session, debug, caller, options) {
   const runMs = options.seconds !== void 0 ? options.seconds * 1e3 : void 0;
   const timeoutMs = options.timeoutMs ?? runMs ?? Math.min(12e4, 5e3 + frames * 100);
   const unwatchedFrameMs = await frameTime(session, caller, options.baselineMs ?? 400);
-  const run = await sampleAt(debug, caller, options.where, options.codes, {
+  const run2 = await sampleAt(debug, caller, options.where, options.codes, {
     ...frames !== void 0 ? { frames } : {},
     timeoutMs: runMs ?? timeoutMs,
     ...options.signal ? { signal: options.signal } : {},
     ...options.onSample ? { onSample: options.onSample } : {}
   });
-  const samples = run.samples;
+  const samples = run2.samples;
   const frameOf = samples.map((s) => s.frame);
   const series = options.codes.map((code, k) => summarise(code, samples, k));
   let colour = 0;
@@ -29280,20 +32542,20 @@ async function watch(session, debug, caller, options) {
   );
   const watchedFrameMs = sampledFrameTime(samples);
   return {
-    where: run.location,
+    where: run2.location,
     frames: frameOf,
     series,
-    timedOut: frames !== void 0 && run.timedOut,
-    cancelled: run.cancelled,
+    timedOut: frames !== void 0 && run2.timedOut,
+    cancelled: run2.cancelled,
     cost: {
       ...unwatchedFrameMs !== void 0 ? { unwatchedFrameMs } : {},
       ...watchedFrameMs !== void 0 ? { watchedFrameMs } : {},
       ...unwatchedFrameMs !== void 0 && watchedFrameMs !== void 0 ? { slowdown: watchedFrameMs / unwatchedFrameMs - 1 } : {},
-      stopMeanMs: run.stopCost.stops ? run.stopCost.totalMs / run.stopCost.stops : 0,
-      stopMaxMs: run.stopCost.maxMs
+      stopMeanMs: run2.stopCost.stops ? run2.stopCost.totalMs / run2.stopCost.stops : 0,
+      stopMaxMs: run2.stopCost.maxMs
     },
     png,
-    operations: run.costs
+    operations: run2.costs
   };
 }
 async function sampleAt(debug, caller, where, codes, bound) {
@@ -29323,7 +32585,7 @@ function summarise(code, samples, k) {
   let firstError;
   for (const s of samples) {
     const r = s.results[k];
-    const n = r ? numberOf(r) : void 0;
+    const n = r ? numberOf2(r) : void 0;
     numbers.push(n);
     if (!r || r.kind === "error" || r.kind === "exception" || r.kind === "void") {
       errors++;
@@ -29675,11 +32937,11 @@ function splitPlayer(t, args2) {
   }
   return { ...out, own };
 }
-async function gameOfCall(t, call, player) {
+async function gameOfCall(t, call2, player) {
   const routing = t.routing ?? "game";
   if (routing === "none") return void 0;
-  if (routing === "selected" && player === void 0) return call.app.selectedGame(call.caller);
-  return call.app.gameFor(call.caller, player);
+  if (routing === "selected" && player === void 0) return call2.app.selectedGame(call2.caller);
+  return call2.app.gameFor(call2.caller, player);
 }
 function inputSchema(t) {
   const schema = jsonSchema(t.input, "input");
@@ -29725,37 +32987,37 @@ function errorResult(e) {
     }
   };
 }
-async function callTool(tool, rawArgs, call) {
-  if (takesWait(tool) && call.job === void 0) return callAsJob(tool, rawArgs, call);
-  const trail = call.app.ledger.begin(tool, call.caller);
-  return trail.end(await dispatch(tool, rawArgs, call, trail));
+async function callTool(tool, rawArgs, call2) {
+  if (takesWait(tool) && call2.job === void 0) return callAsJob(tool, rawArgs, call2);
+  const trail = call2.app.ledger.begin(tool, call2.caller);
+  return trail.end(await dispatch(tool, rawArgs, call2, trail));
 }
-async function dispatch(tool, rawArgs, call, trail) {
+async function dispatch(tool, rawArgs, call2, trail) {
   const split = splitPlayer(tool, rawArgs ?? {});
   if ("problem" in split)
     return errorResult(
       new UnityError("INVALID_ARGUMENT", `invalid arguments for ${tool.name}: ${split.problem}`)
     );
-  const parsed = tool.input.safeParse(split.own);
-  if (!parsed.success) {
+  const parsed2 = tool.input.safeParse(split.own);
+  if (!parsed2.success) {
     return errorResult(
       new UnityError(
         "INVALID_ARGUMENT",
-        `invalid arguments for ${tool.name}: ${argumentProblems(parsed.error)}`
+        `invalid arguments for ${tool.name}: ${argumentProblems(parsed2.error)}`
       )
     );
   }
-  trail.accepted(parsed.data, split.player, split.requestId);
+  trail.accepted(parsed2.data, split.player, split.requestId);
   return trail.once(async () => {
     try {
-      const job = call.job;
+      const job = call2.job;
       const out = await inToolCall(
         tool.name,
         tool.tier,
         async () => {
-          const game = await gameOfCall(tool, call, split.player);
+          const game = await gameOfCall(tool, call2, split.player);
           trail.reached(game);
-          return tool.run(parsed.data, toolContext(call, game));
+          return tool.run(parsed2.data, toolContext(call2, game));
         },
         // a job's progress says where its operations wait in line
         job ? (position) => job.progress({ queuePosition: position }) : void 0
@@ -29780,24 +33042,24 @@ function waitOf(tool, rawArgs) {
   if ("problem" in split || !tool.input.safeParse(split.own).success) return void 0;
   return split.waitMs ?? waitArgument.parse(void 0);
 }
-async function callAsJob(tool, rawArgs, call) {
-  const run = (job) => callTool(tool, rawArgs, { ...call, job });
+async function callAsJob(tool, rawArgs, call2) {
+  const run2 = (job) => callTool(tool, rawArgs, { ...call2, job });
   const waitMs = waitOf(tool, rawArgs);
-  if (waitMs === void 0) return run(noJob());
+  if (waitMs === void 0) return run2(noJob());
   return answerAsJob(
-    call.app.jobs,
+    call2.app.jobs,
     tool.name,
-    call.caller,
-    call.request,
+    call2.caller,
+    call2.request,
     waitMs,
-    (job) => run(job.hooks())
+    (job) => run2(job.hooks())
   );
 }
-function startJob(tool, rawArgs, call) {
-  return call.app.jobs.start(
+function startJob(tool, rawArgs, call2) {
+  return call2.app.jobs.start(
     tool.name,
-    call.caller,
-    (job) => callTool(tool, rawArgs, { ...call, job: job.hooks() })
+    call2.caller,
+    (job) => callTool(tool, rawArgs, { ...call2, job: job.hooks() })
   );
 }
 function createServer(app, version, frontEnd) {
@@ -29819,7 +33081,7 @@ function createServer(app, version, frontEnd) {
         `unknown tool "${request.params.name}"; tools: ${[...byName.keys()].join(", ")}`
       );
     const token = request.params._meta?.progressToken;
-    const call = {
+    const call2 = {
       app,
       caller: callerId(),
       request: {
@@ -29833,13 +33095,13 @@ function createServer(app, version, frontEnd) {
       }
     };
     const task = request.params.task;
-    if (task === void 0) return callTool(tool, request.params.arguments, call);
+    if (task === void 0) return callTool(tool, request.params.arguments, call2);
     if (!takesWait(tool))
       throw new McpError(
         ErrorCode.InvalidParams,
         `${tool.name} does not run as a task (execution.taskSupport is forbidden): call it without task`
       );
-    return createTask(app.jobs, startJob(tool, request.params.arguments, call), task, call.request);
+    return createTask(app.jobs, startJob(tool, request.params.arguments, call2), task, call2.request);
   });
   registerTaskHandlers(server, app.jobs, () => callerId());
   let caller;
@@ -29860,6 +33122,7 @@ function createServer(app, version, frontEnd) {
 }
 
 export {
+  readsOnly,
   EventKind,
   SuspendPolicy,
   StepDepth,
@@ -29878,13 +33141,14 @@ export {
   codeLines,
   LOCATION_CACHE,
   findMethods2 as findMethods,
+  readFrames,
   evaluateInFrame,
   parseLogMessage,
   holeResult,
   renderMessage,
   TraceStore,
   probeFrame,
-  numberOf,
+  numberOf2 as numberOf,
   sumCosts,
   GameSession,
   PlayerLogPaths,
