@@ -82,9 +82,10 @@ export class Calls {
       (await this.f.isDelegate(target.op.type))
     ) {
       const invoke = (await this.it.md.members(target.op.type, 'Invoke')).methods;
-      const args = await this.arguments(e.arguments);
+      const written = this.withDefaults(e);
+      const args = await this.arguments(written);
       const c = await this.overloads.resolve(invoke, args, [], 'Invoke', e.span);
-      return this.call(c, target.op, args, e.arguments);
+      return this.call(c, target.op, args, written);
     }
     if (target.k === 'type')
       throw new CompileError(
@@ -97,6 +98,29 @@ export class Calls {
       'non-invocable member cannot be used like a method',
       e.target.span,
     );
+  }
+
+  /**
+   * A local function's call with its optional parameters' values after the arguments written
+   * (positional only, as the delegate it is held in has no optional parameters of its own).
+   */
+  private withDefaults(e: A.Invocation): A.Argument[] {
+    if (e.target.kind !== 'Name') return e.arguments;
+    const fn = this.it.locals.get(e.target.name)?.fn;
+    if (!fn || e.arguments.length >= fn.parameters.length) return e.arguments;
+    if (e.arguments.some((a) => a.name)) return e.arguments;
+    const rest: A.Argument[] = [];
+    for (const p of fn.parameters.slice(e.arguments.length)) {
+      if (!p.defaultValue) return e.arguments;
+      rest.push({
+        kind: 'Argument',
+        name: null,
+        modifier: 'none',
+        value: p.defaultValue,
+        span: e.span,
+      });
+    }
+    return [...e.arguments, ...rest];
   }
 
   /**

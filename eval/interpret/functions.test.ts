@@ -82,6 +82,19 @@ describe('local functions', () => {
       '5',
     );
   });
+
+  it('take the values of their optional parameters when the call leaves them out', async () => {
+    expect(await text('int Add(int a, int b = 10, int c = 100) => a + b + c; Add(1)')).toBe('111');
+    expect(await text('int Add(int a, int b = 10, int c = 100) => a + b + c; Add(1, 2)')).toBe(
+      '103',
+    );
+    expect(await text('string G(string w = "you") => "hi " + w; G() + G("me")')).toBe(
+      '"hi youhi me"',
+    );
+    expect((await refusal(fake, 'int Add(int a, int b = 10) => a + b; Add()')).csCode).toMatch(
+      /^CS/,
+    );
+  });
 });
 
 describe('refusals', () => {

@@ -3,6 +3,7 @@
 // shares the variables themselves with the code around it (C#'s capture semantics), and a
 // foreach body's fresh scope per iteration gives each closure its own iteration variable.
 
+import type * as A from '../syntax/index.js';
 import type { EvalValue } from '../values.js';
 import type { SType } from './type-facts.js';
 
@@ -13,7 +14,7 @@ export interface Local {
   /** The iteration variable of a foreach, a catch's variable...: not assignable (CS1656). */
   readonly readOnly?: string;
   /** A local function declared under this name. */
-  readonly fn?: unknown;
+  readonly fn?: A.LocalFunction;
 }
 
 export class LocalScope {

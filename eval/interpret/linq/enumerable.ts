@@ -11,7 +11,7 @@ import type * as A from '../../syntax/index.js';
 import type { TypeHandle } from '../../runtime.js';
 import { VOID, num, type EvalValue } from '../../values.js';
 import type { ClientSequence, SortKey } from '../client-values.js';
-import { CompileError, ManagedException } from '../errors.js';
+import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
 import type { ClientFunction } from '../functions.js';
 import type { Interpreter } from '../interpreter.js';
 import type { Operand, Resolved } from '../operand.js';
@@ -352,9 +352,14 @@ export class Linq {
     const int = await this.it.wk.keyword('int');
     const truth = (v: EvalValue) => v.kind === 'bool' && v.value;
     switch (c.name) {
-      case 'AsEnumerable':
+      case 'AsEnumerable': {
         this.arity(c, 0);
-        return this.make(T, () => src.iterate());
+        // Enumerable.AsEnumerable returns its source itself, typed IEnumerable<T>
+        const type = await this.enumerableOf(T);
+        if (this.it.dry || receiver.value.kind === 'struct')
+          return this.make(T, () => src.iterate());
+        return { type, value: receiver.value };
+      }
       case 'Where': {
         this.arity(c, 1);
         const a = this.arg(c, 0, 'a predicate');
@@ -523,7 +528,7 @@ export class Linq {
       }
       case 'Cast':
       case 'OfType':
-        return this.castOrOfType(c);
+        return this.castOrOfType(c, receiver);
     }
     throw new Error(`LINQ operator ${c.name} has no implementation`);
   }
@@ -731,12 +736,23 @@ export class Linq {
     });
   }
 
-  private async castOrOfType(c: LinqCall): Promise<Operand> {
+  private async castOrOfType(c: LinqCall, receiver: Operand): Promise<Operand> {
     this.arity(c, 0);
     const target = c.typeArgs[0];
     if (!target || c.typeArgs.length !== 1)
       throw new CompileError('CS0411', `${c.name} needs its type: ${c.name}<T>()`, c.e.span);
     const src = c.source;
+    // Enumerable.Cast returns a source that already is an IEnumerable<T> itself (checked when
+    // called, as `source as IEnumerable<T>`); OfType always filters
+    if (c.name === 'Cast' && !this.it.dry) {
+      const typed = await this.enumerableOf(target);
+      const v = receiver.value;
+      const already =
+        v.kind === 'object' || v.kind === 'string'
+          ? await this.it.typeTests.instanceOf({ type: this.objectType!, value: v }, typed)
+          : v.kind === 'client' && this.it.facts.same(c.elementType, target);
+      if (already) return { type: typed, value: v };
+    }
     const from: Operand = { type: this.objectType!, value: VOID };
     const conversion = await this.it.conversions.explicit(from, target);
     const it = this.it;
@@ -800,7 +816,34 @@ export class Linq {
         'Enumerable.Empty needs its type: Enumerable.Empty<T>()',
         e.span,
       );
-    return this.make(await this.it.types.type(t.typeArgs[0]!), () => none());
+    return this.empty(await this.it.types.type(t.typeArgs[0]!), e.span);
+  }
+
+  /**
+   * Enumerable.Empty<T>() is the game's own: one cached empty T[] per T, so two calls give the
+   * same object, as in C# (one invoke, no writes).
+   */
+  private async empty(T: TypeHandle, span: A.Span): Promise<Operand> {
+    const type = await this.enumerableOf(T);
+    if (this.it.dry) return { type, value: VOID };
+    const enumerable = await this.it.md.findType('System.Linq.Enumerable');
+    const def = enumerable
+      ? (await this.it.md.members(enumerable, 'Empty')).methods.find(
+          (m) => m.parameters.length === 0,
+        )
+      : undefined;
+    if (!def)
+      throw new UnsupportedError(
+        'the game has no System.Linq.Enumerable.Empty (System.Core is not loaded): write new T[0]',
+        span,
+      );
+    const m = await this.it.md.instantiateMethod(def, [T]);
+    const r = await this.it.rt.game.invoke(m, undefined, [], {
+      virtual: false,
+      outThis: false,
+      outArgs: false,
+    });
+    return { type, value: r.result };
   }
 }
 
