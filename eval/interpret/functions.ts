@@ -182,7 +182,7 @@ export class Functions {
     args: readonly EvalValue[],
   ): Promise<{ type: SType | 'void'; value: EvalValue }> {
     const it = this.it;
-    if (!it.dry) await it.budget.iteration(e.span);
+    if (!it.dry) it.budget.iteration(e.span);
     const voidType = await it.wk.keyword('void');
     const savedLocals = it.locals;
     const savedFrame = it.statements.frame;
