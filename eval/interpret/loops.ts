@@ -83,8 +83,8 @@ export class Loops {
       }
     }
     const name = s.name.name;
-    const body = async (v: EvalValue): Promise<Completion> =>
-      this.st.inScope(async () => {
+    const body = (v: EvalValue): Promise<Completion> =>
+      this.st.inScope(() => {
         this.st.checkName(name, s.name.span);
         this.it.locals.set(name, {
           type,
