@@ -183,7 +183,7 @@ export class Functions {
   ): Promise<{ type: SType | 'void'; value: EvalValue }> {
     const it = this.it;
     if (!it.dry) it.budget.iteration(e.span);
-    const voidType = await it.wk.keyword('void');
+    const voidType = it.wk.knownKeyword('void') ?? (await it.wk.keyword('void'));
     const savedLocals = it.locals;
     const savedFrame = it.statements.frame;
     const scope = new LocalScope(captured);

@@ -177,7 +177,7 @@ export class Interpreter {
   /** An expression that must denote a value. */
   async expr(e: A.Expression): Promise<Operand> {
     const r = await this.resolve(e);
-    return this.asValue(r, e);
+    return r.k === 'value' ? r.op : this.asValue(r, e);
   }
 
   async asValue(r: Resolved, e: A.Node): Promise<Operand> {

@@ -247,7 +247,7 @@ export class Statements {
 
   /** A condition: an expression that converts implicitly to bool (§12.24). */
   async condition(e: A.Expression): Promise<Operand> {
-    const boolType = await this.it.wk.keyword('bool');
+    const boolType = this.it.wk.knownKeyword('bool') ?? (await this.it.wk.keyword('bool'));
     const op = await this.it.expr(e);
     try {
       return await this.it.conversions.implicitly(op, boolType, 'the condition');
