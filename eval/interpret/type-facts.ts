@@ -70,7 +70,16 @@ export class TypeFacts {
   async isValueType(t: SType): Promise<boolean> {
     if (t === 'null') return false;
     const k = (await this.md.describe(t)).kind;
-    return k === 'struct' || k === 'enum';
+    const valueType = k === 'struct' || k === 'enum';
+    this.valueTypes.set(t.key, valueType);
+    return valueType;
+  }
+
+  private readonly valueTypes = new Map<string, boolean>();
+
+  /** What `isValueType` answered for this type before, else undefined (then ask it). */
+  knownValueType(t: SType): boolean | undefined {
+    return t === 'null' ? false : this.valueTypes.get(t.key);
   }
 
   async isReferenceType(t: SType): Promise<boolean> {
