@@ -110,6 +110,10 @@ export class BinaryOperators {
   }
 
   async applyBinaryOp(op: BinaryOperator, l: Operand, r: Operand, span: A.Span): Promise<Operand> {
+    // two primitives (neither a string) whose kinds are known: what the checks below decide
+    const lk = this.f.knownPrimitive(l.type);
+    const rk = lk ? this.f.knownPrimitive(r.type) : undefined;
+    if (lk && rk) return this.numeric(op, l, r, lk, rk, span);
     const [ls, rs] = await Promise.all([this.f.isString(l.type), this.f.isString(r.type)]);
     if (op === '+' && (ls || rs)) return this.strings.concat(l, r, span);
     const [lp, rp] = await Promise.all([this.f.primitive(l.type), this.f.primitive(r.type)]);
@@ -227,6 +231,8 @@ export class BinaryOperators {
   }
 
   private readonly signatures = new Map<string, ReturnType<typeof resolveBinaryOperator>>();
+  /** A result kind's type (per evaluation, as the signatures). */
+  private readonly resultTypes = new Map<PrimitiveKind, TypeHandle>();
 
   private async numeric(
     op: BinaryOperator,
@@ -257,7 +263,9 @@ export class BinaryOperators {
       );
       if (key) this.signatures.set(key, sig);
     }
-    const type = await this.it.literals.typeOfKind(sig.result);
+    let type = this.resultTypes.get(sig.result);
+    if (!type)
+      this.resultTypes.set(sig.result, (type = await this.it.literals.typeOfKind(sig.result)));
     if (this.it.dry) return { type, value: VOID };
     const lv = this.operandAs(l, sig.left);
     const rv = this.operandAs(r, sig.right);

@@ -84,20 +84,29 @@ export class Budget {
     this.windowStart = this.now();
   }
 
-  /** A statement is about to run. */
-  async statement(span: Span): Promise<void> {
-    if (this.options.releaseBetweenStatements && this.release) {
-      await this.release();
-      this.windowStart = this.now();
-    }
+  /**
+   * A statement is about to run. A promise only when the game is released between statements
+   * (else the check is synchronous: no promise per statement of a loop's body).
+   */
+  statement(span: Span): Promise<void> | undefined {
+    if (this.options.releaseBetweenStatements && this.release) return this.released(span);
+    this.check(span);
+    return undefined;
+  }
+
+  private async released(span: Span): Promise<void> {
+    await this.release!();
+    this.windowStart = this.now();
     this.check(span);
   }
 
-  /** A loop is about to run its body once more (or a lambda is called). */
-  async iteration(span: Span): Promise<void> {
+  /**
+   * A loop is about to run its body once more (or a lambda is called). Synchronous: an await
+   * here costs a promise per element, and a loop's body awaits anyway.
+   */
+  iteration(span: Span): void {
     this.iterations++;
     this.check(span);
-    await Promise.resolve();
   }
 
   /** A bound was reached: nothing more runs (not even finally blocks). */

@@ -189,7 +189,18 @@ export class Conversions {
   }
 
   /** Converts implicitly, or refuses as the compiler would (CS0029 / CS0266 / CS0031). */
-  async implicitly(from: Operand, to: TypeHandle, what = 'the value'): Promise<Operand> {
+  implicitly(from: Operand, to: TypeHandle, what = 'the value'): Promise<Operand> {
+    // identity (a value already of its target type, as each element of a loop): what apply gives
+    if (from.type !== 'null' && this.f.same(from.type, to))
+      return Promise.resolve(
+        from.constant === undefined
+          ? { type: to, value: from.value }
+          : { type: to, value: from.value, constant: from.constant },
+      );
+    return this.converted(from, to, what);
+  }
+
+  private async converted(from: Operand, to: TypeHandle, what: string): Promise<Operand> {
     const c = await this.implicit(from, to);
     if (!c) {
       const explicit = await this.explicit(from, to);

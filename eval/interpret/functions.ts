@@ -182,8 +182,8 @@ export class Functions {
     args: readonly EvalValue[],
   ): Promise<{ type: SType | 'void'; value: EvalValue }> {
     const it = this.it;
-    if (!it.dry) await it.budget.iteration(e.span);
-    const voidType = await it.wk.keyword('void');
+    if (!it.dry) it.budget.iteration(e.span);
+    const voidType = it.wk.knownKeyword('void') ?? (await it.wk.keyword('void'));
     const savedLocals = it.locals;
     const savedFrame = it.statements.frame;
     const scope = new LocalScope(captured);

@@ -177,7 +177,7 @@ export class Interpreter {
   /** An expression that must denote a value. */
   async expr(e: A.Expression): Promise<Operand> {
     const r = await this.resolve(e);
-    return this.asValue(r, e);
+    return r.k === 'value' ? r.op : this.asValue(r, e);
   }
 
   async asValue(r: Resolved, e: A.Node): Promise<Operand> {
@@ -233,21 +233,27 @@ export class Interpreter {
     return this.nullConditional.inChain(e);
   }
 
-  /** One node of the visitor (resolve and resolveInChain come here). */
-  async resolveNode(e: A.Expression): Promise<Resolved> {
+  /**
+   * One node of the visitor (resolve and resolveInChain come here). Names and member accesses,
+   * the nodes of every loop body, are passed on without an async frame of their own.
+   */
+  resolveNode(e: A.Expression): Promise<Resolved> {
+    if (e.kind === 'Name') return this.names.simpleName(e);
+    if (e.kind === 'MemberAccess')
+      return this.naming(e.target, () => this.memberAccess.memberAccess(e));
+    return this.resolveOther(e);
+  }
+
+  private async resolveOther(e: Exclude<A.Expression, A.Name | A.MemberAccess>): Promise<Resolved> {
     switch (e.kind) {
       case 'Literal':
         return { k: 'value', op: await this.literals.literal(e) };
       case 'InterpolatedString':
         return { k: 'value', op: await this.interpolation.interpolated(e) };
-      case 'Name':
-        return this.names.simpleName(e);
       case 'PredefinedType':
         return { k: 'type', type: await this.types.type(e) };
       case 'This':
         return this.enclosing.thisAccess(e);
-      case 'MemberAccess':
-        return this.naming(e.target, () => this.memberAccess.memberAccess(e));
       case 'Invocation':
         // a call's receiver is what was null (`a.b.M()`: 'a.b')
         return {

@@ -29,7 +29,7 @@ export class Loops {
       for (;;) {
         if (s.kind !== 'Do' && condition && !Statements.truth(await this.st.condition(condition)))
           return NORMAL;
-        await this.it.budget.iteration(s.span);
+        this.it.budget.iteration(s.span);
         const c = await this.st.targeting('loop', s, () => this.st.embedded(s.body));
         if (c.k === 'break') return NORMAL;
         if (c.k === 'return') return c;
@@ -83,8 +83,8 @@ export class Loops {
       }
     }
     const name = s.name.name;
-    const body = async (v: EvalValue): Promise<Completion> =>
-      this.st.inScope(async () => {
+    const body = (v: EvalValue): Promise<Completion> =>
+      this.st.inScope(() => {
         this.st.checkName(name, s.name.span);
         this.it.locals.set(name, {
           type,
@@ -102,7 +102,7 @@ export class Loops {
     }
     let result: Completion = NORMAL;
     await eachOf(source, async (raw) => {
-      await this.it.budget.iteration(s.span);
+      this.it.budget.iteration(s.span);
       const c = await body(convert ? await convert(raw) : raw);
       if (c.k === 'break') return true;
       if (c.k === 'return') {

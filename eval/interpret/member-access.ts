@@ -48,7 +48,7 @@ export class MemberAccesses {
             `the '.' operator cannot be applied to operand of type '<null>'`,
             e.span,
           );
-        if (await this.it.types.isVoid(op.type))
+        if (this.it.types.knownVoid(op.type) ?? (await this.it.types.isVoid(op.type)))
           throw new CompileError(
             'CS0023',
             "the '.' operator cannot be applied to operand of type 'void'",
@@ -99,7 +99,10 @@ export class MemberAccesses {
   ): Promise<Resolved> {
     const name = e.name.name;
     const type = op.type as TypeHandle;
-    const m = await this.it.members.member(type, name, e.typeArgs.length);
+    const members = this.it.members;
+    const m =
+      members.known(type, name, e.typeArgs.length) ??
+      (await members.member(type, name, e.typeArgs.length));
     if (!m) throw await this.missing(type, name, e.name.span);
     switch (m.k) {
       case 'type':

@@ -37,10 +37,22 @@ export class MemberLookup {
     if (!found) {
       found = this.lookup(type, name, arity);
       this.found.set(key, found);
-      found.catch(() => this.found.delete(key));
+      found.then(
+        (m) => {
+          if (m) this.resolved.set(key, m);
+        },
+        () => this.found.delete(key),
+      );
     }
     return found;
   }
+
+  /** A member `member` has already found (no promise per element), else undefined: ask it. */
+  known(type: TypeHandle, name: string, arity = 0): Member | undefined {
+    return this.resolved.get(`${type.key}\u0000${name}\u0000${arity}`);
+  }
+
+  private readonly resolved = new Map<string, Member>();
 
   private readonly found = new Map<string, Promise<Member | undefined>>();
   private readonly orders = new Map<string, Promise<TypeHandle[]>>();

@@ -70,7 +70,8 @@ export class MemberOperands {
       };
     }
     const rv = receiver.value;
-    if (await this.it.facts.isValueType(receiver.type)) {
+    const facts = this.it.facts;
+    if (facts.knownValueType(receiver.type) ?? (await facts.isValueType(receiver.type))) {
       const index = await this.instanceFieldIndex(field);
       const place = receiver.place
         ? ({ k: 'struct-field', parent: receiver.place, index, field } as const)

@@ -20,8 +20,11 @@ export class NullConditional {
    * its receiver was null the rest of the chain was bound without running (dry), and the whole
    * chain is null (§12.8.8).
    */
-  async resolve(e: A.Expression): Promise<Resolved> {
-    if (!isChainNode(e) || !hasConditional(e)) return this.it.resolveNode(e);
+  resolve(e: A.Expression): Promise<Resolved> {
+    return !isChainNode(e) || !hasConditional(e) ? this.it.resolveNode(e) : this.conditional(e);
+  }
+
+  private async conditional(e: A.Expression): Promise<Resolved> {
     const mark = this.shortCircuits;
     let r: Resolved;
     let shorted = false;

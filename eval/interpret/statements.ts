@@ -57,7 +57,8 @@ export class Statements {
     await this.hoist(program.statements);
     let completion: Completion = NORMAL;
     for (const [i, s] of program.statements.entries()) {
-      await this.boundary(s);
+      const released = this.boundary(s);
+      if (released) await released;
       const isLast = i === n - 1;
       if (s.kind === 'LocalDeclaration') {
         last = await this.declare(s);
@@ -126,15 +127,15 @@ export class Statements {
   }
 
   /** Between statements: the budget is checked (and the game may be released, if asked). */
-  async boundary(s: A.Node): Promise<void> {
-    if (!this.it.dry) await this.it.budget.statement(s.span);
+  boundary(s: A.Node): Promise<void> | undefined {
+    return this.it.dry ? undefined : this.it.budget.statement(s.span);
   }
 
   /**
    * An expression statement: C# allows only calls, assignments, ++/--, and object creation
    * (CS0201). The last one of the program is its value, so any expression may end a program.
    */
-  async statement(e: A.Expression): Promise<Operand> {
+  statement(e: A.Expression): Promise<Operand> {
     let inner = e;
     while (inner.kind === 'Parenthesized') inner = inner.expression;
     const allowed =
@@ -195,7 +196,8 @@ export class Statements {
     await this.hoist(statements);
     let result: Completion = NORMAL;
     for (const s of statements) {
-      await this.boundary(s);
+      const released = this.boundary(s);
+      if (released) await released;
       const c = await this.exec(s);
       if (c.k === 'normal') continue;
       if (!this.it.dry) return c;
@@ -213,7 +215,7 @@ export class Statements {
   }
 
   /** A statement of an if, else or loop: its own scope; a declaration alone is CS1023. */
-  async embedded(s: A.Statement): Promise<Completion> {
+  embedded(s: A.Statement): Promise<Completion> {
     if (s.kind === 'LocalDeclaration' || s.kind === 'LocalFunction')
       throw new CompileError(
         'CS1023',
@@ -245,7 +247,7 @@ export class Statements {
 
   /** A condition: an expression that converts implicitly to bool (§12.24). */
   async condition(e: A.Expression): Promise<Operand> {
-    const boolType = await this.it.wk.keyword('bool');
+    const boolType = this.it.wk.knownKeyword('bool') ?? (await this.it.wk.keyword('bool'));
     const op = await this.it.expr(e);
     try {
       return await this.it.conversions.implicitly(op, boolType, 'the condition');

@@ -28,6 +28,8 @@ export class TypeFacts {
   }
 
   private readonly names = new Map<string, Promise<string>>();
+  /** The names `names` has resolved: read synchronously on the per-element paths. */
+  private readonly resolvedNames = new Map<string, string>();
 
   /** The reflection name, once per type and evaluation (asked for every operator applied). */
   private cachedName(t: TypeHandle): Promise<string> {
@@ -35,9 +37,22 @@ export class TypeFacts {
     if (!n) {
       n = this.fullName(t);
       this.names.set(t.key, n);
-      n.catch(() => this.names.delete(t.key));
+      n.then(
+        (name) => this.resolvedNames.set(t.key, name),
+        () => this.names.delete(t.key),
+      );
     }
     return n;
+  }
+
+  /**
+   * The primitive kind of a type whose name was already asked for (`primitive`, `isString`):
+   * undefined when not known yet (then ask `primitive`), null when not a primitive.
+   */
+  knownPrimitive(t: SType): PrimitiveKind | null | undefined {
+    if (t === 'null') return null;
+    const name = this.resolvedNames.get(t.key);
+    return name === undefined ? undefined : (primitiveKindOfName(name) ?? null);
   }
 
   async primitive(t: SType): Promise<PrimitiveKind | undefined> {
@@ -55,7 +70,16 @@ export class TypeFacts {
   async isValueType(t: SType): Promise<boolean> {
     if (t === 'null') return false;
     const k = (await this.md.describe(t)).kind;
-    return k === 'struct' || k === 'enum';
+    const valueType = k === 'struct' || k === 'enum';
+    this.valueTypes.set(t.key, valueType);
+    return valueType;
+  }
+
+  private readonly valueTypes = new Map<string, boolean>();
+
+  /** What `isValueType` answered for this type before, else undefined (then ask it). */
+  knownValueType(t: SType): boolean | undefined {
+    return t === 'null' ? false : this.valueTypes.get(t.key);
   }
 
   async isReferenceType(t: SType): Promise<boolean> {

@@ -54,6 +54,13 @@ export class TypeNames {
     return t !== 'null' && this.it.facts.same(t, await this.it.wk.keyword('void'));
   }
 
+  /** isVoid without a promise once void's type is found (else undefined: ask isVoid). */
+  knownVoid(t: Operand['type']): boolean | undefined {
+    if (t === 'null') return false;
+    const v = this.it.wk.knownKeyword('void');
+    return v && this.it.facts.same(t, v);
+  }
+
   async typeArgs(nodes: readonly A.TypeNode[]): Promise<TypeHandle[]> {
     const out: TypeHandle[] = [];
     for (const n of nodes) out.push(await this.type(n));

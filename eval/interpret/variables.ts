@@ -148,20 +148,21 @@ export class Variables {
   }
 
   /** Reads a variable's current value. */
-  async read(place: Place): Promise<EvalValue> {
-    if (this.it.dry) return VOID;
+  /** Not async: a game read's own promise is returned, a local's value costs one resolved promise. */
+  read(place: Place): Promise<EvalValue> {
+    if (this.it.dry) return Promise.resolve(VOID);
     switch (place.k) {
       case 'local':
-        return this.it.locals.get(place.name)!.value;
+        return Promise.resolve(this.it.locals.get(place.name)!.value);
       case 'static':
         return this.it.rt.game.readStatic(place.field);
       case 'field':
         return this.it.rt.game.readField(place.target, place.field);
-      case 'struct-field': {
-        const parent = await this.read(place.parent);
-        if (parent.kind !== 'struct') throw new Error('a struct field of a non-struct');
-        return parent.fields[place.index]!;
-      }
+      case 'struct-field':
+        return this.read(place.parent).then((parent) => {
+          if (parent.kind !== 'struct') throw new Error('a struct field of a non-struct');
+          return parent.fields[place.index]!;
+        });
       case 'element':
         return this.it.rt.game.readElement(place.array, place.index);
       case 'scope':

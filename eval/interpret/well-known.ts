@@ -38,6 +38,8 @@ export function numericKindOf(d: TypeDescriptor): NumericKind | 'decimal' | unde
 
 export class WellKnown {
   private readonly cache = new Map<string, Promise<TypeHandle>>();
+  /** What `cache` has resolved, for the per-element paths that need no promise. */
+  private readonly resolved = new Map<string, TypeHandle>();
 
   constructor(private readonly metadata: MetadataProvider) {}
 
@@ -47,6 +49,7 @@ export class WellKnown {
     if (!p) {
       p = this.metadata.findType(fullName).then((t) => {
         if (!t) throw new Error(`the game has no ${fullName}`);
+        this.resolved.set(fullName, t);
         return t;
       });
       this.cache.set(fullName, p);
@@ -56,6 +59,11 @@ export class WellKnown {
 
   keyword(k: KeywordType): Promise<TypeHandle> {
     return this.named(KEYWORD_TYPES[k]);
+  }
+
+  /** A keyword's type once `keyword` has found it, else undefined (then await `keyword`). */
+  knownKeyword(k: KeywordType): TypeHandle | undefined {
+    return this.resolved.get(KEYWORD_TYPES[k]);
   }
 
   numeric(kind: NumericKind | 'decimal'): Promise<TypeHandle> {
