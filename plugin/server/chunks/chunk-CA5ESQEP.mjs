@@ -6402,12 +6402,15 @@ var WellKnown = class {
   }
   metadata;
   cache = /* @__PURE__ */ new Map();
+  /** What `cache` has resolved, for the per-element paths that need no promise. */
+  resolved = /* @__PURE__ */ new Map();
   /** A type the language needs; its absence is a broken runtime, not a user error. */
   named(fullName) {
     let p = this.cache.get(fullName);
     if (!p) {
       p = this.metadata.findType(fullName).then((t) => {
         if (!t) throw new Error(`the game has no ${fullName}`);
+        this.resolved.set(fullName, t);
         return t;
       });
       this.cache.set(fullName, p);
@@ -6416,6 +6419,10 @@ var WellKnown = class {
   }
   keyword(k) {
     return this.named(KEYWORD_TYPES[k]);
+  }
+  /** A keyword's type once `keyword` has found it, else undefined (then await `keyword`). */
+  knownKeyword(k) {
+    return this.resolved.get(KEYWORD_TYPES[k]);
   }
   numeric(kind) {
     return this.named(KEYWORD_TYPES[kind]);
@@ -6826,6 +6833,9 @@ var BinaryOperators = class {
     return { type: boolType, value: decided ? l.value : r.value };
   }
   async applyBinaryOp(op, l, r, span) {
+    const lk = this.f.knownPrimitive(l.type);
+    const rk = lk ? this.f.knownPrimitive(r.type) : void 0;
+    if (lk && rk) return this.numeric(op, l, r, lk, rk, span);
     const [ls, rs] = await Promise.all([this.f.isString(l.type), this.f.isString(r.type)]);
     if (op === "+" && (ls || rs)) return this.strings.concat(l, r, span);
     const [lp, rp] = await Promise.all([this.f.primitive(l.type), this.f.primitive(r.type)]);
@@ -6915,6 +6925,8 @@ var BinaryOperators = class {
     return !(await plain3(l) && await plain3(r));
   }
   signatures = /* @__PURE__ */ new Map();
+  /** A result kind's type (per evaluation, as the signatures). */
+  resultTypes = /* @__PURE__ */ new Map();
   async numeric(op, l, r, lk, rk, span) {
     const lc = l.constant?.kind === "number" ? l.constant.c : void 0;
     const rc = r.constant?.kind === "number" ? r.constant.c : void 0;
@@ -6935,7 +6947,9 @@ var BinaryOperators = class {
       );
       if (key2) this.signatures.set(key2, sig);
     }
-    const type = await this.it.literals.typeOfKind(sig.result);
+    let type = this.resultTypes.get(sig.result);
+    if (!type)
+      this.resultTypes.set(sig.result, type = await this.it.literals.typeOfKind(sig.result));
     if (this.it.dry) return { type, value: VOID };
     const lv = this.operandAs(l, sig.left);
     const rv = this.operandAs(r, sig.right);
@@ -7537,9 +7551,10 @@ var Calls = class {
     }
     if (target.k === "value" && target.op.type !== "null" && await this.f.isDelegate(target.op.type)) {
       const invoke = (await this.it.md.members(target.op.type, "Invoke")).methods;
-      const args2 = await this.arguments(e.arguments);
+      const written = this.withDefaults(e);
+      const args2 = await this.arguments(written);
       const c = await this.overloads.resolve(invoke, args2, [], "Invoke", e.span);
-      return this.call(c, target.op, args2, e.arguments);
+      return this.call(c, target.op, args2, written);
     }
     if (target.k === "type")
       throw new CompileError(
@@ -7552,6 +7567,28 @@ var Calls = class {
       "non-invocable member cannot be used like a method",
       e.target.span
     );
+  }
+  /**
+   * A local function's call with its optional parameters' values after the arguments written
+   * (positional only, as the delegate it is held in has no optional parameters of its own).
+   */
+  withDefaults(e) {
+    if (e.target.kind !== "Name") return e.arguments;
+    const fn = this.it.locals.get(e.target.name)?.fn;
+    if (!fn || e.arguments.length >= fn.parameters.length) return e.arguments;
+    if (e.arguments.some((a) => a.name)) return e.arguments;
+    const rest = [];
+    for (const p of fn.parameters.slice(e.arguments.length)) {
+      if (!p.defaultValue) return e.arguments;
+      rest.push({
+        kind: "Argument",
+        name: null,
+        modifier: "none",
+        value: p.defaultValue,
+        span: e.span
+      });
+    }
+    return [...e.arguments, ...rest];
   }
   /**
    * A lambda (or anonymous method) passed to a game method, a delegate or a builtin: no code can
@@ -8053,7 +8090,14 @@ var Conversions = class {
     return this.application.apply(c, from, to, checked);
   }
   /** Converts implicitly, or refuses as the compiler would (CS0029 / CS0266 / CS0031). */
-  async implicitly(from, to, what = "the value") {
+  implicitly(from, to, what = "the value") {
+    if (from.type !== "null" && this.f.same(from.type, to))
+      return Promise.resolve(
+        from.constant === void 0 ? { type: to, value: from.value } : { type: to, value: from.value, constant: from.constant }
+      );
+    return this.converted(from, to, what);
+  }
+  async converted(from, to, what) {
     const c = await this.implicit(from, to);
     if (!c) {
       const explicit = await this.explicit(from, to);
@@ -8250,7 +8294,7 @@ var MemberAccesses = class {
             `the '.' operator cannot be applied to operand of type '<null>'`,
             e.span
           );
-        if (await this.it.types.isVoid(op.type))
+        if (this.it.types.knownVoid(op.type) ?? await this.it.types.isVoid(op.type))
           throw new CompileError(
             "CS0023",
             "the '.' operator cannot be applied to operand of type 'void'",
@@ -8291,7 +8335,8 @@ var MemberAccesses = class {
   async instanceMember(op, e, mode) {
     const name2 = e.name.name;
     const type = op.type;
-    const m = await this.it.members.member(type, name2, e.typeArgs.length);
+    const members = this.it.members;
+    const m = members.known(type, name2, e.typeArgs.length) ?? await members.member(type, name2, e.typeArgs.length);
     if (!m) throw await this.missing(type, name2, e.name.span);
     switch (m.k) {
       case "type":
@@ -8709,10 +8754,20 @@ var MemberLookup = class {
     if (!found) {
       found = this.lookup(type, name2, arity);
       this.found.set(key2, found);
-      found.catch(() => this.found.delete(key2));
+      found.then(
+        (m) => {
+          if (m) this.resolved.set(key2, m);
+        },
+        () => this.found.delete(key2)
+      );
     }
     return found;
   }
+  /** A member `member` has already found (no promise per element), else undefined: ask it. */
+  known(type, name2, arity = 0) {
+    return this.resolved.get(`${type.key}\0${name2}\0${arity}`);
+  }
+  resolved = /* @__PURE__ */ new Map();
   found = /* @__PURE__ */ new Map();
   orders = /* @__PURE__ */ new Map();
   async lookup(type, name2, arity) {
@@ -8814,7 +8869,8 @@ var MemberOperands = class {
       };
     }
     const rv = receiver.value;
-    if (await this.it.facts.isValueType(receiver.type)) {
+    const facts = this.it.facts;
+    if (facts.knownValueType(receiver.type) ?? await facts.isValueType(receiver.type)) {
       const index = await this.instanceFieldIndex(field);
       const place2 = receiver.place ? { k: "struct-field", parent: receiver.place, index, field } : void 0;
       let value = VOID;
@@ -8920,8 +8976,10 @@ var NullConditional = class {
    * its receiver was null the rest of the chain was bound without running (dry), and the whole
    * chain is null (§12.8.8).
    */
-  async resolve(e) {
-    if (!isChainNode(e) || !hasConditional(e)) return this.it.resolveNode(e);
+  resolve(e) {
+    return !isChainNode(e) || !hasConditional(e) ? this.it.resolveNode(e) : this.conditional(e);
+  }
+  async conditional(e) {
     const mark = this.shortCircuits;
     let r;
     let shorted = false;
@@ -9259,7 +9317,8 @@ var Statements = class _Statements {
     await this.hoist(program.statements);
     let completion = NORMAL;
     for (const [i, s] of program.statements.entries()) {
-      await this.boundary(s);
+      const released = this.boundary(s);
+      if (released) await released;
       const isLast = i === n - 1;
       if (s.kind === "LocalDeclaration") {
         last = await this.declare(s);
@@ -9323,14 +9382,14 @@ var Statements = class _Statements {
     );
   }
   /** Between statements: the budget is checked (and the game may be released, if asked). */
-  async boundary(s) {
-    if (!this.it.dry) await this.it.budget.statement(s.span);
+  boundary(s) {
+    return this.it.dry ? void 0 : this.it.budget.statement(s.span);
   }
   /**
    * An expression statement: C# allows only calls, assignments, ++/--, and object creation
    * (CS0201). The last one of the program is its value, so any expression may end a program.
    */
-  async statement(e) {
+  statement(e) {
     let inner = e;
     while (inner.kind === "Parenthesized") inner = inner.expression;
     const allowed = inner === e && (e.kind === "Invocation" || e.kind === "Assignment" || e.kind === "ObjectCreation" || e.kind === "Unary" && (e.operator === "++" || e.operator === "--") || e.kind === "Postfix" && e.operator !== "!");
@@ -9383,7 +9442,8 @@ var Statements = class _Statements {
     await this.hoist(statements);
     let result = NORMAL;
     for (const s of statements) {
-      await this.boundary(s);
+      const released = this.boundary(s);
+      if (released) await released;
       const c = await this.exec(s);
       if (c.k === "normal") continue;
       if (!this.it.dry) return c;
@@ -9398,7 +9458,7 @@ var Statements = class _Statements {
       if (s.kind === "LocalFunction") await this.it.functions.declareLocalFunction(s);
   }
   /** A statement of an if, else or loop: its own scope; a declaration alone is CS1023. */
-  async embedded(s) {
+  embedded(s) {
     if (s.kind === "LocalDeclaration" || s.kind === "LocalFunction")
       throw new CompileError(
         "CS1023",
@@ -9427,7 +9487,7 @@ var Statements = class _Statements {
   }
   /** A condition: an expression that converts implicitly to bool (§12.24). */
   async condition(e) {
-    const boolType = await this.it.wk.keyword("bool");
+    const boolType = this.it.wk.knownKeyword("bool") ?? await this.it.wk.keyword("bool");
     const op = await this.it.expr(e);
     try {
       return await this.it.conversions.implicitly(op, boolType, "the condition");
@@ -9650,19 +9710,27 @@ var Budget = class {
   limits;
   now;
   windowStart;
-  /** A statement is about to run. */
-  async statement(span) {
-    if (this.options.releaseBetweenStatements && this.release) {
-      await this.release();
-      this.windowStart = this.now();
-    }
+  /**
+   * A statement is about to run. A promise only when the game is released between statements
+   * (else the check is synchronous: no promise per statement of a loop's body).
+   */
+  statement(span) {
+    if (this.options.releaseBetweenStatements && this.release) return this.released(span);
+    this.check(span);
+    return void 0;
+  }
+  async released(span) {
+    await this.release();
+    this.windowStart = this.now();
     this.check(span);
   }
-  /** A loop is about to run its body once more (or a lambda is called). */
-  async iteration(span) {
+  /**
+   * A loop is about to run its body once more (or a lambda is called). Synchronous: an await
+   * here costs a promise per element, and a loop's body awaits anyway.
+   */
+  iteration(span) {
     this.iterations++;
     this.check(span);
-    await Promise.resolve();
   }
   /** A bound was reached: nothing more runs (not even finally blocks). */
   stopped = false;
@@ -10607,9 +10675,13 @@ var Linq = class {
     const int = await this.it.wk.keyword("int");
     const truth = (v) => v.kind === "bool" && v.value;
     switch (c.name) {
-      case "AsEnumerable":
+      case "AsEnumerable": {
         this.arity(c, 0);
-        return this.make(T3, () => src.iterate());
+        const type = await this.enumerableOf(T3);
+        if (this.it.dry || receiver.value.kind === "struct")
+          return this.make(T3, () => src.iterate());
+        return { type, value: receiver.value };
+      }
       case "Where": {
         this.arity(c, 1);
         const a = this.arg(c, 0, "a predicate");
@@ -10776,7 +10848,7 @@ var Linq = class {
       }
       case "Cast":
       case "OfType":
-        return this.castOrOfType(c);
+        return this.castOrOfType(c, receiver);
     }
     throw new Error(`LINQ operator ${c.name} has no implementation`);
   }
@@ -10958,12 +11030,18 @@ var Linq = class {
       }
     });
   }
-  async castOrOfType(c) {
+  async castOrOfType(c, receiver) {
     this.arity(c, 0);
     const target = c.typeArgs[0];
     if (!target || c.typeArgs.length !== 1)
       throw new CompileError("CS0411", `${c.name} needs its type: ${c.name}<T>()`, c.e.span);
     const src = c.source;
+    if (c.name === "Cast" && !this.it.dry) {
+      const typed = await this.enumerableOf(target);
+      const v = receiver.value;
+      const already = v.kind === "object" || v.kind === "string" ? await this.it.typeTests.instanceOf({ type: this.objectType, value: v }, typed) : v.kind === "client" && this.it.facts.same(c.elementType, target);
+      if (already) return { type: typed, value: v };
+    }
     const from = { type: this.objectType, value: VOID };
     const conversion = await this.it.conversions.explicit(from, target);
     const it = this.it;
@@ -11023,7 +11101,31 @@ var Linq = class {
         "Enumerable.Empty needs its type: Enumerable.Empty<T>()",
         e.span
       );
-    return this.make(await this.it.types.type(t.typeArgs[0]), () => none());
+    return this.empty(await this.it.types.type(t.typeArgs[0]), e.span);
+  }
+  /**
+   * Enumerable.Empty<T>() is the game's own: one cached empty T[] per T, so two calls give the
+   * same object, as in C# (one invoke, no writes).
+   */
+  async empty(T3, span) {
+    const type = await this.enumerableOf(T3);
+    if (this.it.dry) return { type, value: VOID };
+    const enumerable = await this.it.md.findType("System.Linq.Enumerable");
+    const def = enumerable ? (await this.it.md.members(enumerable, "Empty")).methods.find(
+      (m2) => m2.parameters.length === 0
+    ) : void 0;
+    if (!def)
+      throw new UnsupportedError(
+        "the game has no System.Linq.Enumerable.Empty (System.Core is not loaded): write new T[0]",
+        span
+      );
+    const m = await this.it.md.instantiateMethod(def, [T3]);
+    const r = await this.it.rt.game.invoke(m, void 0, [], {
+      virtual: false,
+      outThis: false,
+      outArgs: false
+    });
+    return { type, value: r.result };
   }
 };
 function valueOf(a) {
@@ -11535,8 +11637,8 @@ var Functions = class {
    */
   async runBody(e, captured, parameters2, returnType, args2) {
     const it = this.it;
-    if (!it.dry) await it.budget.iteration(e.span);
-    const voidType = await it.wk.keyword("void");
+    if (!it.dry) it.budget.iteration(e.span);
+    const voidType = it.wk.knownKeyword("void") ?? await it.wk.keyword("void");
     const savedLocals = it.locals;
     const savedFrame = it.statements.frame;
     const scope = new LocalScope(captured);
@@ -11885,7 +11987,7 @@ var Loops = class {
       for (; ; ) {
         if (s.kind !== "Do" && condition && !Statements.truth(await this.st.condition(condition)))
           return NORMAL;
-        await this.it.budget.iteration(s.span);
+        this.it.budget.iteration(s.span);
         const c = await this.st.targeting("loop", s, () => this.st.embedded(s.body));
         if (c.k === "break") return NORMAL;
         if (c.k === "return") return c;
@@ -11929,7 +12031,7 @@ var Loops = class {
       }
     }
     const name2 = s.name.name;
-    const body2 = async (v) => this.st.inScope(async () => {
+    const body2 = (v) => this.st.inScope(() => {
       this.st.checkName(name2, s.name.span);
       this.it.locals.set(name2, {
         type,
@@ -11947,7 +12049,7 @@ var Loops = class {
     }
     let result = NORMAL;
     await eachOf(source, async (raw) => {
-      await this.it.budget.iteration(s.span);
+      this.it.budget.iteration(s.span);
       const c = await body2(convert2 ? await convert2(raw) : raw);
       if (c.k === "break") return true;
       if (c.k === "return") {
@@ -12325,15 +12427,29 @@ var TypeFacts = class {
     return a === "null" || b === "null" ? a === b : a.key === b.key;
   }
   names = /* @__PURE__ */ new Map();
+  /** The names `names` has resolved: read synchronously on the per-element paths. */
+  resolvedNames = /* @__PURE__ */ new Map();
   /** The reflection name, once per type and evaluation (asked for every operator applied). */
   cachedName(t) {
     let n = this.names.get(t.key);
     if (!n) {
       n = this.fullName(t);
       this.names.set(t.key, n);
-      n.catch(() => this.names.delete(t.key));
+      n.then(
+        (name2) => this.resolvedNames.set(t.key, name2),
+        () => this.names.delete(t.key)
+      );
     }
     return n;
+  }
+  /**
+   * The primitive kind of a type whose name was already asked for (`primitive`, `isString`):
+   * undefined when not known yet (then ask `primitive`), null when not a primitive.
+   */
+  knownPrimitive(t) {
+    if (t === "null") return null;
+    const name2 = this.resolvedNames.get(t.key);
+    return name2 === void 0 ? void 0 : primitiveKindOfName(name2) ?? null;
   }
   async primitive(t) {
     return t === "null" ? void 0 : primitiveKindOfName(await this.cachedName(t));
@@ -12347,7 +12463,14 @@ var TypeFacts = class {
   async isValueType(t) {
     if (t === "null") return false;
     const k = (await this.md.describe(t)).kind;
-    return k === "struct" || k === "enum";
+    const valueType = k === "struct" || k === "enum";
+    this.valueTypes.set(t.key, valueType);
+    return valueType;
+  }
+  valueTypes = /* @__PURE__ */ new Map();
+  /** What `isValueType` answered for this type before, else undefined (then ask it). */
+  knownValueType(t) {
+    return t === "null" ? false : this.valueTypes.get(t.key);
   }
   async isReferenceType(t) {
     return t === "null" || !await this.isValueType(t);
@@ -12441,6 +12564,12 @@ var TypeNames = class {
   }
   async isVoid(t) {
     return t !== "null" && this.it.facts.same(t, await this.it.wk.keyword("void"));
+  }
+  /** isVoid without a promise once void's type is found (else undefined: ask isVoid). */
+  knownVoid(t) {
+    if (t === "null") return false;
+    const v = this.it.wk.knownKeyword("void");
+    return v && this.it.facts.same(t, v);
   }
   async typeArgs(nodes) {
     const out = [];
@@ -13028,20 +13157,21 @@ var Variables = class {
     if (t.property) return this.it.invoker.callSetter(t.property, value);
   }
   /** Reads a variable's current value. */
-  async read(place) {
-    if (this.it.dry) return VOID;
+  /** Not async: a game read's own promise is returned, a local's value costs one resolved promise. */
+  read(place) {
+    if (this.it.dry) return Promise.resolve(VOID);
     switch (place.k) {
       case "local":
-        return this.it.locals.get(place.name).value;
+        return Promise.resolve(this.it.locals.get(place.name).value);
       case "static":
         return this.it.rt.game.readStatic(place.field);
       case "field":
         return this.it.rt.game.readField(place.target, place.field);
-      case "struct-field": {
-        const parent = await this.read(place.parent);
-        if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
-        return parent.fields[place.index];
-      }
+      case "struct-field":
+        return this.read(place.parent).then((parent) => {
+          if (parent.kind !== "struct") throw new Error("a struct field of a non-struct");
+          return parent.fields[place.index];
+        });
       case "element":
         return this.it.rt.game.readElement(place.array, place.index);
       case "scope":
@@ -13213,7 +13343,7 @@ var Interpreter = class {
   /** An expression that must denote a value. */
   async expr(e) {
     const r = await this.resolve(e);
-    return this.asValue(r, e);
+    return r.k === "value" ? r.op : this.asValue(r, e);
   }
   async asValue(r, e) {
     switch (r.k) {
@@ -13264,21 +13394,26 @@ var Interpreter = class {
   resolveInChain(e) {
     return this.nullConditional.inChain(e);
   }
-  /** One node of the visitor (resolve and resolveInChain come here). */
-  async resolveNode(e) {
+  /**
+   * One node of the visitor (resolve and resolveInChain come here). Names and member accesses,
+   * the nodes of every loop body, are passed on without an async frame of their own.
+   */
+  resolveNode(e) {
+    if (e.kind === "Name") return this.names.simpleName(e);
+    if (e.kind === "MemberAccess")
+      return this.naming(e.target, () => this.memberAccess.memberAccess(e));
+    return this.resolveOther(e);
+  }
+  async resolveOther(e) {
     switch (e.kind) {
       case "Literal":
         return { k: "value", op: await this.literals.literal(e) };
       case "InterpolatedString":
         return { k: "value", op: await this.interpolation.interpolated(e) };
-      case "Name":
-        return this.names.simpleName(e);
       case "PredefinedType":
         return { k: "type", type: await this.types.type(e) };
       case "This":
         return this.enclosing.thisAccess(e);
-      case "MemberAccess":
-        return this.naming(e.target, () => this.memberAccess.memberAccess(e));
       case "Invocation":
         return {
           k: "value",

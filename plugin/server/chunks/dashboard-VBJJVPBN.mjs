@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-5LRCEBHD.mjs";
+} from "./chunk-TULXEUFG.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-2YVNR4WR.mjs";
+} from "./chunk-CA5ESQEP.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
