@@ -103,6 +103,22 @@ describe('logpoint holes evaluated before the frame is read', () => {
     for (const e of entries) expect(e.message).toBe('x=1 y=2 tx=1 d=10 sum=13');
   });
 
+  it('name generic and array types this connection has not built yet', async () => {
+    // binding them needs an invoke (Type.MakeGenericType / an empty array): the hole's binding
+    // must have the game's invoke route, early path or not
+    const entries = await logged(
+      'Game.FrameTargets',
+      'Step',
+      mark('frame-step'),
+      'a={typeof(System.Guid[,,]).Name} n={new System.Collections.Generic.List<System.TimeSpan>().Count} h={Health}',
+      2,
+    );
+    for (const e of entries) {
+      expect(e.errors).toBeUndefined();
+      expect(e.message).toBe('a="Guid[,,]" n=0 h=100');
+    }
+  });
+
   it('record the error of a hole that does not bind, beside the values of the others', async () => {
     const entries = await logged(
       'Game.FrameTargets',

@@ -22,7 +22,7 @@ import {
 import type { OperationContext } from '../session/session.js';
 import { connectionPart } from '../session/game-connection.js';
 import { SessionGameAccess } from '../runtime/game-access.js';
-import { evaluateInGame } from '../runtime/evaluate-in-game.js';
+import { constructingTypes, evaluateInGame } from '../runtime/evaluate-in-game.js';
 import { metadataFor } from '../runtime/game-metadata.js';
 import { unityBuiltins } from '../runtime/builtins.js';
 import type { WriteObserver } from '../runtime/write-observer.js';
@@ -200,7 +200,10 @@ async function evaluatorIn(
   };
   let turn: Promise<unknown> = Promise.resolve();
   return (code) => {
-    const bound = turn.then(() => prepare(code, runtime, options));
+    // binding may name constructed types, which needs the game (as evaluateInGame's does)
+    const bound = turn.then(() =>
+      constructingTypes(ctx, game, () => prepare(code, runtime, options)),
+    );
     const result = bound.then((p) =>
       p.variable !== undefined
         ? run(p, runtime, options)

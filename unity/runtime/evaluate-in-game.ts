@@ -39,15 +39,13 @@ export async function evaluateInGame(
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
-  metadata.invokeRoute = (kind, base, args, rank) =>
-    constructedTypeId(ctx, game, metadata, kind, base, args, rank);
   const runtime = { metadata, game };
-  // the caller's builtins and functions, when it gives both, are all there is to look up
-  const defaults =
-    options.builtins && options.functions
-      ? { builtins: options.builtins, functions: options.functions }
-      : await unityBuiltins(runtime, lastValueOf(ctx));
-  try {
+  return constructingTypes(ctx, game, async () => {
+    // the caller's builtins and functions, when it gives both, are all there is to look up
+    const defaults =
+      options.builtins && options.functions
+        ? { builtins: options.builtins, functions: options.functions }
+        : await unityBuiltins(runtime, lastValueOf(ctx));
     const result = await evaluate(source, runtime, {
       ...options,
       builtins: options.builtins ?? defaults.builtins,
@@ -58,8 +56,27 @@ export async function evaluateInGame(
       ctx.connection.part(LAST_VALUE).value = { type: result.staticType, value: result.value };
     }
     return result;
+  });
+}
+
+/**
+ * Runs `fn` (a program's binding or run) with the connection's metadata able to name closed
+ * generic and array types it has not built yet, through invokes of `game`; the route it had
+ * before is restored after.
+ */
+export async function constructingTypes<T>(
+  ctx: OperationContext,
+  game: SessionGameAccess,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const metadata = metadataFor(ctx);
+  const before = metadata.invokeRoute;
+  metadata.invokeRoute = (kind, base, args, rank) =>
+    constructedTypeId(ctx, game, metadata, kind, base, args, rank);
+  try {
+    return await fn();
   } finally {
-    metadata.invokeRoute = undefined;
+    metadata.invokeRoute = before;
   }
 }
 
