@@ -34,12 +34,18 @@ const BATCHED_KINDS = new Set([
   'System.String',
 ]);
 
+interface FieldReads {
+  /** The whole chunk's values by invokes, or undefined when they are read per element. */
+  readonly all: Promise<EvalValue[] | undefined>;
+  readonly each: Promise<EvalValue>[];
+}
+
 interface Chunk {
   readonly array: EvalValue;
   readonly start: number;
   readonly elements: readonly EvalValue[];
-  /** Per field handle: the read of each element, by index. */
-  readonly reads: Map<unknown, Promise<EvalValue>[]>;
+  /** Per field handle: the chunk's batched read, and the read of each element asked for, by index. */
+  readonly reads: Map<unknown, FieldReads>;
 }
 
 export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budget): GameAccess {
@@ -84,22 +90,21 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
       if (!at) return game.readField(target, field);
       const { chunk, index } = at;
       let reads = chunk.reads.get(field.handle);
-      if (!reads) {
-        chunk.reads.set(field.handle, (reads = []));
-        // the whole chunk at once, when it can be: every element's read waits for it
-        const all = readAll(chunk, field);
-        const n = chunk.elements.length;
-        for (let i = 0; i < n; i++) {
-          const e = chunk.elements[i]!;
-          const p = all.then((vs) => vs?.[i] ?? game.readField(e, field));
-          p.catch(() => undefined);
-          reads[i] = p;
-        }
-        return reads[index]!;
-      }
-      const known = reads[index];
+      // the whole chunk at once, when it can be: every element's read waits for it
+      if (!reads) chunk.reads.set(field.handle, (reads = { all: readAll(chunk, field), each: [] }));
+      const { all, each } = reads;
+      const known = each[index];
       if (known) return known;
-      return game.readField(target, field);
+      // else the elements from this one on, a window at a time, pipelined
+      const end = Math.min(chunk.elements.length, index + PREFETCH_WINDOW);
+      for (let i = index; i < end; i++) {
+        if (each[i]) continue;
+        const e = chunk.elements[i]!;
+        const p = all.then((vs) => vs?.[i] ?? game.readField(e, field));
+        p.catch(() => undefined);
+        each[i] = p;
+      }
+      return each[index]!;
     },
   };
   if (readElements)
