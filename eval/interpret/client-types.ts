@@ -73,11 +73,6 @@ export class ClientTypes implements MetadataProvider {
     return { key };
   }
 
-  /** An anonymous type's members. */
-  anonymousMembers(t: TypeHandle): readonly { name: string; type: TypeHandle }[] | undefined {
-    return this.own(t)?.members;
-  }
-
   // ---------------------------------------------------------------- MetadataProvider
 
   findType(name: string): Promise<TypeHandle | undefined> {

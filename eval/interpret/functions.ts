@@ -125,11 +125,6 @@ export class Functions {
     return (await this.bindLambda(e, parameters, returnType)).call;
   }
 
-  /** The type a lambda's body returns for these parameter types ('void' for none). */
-  async inferReturnType(e: A.Lambda, parameters: readonly TypeHandle[]): Promise<SType | 'void'> {
-    return (await this.bindLambda(e, parameters, 'infer')).returnType;
-  }
-
   /** A lambda bound for these parameter types: its return type and (running) its function. */
   async bindLambda(
     e: Body,

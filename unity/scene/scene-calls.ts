@@ -748,18 +748,6 @@ export class SceneCalls {
     return this.keep(await this.call(findAll, Values.null(), [array, Values.object(d)]));
   }
 
-  /**
-   * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
-   * leaves them): `Array.CreateInstance` and `Array.Copy`, which casts each reference down (two
-   * invokes, no getter per element).
-   */
-  async castArray(array: Value, elementType: string): Promise<Value> {
-    const n = await this.arrayLength(array);
-    const typed = await this.typedArray(elementType, n);
-    await this.callAll([await this.copyCall(array, typed, n)]);
-    return typed;
-  }
-
   /** `Array.CreateInstance(elementType, n)`, kept (one invoke). */
   async typedArray(elementType: string, n: number): Promise<Value> {
     const create = await this.method('System.Array', 'CreateInstance', [
@@ -785,14 +773,12 @@ export class SceneCalls {
   }
 
   /**
-   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
-   * alive until `release` unless `consumedNext`: an array only the very next invoke takes as an
-   * argument (the game is suspended in between, and that invoke holds it) needs no slot, one
-   * ARRAY_REF.SET_VALUES fewer in the window.
+   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke), kept
+   * alive until `release`.
    */
-  async convertAll(array: Value, g: Getter, consumedNext = false): Promise<Value> {
+  async convertAll(array: Value, g: Getter): Promise<Value> {
     const [out] = await this.callAll([await this.convertAllCall(array, g)]);
-    return consumedNext ? out! : this.keep(out!);
+    return this.keep(out!);
   }
 
   /** The call of `convertAll` (its delegate made first), to send with others (`callAll`). */

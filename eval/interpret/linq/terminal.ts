@@ -212,7 +212,7 @@ export class Terminal {
       if (best) {
         n = { kind: best, nullable: !!under };
         const bt = await this.it.wk.numeric(best);
-        valueType = under ? await this.nullableOf(bt) : bt;
+        valueType = under ? await this.it.types.nullableOf(bt) : bt;
       }
     }
     if (!n && selector)
@@ -234,13 +234,13 @@ export class Terminal {
     else {
       const avgKind = n.kind === 'int' || n.kind === 'long' ? 'double' : n.kind;
       const t = await this.it.wk.numeric(avgKind);
-      type = n.nullable ? await this.nullableOf(t) : t;
+      type = n.nullable ? await this.it.types.nullableOf(t) : t;
     }
     if (this.it.dry) return { type, value: VOID };
     let values = await this.selected(c, selector);
     if (selector && !this.it.facts.same(selector.type, valueType)) {
       const from = selector.type;
-      const to = n.nullable ? await this.nullableOf(kindType) : kindType;
+      const to = n.nullable ? await this.it.types.nullableOf(kindType) : kindType;
       values = await Promise.all(
         values.map(
           async (v) => (await this.it.conversions.implicitly({ type: from, value: v }, to)).value,
@@ -249,10 +249,6 @@ export class Terminal {
     }
     const value = c.name === 'Sum' ? sum(values, n.kind) : average(values, n.kind, n.nullable);
     return { type, value };
-  }
-
-  private async nullableOf(t: TypeHandle): Promise<TypeHandle> {
-    return this.it.md.constructGeneric(await this.it.wk.named('System.Nullable`1'), [t]);
   }
 
   private async minMax(c: LinqCall): Promise<Operand> {
