@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-TULXEUFG.mjs";
+} from "./chunk-2ZIEEJHW.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-CA5ESQEP.mjs";
+} from "./chunk-YZZFKMLL.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

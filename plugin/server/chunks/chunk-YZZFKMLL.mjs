@@ -5063,10 +5063,6 @@ var ClientTypes = class {
     }
     return { key: key2 };
   }
-  /** An anonymous type's members. */
-  anonymousMembers(t) {
-    return this.own(t)?.members;
-  }
   // ---------------------------------------------------------------- MetadataProvider
   findType(name2) {
     return this.inner.findType(name2);
@@ -10220,7 +10216,7 @@ var Terminal = class {
       if (best) {
         n = { kind: best, nullable: !!under };
         const bt = await this.it.wk.numeric(best);
-        valueType = under ? await this.nullableOf(bt) : bt;
+        valueType = under ? await this.it.types.nullableOf(bt) : bt;
       }
     }
     if (!n && selector)
@@ -10241,13 +10237,13 @@ var Terminal = class {
     else {
       const avgKind = n.kind === "int" || n.kind === "long" ? "double" : n.kind;
       const t = await this.it.wk.numeric(avgKind);
-      type = n.nullable ? await this.nullableOf(t) : t;
+      type = n.nullable ? await this.it.types.nullableOf(t) : t;
     }
     if (this.it.dry) return { type, value: VOID };
     let values = await this.selected(c, selector);
     if (selector && !this.it.facts.same(selector.type, valueType)) {
       const from = selector.type;
-      const to = n.nullable ? await this.nullableOf(kindType) : kindType;
+      const to = n.nullable ? await this.it.types.nullableOf(kindType) : kindType;
       values = await Promise.all(
         values.map(
           async (v) => (await this.it.conversions.implicitly({ type: from, value: v }, to)).value
@@ -10256,9 +10252,6 @@ var Terminal = class {
     }
     const value = c.name === "Sum" ? sum(values, n.kind) : average(values, n.kind, n.nullable);
     return { type, value };
-  }
-  async nullableOf(t) {
-    return this.it.md.constructGeneric(await this.it.wk.named("System.Nullable`1"), [t]);
   }
   async minMax(c) {
     this.linq.arity(c, 0, 1);
@@ -11593,10 +11586,6 @@ var Functions = class {
   async function(e, parameters2, returnType) {
     return (await this.bindLambda(e, parameters2, returnType)).call;
   }
-  /** The type a lambda's body returns for these parameter types ('void' for none). */
-  async inferReturnType(e, parameters2) {
-    return (await this.bindLambda(e, parameters2, "infer")).returnType;
-  }
   /** A lambda bound for these parameter types: its return type and (running) its function. */
   async bindLambda(e, parameters2, returnType) {
     if (e.parameters.length !== parameters2.length)
@@ -12197,6 +12186,7 @@ function num2(n) {
 }
 
 // eval/interpret/prefetch.ts
+var PREFETCH_WINDOW = 256;
 var BATCH_AT_LEAST = 64;
 var BATCHED_KINDS = /* @__PURE__ */ new Set([
   "System.Boolean",
@@ -12247,21 +12237,19 @@ function prefetching(game, md, budget) {
       if (!at2) return game.readField(target, field);
       const { chunk, index } = at2;
       let reads = chunk.reads.get(field.handle);
-      if (!reads) {
-        chunk.reads.set(field.handle, reads = []);
-        const all2 = readAll(chunk, field);
-        const n = chunk.elements.length;
-        for (let i = 0; i < n; i++) {
-          const e = chunk.elements[i];
-          const p = all2.then((vs) => vs?.[i] ?? game.readField(e, field));
-          p.catch(() => void 0);
-          reads[i] = p;
-        }
-        return reads[index];
-      }
-      const known = reads[index];
+      if (!reads) chunk.reads.set(field.handle, reads = { all: readAll(chunk, field), each: [] });
+      const { all: all2, each } = reads;
+      const known = each[index];
       if (known) return known;
-      return game.readField(target, field);
+      const end = Math.min(chunk.elements.length, index + PREFETCH_WINDOW);
+      for (let i = index; i < end; i++) {
+        if (each[i]) continue;
+        const e = chunk.elements[i];
+        const p = all2.then((vs) => vs?.[i] ?? game.readField(e, field));
+        p.catch(() => void 0);
+        each[i] = p;
+      }
+      return each[index];
     }
   };
   if (readElements)
@@ -23357,10 +23345,9 @@ async function evaluateInGame(ctx, source, options = {}, remember = true, onWrit
   const metadata = metadataFor(ctx);
   const game = new SessionGameAccess(ctx, metadata, thread);
   game.onWrite = onWrite;
-  metadata.invokeRoute = (kind, base, args2, rank2) => constructedTypeId(ctx, game, metadata, kind, base, args2, rank2);
   const runtime = { metadata, game };
-  const defaults = options.builtins && options.functions ? { builtins: options.builtins, functions: options.functions } : await unityBuiltins(runtime, lastValueOf(ctx));
-  try {
+  return constructingTypes(ctx, game, async () => {
+    const defaults = options.builtins && options.functions ? { builtins: options.builtins, functions: options.functions } : await unityBuiltins(runtime, lastValueOf(ctx));
     const result = await evaluate(source, runtime, {
       ...options,
       builtins: options.builtins ?? defaults.builtins,
@@ -23370,8 +23357,16 @@ async function evaluateInGame(ctx, source, options = {}, remember = true, onWrit
       ctx.connection.part(LAST_VALUE).value = { type: result.staticType, value: result.value };
     }
     return result;
+  });
+}
+async function constructingTypes(ctx, game, fn) {
+  const metadata = metadataFor(ctx);
+  const before = metadata.invokeRoute;
+  metadata.invokeRoute = (kind, base, args2, rank2) => constructedTypeId(ctx, game, metadata, kind, base, args2, rank2);
+  try {
+    return await fn();
   } finally {
-    metadata.invokeRoute = void 0;
+    metadata.invokeRoute = before;
   }
 }
 async function constructedTypeId(ctx, game, metadata, kind, base, args2, rank2) {
@@ -26036,7 +26031,9 @@ async function evaluatorIn(ctx, threadId, scope, onWrite) {
   };
   let turn = Promise.resolve();
   return (code) => {
-    const bound = turn.then(() => prepare(code, runtime, options));
+    const bound = turn.then(
+      () => constructingTypes(ctx, game, () => prepare(code, runtime, options))
+    );
     const result = bound.then(
       (p) => p.variable !== void 0 ? run(p, runtime, options) : evaluateInGame(ctx, code, options, false, onWrite, threadId)
     );
@@ -29237,17 +29234,6 @@ var SceneCalls = class {
     const findAll = await this.generic("System.Array", "FindAll", ["*", "*"], [elementType]);
     return this.keep(await this.call(findAll, Values.null(), [array, Values.object(d)]));
   }
-  /**
-   * `array`'s elements in a new `elementType[]` (each element must be one, as `filterByType`
-   * leaves them): `Array.CreateInstance` and `Array.Copy`, which casts each reference down (two
-   * invokes, no getter per element).
-   */
-  async castArray(array, elementType) {
-    const n = await this.arrayLength(array);
-    const typed = await this.typedArray(elementType, n);
-    await this.callAll([await this.copyCall(array, typed, n)]);
-    return typed;
-  }
   /** `Array.CreateInstance(elementType, n)`, kept (one invoke). */
   async typedArray(elementType, n) {
     const create = await this.method("System.Array", "CreateInstance", [
@@ -29271,14 +29257,12 @@ var SceneCalls = class {
     return { m: copy, thisArg: Values.null(), args: [from, to, Values.i4(n)] };
   }
   /**
-   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke). Kept
-   * alive until `release` unless `consumedNext`: an array only the very next invoke takes as an
-   * argument (the game is suspended in between, and that invoke holds it) needs no slot, one
-   * ARRAY_REF.SET_VALUES fewer in the window.
+   * `Array.ConvertAll(array, getter)`: the getter's value for every element (one invoke), kept
+   * alive until `release`.
    */
-  async convertAll(array, g, consumedNext = false) {
+  async convertAll(array, g) {
     const [out] = await this.callAll([await this.convertAllCall(array, g)]);
-    return consumedNext ? out : this.keep(out);
+    return this.keep(out);
   }
   /** The call of `convertAll` (its delegate made first), to send with others (`callAll`). */
   async convertAllCall(array, g) {
