@@ -63,6 +63,45 @@ interface Enclosing {
  * came from (a field, a return type, an element type): it tells whether an outermost struct
  * arrived boxed.
  */
+/**
+ * A wire value that needs no metadata (anything but a struct and its back references), decoded
+ * at once; undefined for the others (then fromWire). A bulk read of 10,000 references costs no
+ * promise per element this way.
+ */
+export function plainFromWire(v: Value): EvalValue | undefined {
+  switch (v.kind) {
+    case 'null':
+      return { kind: 'null' };
+    case 'void':
+      return { kind: 'void' };
+    case 'bool':
+      return { kind: 'bool', value: v.value };
+    case 'i8':
+    case 'u8':
+    case 'char':
+    case 'i1':
+    case 'u1':
+    case 'i2':
+    case 'u2':
+    case 'i4':
+    case 'u4':
+    case 'r4':
+    case 'r8':
+      return { kind: 'number', type: wireToNumeric[v.kind]!, value: v.value };
+    case 'string':
+      return { kind: 'string', ref: { id: v.objectId } };
+    case 'object':
+      return { kind: 'object', ref: { id: v.objectId } };
+    case 'ptr':
+      return { kind: 'pointer', address: v.address };
+    case 'valuetype':
+    case 'parent_vtype':
+    case 'type':
+    case 'fixed_array':
+      return undefined;
+  }
+}
+
 export function fromWire(
   v: Value,
   names: TypeNames,

@@ -23,7 +23,7 @@ import {
 import type { EvalValue } from '../../eval/values.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, typeIdOf } from './convert.js';
+import { fromWire, plainFromWire, typeIdOf } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
 import { ObservedWrites } from './observed-writes.js';
 
@@ -259,6 +259,14 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
       index,
       count,
     });
+    // references and numbers (what a bulk read mostly is) decode without a promise each
+    const plain: EvalValue[] = [];
+    for (const v of values) {
+      const p = plainFromWire(v);
+      if (!p) break;
+      plain.push(p);
+    }
+    if (plain.length === values.length) return plain;
     const elementType = () => this.elementTypeOf(array);
     return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
   }
