@@ -61,6 +61,8 @@ export interface EvaluateOptions {
    * found there for the same scope shape is neither parsed nor bound again.
    */
   readonly programs?: ProgramCache;
+  /** Run loops and lambdas in the interpreter only (tests comparing it with compiled runs). */
+  readonly interpretOnly?: boolean;
 }
 
 export type EvaluateResult =
@@ -126,6 +128,7 @@ function settingsOf(options: EvaluateOptions): InterpreterOptions {
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.functions ? { functions: options.functions } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.interpretOnly ? { interpretOnly: true } : {}),
   };
 }
 

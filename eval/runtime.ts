@@ -181,6 +181,11 @@ export interface GameAccess {
   writeStatic(field: FieldDescriptor, value: EvalValue): Promise<void>;
   /** A field of a reference-type instance (struct fields are read from the value itself). */
   readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue>;
+  /**
+   * The field's value when it is already read (a bulk-read chunk's field read ahead), without a
+   * promise; undefined when it is not (then `readField`).
+   */
+  readFieldNow?(target: EvalValue, field: FieldDescriptor): EvalValue | undefined;
   writeField(target: EvalValue, field: FieldDescriptor, value: EvalValue): Promise<void>;
   invoke(
     method: MethodDescriptor,

@@ -59,7 +59,7 @@ export class ClientValues {
     type: TypeHandle,
     elementType: SType,
     iterate: SequenceSource['iterate'],
-    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey'>> = {},
+    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull'>> = {},
   ): EvalValue {
     const payload: ClientSequence = {
       clientKind: 'sequence',

@@ -15,6 +15,8 @@ import type { ClientDelegate } from './client-values.js';
 import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import { LocalScope } from './local-scope.js';
+import { andFinally, type Maybe } from './maybe.js';
+import type { CompiledExpression } from './compiled.js';
 import type { Operand } from './operand.js';
 import type { FunctionFrame } from './statements.js';
 import type { SType } from './type-facts.js';
@@ -33,7 +35,14 @@ interface Body {
 }
 
 /** A client-side function: what a lambda or local function becomes once bound. */
-export type ClientFunction = (args: readonly EvalValue[]) => Promise<EvalValue>;
+export interface ClientFunction {
+  (args: readonly EvalValue[]): Promise<EvalValue>;
+  /**
+   * The same call, compiled (compiled.ts): its value without a promise when nothing in it
+   * waits. A lambda with an expression body has one; LINQ's operators call it per element.
+   */
+  fast?: (args: readonly EvalValue[]) => Maybe<EvalValue>;
+}
 
 const FUNC_ARITY = 17;
 
@@ -162,7 +171,55 @@ export class Functions {
     const concrete: TypeHandle | 'void' = result === 'null' ? 'void' : result;
     const call: ClientFunction = async (args) =>
       (await this.runBody(e, captured, parameters, concrete, args)).value;
+    if (e.body.kind !== 'Block' && concrete !== 'void' && !this.it.options.interpretOnly)
+      call.fast = this.compiledCall(e, e.body, captured, parameters, concrete, call);
     return { returnType: result, call };
+  }
+
+  /**
+   * A lambda's expression body as runBody runs it, compiled at its first call (in a scope of
+   * that call's shape); a body whose value needs a conversion to the return type is left to
+   * `slow`.
+   */
+  private compiledCall(
+    e: Body,
+    body: A.Expression,
+    captured: LocalScope,
+    parameters: readonly TypeHandle[],
+    returnType: TypeHandle,
+    slow: ClientFunction,
+  ): (args: readonly EvalValue[]) => Maybe<EvalValue> {
+    const it = this.it;
+    const names = e.parameters.map((p) => p.name.name);
+    let compiled: CompiledExpression | null | undefined;
+    let compiling: Promise<void> | undefined;
+    const run = (args: readonly EvalValue[]): Maybe<EvalValue> => {
+      if (!compiled) return slow(args);
+      it.budget.iteration(e.span);
+      const saved = it.locals;
+      const scope = new LocalScope(captured);
+      for (let i = 0; i < names.length; i++)
+        scope.set(names[i]!, { type: parameters[i]!, value: args[i] ?? VOID, assigned: true });
+      it.locals = scope;
+      return andFinally(compiled.run, () => {
+        it.locals = saved;
+      });
+    };
+    const fast = (args: readonly EvalValue[]): Maybe<EvalValue> => {
+      if (compiled !== undefined) return run(args);
+      compiling ??= it.compiler
+        .lambdaBody(
+          body,
+          names.map((name, i) => ({ name, type: parameters[i]! })),
+          captured,
+          returnType,
+        )
+        .then((c) => {
+          compiled = c ?? null;
+        });
+      return compiling.then(() => run(args));
+    };
+    return fast;
   }
 
   /**

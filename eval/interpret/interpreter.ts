@@ -30,6 +30,7 @@ import type { InterpreterOptions } from './options.js';
 import { SimpleNames } from './simple-names.js';
 import { Statements } from './statements.js';
 import { Budget } from './budget.js';
+import { Compiler } from './compiled.js';
 import { ClientTypeRegistry, ClientTypes } from './client-types.js';
 import { ClientValues } from './client-values.js';
 import { Exceptions } from './exceptions.js';
@@ -83,6 +84,8 @@ export class Interpreter {
   readonly functions: Functions;
   readonly clientValues: ClientValues;
   readonly linq: Linq;
+  /** Loop bodies and lambdas compiled to closures for the run. */
+  readonly compiler: Compiler;
   /** The game's metadata with the evaluator's own types (anonymous types) added. */
   readonly clientTypes: ClientTypes;
   /** What binding found that running needs (a program's return type...), by node. */
@@ -146,6 +149,7 @@ export class Interpreter {
     this.functions = new Functions(this);
     this.clientValues = new ClientValues(this);
     this.linq = new Linq(this);
+    this.compiler = new Compiler(this);
   }
 
   get md(): MetadataProvider {

@@ -18,7 +18,8 @@ export interface Local {
 }
 
 export class LocalScope {
-  private readonly vars = new Map<string, Local>();
+  /** Made at the first declaration: most scopes (a loop body's, a block's) declare nothing. */
+  private vars: Map<string, Local> | undefined;
 
   constructor(readonly parent: LocalScope | undefined = undefined) {}
 
@@ -27,7 +28,14 @@ export class LocalScope {
   }
 
   get(name: string): Local | undefined {
-    return this.vars.get(name) ?? this.parent?.get(name);
+    // a loop rather than recursion: a body's lookups walk a few empty scopes per element
+    const own = this.vars?.get(name);
+    if (own) return own;
+    for (let s = this.parent; s; s = s.parent) {
+      const l = s.vars?.get(name);
+      if (l) return l;
+    }
+    return undefined;
   }
 
   has(name: string): boolean {
@@ -36,24 +44,32 @@ export class LocalScope {
 
   /** Declared in this very scope (CS0128), rather than an enclosing one (CS0136). */
   hasOwn(name: string): boolean {
-    return this.vars.has(name);
+    return this.vars?.has(name) ?? false;
   }
 
   set(name: string, local: Local): this {
-    this.vars.set(name, local);
+    (this.vars ??= new Map()).set(name, local);
     return this;
   }
 
   delete(name: string): boolean {
-    return this.vars.delete(name);
+    return this.vars?.delete(name) ?? false;
   }
 
   keys(): string[] {
-    return [...this.vars.keys(), ...(this.parent?.keys() ?? [])];
+    return [...(this.vars?.keys() ?? []), ...(this.parent?.keys() ?? [])];
+  }
+
+  /** The names visible from here with their types (what code bound here depends on), as a key. */
+  shape(): string {
+    let out = '';
+    for (const [name, l] of this.vars ?? [])
+      out += `${name}:${l.type === 'null' ? 'null' : l.type.key};`;
+    return this.parent ? out + this.parent.shape() : out;
   }
 
   /** Every cell visible from here (for definite assignment across branches). */
   cells(): Local[] {
-    return [...this.vars.values(), ...(this.parent?.cells() ?? [])];
+    return [...(this.vars?.values() ?? []), ...(this.parent?.cells() ?? [])];
   }
 }

@@ -18,6 +18,11 @@ export class Loops {
   }
 
   async loop(s: A.While | A.Do | A.For): Promise<Completion> {
+    if (!this.it.dry && !this.it.options.interpretOnly) {
+      // running: the loop compiled to closures (compiled.ts), once per scope shape
+      const run = await this.it.compiler.cached(s, '', () => this.it.compiler.loop(s));
+      return run();
+    }
     return this.st.inScope(async () => {
       if (s.kind === 'For') {
         if (Array.isArray(s.init)) for (const e of s.init) await this.st.statement(e);
@@ -99,6 +104,13 @@ export class Loops {
       await body({ kind: 'void' });
       this.st.restore(before);
       return NORMAL;
+    }
+    if (!convert && !this.it.options.interpretOnly) {
+      // running: the body compiled to closures (compiled.ts), pulled element by element
+      const run = await this.it.compiler.cached(s, type === 'null' ? 'null' : type.key, () =>
+        this.it.compiler.foreach(s, type),
+      );
+      return run(source);
     }
     let result: Completion = NORMAL;
     await eachOf(source, async (raw) => {

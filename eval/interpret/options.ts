@@ -29,4 +29,9 @@ export interface InterpreterOptions {
   readonly functions?: ReadonlyMap<string, BuiltinFunction>;
   /** Evaluating inside a method (a debugger's frame): its variables, `this`, enclosing type. */
   readonly scope?: EvalScope;
+  /**
+   * Run loops and lambdas in the interpreter only, not compiled to closures (compiled.ts): the
+   * other side of the tests that compare the two. Binding does not depend on it.
+   */
+  readonly interpretOnly?: boolean;
 }

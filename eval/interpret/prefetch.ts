@@ -38,6 +38,8 @@ interface FieldReads {
   /** The whole chunk's values by invokes, or undefined when they are read per element. */
   readonly all: Promise<EvalValue[] | undefined>;
   readonly each: Promise<EvalValue>[];
+  /** The whole chunk's values once `all` has them (what readFieldNow answers from). */
+  values?: readonly EvalValue[];
 }
 
 interface Chunk {
@@ -91,7 +93,17 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
       const { chunk, index } = at;
       let reads = chunk.reads.get(field.handle);
       // the whole chunk at once, when it can be: every element's read waits for it
-      if (!reads) chunk.reads.set(field.handle, (reads = { all: readAll(chunk, field), each: [] }));
+      if (!reads) {
+        const all = readAll(chunk, field);
+        const made: FieldReads = { all, each: [] };
+        void all.then(
+          (vs) => {
+            if (vs) made.values = vs;
+          },
+          () => undefined,
+        );
+        chunk.reads.set(field.handle, (reads = made));
+      }
       const { all, each } = reads;
       const known = each[index];
       if (known) return known;
@@ -106,6 +118,11 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
       }
       return each[index]!;
     },
+  };
+  overrides.readFieldNow = (target: EvalValue, field: FieldDescriptor): EvalValue | undefined => {
+    if (target.kind !== 'object') return undefined;
+    const at = current().get(target.ref.id);
+    return at?.chunk.reads.get(field.handle)?.values?.[at.index];
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {

@@ -6,13 +6,19 @@
 // `_version` is read again after any game call or write and compared.
 
 import type * as A from '../syntax/index.js';
-import { GameExceptionError, type FieldDescriptor, type TypeHandle } from '../runtime.js';
+import {
+  GameExceptionError,
+  type FieldDescriptor,
+  type GameAccess,
+  type TypeHandle,
+} from '../runtime.js';
 import { num, type EvalValue } from '../values.js';
 import { CompileError, ManagedException, Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { LocalScope } from './local-scope.js';
 import type { Operand } from './operand.js';
 import type { SType } from './type-facts.js';
+import type { Maybe } from './maybe.js';
 
 export interface SequenceSource {
   readonly elementType: SType;
@@ -21,14 +27,106 @@ export interface SequenceSource {
    * so a deferred query sees its source as it is then. Ending it early (`return()`) disposes.
    */
   iterate(): AsyncGenerator<EvalValue, void, undefined>;
+  /**
+   * The same enumeration as `iterate`, for sources that can hand over an element without a
+   * promise when it is already read (a chunk of an array or List<T>, a Where or Select over
+   * one): the elements come in the same order, with the same effects at the same points.
+   */
+  pull?(): Pull;
 }
 
-/** Visits a sequence's elements in order until `visit` returns true (stop). */
+/** What `Pull.next` gives after the last element. */
+export const END: unique symbol = Symbol('end of the sequence');
+
+/** One enumeration pulled by hand: `next` until END; `close` when left before END (Dispose). */
+export interface Pull {
+  next(): Maybe<EvalValue | typeof END>;
+  close(): Promise<void> | undefined;
+}
+
+/** A source's pull, or its async iteration behind the same interface. */
+export function pullOf(source: SequenceSource): Pull {
+  if (source.pull) return source.pull();
+  const gen = source.iterate();
+  return {
+    next: () => gen.next().then((r) => (r.done ? END : r.value)),
+    close: () => gen.return(undefined).then(() => undefined),
+  };
+}
+
+/**
+ * Visits a sequence's elements in order until `visit` returns true (stop). As `for await`: a
+ * stop closes the source; so does a `visit` that throws (its error wins over the close's).
+ */
 export async function eachOf(
   source: SequenceSource,
-  visit: (v: EvalValue) => Promise<boolean>,
+  visit: (v: EvalValue) => Maybe<boolean>,
 ): Promise<void> {
-  for await (const v of source.iterate()) if (await visit(v)) return;
+  const p = pullOf(source);
+  for (;;) {
+    let x = p.next();
+    if (x instanceof Promise) x = await x;
+    if (x === END) return;
+    let stop: Maybe<boolean>;
+    try {
+      stop = visit(x);
+      if (stop instanceof Promise) stop = await stop;
+    } catch (e) {
+      try {
+        await p.close();
+      } catch {
+        // the visit's error is the one reported, as for await's
+      }
+      throw e;
+    }
+    if (stop) {
+      await p.close();
+      return;
+    }
+  }
+}
+
+/**
+ * A pull over elements [0, total) of a game array, a chunk per wire command; `total` is found
+ * at the first pull, `afterEach` (when given) runs before each element after the first and
+ * after the last (List<T>'s check that the loop did not change it).
+ */
+function chunkPull(
+  game: GameAccess,
+  start: () => Promise<{ array: EvalValue; total: number }>,
+  afterEach?: () => Promise<void> | undefined,
+): Pull {
+  let array: EvalValue | undefined;
+  let total = -1;
+  let read = 0;
+  let buffer: readonly EvalValue[] = [];
+  let at = 0;
+  let started = false;
+  const fill = async (): Promise<EvalValue | typeof END> => {
+    if (total < 0) ({ array, total } = await start());
+    if (read >= total) return END;
+    const count = Math.min(CHUNK, total - read);
+    buffer = game.readElements
+      ? await game.readElements(array!, read, count)
+      : [await game.readElement(array!, read)];
+    at = 0;
+    read += buffer.length;
+    if (buffer.length === 0) return END;
+    return buffer[at++]!;
+  };
+  const element = (): Maybe<EvalValue | typeof END> =>
+    at < buffer.length ? buffer[at++]! : fill();
+  return {
+    next: () => {
+      if (started && afterEach) {
+        const checked = afterEach();
+        if (checked) return checked.then(element);
+      }
+      started = true;
+      return element();
+    },
+    close: () => undefined,
+  };
 }
 
 /**
@@ -69,13 +167,17 @@ export class Sequences {
   private array(array: EvalValue, elementType: TypeHandle): SequenceSource {
     const chunks = this.chunks.bind(this);
     const game = this.game;
+    const start = async (): Promise<{ array: EvalValue; total: number }> => {
+      if (array.kind === 'null') throw Messages.nullReference();
+      return { array, total: (await game.arrayLengths(array)).reduce((a, b) => a * b, 1) };
+    };
     return {
       elementType,
       async *iterate() {
-        if (array.kind === 'null') throw Messages.nullReference();
-        const total = (await game.arrayLengths(array)).reduce((a, b) => a * b, 1);
+        const { total } = await start();
         yield* chunks(array, 0, total);
       },
+      pull: () => chunkPull(game, start),
     };
   }
 
@@ -84,7 +186,7 @@ export class Sequences {
     array: EvalValue,
     start: number,
     end: number,
-    stillValid?: () => Promise<void>,
+    stillValid?: () => Promise<void> | undefined,
   ): AsyncGenerator<EvalValue, void, undefined> {
     for (let i = start; i < end;) {
       const count = Math.min(CHUNK, end - i);
@@ -126,22 +228,40 @@ export class Sequences {
     if (!items || !size || !version) return undefined;
     const { game, it } = this;
     const chunks = this.chunks.bind(this);
+    /** One enumeration's start: the version, size and storage, and the check of the version. */
+    const open = async () => {
+      if (list.kind === 'null') throw Messages.nullReference();
+      const v0 = await game.readField(list, version);
+      const n = (await game.readField(list, size)) as { value: number };
+      const array = await game.readField(list, items);
+      let seen = it.budget.gameEffects;
+      const stillValid = (): Promise<void> | undefined => {
+        if (it.budget.gameEffects === seen) return undefined;
+        seen = it.budget.gameEffects;
+        return game.readField(list, version).then((v) => {
+          if ((v as { value: number }).value !== (v0 as { value: number }).value)
+            throw new ManagedException('System.InvalidOperationException', MODIFIED);
+        });
+      };
+      return { array, total: Number(n.value), stillValid };
+    };
     return {
       elementType,
       async *iterate() {
-        if (list.kind === 'null') throw Messages.nullReference();
-        const v0 = await game.readField(list, version);
-        const n = (await game.readField(list, size)) as { value: number };
-        const array = await game.readField(list, items);
-        let seen = it.budget.gameEffects;
-        const stillValid = async (): Promise<void> => {
-          if (it.budget.gameEffects === seen) return;
-          seen = it.budget.gameEffects;
-          const v = await game.readField(list, version);
-          if ((v as { value: number }).value !== (v0 as { value: number }).value)
-            throw new ManagedException('System.InvalidOperationException', MODIFIED);
-        };
-        yield* chunks(array, 0, Number(n.value), stillValid);
+        const { array, total, stillValid } = await open();
+        yield* chunks(array, 0, total, stillValid);
+      },
+      pull: () => {
+        let check: (() => Promise<void> | undefined) | undefined;
+        return chunkPull(
+          game,
+          async () => {
+            const o = await open();
+            check = o.stillValid;
+            return o;
+          },
+          () => check?.(),
+        );
       },
     };
   }

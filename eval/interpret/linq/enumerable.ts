@@ -15,7 +15,8 @@ import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
 import type { ClientFunction } from '../functions.js';
 import type { Interpreter } from '../interpreter.js';
 import type { Operand, Resolved } from '../operand.js';
-import type { SequenceSource } from '../sequences.js';
+import { END, pullOf, type Pull, type SequenceSource } from '../sequences.js';
+import type { Maybe } from '../maybe.js';
 import type { SType } from '../type-facts.js';
 import { Keys, type Keyer } from './keys.js';
 import { Terminal, TERMINAL_OPERATORS } from './terminal.js';
@@ -337,7 +338,7 @@ export class Linq {
     elementType: SType,
     iterate: () => AsyncGenerator<EvalValue, void, undefined>,
     type?: TypeHandle,
-    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey'>> = {},
+    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull'>> = {},
   ): Promise<Operand> {
     const t = type ?? (await this.enumerableOf(elementType));
     if (this.it.dry) return { type: t, value: VOID };
@@ -365,22 +366,32 @@ export class Linq {
         const a = this.arg(c, 0, 'a predicate');
         const indexed = lambdaArity(a) === 2;
         const f = await this.predicate(a, indexed ? [T, int] : [T]);
-        return this.make(T, async function* () {
-          let i = 0;
-          for await (const x of src.iterate())
-            if (truth(await f.call(indexed ? [x, num('int', i++)] : [x]))) yield x;
-        });
+        return this.make(
+          T,
+          async function* () {
+            let i = 0;
+            for await (const x of src.iterate())
+              if (truth(await f.call(indexed ? [x, num('int', i++)] : [x]))) yield x;
+          },
+          undefined,
+          { pull: () => wherePull(src, f, indexed) },
+        );
       }
       case 'Select': {
         this.arity(c, 1);
         const a = this.arg(c, 0, 'a selector');
         const indexed = lambdaArity(a) === 2;
         const f = await this.fn(a, indexed ? [T, int] : [T]);
-        return this.make(f.type, async function* () {
-          let i = 0;
-          for await (const x of src.iterate())
-            yield await f.call(indexed ? [x, num('int', i++)] : [x]);
-        });
+        return this.make(
+          f.type,
+          async function* () {
+            let i = 0;
+            for await (const x of src.iterate())
+              yield await f.call(indexed ? [x, num('int', i++)] : [x]);
+          },
+          undefined,
+          { pull: () => selectPull(src, f, indexed) },
+        );
       }
       case 'SelectMany':
         return this.selectMany(c, int);
@@ -902,4 +913,76 @@ async function mergeSort<T>(items: T[], cmp: (a: T, b: T) => Promise<number>): P
   while (i < left.length) out.push(left[i++]!);
   while (j < right.length) out.push(right[j++]!);
   return out;
+}
+
+// ---------------------------------------------------------------- pulled Where and Select
+
+/**
+ * Where's iterator pulled by hand: the same predicate calls, on the same elements, in the same
+ * order as the async iterator above, without a promise where the source and the predicate
+ * answer at once. A predicate that throws closes the source first, as the iterator's for await
+ * does.
+ */
+function wherePull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
+  const s = pullOf(src);
+  const call = f.call.fast ?? f.call;
+  let i = 0;
+  const test = (x: EvalValue): Maybe<boolean> => {
+    const r = closingOnThrow(s, () => call(indexed ? [x, num('int', i++)] : [x]));
+    return r instanceof Promise ? r.then(isTrue) : isTrue(r);
+  };
+  const next = (): Maybe<EvalValue | typeof END> => {
+    for (;;) {
+      const x = s.next();
+      if (x instanceof Promise) return x.then(after);
+      if (x === END) return END;
+      const t = test(x);
+      if (t instanceof Promise) return t.then((ok) => (ok ? x : next()));
+      if (t) return x;
+    }
+  };
+  const after = (x: EvalValue | typeof END): Maybe<EvalValue | typeof END> => {
+    if (x === END) return END;
+    const t = test(x);
+    if (t instanceof Promise) return t.then((ok) => (ok ? x : next()));
+    return t ? x : next();
+  };
+  return { next, close: () => s.close() };
+}
+
+/** Select's iterator pulled by hand (as wherePull). */
+function selectPull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
+  const s = pullOf(src);
+  const call = f.call.fast ?? f.call;
+  let i = 0;
+  const apply = (x: EvalValue | typeof END): Maybe<EvalValue | typeof END> =>
+    x === END ? END : closingOnThrow(s, () => call(indexed ? [x, num('int', i++)] : [x]));
+  return {
+    next: () => {
+      const x = s.next();
+      return x instanceof Promise ? x.then(apply) : apply(x);
+    },
+    close: () => s.close(),
+  };
+}
+
+const isTrue = (v: EvalValue): boolean => v.kind === 'bool' && v.value;
+
+/** `fn`'s value; when it throws (now or later), `source` is closed before the error goes on. */
+function closingOnThrow<T>(source: Pull, fn: () => Maybe<T>): Maybe<T> {
+  const fail = async (e: unknown): Promise<never> => {
+    try {
+      await source.close();
+    } catch {
+      // the call's error is the one reported
+    }
+    throw e;
+  };
+  let r: Maybe<T>;
+  try {
+    r = fn();
+  } catch (e) {
+    return fail(e);
+  }
+  return r instanceof Promise ? r.catch(fail) : r;
 }

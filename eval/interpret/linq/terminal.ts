@@ -10,6 +10,7 @@ import type { TypeHandle } from '../../runtime.js';
 import { VOID, bool, num, type EvalValue } from '../../values.js';
 import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
 import type { Operand } from '../operand.js';
+import { eachOf } from '../sequences.js';
 import type { SType } from '../type-facts.js';
 import {
   average,
@@ -60,7 +61,10 @@ export class Terminal {
 
   private async all(c: LinqCall): Promise<EvalValue[]> {
     const out: EvalValue[] = [];
-    for await (const x of c.source.iterate()) out.push(x);
+    await eachOf(c.source, (x) => {
+      out.push(x);
+      return false;
+    });
     return out;
   }
 
@@ -80,7 +84,21 @@ export class Terminal {
         const type = await it.wk.keyword(c.name === 'Count' ? 'int' : 'long');
         if (dry) return { type, value: VOID };
         let n = 0;
-        for await (const x of c.source.iterate()) if (!p || truth(await p.call([x]))) n++;
+        const test = p && (p.call.fast ?? p.call);
+        await eachOf(c.source, (x) => {
+          if (!test) {
+            n++;
+            return false;
+          }
+          const hit = test([x]);
+          if (hit instanceof Promise)
+            return hit.then((v) => {
+              if (truth(v)) n++;
+              return false;
+            });
+          if (truth(hit)) n++;
+          return false;
+        });
         return { type, value: c.name === 'Count' ? num('int', n) : num('long', BigInt(n)) };
       }
       case 'Any':
@@ -195,7 +213,21 @@ export class Terminal {
 
   private async selected(c: LinqCall, selector: BoundFn | undefined): Promise<EvalValue[]> {
     const out: EvalValue[] = [];
-    for await (const x of c.source.iterate()) out.push(selector ? await selector.call([x]) : x);
+    const call = selector && (selector.call.fast ?? selector.call);
+    await eachOf(c.source, (x) => {
+      if (!call) {
+        out.push(x);
+        return false;
+      }
+      const v = call([x]);
+      if (v instanceof Promise)
+        return v.then((r) => {
+          out.push(r);
+          return false;
+        });
+      out.push(v);
+      return false;
+    });
     return out;
   }
 

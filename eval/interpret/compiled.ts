@@ -1,0 +1,800 @@
+// Hot code compiled to closures: a loop's body and a lambda's expression, run once per element,
+// are bound once (the interpreter's own binding, in its type-only mode, gives every node's
+// static type, constant and place) and turned into closures that run without the visitor and,
+// when the game reads they need are already answered (a bulk-read chunk's fields), without a
+// promise. Only forms whose meaning is decided by their static types alone are compiled: locals,
+// constants, instance fields, numeric and logical operators on primitives, assignments,
+// ++ and -- to primitive locals, blocks, if, while, do, for, foreach, break and continue. Any
+// other node is run by the interpreter itself, whole, in the same scope (`delegate`): its
+// meaning and errors are the interpreter's, so compiled and interpreted runs agree by
+// construction, node by node, on the same kernels (semantics/).
+
+import type * as A from '../syntax/index.js';
+import { unparse } from '../syntax/index.js';
+import { applyBinary, applyUnary, increment } from '../semantics/arithmetic.js';
+import { foldConversion, materialize, type Constant } from '../semantics/constant-folding.js';
+import { convert } from '../semantics/conversions.js';
+import type { PrimitiveKind, PrimitiveValue } from '../semantics/numeric-types.js';
+import {
+  resolveBinaryOperator,
+  resolveUnaryOperator,
+  type BinaryOperator,
+} from '../semantics/promotion.js';
+import type { FieldDescriptor } from '../runtime.js';
+import { NULL, type EvalValue } from '../values.js';
+import { Messages, sem } from './errors.js';
+import type { Interpreter } from './interpreter.js';
+import { LocalScope, type Local } from './local-scope.js';
+import { andFinally, type Maybe } from './maybe.js';
+import type { ConstantValue, Place } from './operand.js';
+import { END, pullOf, type SequenceSource } from './sequences.js';
+import { NORMAL, Statements, type Completion } from './statements.js';
+import type { SType } from './type-facts.js';
+import { fromPrimitive, toPrimitive } from './primitives.js';
+
+/** A compiled expression: its static type and constant (as bound), and its value when run. */
+export interface CompiledExpression {
+  readonly type: SType;
+  readonly constant?: ConstantValue;
+  readonly run: () => Maybe<EvalValue>;
+  /** Runs in the interpreter (not compiled): a parent compiles no faster path around it. */
+  readonly delegated?: true;
+}
+
+/** A compiled statement: its completion when run. */
+export type CompiledStatement = () => Maybe<Completion>;
+
+const isPromise = (x: unknown): x is Promise<unknown> => x instanceof Promise;
+
+/** The interpreter's NullReferenceException for `target` being null (interpreter.naming). */
+function nullTarget(target: A.Expression): Error {
+  const e = Messages.nullReference();
+  const text = unparse(target);
+  e.hint = `'${text.length > 80 ? `${text.slice(0, 77)}...` : text}' is null`;
+  return e;
+}
+
+/** What a compiler made: nodes compiled, and nodes left to the interpreter. */
+export interface CompilerStats {
+  compiled: number;
+  delegated: number;
+}
+
+export class Compiler {
+  constructor(private readonly it: Interpreter) {}
+
+  readonly stats: CompilerStats = { compiled: 0, delegated: 0 };
+
+  /** Loops compiled in this evaluation, by node, with the scope shape they were compiled in. */
+  private readonly compiled = new WeakMap<A.Node, { shape: string; run: unknown }>();
+
+  /**
+   * What `make` compiles for `node` in the current scope, made once per evaluation and scope
+   * shape (a loop nested in a loop the interpreter runs is compiled once, not per pass).
+   */
+  async cached<T>(node: A.Node, extra: string, make: () => Promise<T>): Promise<T> {
+    const shape = `${extra}|${this.it.locals.shape()}`;
+    const kept = this.compiled.get(node);
+    if (kept && kept.shape === shape) return kept.run as T;
+    const run = await make();
+    this.compiled.set(node, { shape, run });
+    return run;
+  }
+
+  private get f() {
+    return this.it.facts;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** Compiles `e` in the current scope (the scope it will run in, with its locals' types). */
+  async expression(e: A.Expression): Promise<CompiledExpression> {
+    const it = this.it;
+    const bound = await it.inDry(() => it.resolve(e));
+    if (bound.k !== 'value') return this.delegate(e, 'null');
+    const op = bound.op;
+    if (op.constant) {
+      // a constant runs no code and touches nothing in the game: its value is taken once
+      const value = (await it.expr(e)).value;
+      return { type: op.type, constant: op.constant, run: () => value };
+    }
+    const compiled = await this.compiledForm(e, op.type, op.place);
+    if (compiled) {
+      this.stats.compiled++;
+      return compiled;
+    }
+    return this.delegate(e, op.type);
+  }
+
+  /** The compiled form of `e`, when it has one (else the interpreter runs it). */
+  private async compiledForm(
+    e: A.Expression,
+    type: SType,
+    place: Place | undefined,
+  ): Promise<CompiledExpression | undefined> {
+    if (e.kind === 'Parenthesized') {
+      const inner = await this.expression(e.expression);
+      return inner.delegated ? undefined : { type, run: inner.run };
+    }
+    if (e.kind === 'Name') {
+      const local = this.it.locals.get(e.name);
+      if (place?.k === 'local' && local && !local.fn && e.typeArgs.length === 0)
+        return { type, run: this.localRead(e.name) };
+      return undefined;
+    }
+    if (e.kind === 'MemberAccess') {
+      if (e.conditional || !plainChain(e.target)) return undefined;
+      if (place?.k === 'field') return this.fieldRead(e, type, place.field);
+      if (place?.k === 'struct-field') return this.structFieldRead(e, type, place.index);
+      return undefined;
+    }
+    if (e.kind === 'Binary') return this.binary(e, type);
+    if (e.kind === 'Unary') {
+      if (e.operator === '++' || e.operator === '--')
+        return this.step(e.operand, e.operator === '++' ? 1 : -1, true, type);
+      return this.unary(e, type);
+    }
+    if (e.kind === 'Postfix' && e.operator !== '!')
+      return this.step(e.operand, e.operator === '++' ? 1 : -1, false, type);
+    if (e.kind === 'Assignment') return this.assignment(e, type);
+    return undefined;
+  }
+
+  /** A node the interpreter runs whole, in the scope current when it runs. */
+  private delegate(e: A.Expression, type: SType): CompiledExpression {
+    const it = this.it;
+    this.stats.delegated++;
+    return { type, run: () => it.expr(e).then((op) => op.value), delegated: true };
+  }
+
+  private localRead(name: string): () => EvalValue {
+    const it = this.it;
+    return () => it.locals.get(name)!.value;
+  }
+
+  private async fieldRead(
+    e: A.MemberAccess,
+    type: SType,
+    field: FieldDescriptor,
+  ): Promise<CompiledExpression> {
+    const target = await this.expression(e.target);
+    const game = this.it.rt.game;
+    // taken once: the game access is a proxy whose every property read binds anew
+    const readField = game.readField.bind(game);
+    const answered = game.readFieldNow?.bind(game);
+    const delegated = this.delegate(e, type).run;
+    const read = (t: EvalValue): Maybe<EvalValue> => {
+      if (t.kind === 'null') throw nullTarget(e.target);
+      // anything but an instance (a client value...) is the interpreter's to read
+      if (t.kind !== 'object') return delegated();
+      return answered?.(t, field) ?? readField(t, field);
+    };
+    const run = target.run;
+    return {
+      type,
+      run: () => {
+        const t = run();
+        return isPromise(t) ? t.then(read) : read(t);
+      },
+    };
+  }
+
+  private async structFieldRead(
+    e: A.MemberAccess,
+    type: SType,
+    index: number,
+  ): Promise<CompiledExpression> {
+    const target = await this.expression(e.target);
+    const delegated = this.delegate(e, type).run;
+    const read = (t: EvalValue): Maybe<EvalValue> =>
+      t.kind === 'struct' ? (t.fields[index] ?? NULL) : delegated();
+    const run = target.run;
+    return {
+      type,
+      run: () => {
+        const t = run();
+        return isPromise(t) ? t.then(read) : read(t);
+      },
+    };
+  }
+
+  /** A primitive kind the binder already knows for `t` (undefined: not a primitive, or unknown). */
+  private kind(t: SType): Promise<PrimitiveKind | undefined> {
+    return this.f.primitive(t);
+  }
+
+  /** BinaryOperators.numeric, with the operator resolved here once. */
+  private numericKernel(
+    op: BinaryOperator,
+    l: CompiledExpression,
+    r: CompiledExpression,
+    lk: PrimitiveKind,
+    rk: PrimitiveKind,
+    span: A.Span,
+  ): ((lv: EvalValue, rv: EvalValue) => EvalValue) | undefined {
+    const lc = l.constant?.kind === 'number' ? l.constant.c : undefined;
+    const rc = r.constant?.kind === 'number' ? r.constant.c : undefined;
+    if (lc && rc) return undefined; // folded by the binder: a constant
+    const sig = sem(
+      () =>
+        resolveBinaryOperator(
+          op,
+          lc ? { kind: lk, constant: lc.value } : { kind: lk },
+          rc ? { kind: rk, constant: rc.value } : { kind: rk },
+        ),
+      span,
+    );
+    const fixed = (c: Constant | undefined, to: PrimitiveKind): PrimitiveValue | undefined =>
+      c && materialize(sem(() => foldConversion(c, to, 'unchecked')));
+    const lfixed = fixed(lc, sig.left);
+    const rfixed = fixed(rc, sig.right);
+    const it = this.it;
+    return (lv, rv) => {
+      const a = lfixed ?? convert(toPrimitive(lv)!, sig.left, false);
+      const b = rfixed ?? convert(toPrimitive(rv)!, sig.right, false);
+      return fromPrimitive(sem(() => applyBinary(op, sig, a, b, { checked: it.checked })));
+    };
+  }
+
+  private async binary(e: A.Binary, type: SType): Promise<CompiledExpression | undefined> {
+    const l = await this.expression(e.left);
+    const r = await this.expression(e.right);
+    if (l.delegated && r.delegated) return undefined;
+    const lk = await this.kind(l.type);
+    const rk = await this.kind(r.type);
+    if (!lk || !rk) return undefined;
+    const lrun = l.run;
+    const rrun = r.run;
+    if (e.operator === '&&' || e.operator === '||') {
+      if (lk !== 'bool' || rk !== 'bool') return undefined;
+      // the right side runs only when it decides the value (§12.14)
+      const decides = e.operator === '||';
+      const after = (lv: EvalValue): Maybe<EvalValue> =>
+        (lv as { value: boolean }).value === decides ? lv : rrun();
+      return {
+        type,
+        run: () => {
+          const lv = lrun();
+          return isPromise(lv) ? lv.then(after) : after(lv);
+        },
+      };
+    }
+    const kernel = this.numericKernel(e.operator, l, r, lk, rk, e.span);
+    if (!kernel) return undefined;
+    return { type, run: () => both(lrun, rrun, kernel) };
+  }
+
+  private async unary(e: A.Unary, type: SType): Promise<CompiledExpression | undefined> {
+    if (e.operator === '++' || e.operator === '--') return undefined;
+    const x = await this.expression(e.operand);
+    const p = await this.kind(x.type);
+    if (!p || x.delegated) return undefined;
+    const op = e.operator;
+    const sig = sem(() => resolveUnaryOperator(op, { kind: p }), e.span);
+    const it = this.it;
+    const apply = (v: EvalValue): EvalValue =>
+      fromPrimitive(
+        sem(() =>
+          applyUnary(op, sig, convert(toPrimitive(v)!, sig.operand, false), {
+            checked: it.checked,
+          }),
+        ),
+      );
+    const run = x.run;
+    return {
+      type,
+      run: () => {
+        const v = run();
+        return isPromise(v) ? v.then(apply) : apply(v);
+      },
+    };
+  }
+
+  /** The local a plain name denotes, when it is a writable local of a primitive kind. */
+  private async primitiveLocal(
+    target: A.Expression,
+  ): Promise<{ name: string; kind: PrimitiveKind } | undefined> {
+    while (target.kind === 'Parenthesized') target = target.expression;
+    if (target.kind !== 'Name' || target.typeArgs.length > 0) return undefined;
+    const l = this.it.locals.get(target.name);
+    if (!l || l.fn || l.readOnly) return undefined;
+    const kind = await this.kind(l.type);
+    return kind ? { name: target.name, kind } : undefined;
+  }
+
+  /** UnaryOperators.step on a primitive local (not bool): ++x, x++, --x, x--. */
+  private async step(
+    target: A.Expression,
+    delta: 1 | -1,
+    prefix: boolean,
+    type: SType,
+  ): Promise<CompiledExpression | undefined> {
+    const local = await this.primitiveLocal(target);
+    if (!local || local.kind === 'bool') return undefined;
+    const it = this.it;
+    const name = local.name;
+    return {
+      type,
+      run: () => {
+        const cell = it.locals.get(name)!;
+        const old = cell.value;
+        const next = fromPrimitive(
+          sem(() => increment(toPrimitive(old)!, delta, { checked: it.checked })),
+        );
+        cell.value = next;
+        cell.assigned = true;
+        return prefix ? next : old;
+      },
+    };
+  }
+
+  /** `x = v` and `x op= v` to a primitive local, where no conversion is involved. */
+  private async assignment(e: A.Assignment, type: SType): Promise<CompiledExpression | undefined> {
+    if (e.operator === '??=') return undefined;
+    const local = await this.primitiveLocal(e.target);
+    if (!local) return undefined;
+    const value = await this.expression(e.value);
+    const it = this.it;
+    const name = local.name;
+    const store = (v: EvalValue): EvalValue => {
+      const cell = it.locals.get(name)!;
+      cell.value = v;
+      cell.assigned = true;
+      return v;
+    };
+    const vrun = value.run;
+    if (e.operator === '=') {
+      // the identity conversion only (Conversions.implicitly gives the value itself)
+      if (value.type === 'null' || !this.f.same(value.type, type)) return undefined;
+      return {
+        type,
+        run: () => {
+          const v = vrun();
+          return isPromise(v) ? v.then(store) : store(v);
+        },
+      };
+    }
+    const rk = await this.kind(value.type);
+    if (!rk) return undefined;
+    const op = e.operator.slice(0, -1) as BinaryOperator;
+    const current: CompiledExpression = { type, run: () => it.locals.get(name)!.value };
+    const kernel = this.numericKernel(op, current, value, local.kind, rk, e.span);
+    if (!kernel) return undefined;
+    // the result must already be of x's type (int += int): else C#'s conversion back applies
+    const resultKind = sem(
+      () =>
+        resolveBinaryOperator(
+          op,
+          { kind: local.kind },
+          value.constant?.kind === 'number'
+            ? { kind: rk, constant: value.constant.c.value }
+            : { kind: rk },
+        ),
+      e.span,
+    ).result;
+    if (resultKind !== local.kind) return undefined;
+    return {
+      type,
+      run: () => {
+        const cur = it.locals.get(name)!.value;
+        const v = vrun();
+        return isPromise(v) ? v.then((rv) => store(kernel(cur, rv))) : store(kernel(cur, v));
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  /** Compiles a statement in the current scope (declarations are bound into it). */
+  async statement(s: A.Statement): Promise<CompiledStatement> {
+    const it = this.it;
+    const delegated: CompiledStatement = () => it.statements.exec(s);
+    switch (s.kind) {
+      case 'EmptyStatement':
+        return () => NORMAL;
+      case 'ExpressionStatement': {
+        const e = await this.expression(s.expression);
+        const run = e.run;
+        return () => {
+          const v = run();
+          return isPromise(v) ? v.then(() => NORMAL) : NORMAL;
+        };
+      }
+      case 'Block':
+        return this.block(s);
+      case 'If':
+        return this.ifStatement(s);
+      case 'While':
+      case 'Do':
+      case 'For':
+        return this.loop(s);
+      case 'Break':
+      case 'Continue': {
+        const c: Completion = { k: s.kind === 'Break' ? 'break' : 'continue', span: s.span };
+        return () => c;
+      }
+      case 'LocalDeclaration':
+        return (await this.declaration(s)) ?? this.declareDelegated(s, delegated);
+      case 'Foreach':
+      case 'LocalFunction':
+      case 'Return':
+      case 'Switch':
+      case 'Throw':
+      case 'Try':
+        this.stats.delegated++;
+        return delegated;
+    }
+  }
+
+  /** A declaration the interpreter runs: bound here too, so later statements see its locals. */
+  private async declareDelegated(
+    s: A.LocalDeclaration,
+    run: CompiledStatement,
+  ): Promise<CompiledStatement> {
+    await this.it.inDry(() => this.it.statements.declare(s));
+    return run;
+  }
+
+  /** `T x = v, ...` or `var x = v` whose values need no conversion. */
+  private async declaration(s: A.LocalDeclaration): Promise<CompiledStatement | undefined> {
+    const it = this.it;
+    const declared = s.type === 'var' ? undefined : await it.types.type(s.type);
+    const parts: { name: string; type: SType; run: () => Maybe<EvalValue> }[] = [];
+    const undo = (): undefined => {
+      for (const p of parts) it.locals.delete(p.name);
+      return undefined;
+    };
+    for (const v of s.declarators) {
+      if (!v.initializer || v.initializer.kind === 'ArrayInitializer') return undo();
+      if (v.initializer.kind === 'Lambda') return undo();
+      const init = await this.expression(v.initializer);
+      if (init.type === 'null' || (declared && !this.f.same(declared, init.type))) return undo();
+      parts.push({ name: v.name.name, type: declared ?? init.type, run: init.run });
+      // bound into the compile scope, as the interpreter would declare it
+      it.locals.set(v.name.name, { type: declared ?? init.type, value: NULL, assigned: true });
+    }
+    const declare = (i: number): Maybe<Completion> => {
+      for (; i < parts.length; i++) {
+        const p = parts[i]!;
+        const v = p.run();
+        const set = (value: EvalValue): void => {
+          it.locals.set(p.name, { type: p.type, value, assigned: true });
+        };
+        if (isPromise(v)) {
+          const next = i + 1;
+          return v.then((value) => {
+            set(value);
+            return declare(next);
+          });
+        }
+        set(v);
+      }
+      return NORMAL;
+    };
+    return () => declare(0);
+  }
+
+  /** A block: a scope of its own, a budget check before each statement. */
+  private async block(s: A.Block): Promise<CompiledStatement> {
+    const it = this.it;
+    if (s.statements.some((x) => x.kind === 'LocalFunction')) return () => it.statements.exec(s);
+    const parts = await this.inCompileScope(async () => {
+      const out: CompiledStatement[] = [];
+      for (const x of s.statements) out.push(await this.statement(x));
+      return out;
+    });
+    const spans = s.statements.map((x) => x.span);
+    const budget = it.budget;
+    const from = (i: number): Maybe<Completion> => {
+      for (; i < parts.length; i++) {
+        const released = budget.statement(spans[i]!);
+        if (released) {
+          const at = i;
+          return released.then(() => runAt(at));
+        }
+        const c = parts[i]!();
+        if (isPromise(c)) {
+          const next = i + 1;
+          return c.then((done) => (done.k === 'normal' ? from(next) : done));
+        }
+        if (c.k !== 'normal') return c;
+      }
+      return NORMAL;
+    };
+    const runAt = (i: number): Maybe<Completion> => {
+      const c = parts[i]!();
+      const next = i + 1;
+      if (isPromise(c)) return c.then((done) => (done.k === 'normal' ? from(next) : done));
+      return c.k === 'normal' ? from(next) : c;
+    };
+    return () => this.scoped(() => from(0));
+  }
+
+  /** Runs `fn` in a new scope under the current one (a block's, a loop body's). */
+  scoped<T>(fn: () => Maybe<T>): Maybe<T> {
+    const it = this.it;
+    const saved = it.locals;
+    it.locals = new LocalScope(saved);
+    return andFinally(fn, () => {
+      it.locals = saved;
+    });
+  }
+
+  /** Binding in a scope thrown away afterwards (what it declares is not left behind). */
+  async inCompileScope<T>(fn: () => Promise<T>): Promise<T> {
+    const it = this.it;
+    const saved = it.locals;
+    it.locals = new LocalScope(saved);
+    try {
+      return await fn();
+    } finally {
+      it.locals = saved;
+    }
+  }
+
+  /** An embedded statement (an if's branch, a loop's body): its own scope. */
+  private async embedded(s: A.Statement): Promise<CompiledStatement> {
+    const body = await this.inCompileScope(() => this.statement(s));
+    // a block makes its own scope
+    return s.kind === 'Block' ? body : () => this.scoped(body);
+  }
+
+  /** A condition: bool already (the identity conversion), else the interpreter's. */
+  private async condition(e: A.Expression): Promise<() => Maybe<boolean>> {
+    const c = await this.expression(e);
+    const it = this.it;
+    if ((await this.kind(c.type)) === 'bool') {
+      const run = c.run;
+      return () => {
+        const v = run();
+        return isPromise(v) ? v.then(truth) : truth(v);
+      };
+    }
+    return () => it.statements.condition(e).then((op) => Statements.truth(op));
+  }
+
+  private async ifStatement(s: A.If): Promise<CompiledStatement> {
+    const condition = await this.condition(s.condition);
+    const then = await this.embedded(s.then);
+    const otherwise = s.else ? await this.embedded(s.else) : undefined;
+    const branch = (yes: boolean): Maybe<Completion> =>
+      yes ? then() : otherwise ? otherwise() : NORMAL;
+    return () => {
+      const c = condition();
+      return isPromise(c) ? c.then(branch) : branch(c);
+    };
+  }
+
+  /** while, do and for (§13.9): as Loops.loop runs them. */
+  async loop(s: A.While | A.Do | A.For): Promise<CompiledStatement> {
+    const it = this.it;
+    const compiled = await this.inCompileScope(async () => {
+      let init: CompiledStatement[] = [];
+      if (s.kind === 'For') {
+        if (Array.isArray(s.init)) {
+          for (const e of s.init) init.push(await this.statement(exprStatement(e)));
+        } else init = [await this.statement(s.init)];
+      }
+      const condition =
+        s.kind === 'For'
+          ? s.condition
+            ? await this.condition(s.condition)
+            : undefined
+          : await this.condition(s.condition);
+      const body = await this.embedded(s.body);
+      const iterators: CompiledStatement[] = [];
+      if (s.kind === 'For')
+        for (const e of s.iterators) iterators.push(await this.statement(exprStatement(e)));
+      return { init, condition, body, iterators };
+    });
+    const { init, condition, body, iterators } = compiled;
+    const budget = it.budget;
+    const span = s.span;
+    const isDo = s.kind === 'Do';
+    // one pass of the loop from `phase`: 0 the condition, 1 the body, 2 the iterators
+    const from = (phase: number): Maybe<Completion> => {
+      for (;;) {
+        if (phase === 0) {
+          if (!isDo && condition) {
+            const c = condition();
+            if (isPromise(c)) return c.then((yes) => (yes ? from(1) : NORMAL));
+            if (!c) return NORMAL;
+          }
+          phase = 1;
+        }
+        if (phase === 1) {
+          budget.iteration(span);
+          const c = body();
+          if (isPromise(c))
+            return c.then((done) => {
+              if (done.k === 'break') return NORMAL;
+              if (done.k === 'return') return done;
+              return from(2);
+            });
+          if (c.k === 'break') return NORMAL;
+          if (c.k === 'return') return c;
+        }
+        for (let i = 0; i < iterators.length; i++) {
+          const c = iterators[i]!();
+          if (isPromise(c)) return c.then(() => afterIterators(i + 1));
+        }
+        if (isDo) {
+          const c = condition!();
+          if (isPromise(c)) return c.then((yes) => (yes ? from(1) : NORMAL));
+          if (!c) return NORMAL;
+          phase = 1;
+        } else phase = 0;
+      }
+    };
+    const afterIterators = (i: number): Maybe<Completion> => {
+      for (; i < iterators.length; i++) {
+        const c = iterators[i]!();
+        if (isPromise(c)) {
+          const next = i + 1;
+          return c.then(() => afterIterators(next));
+        }
+      }
+      if (!isDo) return from(0);
+      const c = condition!();
+      if (isPromise(c)) return c.then((yes) => (yes ? from(1) : NORMAL));
+      return c ? from(1) : NORMAL;
+    };
+    const runInit = (i: number): Maybe<Completion> => {
+      for (; i < init.length; i++) {
+        const c = init[i]!();
+        if (isPromise(c)) {
+          const next = i + 1;
+          return c.then(() => runInit(next));
+        }
+      }
+      return from(isDo ? 1 : 0);
+    };
+    return () => this.scoped(() => this.targeting(s, () => runInit(0)));
+  }
+
+  /** The loop is what break and continue inside it target (for the interpreter's nodes in it). */
+  private targeting<T>(node: A.Node, fn: () => Maybe<T>): Maybe<T> {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: 'loop', node });
+    return andFinally(fn, () => {
+      targets.pop();
+    });
+  }
+
+  /**
+   * A foreach over `source`, its iteration variable of the element type (no conversion): each
+   * element in a fresh scope (a closure made in the body keeps its own variable), the budget
+   * counting each.
+   */
+  async foreach(
+    s: A.Foreach,
+    type: SType,
+  ): Promise<(source: SequenceSource) => Promise<Completion>> {
+    const it = this.it;
+    const name = s.name.name;
+    const body = await this.inCompileScope(() => {
+      it.locals.set(name, {
+        type,
+        value: NULL,
+        assigned: true,
+        readOnly: 'foreach iteration variable',
+      });
+      return this.embedded(s.body);
+    });
+    const budget = it.budget;
+    const span = s.span;
+    const run = async (source: SequenceSource): Promise<Completion> => {
+      let result: Completion = NORMAL;
+      const outer = it.locals;
+      const p = pullOf(source);
+      const element = (v: EvalValue): Maybe<Completion> => {
+        budget.iteration(span);
+        const scope = new LocalScope(outer);
+        const cell: Local = {
+          type,
+          value: v,
+          assigned: true,
+          readOnly: 'foreach iteration variable',
+        };
+        scope.set(name, cell);
+        it.locals = scope;
+        return andFinally(body, () => {
+          it.locals = outer;
+        });
+      };
+      for (;;) {
+        let x = p.next();
+        if (isPromise(x)) x = await x;
+        if (x === END) return result;
+        let c: Maybe<Completion>;
+        try {
+          c = element(x);
+          if (isPromise(c)) c = await c;
+        } catch (e) {
+          try {
+            await p.close();
+          } catch {
+            // the body's error is the one reported, as for await's
+          }
+          throw e;
+        }
+        if (c.k === 'break' || c.k === 'return') {
+          if (c.k === 'return') result = c;
+          await p.close();
+          return result;
+        }
+      }
+    };
+    return (source) => this.targetingAsync(s, () => run(source));
+  }
+
+  private async targetingAsync<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: 'loop', node });
+    try {
+      return await fn();
+    } finally {
+      targets.pop();
+    }
+  }
+
+  /**
+   * A lambda's expression body for these parameters, compiled in a scope like the one each call
+   * runs in (under `captured`); undefined when its value would need a conversion to `returnType`.
+   */
+  async lambdaBody(
+    body: A.Expression,
+    parameters: readonly { name: string; type: SType }[],
+    captured: LocalScope,
+    returnType: SType,
+  ): Promise<CompiledExpression | undefined> {
+    const it = this.it;
+    if (unparenthesized(body).kind === 'Lambda') return undefined;
+    const saved = it.locals;
+    it.locals = new LocalScope(captured);
+    for (const p of parameters)
+      it.locals.set(p.name, { type: p.type, value: NULL, assigned: true });
+    try {
+      const c = await this.expression(body);
+      if (c.type === 'null' || returnType === 'null' || !this.f.same(c.type, returnType))
+        return undefined;
+      return c;
+    } finally {
+      it.locals = saved;
+    }
+  }
+}
+
+const truth = (v: EvalValue): boolean => (v as { value: boolean }).value === true;
+
+/** Left then right, then `kernel` of both: without a promise when neither is one. */
+function both(
+  l: () => Maybe<EvalValue>,
+  r: () => Maybe<EvalValue>,
+  kernel: (lv: EvalValue, rv: EvalValue) => EvalValue,
+): Maybe<EvalValue> {
+  const lv = l();
+  if (isPromise(lv)) return lv.then((a) => then1(r(), (b) => kernel(a, b)));
+  const rv = r();
+  return isPromise(rv) ? rv.then((b) => kernel(lv, b)) : kernel(lv, rv);
+}
+
+function then1(x: Maybe<EvalValue>, f: (v: EvalValue) => EvalValue): Maybe<EvalValue> {
+  return isPromise(x) ? x.then(f) : f(x);
+}
+
+/** A member access chain without `?.`, `?[`, calls or indexers: reading it changes nothing. */
+function plainChain(e: A.Expression): boolean {
+  if (e.kind === 'Name' || e.kind === 'Parenthesized' || e.kind === 'This') return true;
+  return e.kind === 'MemberAccess' && !e.conditional && plainChain(e.target);
+}
+
+function unparenthesized(e: A.Expression): A.Expression {
+  while (e.kind === 'Parenthesized') e = e.expression;
+  return e;
+}
+
+/** A for's initializer or iterator expression as the statement it is. */
+function exprStatement(e: A.Expression): A.ExpressionStatement {
+  return { kind: 'ExpressionStatement', expression: e, semicolon: true, span: e.span };
+}
