@@ -59,6 +59,10 @@ export function applyBinary(
   if (left.kind !== sig.left || right.kind !== sig.right) {
     throw new Error(`operands ${left.kind}, ${right.kind} do not match ${sig.left}, ${sig.right}`);
   }
+  if (left.kind === 'int' && right.kind === 'int') {
+    const fast = intBinary(op, left.value, right.value, options.checked);
+    if (fast) return fast;
+  }
   if (isIntegralValue(left) && isIntegralValue(right) && isIntegralKind(sig.left)) {
     const a = integralToBigInt(left);
     const b = integralToBigInt(right);
@@ -72,6 +76,49 @@ export function applyBinary(
   }
   if (left.kind === 'bool' && right.kind === 'bool') return boolBinary(op, left.value, right.value);
   throw new Error(`no evaluation for ${left.kind} ${op} ${right.kind}`);
+}
+
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+
+/**
+ * `int op int` on doubles where that is exact, as the bigint path computes it: sums,
+ * differences and products in range (products beyond 2^53 excepted), unchecked wrap-around,
+ * and comparisons. Undefined for the rest (a checked overflow, division...): the bigint path.
+ */
+function intBinary(
+  op: BinaryOperator,
+  a: number,
+  b: number,
+  checked: boolean,
+): PrimitiveValue | undefined {
+  switch (op) {
+    case '+':
+    case '-': {
+      const r = op === '+' ? a + b : a - b;
+      if (r >= INT_MIN && r <= INT_MAX) return { kind: 'int', value: r | 0 };
+      return checked ? undefined : { kind: 'int', value: r | 0 };
+    }
+    case '*': {
+      const r = a * b;
+      if (r >= INT_MIN && r <= INT_MAX) return { kind: 'int', value: r | 0 };
+      return checked ? undefined : { kind: 'int', value: Math.imul(a, b) };
+    }
+    case '==':
+      return { kind: 'bool', value: a === b };
+    case '!=':
+      return { kind: 'bool', value: a !== b };
+    case '<':
+      return { kind: 'bool', value: a < b };
+    case '>':
+      return { kind: 'bool', value: a > b };
+    case '<=':
+      return { kind: 'bool', value: a <= b };
+    case '>=':
+      return { kind: 'bool', value: a >= b };
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -145,6 +192,11 @@ export function increment(
   delta: 1 | -1,
   options: ArithmeticOptions,
 ): PrimitiveValue {
+  if (value.kind === 'int') {
+    const r = value.value + delta;
+    if (r >= INT_MIN && r <= INT_MAX) return { kind: 'int', value: r };
+    if (!options.checked) return { kind: 'int', value: r | 0 };
+  }
   if (isIntegralValue(value)) {
     return integral(value.kind, integralToBigInt(value) + BigInt(delta), options.checked);
   }
