@@ -22,7 +22,7 @@ import {
 } from '../semantics/promotion.js';
 import type { FieldDescriptor } from '../runtime.js';
 import { NULL, type EvalValue } from '../values.js';
-import { Messages, sem } from './errors.js';
+import { Messages, sem, semError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import { LocalScope, type Local } from './local-scope.js';
 import { andFinally, type Maybe } from './maybe.js';
@@ -232,7 +232,12 @@ export class Compiler {
     return (lv, rv) => {
       const a = lfixed ?? convert(toPrimitive(lv)!, sig.left, false);
       const b = rfixed ?? convert(toPrimitive(rv)!, sig.right, false);
-      return fromPrimitive(sem(() => applyBinary(op, sig, a, b, { checked: it.checked })));
+      // sem's translation without a closure per operation
+      try {
+        return fromPrimitive(applyBinary(op, sig, a, b, { checked: it.checked }));
+      } catch (e) {
+        throw semError(e);
+      }
     };
   }
 
@@ -272,14 +277,17 @@ export class Compiler {
     const op = e.operator;
     const sig = sem(() => resolveUnaryOperator(op, { kind: p }), e.span);
     const it = this.it;
-    const apply = (v: EvalValue): EvalValue =>
-      fromPrimitive(
-        sem(() =>
+    const apply = (v: EvalValue): EvalValue => {
+      try {
+        return fromPrimitive(
           applyUnary(op, sig, convert(toPrimitive(v)!, sig.operand, false), {
             checked: it.checked,
           }),
-        ),
-      );
+        );
+      } catch (e) {
+        throw semError(e);
+      }
+    };
     const run = x.run;
     return {
       type,
@@ -318,9 +326,12 @@ export class Compiler {
       run: () => {
         const cell = it.locals.get(name)!;
         const old = cell.value;
-        const next = fromPrimitive(
-          sem(() => increment(toPrimitive(old)!, delta, { checked: it.checked })),
-        );
+        let next: EvalValue;
+        try {
+          next = fromPrimitive(increment(toPrimitive(old)!, delta, { checked: it.checked }));
+        } catch (e) {
+          throw semError(e);
+        }
         cell.value = next;
         cell.assigned = true;
         return prefix ? next : old;
@@ -457,17 +468,14 @@ export class Compiler {
       for (; i < parts.length; i++) {
         const p = parts[i]!;
         const v = p.run();
-        const set = (value: EvalValue): void => {
-          it.locals.set(p.name, { type: p.type, value, assigned: true });
-        };
         if (isPromise(v)) {
           const next = i + 1;
           return v.then((value) => {
-            set(value);
+            it.locals.set(p.name, { type: p.type, value, assigned: true });
             return declare(next);
           });
         }
-        set(v);
+        it.locals.set(p.name, { type: p.type, value: v, assigned: true });
       }
       return NORMAL;
     };
@@ -507,7 +515,8 @@ export class Compiler {
       if (isPromise(c)) return c.then((done) => (done.k === 'normal' ? from(next) : done));
       return c.k === 'normal' ? from(next) : c;
     };
-    return () => this.scoped(() => from(0));
+    const start = (): Maybe<Completion> => from(0);
+    return () => this.scoped(start);
   }
 
   /** Runs `fn` in a new scope under the current one (a block's, a loop body's). */
@@ -515,9 +524,7 @@ export class Compiler {
     const it = this.it;
     const saved = it.locals;
     it.locals = new LocalScope(saved);
-    return andFinally(fn, () => {
-      it.locals = saved;
-    });
+    return restoring(it, saved, fn);
   }
 
   /** Binding in a scope thrown away afterwards (what it declares is not left behind). */
@@ -698,9 +705,7 @@ export class Compiler {
         };
         scope.set(name, cell);
         it.locals = scope;
-        return andFinally(body, () => {
-          it.locals = outer;
-        });
+        return restoring(it, outer, body);
       };
       for (;;) {
         let x = p.next();
@@ -797,4 +802,28 @@ function unparenthesized(e: A.Expression): A.Expression {
 /** A for's initializer or iterator expression as the statement it is. */
 function exprStatement(e: A.Expression): A.ExpressionStatement {
   return { kind: 'ExpressionStatement', expression: e, semicolon: true, span: e.span };
+}
+
+/**
+ * `fn`'s completion, with the interpreter's scope set back to `saved` once it is done (now, or
+ * when its promise settles): a finally block without a closure per call on the sync path.
+ */
+export function restoring<T>(
+  it: { locals: LocalScope },
+  saved: LocalScope,
+  fn: () => Maybe<T>,
+): Maybe<T> {
+  let r: Maybe<T>;
+  try {
+    r = fn();
+  } catch (e) {
+    it.locals = saved;
+    throw e;
+  }
+  if (isPromise(r))
+    return r.finally(() => {
+      it.locals = saved;
+    });
+  it.locals = saved;
+  return r;
 }

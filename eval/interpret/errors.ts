@@ -69,8 +69,13 @@ export function sem<T>(fn: () => T, span?: Span): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof EvalCompileError) throw new CompileError(e.code, e.message, span);
-    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
-    throw e;
+    throw semError(e, span);
   }
+}
+
+/** What sem throws for an error of semantics/ (for callers that catch it themselves). */
+export function semError(e: unknown, span?: Span): unknown {
+  if (e instanceof EvalCompileError) return new CompileError(e.code, e.message, span);
+  if (e instanceof EvalManagedException) return new ManagedException(e.exceptionType, e.message);
+  return e;
 }

@@ -15,8 +15,8 @@ import type { ClientDelegate } from './client-values.js';
 import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import { LocalScope } from './local-scope.js';
-import { andFinally, type Maybe } from './maybe.js';
-import type { CompiledExpression } from './compiled.js';
+import type { Maybe } from './maybe.js';
+import { restoring, type CompiledExpression } from './compiled.js';
 import type { Operand } from './operand.js';
 import type { FunctionFrame } from './statements.js';
 import type { SType } from './type-facts.js';
@@ -201,9 +201,7 @@ export class Functions {
       for (let i = 0; i < names.length; i++)
         scope.set(names[i]!, { type: parameters[i]!, value: args[i] ?? VOID, assigned: true });
       it.locals = scope;
-      return andFinally(compiled.run, () => {
-        it.locals = saved;
-      });
+      return restoring(it, saved, compiled.run);
     };
     const fast = (args: readonly EvalValue[]): Maybe<EvalValue> => {
       if (compiled !== undefined) return run(args);

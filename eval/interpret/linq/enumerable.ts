@@ -928,8 +928,13 @@ function wherePull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
   const call = f.call.fast ?? f.call;
   let i = 0;
   const test = (x: EvalValue): Maybe<boolean> => {
-    const r = closingOnThrow(s, () => call(indexed ? [x, num('int', i++)] : [x]));
-    return r instanceof Promise ? r.then(isTrue) : isTrue(r);
+    let r: Maybe<EvalValue>;
+    try {
+      r = call(indexed ? [x, num('int', i++)] : [x]);
+    } catch (e) {
+      return closeAndThrow(s, e);
+    }
+    return r instanceof Promise ? r.then(isTrue, (e: unknown) => closeAndThrow(s, e)) : isTrue(r);
   };
   const next = (): Maybe<EvalValue | typeof END> => {
     for (;;) {
@@ -955,8 +960,16 @@ function selectPull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
   const s = pullOf(src);
   const call = f.call.fast ?? f.call;
   let i = 0;
-  const apply = (x: EvalValue | typeof END): Maybe<EvalValue | typeof END> =>
-    x === END ? END : closingOnThrow(s, () => call(indexed ? [x, num('int', i++)] : [x]));
+  const apply = (x: EvalValue | typeof END): Maybe<EvalValue | typeof END> => {
+    if (x === END) return END;
+    let r: Maybe<EvalValue>;
+    try {
+      r = call(indexed ? [x, num('int', i++)] : [x]);
+    } catch (e) {
+      return closeAndThrow(s, e);
+    }
+    return r instanceof Promise ? r.catch((e: unknown) => closeAndThrow(s, e)) : r;
+  };
   return {
     next: () => {
       const x = s.next();
@@ -968,21 +981,12 @@ function selectPull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
 
 const isTrue = (v: EvalValue): boolean => v.kind === 'bool' && v.value;
 
-/** `fn`'s value; when it throws (now or later), `source` is closed before the error goes on. */
-function closingOnThrow<T>(source: Pull, fn: () => Maybe<T>): Maybe<T> {
-  const fail = async (e: unknown): Promise<never> => {
-    try {
-      await source.close();
-    } catch {
-      // the call's error is the one reported
-    }
-    throw e;
-  };
-  let r: Maybe<T>;
+/** A call in Where or Select threw: the source is closed before the error goes on. */
+async function closeAndThrow(source: Pull, e: unknown): Promise<never> {
   try {
-    r = fn();
-  } catch (e) {
-    return fail(e);
+    await source.close();
+  } catch {
+    // the call's error is the one reported
   }
-  return r instanceof Promise ? r.catch(fail) : r;
+  throw e;
 }
