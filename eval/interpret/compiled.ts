@@ -11,7 +11,7 @@
 
 import type * as A from '../syntax/index.js';
 import { unparse } from '../syntax/index.js';
-import { applyBinary, applyUnary, increment } from '../semantics/arithmetic.js';
+import { applyBinary, applyUnary, increment, intBinary } from '../semantics/arithmetic.js';
 import { foldConversion, materialize, type Constant } from '../semantics/constant-folding.js';
 import { convert } from '../semantics/conversions.js';
 import type { PrimitiveKind, PrimitiveValue } from '../semantics/numeric-types.js';
@@ -92,6 +92,9 @@ export class Compiler {
     const it = this.it;
     const bound = await it.inDry(() => it.resolve(e));
     if (bound.k !== 'value') return this.delegate(e, 'null');
+    // an out variable is declared by binding: its expression is bound once (above), never
+    // again part by part, and the interpreter runs it whole
+    if (declaresLocals(e)) return this.delegate(e, bound.op.type);
     const op = bound.op;
     if (op.constant) {
       // a constant runs no code and touches nothing in the game: its value is taken once
@@ -229,6 +232,33 @@ export class Compiler {
     const lfixed = fixed(lc, sig.left);
     const rfixed = fixed(rc, sig.right);
     const it = this.it;
+    if (sig.left === 'int' && sig.right === 'int' && (lc || lk === 'int') && (rc || rk === 'int')) {
+      // int with int (a loop's counters and sums): applyBinary's own int path, without the
+      // conversions' copies; what it leaves (an overflow, a division) goes the general way
+      const la = lfixed?.value as number | undefined;
+      const rb = rfixed?.value as number | undefined;
+      return (lv, rv) => {
+        const a = la ?? (lv as { value: number }).value;
+        const b = rb ?? (rv as { value: number }).value;
+        const r = intBinary(op, a, b, it.checked);
+        if (r) return fromPrimitive(r);
+        try {
+          return fromPrimitive(
+            applyBinary(
+              op,
+              sig,
+              { kind: 'int', value: a },
+              { kind: 'int', value: b },
+              {
+                checked: it.checked,
+              },
+            ),
+          );
+        } catch (e) {
+          throw semError(e);
+        }
+      };
+    }
     return (lv, rv) => {
       const a = lfixed ?? convert(toPrimitive(lv)!, sig.left, false);
       const b = rfixed ?? convert(toPrimitive(rv)!, sig.right, false);
@@ -341,7 +371,7 @@ export class Compiler {
 
   /** `x = v` and `x op= v` to a primitive local, where no conversion is involved. */
   private async assignment(e: A.Assignment, type: SType): Promise<CompiledExpression | undefined> {
-    if (e.operator === '??=') return undefined;
+    if (e.operator === '??=' || unparenthesized(e.value).kind === 'Lambda') return undefined;
     const local = await this.primitiveLocal(e.target);
     if (!local) return undefined;
     const value = await this.expression(e.value);
@@ -432,9 +462,19 @@ export class Compiler {
       case 'Switch':
       case 'Throw':
       case 'Try':
-        this.stats.delegated++;
-        return delegated;
+        return this.delegateStatement(s);
     }
+  }
+
+  /**
+   * A statement the interpreter runs whole. It is bound here too, as the binder binds it: what
+   * it declares and definitely assigns is known to the statements compiled after it.
+   */
+  private async delegateStatement(s: A.Statement): Promise<CompiledStatement> {
+    const it = this.it;
+    this.stats.delegated++;
+    await it.inDry(() => it.statements.exec(s));
+    return () => it.statements.exec(s);
   }
 
   /** A declaration the interpreter runs: bound here too, so later statements see its locals. */
@@ -449,6 +489,13 @@ export class Compiler {
   /** `T x = v, ...` or `var x = v` whose values need no conversion. */
   private async declaration(s: A.LocalDeclaration): Promise<CompiledStatement | undefined> {
     const it = this.it;
+    // what the interpreter runs whole: no initializer, an array initializer, a lambda, an out
+    // variable (bound once, by declareDelegated)
+    for (const v of s.declarators) {
+      const init = v.initializer;
+      if (!init || init.kind === 'ArrayInitializer') return undefined;
+      if (unparenthesized(init).kind === 'Lambda' || declaresLocals(init)) return undefined;
+    }
     const declared = s.type === 'var' ? undefined : await it.types.type(s.type);
     const parts: { name: string; type: SType; run: () => Maybe<EvalValue> }[] = [];
     const undo = (): undefined => {
@@ -456,26 +503,37 @@ export class Compiler {
       return undefined;
     };
     for (const v of s.declarators) {
-      if (!v.initializer || v.initializer.kind === 'ArrayInitializer') return undo();
-      if (v.initializer.kind === 'Lambda') return undo();
-      const init = await this.expression(v.initializer);
-      if (init.type === 'null' || (declared && !this.f.same(declared, init.type))) return undo();
-      parts.push({ name: v.name.name, type: declared ?? init.type, run: init.run });
-      // bound into the compile scope, as the interpreter would declare it
-      it.locals.set(v.name.name, { type: declared ?? init.type, value: NULL, assigned: true });
+      const name = v.name.name;
+      // a typed local is declared before its initializer runs (Statements.declare), a var after
+      if (declared) it.locals.set(name, { type: declared, value: NULL, assigned: false });
+      const init = await this.expression(v.initializer as A.Expression);
+      if (init.type === 'null' || (declared && !this.f.same(declared, init.type))) {
+        if (declared) it.locals.delete(name);
+        return undo();
+      }
+      const type = declared ?? init.type;
+      parts.push({ name, type, run: init.run });
+      it.locals.set(name, { type, value: NULL, assigned: true });
     }
+    const typed = !!declared;
     const declare = (i: number): Maybe<Completion> => {
       for (; i < parts.length; i++) {
         const p = parts[i]!;
+        const cell: Local = { type: p.type, value: NULL, assigned: false };
+        if (typed) it.locals.set(p.name, cell);
         const v = p.run();
         if (isPromise(v)) {
           const next = i + 1;
           return v.then((value) => {
-            it.locals.set(p.name, { type: p.type, value, assigned: true });
+            cell.value = value;
+            cell.assigned = true;
+            if (!typed) it.locals.set(p.name, cell);
             return declare(next);
           });
         }
-        it.locals.set(p.name, { type: p.type, value: v, assigned: true });
+        cell.value = v;
+        cell.assigned = true;
+        if (!typed) it.locals.set(p.name, cell);
       }
       return NORMAL;
     };
@@ -485,7 +543,7 @@ export class Compiler {
   /** A block: a scope of its own, a budget check before each statement. */
   private async block(s: A.Block): Promise<CompiledStatement> {
     const it = this.it;
-    if (s.statements.some((x) => x.kind === 'LocalFunction')) return () => it.statements.exec(s);
+    if (s.statements.some((x) => x.kind === 'LocalFunction')) return this.delegateStatement(s);
     const parts = await this.inCompileScope(async () => {
       const out: CompiledStatement[] = [];
       for (const x of s.statements) out.push(await this.statement(x));
@@ -541,9 +599,13 @@ export class Compiler {
 
   /** An embedded statement (an if's branch, a loop's body): its own scope. */
   private async embedded(s: A.Statement): Promise<CompiledStatement> {
+    const delegated = this.stats.delegated;
     const body = await this.inCompileScope(() => this.statement(s));
-    // a block makes its own scope
-    return s.kind === 'Block' ? body : () => this.scoped(body);
+    // a block makes its own scope; a statement compiled whole declares nothing in its own
+    // (only the interpreter's nodes do: out variables, patterns), so it needs none
+    return s.kind === 'Block' || this.stats.delegated === delegated
+      ? body
+      : () => this.scoped(body);
   }
 
   /** A condition: bool already (the identity conversion), else the interpreter's. */
@@ -557,6 +619,7 @@ export class Compiler {
         return isPromise(v) ? v.then(truth) : truth(v);
       };
     }
+    this.stats.delegated++;
     return () => it.statements.condition(e).then((op) => Statements.truth(op));
   }
 
@@ -582,13 +645,17 @@ export class Compiler {
           for (const e of s.init) init.push(await this.statement(exprStatement(e)));
         } else init = [await this.statement(s.init)];
       }
+      // bound in the order the binder binds them: a do's body before its condition (what the
+      // body assigns is assigned there)
+      let body: CompiledStatement | undefined;
+      if (s.kind === 'Do') body = await this.bindingTarget(s, () => this.embedded(s.body));
       const condition =
         s.kind === 'For'
           ? s.condition
             ? await this.condition(s.condition)
             : undefined
           : await this.condition(s.condition);
-      const body = await this.embedded(s.body);
+      body ??= await this.bindingTarget(s, () => this.embedded(s.body));
       const iterators: CompiledStatement[] = [];
       if (s.kind === 'For')
         for (const e of s.iterators) iterators.push(await this.statement(exprStatement(e)));
@@ -659,6 +726,17 @@ export class Compiler {
     return () => this.scoped(() => this.targeting(s, () => runInit(0)));
   }
 
+  /** Compiles a loop's body with the loop as the target of its break and continue, as binding does. */
+  private async bindingTarget<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: 'loop', node });
+    try {
+      return await fn();
+    } finally {
+      targets.pop();
+    }
+  }
+
   /** The loop is what break and continue inside it target (for the interpreter's nodes in it). */
   private targeting<T>(node: A.Node, fn: () => Maybe<T>): Maybe<T> {
     const targets = this.it.statements.frame.targets;
@@ -686,7 +764,7 @@ export class Compiler {
         assigned: true,
         readOnly: 'foreach iteration variable',
       });
-      return this.embedded(s.body);
+      return this.bindingTarget(s, () => this.embedded(s.body));
     });
     const budget = it.budget;
     const span = s.span;
@@ -826,4 +904,26 @@ export function restoring<T>(
     });
   it.locals = saved;
   return r;
+}
+
+/** Out variables declared by the expression (outside any lambda in it), memoized per node. */
+const declaring = new WeakMap<object, boolean>();
+
+function declaresLocals(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(declaresLocals);
+  const kind = (node as { kind?: unknown }).kind;
+  if (kind === 'OutDeclaration') return true;
+  // a lambda's out variables are its body's own, bound in a scope of each call
+  if (kind === 'Lambda') return false;
+  const kept = declaring.get(node);
+  if (kept !== undefined) return kept;
+  let found = false;
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'span' && typeof value === 'object' && declaresLocals(value)) {
+      found = true;
+      break;
+    }
+  declaring.set(node, found);
+  return found;
 }

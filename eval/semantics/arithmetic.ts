@@ -86,7 +86,7 @@ const INT_MAX = 2147483647;
  * differences and products in range (products beyond 2^53 excepted), unchecked wrap-around,
  * and comparisons. Undefined for the rest (a checked overflow, division...): the bigint path.
  */
-function intBinary(
+export function intBinary(
   op: BinaryOperator,
   a: number,
   b: number,

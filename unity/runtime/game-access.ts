@@ -309,25 +309,14 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
   async createArray(typeObjectId: number, lengths: readonly number[]): Promise<EvalValue> {
     const arrayType = await this.type('System.Array');
     const typeType = await this.type('System.Type');
-    this.createInstance ??= (async () => {
-      const overloads = await this.conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', {
-        typeId: arrayType,
-        name: 'CreateInstance',
-        flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.DeclaredOnly,
-      });
-      const found: { one?: number; many?: number } = {};
-      for (const id of overloads) {
-        const p = await this.conn.send('METHOD.GET_PARAM_INFO', { methodId: id });
-        if (p.paramCount !== 2 || p.paramTypeIds[0] !== typeType) continue;
-        const second = await this.metadata.fullName(p.paramTypeIds[1]!);
-        if (second === 'System.Int32') found.one = id;
-        if (second === 'System.Int32[]') found.many = id;
-      }
-      if (found.one === undefined || found.many === undefined)
-        throw new Error('System.Array.CreateInstance(Type, ...) not found');
-      return { one: found.one, many: found.many };
-    })();
-    const methods = await this.createInstance;
+    let lookup = createInstanceMethods.get(this.metadata);
+    if (!lookup) {
+      // per connection (the metadata's): a lookup of 7 commands, not one per evaluation
+      lookup = this.findCreateInstance(arrayType, typeType);
+      createInstanceMethods.set(this.metadata, lookup);
+      lookup.catch(() => createInstanceMethods.delete(this.metadata));
+    }
+    const methods = await lookup;
     let lengthArg: Value;
     if (lengths.length === 1) {
       lengthArg = Values.i4(lengths[0]!);
@@ -351,8 +340,32 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     return fromWire(r.result, this.metadata);
   }
 
-  private createInstance: Promise<{ one: number; many: number }> | undefined;
+  /** Array.CreateInstance(Type, int) and (Type, int[]), by their method ids. */
+  private async findCreateInstance(
+    arrayType: number,
+    typeType: number,
+  ): Promise<{ one: number; many: number }> {
+    const overloads = await this.conn.send('TYPE.GET_METHODS_BY_NAME_FLAGS', {
+      typeId: arrayType,
+      name: 'CreateInstance',
+      flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.DeclaredOnly,
+    });
+    const found: { one?: number; many?: number } = {};
+    for (const id of overloads) {
+      const p = await this.conn.send('METHOD.GET_PARAM_INFO', { methodId: id });
+      if (p.paramCount !== 2 || p.paramTypeIds[0] !== typeType) continue;
+      const second = await this.metadata.fullName(p.paramTypeIds[1]!);
+      if (second === 'System.Int32') found.one = id;
+      if (second === 'System.Int32[]') found.many = id;
+    }
+    if (found.one === undefined || found.many === undefined)
+      throw new Error('System.Array.CreateInstance(Type, ...) not found');
+    return { one: found.one, many: found.many };
+  }
 }
+
+/** Array.CreateInstance's overloads per connection (its metadata). */
+const createInstanceMethods = new WeakMap<GameMetadata, Promise<{ one: number; many: number }>>();
 
 function isInvalidField(e: unknown): boolean {
   return e instanceof SdbAgentError && e.errorCode === ErrorCode.INVALID_FIELDID;
