@@ -18,7 +18,10 @@ function world(): FakeRuntime {
   declareLinqTypes(fake);
   declareFakeList(fake);
   fake.struct('Game.Point', { fields: { X: 'int', Y: 'int' } });
-  fake.class('Game.Enemy', { fields: { Hp: 'int', Name: 'string', At: 'Game.Point' } });
+  fake.class('Game.Enemy', {
+    fields: { Hp: 'int', Name: 'string', At: 'Game.Point' },
+    properties: { Self: { type: 'Game.Enemy', get: (c) => c.self! } },
+  });
   fake.class('Game.Log', {
     fields: { Count: { type: 'int', static: true } },
     methods: {
@@ -191,6 +194,33 @@ const PROGRAMS: readonly (readonly [string, string])[] = [
   ['a null element in a lambda', 'World.WithNull.Sum(e => e.Hp)'],
   ['First of a filtered list', 'World.Enemies.Where(e => e.Hp > 10).First().Name'],
   ['ToList of a projection', 'World.Enemies.Select(e => e.Hp * 2).ToList().Count'],
+  // what a review of the compiled path found refused or run twice (each bound as the binder does)
+  [
+    'an out variable under &&',
+    'int t = 0; for (int i = 0; i < 3; i++) { if (int.TryParse("5", out var n) && n > i) t += n; } t',
+  ],
+  [
+    'an out variable in a converted initializer',
+    'int t = 0; for (int i = 0; i < 3; i++) { object o = int.TryParse("5", out var n); t += n; } t',
+  ],
+  [
+    'assigned in every case of a switch',
+    'int t = 0; for (int i = 0; i < 4; i++) { int v; switch (i % 2) { case 0: v = 1; break; default: v = 10; break; } t += v; } t',
+  ],
+  [
+    'a do body assigning what its condition reads',
+    'int t = 0; int k; do { k = t; t++; } while (k < 5); t',
+  ],
+  ['a do of one statement', 'int k; int n = 0; do k = n++; while (k < 3); n'],
+  [
+    'a parenthesized lambda initializer',
+    'int t = 0; for (int i = 0; i < 3; i++) { Func<int, int> f = (x => x * 2); t += f(i); } t',
+  ],
+  [
+    'a typed local assigned in its own initializer',
+    'int t = 0; for (int i = 0; i < 3; i++) { int x = (x = 5) + i; t += x; } t',
+  ],
+  ['a field behind a property', 'int t = 0; foreach (var e in World.Enemies) t += e.Self.Hp; t'],
 ];
 
 describe('compiled loops and lambdas do what the interpreter does', () => {

@@ -165,12 +165,11 @@ export class Compiler {
     // taken once: the game access is a proxy whose every property read binds anew
     const readField = game.readField.bind(game);
     const answered = game.readFieldNow?.bind(game);
-    const delegated = this.delegate(e, type).run;
+    // MemberOperands.fieldOperand on a reference: null is NullReferenceException, anything
+    // else (an instance, a string) is read from the game (an answer read ahead, if any)
     const read = (t: EvalValue): Maybe<EvalValue> => {
       if (t.kind === 'null') throw nullTarget(e.target);
-      // anything but an instance (a client value...) is the interpreter's to read
-      if (t.kind !== 'object') return delegated();
-      return answered?.(t, field) ?? readField(t, field);
+      return (t.kind === 'object' ? answered?.(t, field) : undefined) ?? readField(t, field);
     };
     const run = target.run;
     return {
@@ -188,9 +187,11 @@ export class Compiler {
     index: number,
   ): Promise<CompiledExpression> {
     const target = await this.expression(e.target);
-    const delegated = this.delegate(e, type).run;
-    const read = (t: EvalValue): Maybe<EvalValue> =>
-      t.kind === 'struct' ? (t.fields[index] ?? NULL) : delegated();
+    // MemberOperands.fieldOperand on a struct value: its field, by index
+    const read = (t: EvalValue): EvalValue => {
+      if (t.kind !== 'struct') throw new Error(`a field of a ${t.kind} value`);
+      return t.fields[index] ?? NULL;
+    };
     const run = target.run;
     return {
       type,
