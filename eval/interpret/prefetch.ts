@@ -48,18 +48,59 @@ interface Chunk {
   readonly elements: readonly EvalValue[];
   /** Per field handle: the chunk's batched read, and the read of each element asked for, by index. */
   readonly reads: Map<unknown, FieldReads>;
+  /** The index last found: a loop asks for its elements in order. */
+  cursor: number;
+  /** Each object's index by id, made at the first lookup the cursor does not answer. */
+  positions?: Map<number, number>;
 }
 
+/** Chunks kept for lookups (the newest): an object of an older one is read as any other. */
+const CHUNKS_KEPT = 8;
+
 export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budget): GameAccess {
-  /** Where each object of a chunk read since the last game effect is: by object id. */
-  let where = new Map<number, { chunk: Chunk; index: number }>();
+  /** The chunks read since the last game effect, newest last. */
+  let chunks: Chunk[] = [];
   let effects = budget.gameEffects;
-  const current = (): Map<number, { chunk: Chunk; index: number }> => {
+  /** The chunk the last `locate` found its object in. */
+  let found: Chunk | undefined;
+  /**
+   * The index of object `target` in the newest chunk that holds it (that chunk left in
+   * `found`), or -1: by identity at the chunk's cursor or just after it (a loop's next element,
+   * no lookup), else by id.
+   */
+  const locate = (target: EvalValue & { kind: 'object' }): number => {
     if (budget.gameEffects !== effects) {
       effects = budget.gameEffects;
-      where = new Map();
+      chunks = [];
     }
-    return where;
+    for (let k = chunks.length - 1; k >= 0; k--) {
+      const c = chunks[k]!;
+      if (c.elements[c.cursor] === target) {
+        found = c;
+        return c.cursor;
+      }
+      if (c.elements[c.cursor + 1] === target) {
+        found = c;
+        return ++c.cursor;
+      }
+    }
+    for (let k = chunks.length - 1; k >= 0; k--) {
+      const c = chunks[k]!;
+      if (!c.positions) {
+        c.positions = new Map();
+        for (let i = 0; i < c.elements.length; i++) {
+          const e = c.elements[i]!;
+          if (e.kind === 'object') c.positions.set(e.ref.id, i);
+        }
+      }
+      const i = c.positions.get(target.ref.id);
+      if (i !== undefined) {
+        found = c;
+        c.cursor = i;
+        return i;
+      }
+    }
+    return -1;
   };
   const batch = new FieldBatch(md, game);
   /** Fields the invoke path failed for (read one by one from then on). */
@@ -88,9 +129,9 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
   const readElements = game.readElements?.bind(game);
   const overrides: Partial<GameAccess> = {
     readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
-      const at = target.kind === 'object' ? current().get(target.ref.id) : undefined;
-      if (!at) return game.readField(target, field);
-      const { chunk, index } = at;
+      const index = target.kind === 'object' ? locate(target) : -1;
+      if (index < 0) return game.readField(target, field);
+      const chunk = found!;
       let reads = chunk.reads.get(field.handle);
       // the whole chunk at once, when it can be: every element's read waits for it
       if (!reads) {
@@ -121,18 +162,19 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
   };
   overrides.readFieldNow = (target: EvalValue, field: FieldDescriptor): EvalValue | undefined => {
     if (target.kind !== 'object') return undefined;
-    const at = current().get(target.ref.id);
-    return at?.chunk.reads.get(field.handle)?.values?.[at.index];
+    const index = locate(target);
+    return index < 0 ? undefined : found!.reads.get(field.handle)?.values?.[index];
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
       const values = await readElements(array, index, count);
       if (values.some((v) => v.kind === 'object')) {
-        const map = current();
-        const chunk: Chunk = { array, start: index, elements: values, reads: new Map() };
-        values.forEach((v, i) => {
-          if (v.kind === 'object') map.set(v.ref.id, { chunk, index: i });
-        });
+        if (budget.gameEffects !== effects) {
+          effects = budget.gameEffects;
+          chunks = [];
+        }
+        chunks.push({ array, start: index, elements: values, reads: new Map(), cursor: 0 });
+        if (chunks.length > CHUNKS_KEPT) chunks.shift();
       }
       return values;
     };

@@ -231,9 +231,12 @@ export class Sequences {
     /** One enumeration's start: the version, size and storage, and the check of the version. */
     const open = async () => {
       if (list.kind === 'null') throw Messages.nullReference();
-      const v0 = await game.readField(list, version);
-      const n = (await game.readField(list, size)) as { value: number };
-      const array = await game.readField(list, items);
+      // three reads in one round trip (pipelined, in this order)
+      const [v0, n, array] = await Promise.all([
+        game.readField(list, version),
+        game.readField(list, size) as Promise<{ value: number }>,
+        game.readField(list, items),
+      ]);
       let seen = it.budget.gameEffects;
       const stillValid = (): Promise<void> | undefined => {
         if (it.budget.gameEffects === seen) return undefined;

@@ -12,7 +12,7 @@ import type { GameSession, OperationContext, OperationResult } from '../session/
 import { connectionPart } from '../session/game-connection.js';
 import { NeedsTheGame, metadataFor } from '../runtime/game-metadata.js';
 import { unityBuiltins } from '../runtime/builtins.js';
-import { evaluateInGame, lastValueOf } from '../runtime/evaluate-in-game.js';
+import { EVAL_PROGRAMS, evaluateInGame, lastValueOf } from '../runtime/evaluate-in-game.js';
 import { UnityError, messageOf } from '../errors.js';
 import { journaledWrites, type EvalWrite } from '../journal/eval-writes.js';
 import type { Journal } from '../journal/journal.js';
@@ -138,6 +138,7 @@ async function bindInGame(
   const runtime = { metadata, game };
   const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
   await bind(source, runtime, {
+    programs: ctx.connection.part(EVAL_PROGRAMS),
     ...options,
     builtins: options.builtins ?? defaults.builtins,
     functions: options.functions ?? defaults.functions,

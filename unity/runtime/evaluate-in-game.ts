@@ -4,6 +4,7 @@
 
 import { Values } from '../../sdb-protocol/index.js';
 import {
+  ProgramCache,
   evaluate,
   type EvaluateOptions,
   type EvaluateResult,
@@ -16,6 +17,13 @@ import { SessionGameAccess } from './game-access.js';
 import { metadataFor, type GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
 import type { WriteObserver } from './write-observer.js';
+
+/**
+ * Programs bound on one attached game, by scope shape (eval/program-cache.ts): an agent's
+ * repeated eval, a scene query's filter, a tool's own program are parsed and bound once, not
+ * again inside every window. A refusal is never kept.
+ */
+export const EVAL_PROGRAMS = connectionPart('programs bound for eval', () => new ProgramCache());
 
 /** `_`: the last value a remembered program gave on one attached game. */
 const LAST_VALUE = connectionPart('last value (_)', (): { value?: LastValue } => ({}));
@@ -47,6 +55,7 @@ export async function evaluateInGame(
         ? { builtins: options.builtins, functions: options.functions }
         : await unityBuiltins(runtime, lastValueOf(ctx));
     const result = await evaluate(source, runtime, {
+      programs: ctx.connection.part(EVAL_PROGRAMS),
       ...options,
       builtins: options.builtins ?? defaults.builtins,
       functions: options.functions ?? defaults.functions,
