@@ -758,6 +758,7 @@ export class Compiler {
   ): Promise<(source: SequenceSource) => Promise<Completion>> {
     const it = this.it;
     const name = s.name.name;
+    const delegatedBefore = this.stats.delegated;
     const body = await this.inCompileScope(() => {
       it.locals.set(name, {
         type,
@@ -767,22 +768,36 @@ export class Compiler {
       });
       return this.bindingTarget(s, () => this.embedded(s.body));
     });
+    // a body compiled whole makes no closure (a lambda is the interpreter's): nothing can keep
+    // an iteration's variable, so one scope and one cell serve every element
+    const reused = this.stats.delegated === delegatedBefore;
     const budget = it.budget;
     const span = s.span;
     const run = async (source: SequenceSource): Promise<Completion> => {
       let result: Completion = NORMAL;
       const outer = it.locals;
       const p = pullOf(source);
+      const only = new LocalScope(outer);
+      const kept: Local = {
+        type,
+        value: NULL,
+        assigned: true,
+        readOnly: 'foreach iteration variable',
+      };
+      only.set(name, kept);
       const element = (v: EvalValue): Maybe<Completion> => {
         budget.iteration(span);
-        const scope = new LocalScope(outer);
-        const cell: Local = {
-          type,
-          value: v,
-          assigned: true,
-          readOnly: 'foreach iteration variable',
-        };
-        scope.set(name, cell);
+        let scope = only;
+        if (reused) kept.value = v;
+        else {
+          scope = new LocalScope(outer);
+          scope.set(name, {
+            type,
+            value: v,
+            assigned: true,
+            readOnly: 'foreach iteration variable',
+          });
+        }
         it.locals = scope;
         return restoring(it, outer, body);
       };
@@ -831,18 +846,20 @@ export class Compiler {
     parameters: readonly { name: string; type: SType }[],
     captured: LocalScope,
     returnType: SType,
-  ): Promise<CompiledExpression | undefined> {
+  ): Promise<(CompiledExpression & { readonly whole: boolean }) | undefined> {
     const it = this.it;
     if (unparenthesized(body).kind === 'Lambda') return undefined;
     const saved = it.locals;
     it.locals = new LocalScope(captured);
     for (const p of parameters)
       it.locals.set(p.name, { type: p.type, value: NULL, assigned: true });
+    const delegatedBefore = this.stats.delegated;
     try {
       const c = await this.expression(body);
       if (c.type === 'null' || returnType === 'null' || !this.f.same(c.type, returnType))
         return undefined;
-      return c;
+      // compiled whole: it makes no closure and calls no function of the program
+      return { ...c, whole: this.stats.delegated === delegatedBefore };
     } finally {
       it.locals = saved;
     }

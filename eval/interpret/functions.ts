@@ -14,7 +14,7 @@ import { VOID, type EvalValue } from '../values.js';
 import type { ClientDelegate } from './client-values.js';
 import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
-import { LocalScope } from './local-scope.js';
+import { LocalScope, type Local } from './local-scope.js';
 import type { Maybe } from './maybe.js';
 import { restoring, type CompiledExpression } from './compiled.js';
 import type { Operand } from './operand.js';
@@ -191,17 +191,47 @@ export class Functions {
   ): (args: readonly EvalValue[]) => Maybe<EvalValue> {
     const it = this.it;
     const names = e.parameters.map((p) => p.name.name);
-    let compiled: CompiledExpression | null | undefined;
+    let compiled: (CompiledExpression & { readonly whole: boolean }) | null | undefined;
     let compiling: Promise<void> | undefined;
+    // a body compiled whole keeps nothing of a call (no closure, no call of its own function):
+    // one scope serves every call that does not overlap another
+    const cells: Local[] = names.map((_, i) => ({
+      type: parameters[i]!,
+      value: VOID,
+      assigned: true,
+    }));
+    const only = new LocalScope(captured);
+    names.forEach((n, i) => only.set(n, cells[i]!));
+    let busy = false;
+    const idle = (): void => {
+      busy = false;
+    };
     const run = (args: readonly EvalValue[]): Maybe<EvalValue> => {
       if (!compiled) return slow(args);
       it.budget.iteration(e.span);
       const saved = it.locals;
-      const scope = new LocalScope(captured);
-      for (let i = 0; i < names.length; i++)
-        scope.set(names[i]!, { type: parameters[i]!, value: args[i] ?? VOID, assigned: true });
+      let scope: LocalScope;
+      if (compiled.whole && !busy) {
+        busy = true;
+        for (let i = 0; i < cells.length; i++) cells[i]!.value = args[i] ?? VOID;
+        scope = only;
+      } else {
+        scope = new LocalScope(captured);
+        for (let i = 0; i < names.length; i++)
+          scope.set(names[i]!, { type: parameters[i]!, value: args[i] ?? VOID, assigned: true });
+      }
       it.locals = scope;
-      return restoring(it, saved, compiled.run);
+      if (scope !== only) return restoring(it, saved, compiled.run);
+      let r: Maybe<EvalValue>;
+      try {
+        r = restoring(it, saved, compiled.run);
+      } catch (err) {
+        busy = false;
+        throw err;
+      }
+      if (r instanceof Promise) return r.finally(idle);
+      busy = false;
+      return r;
     };
     const fast = (args: readonly EvalValue[]): Maybe<EvalValue> => {
       if (compiled !== undefined) return run(args);
