@@ -184,6 +184,19 @@ describe('the destructive gate', () => {
 });
 
 describe('scene_query', () => {
+  it("runs a getter of the game's own code once per object, whatever else shares its command", async () => {
+    await call('eval', { code: 'Enemy.tallyReads = 0' });
+    const r = await call('scene_query', {
+      component: 'Enemy',
+      read: ['Tally', 'Level', 'health', 'transform.localPosition'],
+      limit: 1000,
+    });
+    expect(r.rows.length).toBeGreaterThan(100);
+    expect(r.rows.every((x: Out) => x.values.Tally === x.values.health)).toBe(true);
+    const reads = await call('eval', { code: 'Enemy.tallyReads' });
+    expect(Number(reads.value)).toBe(r.total);
+  });
+
   it('reads fields and property paths of every object with the component, as the game holds them', async () => {
     const r = await call('scene_query', {
       component: 'Enemy',

@@ -121,6 +121,33 @@ export interface SceneCall {
   m: MethodDescriptor;
   thisArg: Value;
   args: readonly Value[];
+  /**
+   * The call runs the game's own code (a ConvertAll over a getter of the game's types): never
+   * run twice, so it ends its command (the last result of a batch cannot be lost, see Levels).
+   */
+  once?: boolean;
+}
+
+/** Whether a getter is the game's own code, not the engine's or the framework's. */
+export function gameCode(declaring: string): boolean {
+  return !/^(UnityEngine|Unity|System|Mono|TMPro)\./.test(declaring);
+}
+
+/**
+ * The commands a batch of calls is sent in: one, unless calls that must not run twice (`once`)
+ * are in it; each of those ends a command, so its result is the command's last (never lost,
+ * never asked again).
+ */
+export function commandsOf(once: readonly boolean[]): [start: number, end: number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  for (let i = 0; i < once.length; i++)
+    if (once[i]) {
+      out.push([start, i + 1]);
+      start = i + 1;
+    }
+  if (start < once.length) out.push([start, once.length]);
+  return out;
 }
 
 /** After this long with calls waiting, they leave even if a chain is still busy elsewhere. */
@@ -142,13 +169,17 @@ const LEVEL_WAIT_MS = 50;
  * but the last is asked for its type (one pipelined round trip, `secure`); if one is gone, the
  * live ones are pinned and its call runs again alone. The VM stays suspended from the batch's
  * end until the chains have pinned what they keep. So the calls given to a level must be
- * repeatable (the scene tools' are reads).
+ * repeatable (the scene tools' are reads), except those marked `once` (a getter of the game's
+ * own types, whose code could do anything): each of those ends its command (commandsOf), as its
+ * last call, whose result is named with the VM suspended and never asked again.
  */
 export class Levels {
   /** Chains running (working or waiting). */
   active = 0;
   private waiting: {
     calls: InvokeCall[];
+    /** Per call: it must not run twice (see commandsOf). */
+    once: boolean[];
     virtual: boolean;
     resolve: (v: Value[]) => void;
     reject: (e: unknown) => void;
@@ -202,9 +233,10 @@ export class Levels {
     }
   }
 
-  call(calls: InvokeCall[], virtual: boolean): Promise<Value[]> {
+  call(calls: InvokeCall[], virtual: boolean, once: boolean[] = []): Promise<Value[]> {
     return new Promise<Value[]>((resolve, reject) => {
-      this.waiting.push({ calls, virtual, resolve, reject });
+      const flags = calls.map((_, i) => once[i] ?? false);
+      this.waiting.push({ calls, once: flags, virtual, resolve, reject });
       this.check();
     });
   }
@@ -238,8 +270,14 @@ export class Levels {
         if (group.length === 0) continue;
         try {
           const calls = group.flatMap((w) => w.calls);
-          const out = await this.run(calls, virtual);
-          await this.secure(out, calls, virtual);
+          // a call that must not run twice ends its command (commandsOf)
+          const out: { result: Value }[] = [];
+          for (const [from, to] of commandsOf(group.flatMap((w) => w.once))) {
+            const part = calls.slice(from, to);
+            const got = await this.run(part, virtual);
+            await this.secure(got, part, virtual);
+            out.push(...got);
+          }
           let at = 0;
           for (const w of group) {
             w.resolve(out.slice(at, at + w.calls.length).map((o) => o.result));
@@ -483,14 +521,23 @@ export class SceneCalls {
       thisArg: c.m.isStatic ? Values.null() : c.thisArg,
       args: c.args,
     }));
-    if (this.level) return this.level.call(wire, virtual);
+    const once = calls.map((c) => c.once ?? false);
+    if (this.level) return this.level.call(wire, virtual, once);
     if (wire.length === 1) {
       const c = wire[0]!;
       return [(await this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })).result];
     }
-    const out = await this.ctx.invokeMany(wire, { virtual });
-    await this.secure(out, wire, virtual);
-    return out.map((o) => o.result);
+    const out: Value[] = [];
+    for (const [from, to] of commandsOf(once)) {
+      const part = wire.slice(from, to);
+      const got =
+        part.length === 1
+          ? [await this.ctx.invoke(part[0]!.methodId, part[0]!.thisArg, part[0]!.args, { virtual })]
+          : await this.ctx.invokeMany(part, { virtual });
+      if (part.length > 1) await this.secure(got, part, virtual);
+      out.push(...got.map((o) => o.result));
+    }
+    return out;
   }
 
   /** Levels.secure over this call's keep and a lone invoke. */
@@ -794,6 +841,7 @@ export class SceneCalls {
       m: convert,
       thisArg: Values.null(),
       args: [array, Values.object(this.cache.delegates.get(key(g))!)],
+      ...(gameCode(g.declaring) ? { once: true } : {}),
     };
   }
 

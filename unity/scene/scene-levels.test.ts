@@ -9,7 +9,7 @@ import {
   type SdbConnection,
   type Value,
 } from '../../sdb-protocol/index.js';
-import { Levels } from './scene-calls.js';
+import { Levels, commandsOf, gameCode } from './scene-calls.js';
 
 /** A call named by its method id; its result is an i4 of the same number. */
 const call = (id: number): InvokeCall => ({ methodId: id, thisArg: Values.null(), args: [] });
@@ -123,5 +123,45 @@ describe('levels', () => {
     expect(kept).toEqual([1, 3, 20]);
     expect(again).toEqual([102]);
     expect(out.map((o) => (o.result as { objectId: number }).objectId)).toEqual([1, 20, 3]);
+  });
+});
+
+describe("calls of the game's own code", () => {
+  it('each ends its command: the last result of a batch is never lost, so never run again', () => {
+    expect(commandsOf([])).toEqual([]);
+    expect(commandsOf([false, false])).toEqual([[0, 2]]);
+    expect(commandsOf([false, true])).toEqual([[0, 2]]);
+    expect(commandsOf([true, false, true, true, false])).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+      [4, 5],
+    ]);
+  });
+
+  it('split the level they share with other chains, in order', async () => {
+    const { levels, batches, together } = fake();
+    const out = await together(
+      async () => levels.call([call(1), call(2)], false, [false, true]),
+      async () => levels.call([call(3)], false),
+      async () => levels.call([call(4)], false, [true]),
+    );
+    expect((out as Value[][]).map((vs) => vs.map((v) => (v as { value: number }).value))).toEqual([
+      [1, 2],
+      [3],
+      [4],
+    ]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  it("are the getters of the game's types, not the engine's or the framework's", () => {
+    expect(gameCode('Game.Enemy')).toBe(true);
+    expect(gameCode('MyStudio.Player')).toBe(true);
+    expect(gameCode('UnityEngine.Transform')).toBe(false);
+    expect(gameCode('System.Object')).toBe(false);
+    expect(gameCode('Unity.Entities.World')).toBe(false);
   });
 });
