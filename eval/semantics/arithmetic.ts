@@ -116,7 +116,13 @@ export function intBinary(
       return { kind: 'bool', value: a <= b };
     case '>=':
       return { kind: 'bool', value: a >= b };
-    default:
+    case '/':
+    case '%':
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+    case '>>':
       return undefined;
   }
 }
