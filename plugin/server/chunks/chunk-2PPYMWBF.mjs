@@ -1396,10 +1396,13 @@ function sem(fn, span) {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof EvalCompileError) throw new CompileError(e.code, e.message, span);
-    if (e instanceof EvalManagedException) throw new ManagedException(e.exceptionType, e.message);
-    throw e;
+    throw semError(e, span);
   }
+}
+function semError(e, span) {
+  if (e instanceof EvalCompileError) return new CompileError(e.code, e.message, span);
+  if (e instanceof EvalManagedException) return new ManagedException(e.exceptionType, e.message);
+  return e;
 }
 
 // eval/syntax/diagnostics.ts
@@ -6213,6 +6216,10 @@ function applyBinary(op, sig, left, right, options) {
   if (left.kind !== sig.left || right.kind !== sig.right) {
     throw new Error(`operands ${left.kind}, ${right.kind} do not match ${sig.left}, ${sig.right}`);
   }
+  if (left.kind === "int" && right.kind === "int") {
+    const fast = intBinary(op, left.value, right.value, options.checked);
+    if (fast) return fast;
+  }
   if (isIntegralValue(left) && isIntegralValue(right) && isIntegralKind(sig.left)) {
     const a = integralToBigInt(left);
     const b = integralToBigInt(right);
@@ -6226,6 +6233,43 @@ function applyBinary(op, sig, left, right, options) {
   }
   if (left.kind === "bool" && right.kind === "bool") return boolBinary(op, left.value, right.value);
   throw new Error(`no evaluation for ${left.kind} ${op} ${right.kind}`);
+}
+var INT_MIN = -2147483648;
+var INT_MAX2 = 2147483647;
+function intBinary(op, a, b, checked) {
+  switch (op) {
+    case "+":
+    case "-": {
+      const r = op === "+" ? a + b : a - b;
+      if (r >= INT_MIN && r <= INT_MAX2) return { kind: "int", value: r | 0 };
+      return checked ? void 0 : { kind: "int", value: r | 0 };
+    }
+    case "*": {
+      const r = a * b;
+      if (r >= INT_MIN && r <= INT_MAX2) return { kind: "int", value: r | 0 };
+      return checked ? void 0 : { kind: "int", value: Math.imul(a, b) };
+    }
+    case "==":
+      return { kind: "bool", value: a === b };
+    case "!=":
+      return { kind: "bool", value: a !== b };
+    case "<":
+      return { kind: "bool", value: a < b };
+    case ">":
+      return { kind: "bool", value: a > b };
+    case "<=":
+      return { kind: "bool", value: a <= b };
+    case ">=":
+      return { kind: "bool", value: a >= b };
+    case "/":
+    case "%":
+    case "&":
+    case "|":
+    case "^":
+    case "<<":
+    case ">>":
+      return void 0;
+  }
 }
 function applyUnary(op, sig, operand2, options) {
   if (operand2.kind !== sig.operand) {
@@ -6247,6 +6291,11 @@ function applyUnary(op, sig, operand2, options) {
   }
 }
 function increment(value, delta, options) {
+  if (value.kind === "int") {
+    const r = value.value + delta;
+    if (r >= INT_MIN && r <= INT_MAX2) return { kind: "int", value: r };
+    if (!options.checked) return { kind: "int", value: r | 0 };
+  }
   if (isIntegralValue(value)) {
     return integral(value.kind, integralToBigInt(value) + BigInt(delta), options.checked);
   }
@@ -8699,33 +8748,75 @@ var LocalScope = class _LocalScope {
     this.parent = parent;
   }
   parent;
-  vars = /* @__PURE__ */ new Map();
+  /**
+   * The first local declared here, then a map from the second on: most scopes declare nothing
+   * or one local (a foreach's variable, a lambda's parameter), made per element.
+   */
+  firstName;
+  first;
+  vars;
   child() {
     return new _LocalScope(this);
   }
   get(name2) {
-    return this.vars.get(name2) ?? this.parent?.get(name2);
+    if (this.firstName === name2) return this.first;
+    const own = this.vars?.get(name2);
+    if (own) return own;
+    for (let s = this.parent; s; s = s.parent) {
+      if (s.firstName === name2) return s.first;
+      const l = s.vars?.get(name2);
+      if (l) return l;
+    }
+    return void 0;
   }
   has(name2) {
     return this.get(name2) !== void 0;
   }
   /** Declared in this very scope (CS0128), rather than an enclosing one (CS0136). */
   hasOwn(name2) {
-    return this.vars.has(name2);
+    return this.firstName === name2 || (this.vars?.has(name2) ?? false);
   }
   set(name2, local) {
-    this.vars.set(name2, local);
+    if (this.firstName === void 0 || this.firstName === name2) {
+      this.firstName = name2;
+      this.first = local;
+    } else (this.vars ??= /* @__PURE__ */ new Map()).set(name2, local);
     return this;
   }
   delete(name2) {
-    return this.vars.delete(name2);
+    if (this.firstName === name2) {
+      const next = this.vars?.entries().next();
+      if (next && !next.done) {
+        [this.firstName, this.first] = next.value;
+        this.vars.delete(next.value[0]);
+      } else {
+        this.firstName = void 0;
+        this.first = void 0;
+      }
+      return true;
+    }
+    return this.vars?.delete(name2) ?? false;
   }
   keys() {
-    return [...this.vars.keys(), ...this.parent?.keys() ?? []];
+    return [...this.own().keys(), ...this.parent?.keys() ?? []];
+  }
+  /** The names visible from here with their types (what code bound here depends on), as a key. */
+  shape() {
+    let out = "";
+    for (const [name2, l] of this.own())
+      out += `${name2}:${l.type === "null" ? "null" : l.type.key};`;
+    return this.parent ? out + this.parent.shape() : out;
   }
   /** Every cell visible from here (for definite assignment across branches). */
   cells() {
-    return [...this.vars.values(), ...this.parent?.cells() ?? []];
+    return [...this.own().values(), ...this.parent?.cells() ?? []];
+  }
+  /** The locals declared in this very scope, in declaration order. */
+  own() {
+    const m = /* @__PURE__ */ new Map();
+    if (this.firstName !== void 0) m.set(this.firstName, this.first);
+    for (const [k, v] of this.vars ?? []) m.set(k, v);
+    return m;
   }
 };
 
@@ -9689,6 +9780,7 @@ function budgetLimits(asked = {}) {
   };
   return { iterations: pick("iterations"), invokes: pick("invokes"), freezeMs: pick("freezeMs") };
 }
+var CLOCK_EVERY = 16;
 var Budget = class {
   constructor(options = {}, release) {
     this.options = options;
@@ -9738,11 +9830,17 @@ var Budget = class {
       throw e;
     }
   }
+  /** Checks since the clock was last read, and the invokes counted then. */
+  unclocked = 0;
+  invokesClocked = 0;
   checkBounds(span) {
     if (this.iterations > this.limits.iterations)
       throw new BudgetExceeded("iterations", this.limits.iterations, span);
     if (this.invokes > this.limits.invokes)
       throw new BudgetExceeded("invokes", this.limits.invokes, span);
+    if (++this.unclocked < CLOCK_EVERY && this.invokes === this.invokesClocked) return;
+    this.unclocked = 0;
+    this.invokesClocked = this.invokes;
     if (this.now() - this.windowStart > this.limits.freezeMs)
       throw new BudgetExceeded("freeze", this.limits.freezeMs, span);
   }
@@ -9769,6 +9867,1081 @@ var Budget = class {
     });
   }
 };
+
+// eval/interpret/maybe.ts
+function andFinally(fn, after) {
+  let r;
+  try {
+    r = fn();
+  } catch (e) {
+    after();
+    throw e;
+  }
+  if (r instanceof Promise) return r.finally(after);
+  after();
+  return r;
+}
+
+// eval/interpret/sequences.ts
+var END = /* @__PURE__ */ Symbol("end of the sequence");
+function pullOf(source) {
+  if (source.pull) return source.pull();
+  const gen = source.iterate();
+  return {
+    next: () => gen.next().then((r) => r.done ? END : r.value),
+    close: () => gen.return(void 0).then(() => void 0)
+  };
+}
+async function eachOf(source, visit) {
+  const p = pullOf(source);
+  for (; ; ) {
+    let x = p.next();
+    if (x instanceof Promise) x = await x;
+    if (x === END) return;
+    let stop;
+    try {
+      stop = visit(x);
+      if (stop instanceof Promise) stop = await stop;
+    } catch (e) {
+      try {
+        await p.close();
+      } catch {
+      }
+      throw e;
+    }
+    if (stop) {
+      await p.close();
+      return;
+    }
+  }
+}
+function chunkPull(game, start, afterEach) {
+  let array;
+  let total = -1;
+  let read2 = 0;
+  let buffer = [];
+  let at2 = 0;
+  let started = false;
+  const fill = async () => {
+    if (total < 0) ({ array, total } = await start());
+    if (read2 >= total) return END;
+    const count = Math.min(CHUNK, total - read2);
+    buffer = game.readElements ? await game.readElements(array, read2, count) : [await game.readElement(array, read2)];
+    at2 = 0;
+    read2 += buffer.length;
+    if (buffer.length === 0) return END;
+    return buffer[at2++];
+  };
+  const element = () => at2 < buffer.length ? buffer[at2++] : fill();
+  return {
+    next: () => {
+      if (started && afterEach) {
+        const checked = afterEach();
+        if (checked) return checked.then(element);
+      }
+      started = true;
+      return element();
+    },
+    close: () => void 0
+  };
+}
+var CHUNK = 16384;
+var MODIFIED = "Collection was modified; enumeration operation may not execute.";
+var Sequences = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  get game() {
+    return this.it.rt.game;
+  }
+  async source(collection, span) {
+    const local = this.it.clientValues.sequenceOf(collection);
+    if (local) return local;
+    if (collection.type === "null")
+      throw new CompileError("CS0186", "foreach cannot operate on a null literal", span);
+    const type = collection.type;
+    const d = await this.it.facts.describe(type);
+    if (d.kind === "array" && d.elementType) return this.array(collection.value, d.elementType);
+    if (await this.it.facts.isString(type))
+      return this.string(collection.value, await this.it.wk.keyword("char"));
+    if (d.genericDefinition) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1" && d.typeArguments[0]) {
+        const list = await this.list(collection.value, type, d.typeArguments[0]);
+        if (list) return list;
+      }
+    }
+    return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
+  }
+  array(array, elementType) {
+    const chunks = this.chunks.bind(this);
+    const game = this.game;
+    const start = async () => {
+      if (array.kind === "null") throw Messages.nullReference();
+      return { array, total: (await game.arrayLengths(array)).reduce((a, b) => a * b, 1) };
+    };
+    return {
+      elementType,
+      async *iterate() {
+        const { total } = await start();
+        yield* chunks(array, 0, total);
+      },
+      pull: () => chunkPull(game, start)
+    };
+  }
+  /** Elements [start, end) of a game array, read a chunk at a time. */
+  async *chunks(array, start, end, stillValid) {
+    for (let i = start; i < end; ) {
+      const count = Math.min(CHUNK, end - i);
+      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
+      for (const v of values) {
+        yield v;
+        if (stillValid) await stillValid();
+      }
+      i += values.length;
+    }
+  }
+  string(s, elementType) {
+    const game = this.game;
+    return {
+      elementType,
+      async *iterate() {
+        if (s.kind === "null") throw Messages.nullReference();
+        const text = (s.kind === "string" ? s.text : void 0) ?? (await game.stringText(s)).text;
+        for (let i = 0; i < text.length; i++) yield num("char", text.charCodeAt(i));
+      }
+    };
+  }
+  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
+  async list(list, type, elementType) {
+    const fields = await this.it.md.allFields(type);
+    const field = (name2) => fields.find((f) => f.name === name2 && !f.isStatic);
+    const items = field("_items");
+    const size = field("_size");
+    const version = field("_version");
+    if (!items || !size || !version) return void 0;
+    const { game, it } = this;
+    const chunks = this.chunks.bind(this);
+    const open2 = async () => {
+      if (list.kind === "null") throw Messages.nullReference();
+      const [v0, n, array] = await Promise.all([
+        game.readField(list, version),
+        game.readField(list, size),
+        game.readField(list, items)
+      ]);
+      let seen = it.budget.gameEffects;
+      const stillValid = () => {
+        if (it.budget.gameEffects === seen) return void 0;
+        seen = it.budget.gameEffects;
+        return game.readField(list, version).then((v) => {
+          if (v.value !== v0.value)
+            throw new ManagedException("System.InvalidOperationException", MODIFIED);
+        });
+      };
+      return { array, total: Number(n.value), stillValid };
+    };
+    return {
+      elementType,
+      async *iterate() {
+        const { array, total, stillValid } = await open2();
+        yield* chunks(array, 0, total, stillValid);
+      },
+      pull: () => {
+        let check;
+        return chunkPull(
+          game,
+          async () => {
+            const o = await open2();
+            check = o.stillValid;
+            return o;
+          },
+          () => check?.()
+        );
+      }
+    };
+  }
+  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
+  async byRuntimeType(value, elementType) {
+    if (value.kind !== "object" || elementType === "null") return void 0;
+    const runtime = value.type ?? await this.game.typeOf(value);
+    const d = await this.it.facts.describe(runtime);
+    const same2 = (t) => !!t && this.it.facts.same(t, elementType);
+    if (d.kind === "array" && d.rank === 1 && same2(d.elementType))
+      return this.array(value, d.elementType);
+    if (d.genericDefinition && same2(d.typeArguments[0])) {
+      const def = await this.it.facts.describe(d.genericDefinition);
+      if (def.fullName === "System.Collections.Generic.List`1")
+        return this.list(value, runtime, d.typeArguments[0]);
+    }
+    return void 0;
+  }
+  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
+  async enumerator(collection, span, generic) {
+    const it = this.it;
+    const syn = synthetic(span);
+    const outer = it.locals;
+    const scope = it.locals.child();
+    it.locals = scope;
+    let elementType;
+    let disposable = true;
+    const moveNext = syn.call(syn.name("$enumerator"), "MoveNext");
+    const current = syn.member(syn.name("$enumerator"), "Current");
+    const dispose = syn.call(syn.name("$enumerator"), "Dispose");
+    try {
+      scope.set("$collection", { type: collection.type, value: collection.value, assigned: true });
+      let e;
+      try {
+        e = await it.inDry(() => it.expr(syn.call(syn.name("$collection"), "GetEnumerator")));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        throw new CompileError(
+          "CS1579",
+          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
+          span
+        );
+      }
+      scope.set("$enumerator", { type: e.type, value: e.value, assigned: true });
+      elementType = (await it.inDry(() => it.expr(current))).type;
+      if (generic && await it.facts.isObject(elementType)) elementType = generic;
+      await it.inDry(() => it.expr(moveNext));
+      try {
+        await it.inDry(() => it.expr(dispose));
+      } catch (err) {
+        if (!(err instanceof CompileError)) throw err;
+        disposable = false;
+      }
+    } finally {
+      it.locals = outer;
+    }
+    const inScope = async (own, fn) => {
+      const saved = it.locals;
+      it.locals = own;
+      try {
+        return await fn();
+      } finally {
+        it.locals = saved;
+      }
+    };
+    const byRuntimeType = this.byRuntimeType.bind(this);
+    return {
+      elementType,
+      async *iterate() {
+        const fast = await byRuntimeType(collection.value, elementType);
+        if (fast) {
+          yield* fast.iterate();
+          return;
+        }
+        const own = scope.child();
+        const e = await inScope(
+          own,
+          () => it.expr(syn.call(syn.name("$collection"), "GetEnumerator"))
+        );
+        const type = e.value.kind === "struct" ? e.value.type : e.type;
+        own.set("$enumerator", { type, value: e.value, assigned: true });
+        let disposing = disposable;
+        try {
+          for (; ; ) {
+            const more = await inScope(own, () => it.expr(moveNext));
+            if (more.value.kind !== "bool" || !more.value.value) return;
+            yield (await inScope(own, () => it.expr(current))).value;
+          }
+        } catch (err) {
+          if (!(err instanceof ManagedException || err instanceof GameExceptionError))
+            disposing = false;
+          throw err;
+        } finally {
+          if (disposing && !it.budget.stopped) await inScope(own, () => it.expr(dispose));
+        }
+      }
+    };
+  }
+};
+function synthetic(span) {
+  const id = (name3) => ({ kind: "Identifier", name: name3, span });
+  const name2 = (n) => ({ kind: "Name", name: n, typeArgs: [], alias: null, span });
+  const member2 = (target, n) => ({
+    kind: "MemberAccess",
+    target,
+    name: id(n),
+    typeArgs: [],
+    conditional: false,
+    span
+  });
+  const call2 = (target, n, args2 = []) => ({
+    kind: "Invocation",
+    target: member2(target, n),
+    arguments: args2.map((value) => ({
+      kind: "Argument",
+      name: null,
+      modifier: "none",
+      value,
+      span
+    })),
+    span
+  });
+  return { id, name: name2, member: member2, call: call2 };
+}
+
+// eval/interpret/compiled.ts
+var isPromise = (x) => x instanceof Promise;
+function nullTarget(target) {
+  const e = Messages.nullReference();
+  const text = unparse(target);
+  e.hint = `'${text.length > 80 ? `${text.slice(0, 77)}...` : text}' is null`;
+  return e;
+}
+var Compiler = class {
+  constructor(it) {
+    this.it = it;
+  }
+  it;
+  stats = { compiled: 0, delegated: 0 };
+  /** Loops compiled in this evaluation, by node, with the scope shape they were compiled in. */
+  compiled = /* @__PURE__ */ new WeakMap();
+  /**
+   * What `make` compiles for `node` in the current scope, made once per evaluation and scope
+   * shape (a loop nested in a loop the interpreter runs is compiled once, not per pass).
+   */
+  async cached(node, extra, make2) {
+    const shape = `${extra}|${this.it.locals.shape()}`;
+    const kept = this.compiled.get(node);
+    if (kept && kept.shape === shape) return kept.run;
+    const run2 = await make2();
+    this.compiled.set(node, { shape, run: run2 });
+    return run2;
+  }
+  get f() {
+    return this.it.facts;
+  }
+  // ---------------------------------------------------------------- expressions
+  /** Compiles `e` in the current scope (the scope it will run in, with its locals' types). */
+  async expression(e) {
+    const it = this.it;
+    const bound = await it.inDry(() => it.resolve(e));
+    if (bound.k !== "value") return this.delegate(e, "null");
+    if (declaresLocals(e)) return this.delegate(e, bound.op.type);
+    const op = bound.op;
+    if (op.constant) {
+      const value = (await it.expr(e)).value;
+      return { type: op.type, constant: op.constant, run: () => value };
+    }
+    const compiled = await this.compiledForm(e, op.type, op.place);
+    if (compiled) {
+      this.stats.compiled++;
+      return compiled;
+    }
+    return this.delegate(e, op.type);
+  }
+  /** The compiled form of `e`, when it has one (else the interpreter runs it). */
+  async compiledForm(e, type, place) {
+    if (e.kind === "Parenthesized") {
+      const inner = await this.expression(e.expression);
+      return inner.delegated ? void 0 : { type, run: inner.run };
+    }
+    if (e.kind === "Name") {
+      const local = this.it.locals.get(e.name);
+      if (place?.k === "local" && local && !local.fn && e.typeArgs.length === 0)
+        return { type, run: this.localRead(e.name) };
+      return void 0;
+    }
+    if (e.kind === "MemberAccess") {
+      if (e.conditional || !plainChain(e.target)) return void 0;
+      if (place?.k === "field") return this.fieldRead(e, type, place.field);
+      if (place?.k === "struct-field") return this.structFieldRead(e, type, place.index);
+      return void 0;
+    }
+    if (e.kind === "Binary") return this.binary(e, type);
+    if (e.kind === "Unary") {
+      if (e.operator === "++" || e.operator === "--")
+        return this.step(e.operand, e.operator === "++" ? 1 : -1, true, type);
+      return this.unary(e, type);
+    }
+    if (e.kind === "Postfix" && e.operator !== "!")
+      return this.step(e.operand, e.operator === "++" ? 1 : -1, false, type);
+    if (e.kind === "Assignment") return this.assignment(e, type);
+    return void 0;
+  }
+  /** A node the interpreter runs whole, in the scope current when it runs. */
+  delegate(e, type) {
+    const it = this.it;
+    this.stats.delegated++;
+    return { type, run: () => it.expr(e).then((op) => op.value), delegated: true };
+  }
+  localRead(name2) {
+    const it = this.it;
+    return () => it.locals.get(name2).value;
+  }
+  async fieldRead(e, type, field) {
+    const target = await this.expression(e.target);
+    const game = this.it.rt.game;
+    const readField = game.readField.bind(game);
+    const answered = game.readFieldNow?.bind(game);
+    const read2 = (t) => {
+      if (t.kind === "null") throw nullTarget(e.target);
+      return (t.kind === "object" ? answered?.(t, field) : void 0) ?? readField(t, field);
+    };
+    const run2 = target.run;
+    return {
+      type,
+      run: () => {
+        const t = run2();
+        return isPromise(t) ? t.then(read2) : read2(t);
+      }
+    };
+  }
+  async structFieldRead(e, type, index) {
+    const target = await this.expression(e.target);
+    const read2 = (t) => {
+      if (t.kind !== "struct") throw new Error(`a field of a ${t.kind} value`);
+      return t.fields[index] ?? NULL;
+    };
+    const run2 = target.run;
+    return {
+      type,
+      run: () => {
+        const t = run2();
+        return isPromise(t) ? t.then(read2) : read2(t);
+      }
+    };
+  }
+  /** A primitive kind the binder already knows for `t` (undefined: not a primitive, or unknown). */
+  kind(t) {
+    return this.f.primitive(t);
+  }
+  /** BinaryOperators.numeric, with the operator resolved here once. */
+  numericKernel(op, l, r, lk, rk, span) {
+    const lc = l.constant?.kind === "number" ? l.constant.c : void 0;
+    const rc = r.constant?.kind === "number" ? r.constant.c : void 0;
+    if (lc && rc) return void 0;
+    const sig = sem(
+      () => resolveBinaryOperator(
+        op,
+        lc ? { kind: lk, constant: lc.value } : { kind: lk },
+        rc ? { kind: rk, constant: rc.value } : { kind: rk }
+      ),
+      span
+    );
+    const fixed = (c, to) => c && materialize(sem(() => foldConversion(c, to, "unchecked")));
+    const lfixed = fixed(lc, sig.left);
+    const rfixed = fixed(rc, sig.right);
+    const it = this.it;
+    if (sig.left === "int" && sig.right === "int" && (lc || lk === "int") && (rc || rk === "int")) {
+      const la = lfixed?.value;
+      const rb = rfixed?.value;
+      return (lv, rv) => {
+        const a = la ?? lv.value;
+        const b = rb ?? rv.value;
+        const r2 = intBinary(op, a, b, it.checked);
+        if (r2) return fromPrimitive(r2);
+        try {
+          return fromPrimitive(
+            applyBinary(
+              op,
+              sig,
+              { kind: "int", value: a },
+              { kind: "int", value: b },
+              {
+                checked: it.checked
+              }
+            )
+          );
+        } catch (e) {
+          throw semError(e);
+        }
+      };
+    }
+    return (lv, rv) => {
+      const a = lfixed ?? convert(toPrimitive(lv), sig.left, false);
+      const b = rfixed ?? convert(toPrimitive(rv), sig.right, false);
+      try {
+        return fromPrimitive(applyBinary(op, sig, a, b, { checked: it.checked }));
+      } catch (e) {
+        throw semError(e);
+      }
+    };
+  }
+  async binary(e, type) {
+    const l = await this.expression(e.left);
+    const r = await this.expression(e.right);
+    if (l.delegated && r.delegated) return void 0;
+    const lk = await this.kind(l.type);
+    const rk = await this.kind(r.type);
+    if (!lk || !rk) return void 0;
+    const lrun = l.run;
+    const rrun = r.run;
+    if (e.operator === "&&" || e.operator === "||") {
+      if (lk !== "bool" || rk !== "bool") return void 0;
+      const decides = e.operator === "||";
+      const after = (lv) => lv.value === decides ? lv : rrun();
+      return {
+        type,
+        run: () => {
+          const lv = lrun();
+          return isPromise(lv) ? lv.then(after) : after(lv);
+        }
+      };
+    }
+    const kernel = this.numericKernel(e.operator, l, r, lk, rk, e.span);
+    if (!kernel) return void 0;
+    return { type, run: () => both(lrun, rrun, kernel) };
+  }
+  async unary(e, type) {
+    if (e.operator === "++" || e.operator === "--") return void 0;
+    const x = await this.expression(e.operand);
+    const p = await this.kind(x.type);
+    if (!p || x.delegated) return void 0;
+    const op = e.operator;
+    const sig = sem(() => resolveUnaryOperator(op, { kind: p }), e.span);
+    const it = this.it;
+    const apply = (v) => {
+      try {
+        return fromPrimitive(
+          applyUnary(op, sig, convert(toPrimitive(v), sig.operand, false), {
+            checked: it.checked
+          })
+        );
+      } catch (e2) {
+        throw semError(e2);
+      }
+    };
+    const run2 = x.run;
+    return {
+      type,
+      run: () => {
+        const v = run2();
+        return isPromise(v) ? v.then(apply) : apply(v);
+      }
+    };
+  }
+  /** The local a plain name denotes, when it is a writable local of a primitive kind. */
+  async primitiveLocal(target) {
+    while (target.kind === "Parenthesized") target = target.expression;
+    if (target.kind !== "Name" || target.typeArgs.length > 0) return void 0;
+    const l = this.it.locals.get(target.name);
+    if (!l || l.fn || l.readOnly) return void 0;
+    const kind = await this.kind(l.type);
+    return kind ? { name: target.name, kind } : void 0;
+  }
+  /** UnaryOperators.step on a primitive local (not bool): ++x, x++, --x, x--. */
+  async step(target, delta, prefix, type) {
+    const local = await this.primitiveLocal(target);
+    if (!local || local.kind === "bool") return void 0;
+    const it = this.it;
+    const name2 = local.name;
+    return {
+      type,
+      run: () => {
+        const cell = it.locals.get(name2);
+        const old = cell.value;
+        let next;
+        try {
+          next = fromPrimitive(increment(toPrimitive(old), delta, { checked: it.checked }));
+        } catch (e) {
+          throw semError(e);
+        }
+        cell.value = next;
+        cell.assigned = true;
+        return prefix ? next : old;
+      }
+    };
+  }
+  /** `x = v` and `x op= v` to a primitive local, where no conversion is involved. */
+  async assignment(e, type) {
+    if (e.operator === "??=" || unparenthesized(e.value).kind === "Lambda") return void 0;
+    const local = await this.primitiveLocal(e.target);
+    if (!local) return void 0;
+    const value = await this.expression(e.value);
+    const it = this.it;
+    const name2 = local.name;
+    const store = (v) => {
+      const cell = it.locals.get(name2);
+      cell.value = v;
+      cell.assigned = true;
+      return v;
+    };
+    const vrun = value.run;
+    if (e.operator === "=") {
+      if (value.type === "null" || !this.f.same(value.type, type)) return void 0;
+      return {
+        type,
+        run: () => {
+          const v = vrun();
+          return isPromise(v) ? v.then(store) : store(v);
+        }
+      };
+    }
+    const rk = await this.kind(value.type);
+    if (!rk) return void 0;
+    const op = e.operator.slice(0, -1);
+    const current = { type, run: () => it.locals.get(name2).value };
+    const kernel = this.numericKernel(op, current, value, local.kind, rk, e.span);
+    if (!kernel) return void 0;
+    const resultKind = sem(
+      () => resolveBinaryOperator(
+        op,
+        { kind: local.kind },
+        value.constant?.kind === "number" ? { kind: rk, constant: value.constant.c.value } : { kind: rk }
+      ),
+      e.span
+    ).result;
+    if (resultKind !== local.kind) return void 0;
+    return {
+      type,
+      run: () => {
+        const cur = it.locals.get(name2).value;
+        const v = vrun();
+        return isPromise(v) ? v.then((rv) => store(kernel(cur, rv))) : store(kernel(cur, v));
+      }
+    };
+  }
+  // ---------------------------------------------------------------- statements
+  /** Compiles a statement in the current scope (declarations are bound into it). */
+  async statement(s) {
+    const it = this.it;
+    const delegated = () => it.statements.exec(s);
+    switch (s.kind) {
+      case "EmptyStatement":
+        return () => NORMAL;
+      case "ExpressionStatement": {
+        const e = await this.expression(s.expression);
+        const run2 = e.run;
+        return () => {
+          const v = run2();
+          return isPromise(v) ? v.then(() => NORMAL) : NORMAL;
+        };
+      }
+      case "Block":
+        return this.block(s);
+      case "If":
+        return this.ifStatement(s);
+      case "While":
+      case "Do":
+      case "For":
+        return this.loop(s);
+      case "Break":
+      case "Continue": {
+        const c = { k: s.kind === "Break" ? "break" : "continue", span: s.span };
+        return () => c;
+      }
+      case "LocalDeclaration":
+        return await this.declaration(s) ?? this.declareDelegated(s, delegated);
+      case "Foreach":
+      case "LocalFunction":
+      case "Return":
+      case "Switch":
+      case "Throw":
+      case "Try":
+        return this.delegateStatement(s);
+    }
+  }
+  /**
+   * A statement the interpreter runs whole. It is bound here too, as the binder binds it: what
+   * it declares and definitely assigns is known to the statements compiled after it.
+   */
+  async delegateStatement(s) {
+    const it = this.it;
+    this.stats.delegated++;
+    await it.inDry(() => it.statements.exec(s));
+    return () => it.statements.exec(s);
+  }
+  /** A declaration the interpreter runs: bound here too, so later statements see its locals. */
+  async declareDelegated(s, run2) {
+    await this.it.inDry(() => this.it.statements.declare(s));
+    return run2;
+  }
+  /** `T x = v, ...` or `var x = v` whose values need no conversion. */
+  async declaration(s) {
+    const it = this.it;
+    for (const v of s.declarators) {
+      const init = v.initializer;
+      if (!init || init.kind === "ArrayInitializer") return void 0;
+      if (unparenthesized(init).kind === "Lambda" || declaresLocals(init)) return void 0;
+    }
+    const declared = s.type === "var" ? void 0 : await it.types.type(s.type);
+    const parts = [];
+    const undo2 = () => {
+      for (const p of parts) it.locals.delete(p.name);
+      return void 0;
+    };
+    for (const v of s.declarators) {
+      const name2 = v.name.name;
+      if (declared) it.locals.set(name2, { type: declared, value: NULL, assigned: false });
+      const init = await this.expression(v.initializer);
+      if (init.type === "null" || declared && !this.f.same(declared, init.type)) {
+        if (declared) it.locals.delete(name2);
+        return undo2();
+      }
+      const type = declared ?? init.type;
+      parts.push({ name: name2, type, run: init.run });
+      it.locals.set(name2, { type, value: NULL, assigned: true });
+    }
+    const typed = !!declared;
+    const declare2 = (i) => {
+      for (; i < parts.length; i++) {
+        const p = parts[i];
+        const cell = { type: p.type, value: NULL, assigned: false };
+        if (typed) it.locals.set(p.name, cell);
+        const v = p.run();
+        if (isPromise(v)) {
+          const next = i + 1;
+          return v.then((value) => {
+            cell.value = value;
+            cell.assigned = true;
+            if (!typed) it.locals.set(p.name, cell);
+            return declare2(next);
+          });
+        }
+        cell.value = v;
+        cell.assigned = true;
+        if (!typed) it.locals.set(p.name, cell);
+      }
+      return NORMAL;
+    };
+    return () => declare2(0);
+  }
+  /** A block: a scope of its own, a budget check before each statement. */
+  async block(s) {
+    const it = this.it;
+    if (s.statements.some((x) => x.kind === "LocalFunction")) return this.delegateStatement(s);
+    const parts = await this.inCompileScope(async () => {
+      const out = [];
+      for (const x of s.statements) out.push(await this.statement(x));
+      return out;
+    });
+    const spans = s.statements.map((x) => x.span);
+    const budget = it.budget;
+    const from = (i) => {
+      for (; i < parts.length; i++) {
+        const released = budget.statement(spans[i]);
+        if (released) {
+          const at2 = i;
+          return released.then(() => runAt(at2));
+        }
+        const c = parts[i]();
+        if (isPromise(c)) {
+          const next = i + 1;
+          return c.then((done) => done.k === "normal" ? from(next) : done);
+        }
+        if (c.k !== "normal") return c;
+      }
+      return NORMAL;
+    };
+    const runAt = (i) => {
+      const c = parts[i]();
+      const next = i + 1;
+      if (isPromise(c)) return c.then((done) => done.k === "normal" ? from(next) : done);
+      return c.k === "normal" ? from(next) : c;
+    };
+    const start = () => from(0);
+    return () => this.scoped(start);
+  }
+  /** Runs `fn` in a new scope under the current one (a block's, a loop body's). */
+  scoped(fn) {
+    const it = this.it;
+    const saved = it.locals;
+    it.locals = new LocalScope(saved);
+    return restoring(it, saved, fn);
+  }
+  /** Binding in a scope thrown away afterwards (what it declares is not left behind). */
+  async inCompileScope(fn) {
+    const it = this.it;
+    const saved = it.locals;
+    it.locals = new LocalScope(saved);
+    try {
+      return await fn();
+    } finally {
+      it.locals = saved;
+    }
+  }
+  /** An embedded statement (an if's branch, a loop's body): its own scope. */
+  async embedded(s) {
+    const delegated = this.stats.delegated;
+    const body2 = await this.inCompileScope(() => this.statement(s));
+    return s.kind === "Block" || this.stats.delegated === delegated ? body2 : () => this.scoped(body2);
+  }
+  /** A condition: bool already (the identity conversion), else the interpreter's. */
+  async condition(e) {
+    const c = await this.expression(e);
+    const it = this.it;
+    if (await this.kind(c.type) === "bool") {
+      const run2 = c.run;
+      return () => {
+        const v = run2();
+        return isPromise(v) ? v.then(truth) : truth(v);
+      };
+    }
+    this.stats.delegated++;
+    return () => it.statements.condition(e).then((op) => Statements.truth(op));
+  }
+  async ifStatement(s) {
+    const condition = await this.condition(s.condition);
+    const then = await this.embedded(s.then);
+    const otherwise = s.else ? await this.embedded(s.else) : void 0;
+    const branch = (yes) => yes ? then() : otherwise ? otherwise() : NORMAL;
+    return () => {
+      const c = condition();
+      return isPromise(c) ? c.then(branch) : branch(c);
+    };
+  }
+  /** while, do and for (§13.9): as Loops.loop runs them. */
+  async loop(s) {
+    const it = this.it;
+    const compiled = await this.inCompileScope(async () => {
+      let init2 = [];
+      if (s.kind === "For") {
+        if (Array.isArray(s.init)) {
+          for (const e of s.init) init2.push(await this.statement(exprStatement(e)));
+        } else init2 = [await this.statement(s.init)];
+      }
+      let body3;
+      if (s.kind === "Do") body3 = await this.bindingTarget(s, () => this.embedded(s.body));
+      const condition2 = s.kind === "For" ? s.condition ? await this.condition(s.condition) : void 0 : await this.condition(s.condition);
+      body3 ??= await this.bindingTarget(s, () => this.embedded(s.body));
+      const iterators2 = [];
+      if (s.kind === "For")
+        for (const e of s.iterators) iterators2.push(await this.statement(exprStatement(e)));
+      return { init: init2, condition: condition2, body: body3, iterators: iterators2 };
+    });
+    const { init, condition, body: body2, iterators } = compiled;
+    const budget = it.budget;
+    const span = s.span;
+    const isDo = s.kind === "Do";
+    const from = (phase) => {
+      for (; ; ) {
+        if (phase === 0) {
+          if (!isDo && condition) {
+            const c = condition();
+            if (isPromise(c)) return c.then((yes) => yes ? from(1) : NORMAL);
+            if (!c) return NORMAL;
+          }
+          phase = 1;
+        }
+        if (phase === 1) {
+          budget.iteration(span);
+          const c = body2();
+          if (isPromise(c))
+            return c.then((done) => {
+              if (done.k === "break") return NORMAL;
+              if (done.k === "return") return done;
+              return from(2);
+            });
+          if (c.k === "break") return NORMAL;
+          if (c.k === "return") return c;
+        }
+        for (let i = 0; i < iterators.length; i++) {
+          const c = iterators[i]();
+          if (isPromise(c)) return c.then(() => afterIterators(i + 1));
+        }
+        if (isDo) {
+          const c = condition();
+          if (isPromise(c)) return c.then((yes) => yes ? from(1) : NORMAL);
+          if (!c) return NORMAL;
+          phase = 1;
+        } else phase = 0;
+      }
+    };
+    const afterIterators = (i) => {
+      for (; i < iterators.length; i++) {
+        const c2 = iterators[i]();
+        if (isPromise(c2)) {
+          const next = i + 1;
+          return c2.then(() => afterIterators(next));
+        }
+      }
+      if (!isDo) return from(0);
+      const c = condition();
+      if (isPromise(c)) return c.then((yes) => yes ? from(1) : NORMAL);
+      return c ? from(1) : NORMAL;
+    };
+    const runInit = (i) => {
+      for (; i < init.length; i++) {
+        const c = init[i]();
+        if (isPromise(c)) {
+          const next = i + 1;
+          return c.then(() => runInit(next));
+        }
+      }
+      return from(isDo ? 1 : 0);
+    };
+    return () => this.scoped(() => this.targeting(s, () => runInit(0)));
+  }
+  /** Compiles a loop's body with the loop as the target of its break and continue, as binding does. */
+  async bindingTarget(node, fn) {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: "loop", node });
+    try {
+      return await fn();
+    } finally {
+      targets.pop();
+    }
+  }
+  /** The loop is what break and continue inside it target (for the interpreter's nodes in it). */
+  targeting(node, fn) {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: "loop", node });
+    return andFinally(fn, () => {
+      targets.pop();
+    });
+  }
+  /**
+   * A foreach over `source`, its iteration variable of the element type (no conversion): each
+   * element in a fresh scope (a closure made in the body keeps its own variable), the budget
+   * counting each.
+   */
+  async foreach(s, type) {
+    const it = this.it;
+    const name2 = s.name.name;
+    const delegatedBefore = this.stats.delegated;
+    const body2 = await this.inCompileScope(() => {
+      it.locals.set(name2, {
+        type,
+        value: NULL,
+        assigned: true,
+        readOnly: "foreach iteration variable"
+      });
+      return this.bindingTarget(s, () => this.embedded(s.body));
+    });
+    const reused = this.stats.delegated === delegatedBefore;
+    const budget = it.budget;
+    const span = s.span;
+    const run2 = async (source) => {
+      let result = NORMAL;
+      const outer = it.locals;
+      const p = pullOf(source);
+      const only = new LocalScope(outer);
+      const kept = {
+        type,
+        value: NULL,
+        assigned: true,
+        readOnly: "foreach iteration variable"
+      };
+      only.set(name2, kept);
+      const element = (v) => {
+        budget.iteration(span);
+        let scope = only;
+        if (reused) kept.value = v;
+        else {
+          scope = new LocalScope(outer);
+          scope.set(name2, {
+            type,
+            value: v,
+            assigned: true,
+            readOnly: "foreach iteration variable"
+          });
+        }
+        it.locals = scope;
+        return restoring(it, outer, body2);
+      };
+      for (; ; ) {
+        let x = p.next();
+        if (isPromise(x)) x = await x;
+        if (x === END) return result;
+        let c;
+        try {
+          c = element(x);
+          if (isPromise(c)) c = await c;
+        } catch (e) {
+          try {
+            await p.close();
+          } catch {
+          }
+          throw e;
+        }
+        if (c.k === "break" || c.k === "return") {
+          if (c.k === "return") result = c;
+          await p.close();
+          return result;
+        }
+      }
+    };
+    return (source) => this.targetingAsync(s, () => run2(source));
+  }
+  async targetingAsync(node, fn) {
+    const targets = this.it.statements.frame.targets;
+    targets.push({ k: "loop", node });
+    try {
+      return await fn();
+    } finally {
+      targets.pop();
+    }
+  }
+  /**
+   * A lambda's expression body for these parameters, compiled in a scope like the one each call
+   * runs in (under `captured`); undefined when its value would need a conversion to `returnType`.
+   */
+  async lambdaBody(body2, parameters2, captured, returnType) {
+    const it = this.it;
+    if (unparenthesized(body2).kind === "Lambda") return void 0;
+    const saved = it.locals;
+    it.locals = new LocalScope(captured);
+    for (const p of parameters2)
+      it.locals.set(p.name, { type: p.type, value: NULL, assigned: true });
+    const delegatedBefore = this.stats.delegated;
+    try {
+      const c = await this.expression(body2);
+      if (c.type === "null" || returnType === "null" || !this.f.same(c.type, returnType))
+        return void 0;
+      return { ...c, whole: this.stats.delegated === delegatedBefore };
+    } finally {
+      it.locals = saved;
+    }
+  }
+};
+var truth = (v) => v.value === true;
+function both(l, r, kernel) {
+  const lv = l();
+  if (isPromise(lv)) return lv.then((a) => then1(r(), (b) => kernel(a, b)));
+  const rv = r();
+  return isPromise(rv) ? rv.then((b) => kernel(lv, b)) : kernel(lv, rv);
+}
+function then1(x, f) {
+  return isPromise(x) ? x.then(f) : f(x);
+}
+function plainChain(e) {
+  if (e.kind === "Name" || e.kind === "Parenthesized" || e.kind === "This") return true;
+  return e.kind === "MemberAccess" && !e.conditional && plainChain(e.target);
+}
+function unparenthesized(e) {
+  while (e.kind === "Parenthesized") e = e.expression;
+  return e;
+}
+function exprStatement(e) {
+  return { kind: "ExpressionStatement", expression: e, semicolon: true, span: e.span };
+}
+function restoring(it, saved, fn) {
+  let r;
+  try {
+    r = fn();
+  } catch (e) {
+    it.locals = saved;
+    throw e;
+  }
+  if (isPromise(r))
+    return r.finally(() => {
+      it.locals = saved;
+    });
+  it.locals = saved;
+  return r;
+}
+var declaring = /* @__PURE__ */ new WeakMap();
+function declaresLocals(node) {
+  if (typeof node !== "object" || node === null) return false;
+  if (Array.isArray(node)) return node.some(declaresLocals);
+  const kind = node.kind;
+  if (kind === "OutDeclaration") return true;
+  if (kind === "Lambda") return false;
+  const kept = declaring.get(node);
+  if (kept !== void 0) return kept;
+  let found = false;
+  for (const [key2, value] of Object.entries(node))
+    if (key2 !== "span" && typeof value === "object" && declaresLocals(value)) {
+      found = true;
+      break;
+    }
+  declaring.set(node, found);
+  return found;
+}
 
 // eval/interpret/linq/keys.ts
 var collator = new Intl.Collator("en-US");
@@ -10072,7 +11245,10 @@ var Terminal = class {
   }
   async all(c) {
     const out = [];
-    for await (const x of c.source.iterate()) out.push(x);
+    await eachOf(c.source, (x) => {
+      out.push(x);
+      return false;
+    });
     return out;
   }
   async call(c, _receiver) {
@@ -10080,7 +11256,7 @@ var Terminal = class {
     const T3 = c.elementType;
     const boolType = await it.wk.keyword("bool");
     const dry = it.dry;
-    const truth = (v) => v.kind === "bool" && v.value;
+    const truth2 = (v) => v.kind === "bool" && v.value;
     const pred = async (i) => c.args[i] ? this.linq.predicate(c.args[i], [T3]) : void 0;
     switch (c.name) {
       case "Count":
@@ -10090,7 +11266,21 @@ var Terminal = class {
         const type = await it.wk.keyword(c.name === "Count" ? "int" : "long");
         if (dry) return { type, value: VOID };
         let n = 0;
-        for await (const x of c.source.iterate()) if (!p || truth(await p.call([x]))) n++;
+        const test = p && (p.call.fast ?? p.call);
+        await eachOf(c.source, (x) => {
+          if (!test) {
+            n++;
+            return false;
+          }
+          const hit = test([x]);
+          if (hit instanceof Promise)
+            return hit.then((v) => {
+              if (truth2(v)) n++;
+              return false;
+            });
+          if (truth2(hit)) n++;
+          return false;
+        });
         return { type, value: c.name === "Count" ? num("int", n) : num("long", BigInt(n)) };
       }
       case "Any":
@@ -10100,7 +11290,7 @@ var Terminal = class {
         if (dry) return { type: boolType, value: VOID };
         const any = c.name === "Any";
         for await (const x of c.source.iterate()) {
-          const hit = !p || truth(await p.call([x]));
+          const hit = !p || truth2(await p.call([x]));
           if (any && hit) return { type: boolType, value: bool(true) };
           if (!any && !hit) return { type: boolType, value: bool(false) };
         }
@@ -10201,7 +11391,21 @@ var Terminal = class {
   }
   async selected(c, selector) {
     const out = [];
-    for await (const x of c.source.iterate()) out.push(selector ? await selector.call([x]) : x);
+    const call2 = selector && (selector.call.fast ?? selector.call);
+    await eachOf(c.source, (x) => {
+      if (!call2) {
+        out.push(x);
+        return false;
+      }
+      const v = call2([x]);
+      if (v instanceof Promise)
+        return v.then((r) => {
+          out.push(r);
+          return false;
+        });
+      out.push(v);
+      return false;
+    });
     return out;
   }
   async sumOrAverage(c) {
@@ -10666,7 +11870,7 @@ var Linq = class {
     const T3 = c.elementType;
     const src = c.source;
     const int = await this.it.wk.keyword("int");
-    const truth = (v) => v.kind === "bool" && v.value;
+    const truth2 = (v) => v.kind === "bool" && v.value;
     switch (c.name) {
       case "AsEnumerable": {
         this.arity(c, 0);
@@ -10680,22 +11884,32 @@ var Linq = class {
         const a = this.arg(c, 0, "a predicate");
         const indexed = lambdaArity(a) === 2;
         const f = await this.predicate(a, indexed ? [T3, int] : [T3]);
-        return this.make(T3, async function* () {
-          let i = 0;
-          for await (const x of src.iterate())
-            if (truth(await f.call(indexed ? [x, num("int", i++)] : [x]))) yield x;
-        });
+        return this.make(
+          T3,
+          async function* () {
+            let i = 0;
+            for await (const x of src.iterate())
+              if (truth2(await f.call(indexed ? [x, num("int", i++)] : [x]))) yield x;
+          },
+          void 0,
+          { pull: () => wherePull(src, f, indexed) }
+        );
       }
       case "Select": {
         this.arity(c, 1);
         const a = this.arg(c, 0, "a selector");
         const indexed = lambdaArity(a) === 2;
         const f = await this.fn(a, indexed ? [T3, int] : [T3]);
-        return this.make(f.type, async function* () {
-          let i = 0;
-          for await (const x of src.iterate())
-            yield await f.call(indexed ? [x, num("int", i++)] : [x]);
-        });
+        return this.make(
+          f.type,
+          async function* () {
+            let i = 0;
+            for await (const x of src.iterate())
+              yield await f.call(indexed ? [x, num("int", i++)] : [x]);
+          },
+          void 0,
+          { pull: () => selectPull(src, f, indexed) }
+        );
       }
       case "SelectMany":
         return this.selectMany(c, int);
@@ -10768,11 +11982,11 @@ var Linq = class {
           let yielding = false;
           for await (const x of src.iterate()) {
             if (take) {
-              if (!truth(await f.call(indexed ? [x, num("int", i++)] : [x]))) return;
+              if (!truth2(await f.call(indexed ? [x, num("int", i++)] : [x]))) return;
               yield x;
               continue;
             }
-            if (!yielding && !truth(await f.call(indexed ? [x, num("int", i++)] : [x])))
+            if (!yielding && !truth2(await f.call(indexed ? [x, num("int", i++)] : [x])))
               yielding = true;
             if (yielding) yield x;
           }
@@ -11157,6 +12371,67 @@ async function mergeSort(items, cmp) {
   while (i < left.length) out.push(left[i++]);
   while (j < right.length) out.push(right[j++]);
   return out;
+}
+function wherePull(src, f, indexed) {
+  const s = pullOf(src);
+  const call2 = f.call.fast ?? f.call;
+  let i = 0;
+  const test = (x) => {
+    let r;
+    try {
+      r = call2(indexed ? [x, num("int", i++)] : [x]);
+    } catch (e) {
+      return closeAndThrow(s, e);
+    }
+    return r instanceof Promise ? r.then(isTrue, (e) => closeAndThrow(s, e)) : isTrue(r);
+  };
+  const next = () => {
+    for (; ; ) {
+      const x = s.next();
+      if (x instanceof Promise) return x.then(after);
+      if (x === END) return END;
+      const t = test(x);
+      if (t instanceof Promise) return t.then((ok) => ok ? x : next());
+      if (t) return x;
+    }
+  };
+  const after = (x) => {
+    if (x === END) return END;
+    const t = test(x);
+    if (t instanceof Promise) return t.then((ok) => ok ? x : next());
+    return t ? x : next();
+  };
+  return { next, close: () => s.close() };
+}
+function selectPull(src, f, indexed) {
+  const s = pullOf(src);
+  const call2 = f.call.fast ?? f.call;
+  let i = 0;
+  const apply = (x) => {
+    if (x === END) return END;
+    let r;
+    try {
+      r = call2(indexed ? [x, num("int", i++)] : [x]);
+    } catch (e) {
+      return closeAndThrow(s, e);
+    }
+    return r instanceof Promise ? r.catch((e) => closeAndThrow(s, e)) : r;
+  };
+  return {
+    next: () => {
+      const x = s.next();
+      return x instanceof Promise ? x.then(apply) : apply(x);
+    },
+    close: () => s.close()
+  };
+}
+var isTrue = (v) => v.kind === "bool" && v.value;
+async function closeAndThrow(source, e) {
+  try {
+    await source.close();
+  } catch {
+  }
+  throw e;
 }
 
 // eval/interpret/client-values.ts
@@ -11557,7 +12832,7 @@ var Functions = class {
   // ---------------------------------------------------------------- lambdas
   /** An expression converted to a known type: a lambda takes the delegate type's signature. */
   async target(e, type) {
-    const lambda3 = unparenthesized(e);
+    const lambda3 = unparenthesized2(e);
     if (lambda3.kind !== "Lambda" || type === "null") return this.it.expr(e);
     const sig = await this.signature(type);
     if (!sig)
@@ -11618,7 +12893,71 @@ var Functions = class {
     const captured = this.it.locals;
     const concrete = result === "null" ? "void" : result;
     const call2 = async (args2) => (await this.runBody(e, captured, parameters2, concrete, args2)).value;
+    if (e.body.kind !== "Block" && concrete !== "void" && !this.it.options.interpretOnly)
+      call2.fast = this.compiledCall(e, e.body, captured, parameters2, concrete, call2);
     return { returnType: result, call: call2 };
+  }
+  /**
+   * A lambda's expression body as runBody runs it, compiled at its first call (in a scope of
+   * that call's shape); a body whose value needs a conversion to the return type is left to
+   * `slow`.
+   */
+  compiledCall(e, body2, captured, parameters2, returnType, slow) {
+    const it = this.it;
+    const names = e.parameters.map((p) => p.name.name);
+    let compiled;
+    let compiling;
+    const cells = names.map((_, i) => ({
+      type: parameters2[i],
+      value: VOID,
+      assigned: true
+    }));
+    const only = new LocalScope(captured);
+    names.forEach((n, i) => only.set(n, cells[i]));
+    let busy = false;
+    const idle = () => {
+      busy = false;
+    };
+    const run2 = (args2) => {
+      if (!compiled) return slow(args2);
+      it.budget.iteration(e.span);
+      const saved = it.locals;
+      let scope;
+      if (compiled.whole && !busy) {
+        busy = true;
+        for (let i = 0; i < cells.length; i++) cells[i].value = args2[i] ?? VOID;
+        scope = only;
+      } else {
+        scope = new LocalScope(captured);
+        for (let i = 0; i < names.length; i++)
+          scope.set(names[i], { type: parameters2[i], value: args2[i] ?? VOID, assigned: true });
+      }
+      it.locals = scope;
+      if (scope !== only) return restoring(it, saved, compiled.run);
+      let r;
+      try {
+        r = restoring(it, saved, compiled.run);
+      } catch (err) {
+        busy = false;
+        throw err;
+      }
+      if (r instanceof Promise) return r.finally(idle);
+      busy = false;
+      return r;
+    };
+    const fast = (args2) => {
+      if (compiled !== void 0) return run2(args2);
+      compiling ??= it.compiler.lambdaBody(
+        body2,
+        names.map((name2, i) => ({ name: name2, type: parameters2[i] })),
+        captured,
+        returnType
+      ).then((c) => {
+        compiled = c ?? null;
+      });
+      return compiling.then(() => run2(args2));
+    };
+    return fast;
   }
   /**
    * Runs (or, dry, binds) a body with its parameters bound to `args` in a scope under
@@ -11731,228 +13070,9 @@ var Functions = class {
     }
   }
 };
-function unparenthesized(e) {
+function unparenthesized2(e) {
   while (e.kind === "Parenthesized") e = e.expression;
   return e;
-}
-
-// eval/interpret/sequences.ts
-async function eachOf(source, visit) {
-  for await (const v of source.iterate()) if (await visit(v)) return;
-}
-var CHUNK = 16384;
-var MODIFIED = "Collection was modified; enumeration operation may not execute.";
-var Sequences = class {
-  constructor(it) {
-    this.it = it;
-  }
-  it;
-  get game() {
-    return this.it.rt.game;
-  }
-  async source(collection, span) {
-    const local = this.it.clientValues.sequenceOf(collection);
-    if (local) return local;
-    if (collection.type === "null")
-      throw new CompileError("CS0186", "foreach cannot operate on a null literal", span);
-    const type = collection.type;
-    const d = await this.it.facts.describe(type);
-    if (d.kind === "array" && d.elementType) return this.array(collection.value, d.elementType);
-    if (await this.it.facts.isString(type))
-      return this.string(collection.value, await this.it.wk.keyword("char"));
-    if (d.genericDefinition) {
-      const def = await this.it.facts.describe(d.genericDefinition);
-      if (def.fullName === "System.Collections.Generic.List`1" && d.typeArguments[0]) {
-        const list = await this.list(collection.value, type, d.typeArguments[0]);
-        if (list) return list;
-      }
-    }
-    return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
-  }
-  array(array, elementType) {
-    const chunks = this.chunks.bind(this);
-    const game = this.game;
-    return {
-      elementType,
-      async *iterate() {
-        if (array.kind === "null") throw Messages.nullReference();
-        const total = (await game.arrayLengths(array)).reduce((a, b) => a * b, 1);
-        yield* chunks(array, 0, total);
-      }
-    };
-  }
-  /** Elements [start, end) of a game array, read a chunk at a time. */
-  async *chunks(array, start, end, stillValid) {
-    for (let i = start; i < end; ) {
-      const count = Math.min(CHUNK, end - i);
-      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
-      for (const v of values) {
-        yield v;
-        if (stillValid) await stillValid();
-      }
-      i += values.length;
-    }
-  }
-  string(s, elementType) {
-    const game = this.game;
-    return {
-      elementType,
-      async *iterate() {
-        if (s.kind === "null") throw Messages.nullReference();
-        const text = (s.kind === "string" ? s.text : void 0) ?? (await game.stringText(s)).text;
-        for (let i = 0; i < text.length; i++) yield num("char", text.charCodeAt(i));
-      }
-    };
-  }
-  /** A List<T> by its storage, when the runtime's List<T> has the fields we know. */
-  async list(list, type, elementType) {
-    const fields = await this.it.md.allFields(type);
-    const field = (name2) => fields.find((f) => f.name === name2 && !f.isStatic);
-    const items = field("_items");
-    const size = field("_size");
-    const version = field("_version");
-    if (!items || !size || !version) return void 0;
-    const { game, it } = this;
-    const chunks = this.chunks.bind(this);
-    return {
-      elementType,
-      async *iterate() {
-        if (list.kind === "null") throw Messages.nullReference();
-        const v0 = await game.readField(list, version);
-        const n = await game.readField(list, size);
-        const array = await game.readField(list, items);
-        let seen = it.budget.gameEffects;
-        const stillValid = async () => {
-          if (it.budget.gameEffects === seen) return;
-          seen = it.budget.gameEffects;
-          const v = await game.readField(list, version);
-          if (v.value !== v0.value)
-            throw new ManagedException("System.InvalidOperationException", MODIFIED);
-        };
-        yield* chunks(array, 0, Number(n.value), stillValid);
-      }
-    };
-  }
-  /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
-  async byRuntimeType(value, elementType) {
-    if (value.kind !== "object" || elementType === "null") return void 0;
-    const runtime = value.type ?? await this.game.typeOf(value);
-    const d = await this.it.facts.describe(runtime);
-    const same2 = (t) => !!t && this.it.facts.same(t, elementType);
-    if (d.kind === "array" && d.rank === 1 && same2(d.elementType))
-      return this.array(value, d.elementType);
-    if (d.genericDefinition && same2(d.typeArguments[0])) {
-      const def = await this.it.facts.describe(d.genericDefinition);
-      if (def.fullName === "System.Collections.Generic.List`1")
-        return this.list(value, runtime, d.typeArguments[0]);
-    }
-    return void 0;
-  }
-  /** Any other enumerable, through GetEnumerator / MoveNext / Current in the game. */
-  async enumerator(collection, span, generic) {
-    const it = this.it;
-    const syn = synthetic(span);
-    const outer = it.locals;
-    const scope = it.locals.child();
-    it.locals = scope;
-    let elementType;
-    let disposable = true;
-    const moveNext = syn.call(syn.name("$enumerator"), "MoveNext");
-    const current = syn.member(syn.name("$enumerator"), "Current");
-    const dispose = syn.call(syn.name("$enumerator"), "Dispose");
-    try {
-      scope.set("$collection", { type: collection.type, value: collection.value, assigned: true });
-      let e;
-      try {
-        e = await it.inDry(() => it.expr(syn.call(syn.name("$collection"), "GetEnumerator")));
-      } catch (err) {
-        if (!(err instanceof CompileError)) throw err;
-        throw new CompileError(
-          "CS1579",
-          `foreach statement cannot operate on variables of type '${await it.facts.name(collection.type)}' because it does not contain a public instance definition for 'GetEnumerator'`,
-          span
-        );
-      }
-      scope.set("$enumerator", { type: e.type, value: e.value, assigned: true });
-      elementType = (await it.inDry(() => it.expr(current))).type;
-      if (generic && await it.facts.isObject(elementType)) elementType = generic;
-      await it.inDry(() => it.expr(moveNext));
-      try {
-        await it.inDry(() => it.expr(dispose));
-      } catch (err) {
-        if (!(err instanceof CompileError)) throw err;
-        disposable = false;
-      }
-    } finally {
-      it.locals = outer;
-    }
-    const inScope = async (own, fn) => {
-      const saved = it.locals;
-      it.locals = own;
-      try {
-        return await fn();
-      } finally {
-        it.locals = saved;
-      }
-    };
-    const byRuntimeType = this.byRuntimeType.bind(this);
-    return {
-      elementType,
-      async *iterate() {
-        const fast = await byRuntimeType(collection.value, elementType);
-        if (fast) {
-          yield* fast.iterate();
-          return;
-        }
-        const own = scope.child();
-        const e = await inScope(
-          own,
-          () => it.expr(syn.call(syn.name("$collection"), "GetEnumerator"))
-        );
-        const type = e.value.kind === "struct" ? e.value.type : e.type;
-        own.set("$enumerator", { type, value: e.value, assigned: true });
-        let disposing = disposable;
-        try {
-          for (; ; ) {
-            const more = await inScope(own, () => it.expr(moveNext));
-            if (more.value.kind !== "bool" || !more.value.value) return;
-            yield (await inScope(own, () => it.expr(current))).value;
-          }
-        } catch (err) {
-          if (!(err instanceof ManagedException || err instanceof GameExceptionError))
-            disposing = false;
-          throw err;
-        } finally {
-          if (disposing && !it.budget.stopped) await inScope(own, () => it.expr(dispose));
-        }
-      }
-    };
-  }
-};
-function synthetic(span) {
-  const id = (name3) => ({ kind: "Identifier", name: name3, span });
-  const name2 = (n) => ({ kind: "Name", name: n, typeArgs: [], alias: null, span });
-  const member2 = (target, n) => ({
-    kind: "MemberAccess",
-    target,
-    name: id(n),
-    typeArgs: [],
-    conditional: false,
-    span
-  });
-  const call2 = (target, n, args2 = []) => ({
-    kind: "Invocation",
-    target: member2(target, n),
-    arguments: args2.map((value) => ({
-      kind: "Argument",
-      name: null,
-      modifier: "none",
-      value,
-      span
-    })),
-    span
-  });
-  return { id, name: name2, member: member2, call: call2 };
 }
 
 // eval/interpret/loops.ts
@@ -11965,13 +13085,17 @@ var Loops = class {
     return this.it.statements;
   }
   async loop(s) {
+    if (!this.it.dry && !this.it.options.interpretOnly) {
+      const run2 = await this.it.compiler.cached(s, "", () => this.it.compiler.loop(s));
+      return run2();
+    }
     return this.st.inScope(async () => {
       if (s.kind === "For") {
         if (Array.isArray(s.init)) for (const e of s.init) await this.st.statement(e);
         else await this.st.declare(s.init);
       }
       const condition = s.kind === "For" ? s.condition : s.condition;
-      const endless = condition === null || isTrue(condition);
+      const endless = condition === null || isTrue2(condition);
       if (this.it.dry) return this.bindLoop(s, condition, endless);
       for (; ; ) {
         if (s.kind !== "Do" && condition && !Statements.truth(await this.st.condition(condition)))
@@ -12036,6 +13160,14 @@ var Loops = class {
       this.st.restore(before);
       return NORMAL;
     }
+    if (!convert2 && !this.it.options.interpretOnly) {
+      const run2 = await this.it.compiler.cached(
+        s,
+        type === "null" ? "null" : type.key,
+        () => this.it.compiler.foreach(s, type)
+      );
+      return run2(source);
+    }
     let result = NORMAL;
     await eachOf(source, async (raw) => {
       this.it.budget.iteration(s.span);
@@ -12050,7 +13182,7 @@ var Loops = class {
     return result;
   }
 };
-function isTrue(e) {
+function isTrue2(e) {
   while (e.kind === "Parenthesized") e = e.expression;
   return e.kind === "Literal" && e.type === "bool" && e.value === true;
 }
@@ -12098,14 +13230,14 @@ var FieldBatch = class {
    * `field.declaringType` or a subclass), in order.
    */
   async read(array, start, count, field) {
-    const declaring = field.declaringType;
+    const declaring2 = field.declaringType;
     const object = await this.type("System.Object");
     const info2 = await this.call(
       await this.method("System.Type", "GetField", [
         "System.String",
         "System.Reflection.BindingFlags"
       ]),
-      await this.game.typeObject(declaring),
+      await this.game.typeObject(declaring2),
       [
         await this.game.createString(field.name),
         {
@@ -12123,7 +13255,7 @@ var FieldBatch = class {
       [await this.game.createString("GetValue")]
     );
     const converter = await this.md.constructGeneric(await this.type("System.Converter`2"), [
-      declaring,
+      declaring2,
       object
     ]);
     const getter = await this.call(
@@ -12135,10 +13267,10 @@ var FieldBatch = class {
       void 0,
       [await this.game.typeObject(converter), info2, getValue]
     );
-    const segment = await this.segment(array, start, count, declaring);
+    const segment = await this.segment(array, start, count, declaring2);
     const [convertAll] = (await this.md.members(await this.type("System.Array"), "ConvertAll")).methods;
     if (!convertAll) throw new Error("the game has no Array.ConvertAll");
-    const convert2 = await this.md.instantiateMethod(convertAll, [declaring, object]);
+    const convert2 = await this.md.instantiateMethod(convertAll, [declaring2, object]);
     const boxes = await this.call(convert2, void 0, [segment, getter]);
     const d = await this.md.describe(field.type);
     let values = boxes;
@@ -12160,13 +13292,13 @@ var FieldBatch = class {
    * The elements as a `declaring[]` (ConvertAll's TInput[]): the storage itself when it is one
    * and holds just them (a List<T> filled to its capacity), else a copy of them.
    */
-  async segment(array, start, count, declaring) {
+  async segment(array, start, count, declaring2) {
     const type = await this.md.describe(await this.game.typeOf(array));
-    if (start === 0 && type.elementType?.key === declaring.key) {
+    if (start === 0 && type.elementType?.key === declaring2.key) {
       const [length] = await this.game.arrayLengths(array);
       if (length === count) return array;
     }
-    const segment = await this.game.newArray(declaring, [count]);
+    const segment = await this.game.newArray(declaring2, [count]);
     await this.call(
       await this.method("System.Array", "Copy", [
         "System.Array",
@@ -12203,15 +13335,44 @@ var BATCHED_KINDS = /* @__PURE__ */ new Set([
   "System.Double",
   "System.String"
 ]);
+var CHUNKS_KEPT = 8;
 function prefetching(game, md, budget) {
-  let where = /* @__PURE__ */ new Map();
+  let chunks = [];
   let effects = budget.gameEffects;
-  const current = () => {
+  let found;
+  const locate2 = (target) => {
     if (budget.gameEffects !== effects) {
       effects = budget.gameEffects;
-      where = /* @__PURE__ */ new Map();
+      chunks = [];
     }
-    return where;
+    for (let k = chunks.length - 1; k >= 0; k--) {
+      const c = chunks[k];
+      if (c.elements[c.cursor] === target) {
+        found = c;
+        return c.cursor;
+      }
+      if (c.elements[c.cursor + 1] === target) {
+        found = c;
+        return ++c.cursor;
+      }
+    }
+    for (let k = chunks.length - 1; k >= 0; k--) {
+      const c = chunks[k];
+      if (!c.positions) {
+        c.positions = /* @__PURE__ */ new Map();
+        for (let i2 = 0; i2 < c.elements.length; i2++) {
+          const e = c.elements[i2];
+          if (e.kind === "object") c.positions.set(e.ref.id, i2);
+        }
+      }
+      const i = c.positions.get(target.ref.id);
+      if (i !== void 0) {
+        found = c;
+        c.cursor = i;
+        return i;
+      }
+    }
+    return -1;
   };
   const batch = new FieldBatch(md, game);
   const unbatchable = /* @__PURE__ */ new Set();
@@ -12233,11 +13394,21 @@ function prefetching(game, md, budget) {
   const readElements = game.readElements?.bind(game);
   const overrides = {
     readField(target, field) {
-      const at2 = target.kind === "object" ? current().get(target.ref.id) : void 0;
-      if (!at2) return game.readField(target, field);
-      const { chunk, index } = at2;
+      const index = target.kind === "object" ? locate2(target) : -1;
+      if (index < 0) return game.readField(target, field);
+      const chunk = found;
       let reads = chunk.reads.get(field.handle);
-      if (!reads) chunk.reads.set(field.handle, reads = { all: readAll(chunk, field), each: [] });
+      if (!reads) {
+        const all3 = readAll(chunk, field);
+        const made = { all: all3, each: [] };
+        void all3.then(
+          (vs) => {
+            if (vs) made.values = vs;
+          },
+          () => void 0
+        );
+        chunk.reads.set(field.handle, reads = made);
+      }
       const { all: all2, each } = reads;
       const known = each[index];
       if (known) return known;
@@ -12252,15 +13423,21 @@ function prefetching(game, md, budget) {
       return each[index];
     }
   };
+  overrides.readFieldNow = (target, field) => {
+    if (target.kind !== "object") return void 0;
+    const index = locate2(target);
+    return index < 0 ? void 0 : found.reads.get(field.handle)?.values?.[index];
+  };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
       const values = await readElements(array, index, count);
       if (values.some((v) => v.kind === "object")) {
-        const map = current();
-        const chunk = { array, start: index, elements: values, reads: /* @__PURE__ */ new Map() };
-        values.forEach((v, i) => {
-          if (v.kind === "object") map.set(v.ref.id, { chunk, index: i });
-        });
+        if (budget.gameEffects !== effects) {
+          effects = budget.gameEffects;
+          chunks = [];
+        }
+        chunks.push({ array, start: index, elements: values, reads: /* @__PURE__ */ new Map(), cursor: 0 });
+        if (chunks.length > CHUNKS_KEPT) chunks.shift();
       }
       return values;
     };
@@ -13260,6 +14437,7 @@ var Interpreter = class {
     this.functions = new Functions(this);
     this.clientValues = new ClientValues(this);
     this.linq = new Linq(this);
+    this.compiler = new Compiler(this);
   }
   options;
   facts;
@@ -13295,6 +14473,8 @@ var Interpreter = class {
   functions;
   clientValues;
   linq;
+  /** Loop bodies and lambdas compiled to closures for the run. */
+  compiler;
   /** The game's metadata with the evaluator's own types (anonymous types) added. */
   clientTypes;
   /** What binding found that running needs (a program's return type...), by node. */
@@ -13655,7 +14835,8 @@ function settingsOf(options) {
     anyNamespace: options.anyNamespace ?? true,
     ...options.builtins ? { builtins: options.builtins } : {},
     ...options.functions ? { functions: options.functions } : {},
-    ...options.scope ? { scope: options.scope } : {}
+    ...options.scope ? { scope: options.scope } : {},
+    ...options.interpretOnly ? { interpretOnly: true } : {}
   };
 }
 async function prepare(source, runtime, options = {}) {
@@ -22056,6 +23237,39 @@ var numericToWire = {
 };
 var handleOf = (typeId) => ({ key: String(typeId) });
 var typeIdOf = (t) => Number(t.key);
+function plainFromWire(v) {
+  switch (v.kind) {
+    case "null":
+      return { kind: "null" };
+    case "void":
+      return { kind: "void" };
+    case "bool":
+      return { kind: "bool", value: v.value };
+    case "i8":
+    case "u8":
+    case "char":
+    case "i1":
+    case "u1":
+    case "i2":
+    case "u2":
+    case "i4":
+    case "u4":
+    case "r4":
+    case "r8":
+      return { kind: "number", type: wireToNumeric[v.kind], value: v.value };
+    case "string":
+      return { kind: "string", ref: { id: v.objectId } };
+    case "object":
+      return { kind: "object", ref: { id: v.objectId } };
+    case "ptr":
+      return { kind: "pointer", address: v.address };
+    case "valuetype":
+    case "parent_vtype":
+    case "type":
+    case "fixed_array":
+      return void 0;
+  }
+}
 function fromWire(v, names, slot) {
   const outermost = async () => {
     const t = typeof slot === "function" ? await slot() : slot;
@@ -22399,7 +23613,7 @@ var GameMetadata = class {
     return p;
   }
   async loadMethod(methodId) {
-    const [name2, declaring, info2, params] = await Promise.all([
+    const [name2, declaring2, info2, params] = await Promise.all([
       this.conn.send("METHOD.GET_NAME", { methodId }),
       this.conn.send("METHOD.GET_DECLARING_TYPE", { methodId }),
       this.conn.send("METHOD.GET_INFO", { methodId }),
@@ -22421,7 +23635,7 @@ var GameMetadata = class {
     return {
       handle: methodId,
       name: name2,
-      declaringType: handleOf(declaring),
+      declaringType: handleOf(declaring2),
       isStatic: (info2.attributes & MethodAttributes.Static) !== 0,
       isVirtual: (info2.attributes & MethodAttributes.Virtual) !== 0,
       isAbstract: (info2.attributes & MethodAttributes.Abstract) !== 0,
@@ -23246,6 +24460,13 @@ var SessionGameAccess = class extends ObservedWrites {
       index,
       count
     });
+    const plain3 = [];
+    for (const v of values) {
+      const p = plainFromWire(v);
+      if (!p) break;
+      plain3.push(p);
+    }
+    if (plain3.length === values.length) return plain3;
     const elementType = () => this.elementTypeOf(array);
     return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
   }
@@ -23283,25 +24504,13 @@ var SessionGameAccess = class extends ObservedWrites {
   async createArray(typeObjectId, lengths) {
     const arrayType = await this.type("System.Array");
     const typeType = await this.type("System.Type");
-    this.createInstance ??= (async () => {
-      const overloads = await this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
-        typeId: arrayType,
-        name: "CreateInstance",
-        flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.DeclaredOnly
-      });
-      const found = {};
-      for (const id of overloads) {
-        const p = await this.conn.send("METHOD.GET_PARAM_INFO", { methodId: id });
-        if (p.paramCount !== 2 || p.paramTypeIds[0] !== typeType) continue;
-        const second = await this.metadata.fullName(p.paramTypeIds[1]);
-        if (second === "System.Int32") found.one = id;
-        if (second === "System.Int32[]") found.many = id;
-      }
-      if (found.one === void 0 || found.many === void 0)
-        throw new Error("System.Array.CreateInstance(Type, ...) not found");
-      return { one: found.one, many: found.many };
-    })();
-    const methods = await this.createInstance;
+    let lookup = createInstanceMethods.get(this.metadata);
+    if (!lookup) {
+      lookup = this.findCreateInstance(arrayType, typeType);
+      createInstanceMethods.set(this.metadata, lookup);
+      lookup.catch(() => createInstanceMethods.delete(this.metadata));
+    }
+    const methods = await lookup;
     let lengthArg;
     if (lengths.length === 1) {
       lengthArg = Values.i4(lengths[0]);
@@ -23324,8 +24533,27 @@ var SessionGameAccess = class extends ObservedWrites {
     );
     return fromWire(r.result, this.metadata);
   }
-  createInstance;
+  /** Array.CreateInstance(Type, int) and (Type, int[]), by their method ids. */
+  async findCreateInstance(arrayType, typeType) {
+    const overloads = await this.conn.send("TYPE.GET_METHODS_BY_NAME_FLAGS", {
+      typeId: arrayType,
+      name: "CreateInstance",
+      flags: BindingFlags.Static | BindingFlags.Public | BindingFlags.DeclaredOnly
+    });
+    const found = {};
+    for (const id of overloads) {
+      const p = await this.conn.send("METHOD.GET_PARAM_INFO", { methodId: id });
+      if (p.paramCount !== 2 || p.paramTypeIds[0] !== typeType) continue;
+      const second = await this.metadata.fullName(p.paramTypeIds[1]);
+      if (second === "System.Int32") found.one = id;
+      if (second === "System.Int32[]") found.many = id;
+    }
+    if (found.one === void 0 || found.many === void 0)
+      throw new Error("System.Array.CreateInstance(Type, ...) not found");
+    return { one: found.one, many: found.many };
+  }
 };
+var createInstanceMethods = /* @__PURE__ */ new WeakMap();
 function isInvalidField(e) {
   return e instanceof SdbAgentError && e.errorCode === ErrorCode2.INVALID_FIELDID;
 }
@@ -23337,6 +24565,7 @@ function threadStaticWrite(field) {
 }
 
 // unity/runtime/evaluate-in-game.ts
+var EVAL_PROGRAMS = connectionPart("programs bound for eval", () => new ProgramCache());
 var LAST_VALUE = connectionPart("last value (_)", () => ({}));
 function lastValueOf(ctx) {
   return ctx.connection.part(LAST_VALUE).value;
@@ -23349,6 +24578,7 @@ async function evaluateInGame(ctx, source, options = {}, remember = true, onWrit
   return constructingTypes(ctx, game, async () => {
     const defaults = options.builtins && options.functions ? { builtins: options.builtins, functions: options.functions } : await unityBuiltins(runtime, lastValueOf(ctx));
     const result = await evaluate(source, runtime, {
+      programs: ctx.connection.part(EVAL_PROGRAMS),
       ...options,
       builtins: options.builtins ?? defaults.builtins,
       functions: options.functions ?? defaults.functions
@@ -23512,6 +24742,7 @@ async function bindInGame(ctx, source, options) {
   const runtime = { metadata, game };
   const defaults = await unityBuiltins(runtime, lastValueOf(ctx));
   await bind(source, runtime, {
+    programs: ctx.connection.part(EVAL_PROGRAMS),
     ...options,
     builtins: options.builtins ?? defaults.builtins,
     functions: options.functions ?? defaults.functions
@@ -28724,6 +29955,20 @@ var key = (g) => `${g.input}>${g.declaring}.${g.method}>${g.output}`;
 function isCollected(e) {
   return e instanceof Error && /INVALID_OBJECT/.test(`${e.code} ${e.message}`);
 }
+function gameCode(declaring2) {
+  return !/^(UnityEngine|Unity|System|Mono|TMPro)\./.test(declaring2);
+}
+function commandsOf(once2) {
+  const out = [];
+  let start = 0;
+  for (let i = 0; i < once2.length; i++)
+    if (once2[i]) {
+      out.push([start, i + 1]);
+      start = i + 1;
+    }
+  if (start < once2.length) out.push([start, once2.length]);
+  return out;
+}
 var LEVEL_WAIT_MS = 50;
 var Levels = class {
   constructor(run2, secure) {
@@ -28764,9 +30009,10 @@ var Levels = class {
       await keep(out[i].result);
     }
   }
-  call(calls, virtual) {
+  call(calls, virtual, once2 = []) {
     return new Promise((resolve2, reject3) => {
-      this.waiting.push({ calls, virtual, resolve: resolve2, reject: reject3 });
+      const flags = calls.map((_, i) => once2[i] ?? false);
+      this.waiting.push({ calls, once: flags, virtual, resolve: resolve2, reject: reject3 });
       this.check();
     });
   }
@@ -28796,8 +30042,13 @@ var Levels = class {
         if (group.length === 0) continue;
         try {
           const calls = group.flatMap((w) => w.calls);
-          const out = await this.run(calls, virtual);
-          await this.secure(out, calls, virtual);
+          const out = [];
+          for (const [from, to] of commandsOf(group.flatMap((w) => w.once))) {
+            const part = calls.slice(from, to);
+            const got = await this.run(part, virtual);
+            await this.secure(got, part, virtual);
+            out.push(...got);
+          }
           let at2 = 0;
           for (const w of group) {
             w.resolve(out.slice(at2, at2 + w.calls.length).map((o) => o.result));
@@ -29003,14 +30254,20 @@ var SceneCalls = class {
       thisArg: c.m.isStatic ? Values.null() : c.thisArg,
       args: c.args
     }));
-    if (this.level) return this.level.call(wire, virtual);
+    const once2 = calls.map((c) => c.once ?? false);
+    if (this.level) return this.level.call(wire, virtual, once2);
     if (wire.length === 1) {
       const c = wire[0];
       return [(await this.ctx.invoke(c.methodId, c.thisArg, c.args, { virtual })).result];
     }
-    const out = await this.ctx.invokeMany(wire, { virtual });
-    await this.secure(out, wire, virtual);
-    return out.map((o) => o.result);
+    const out = [];
+    for (const [from, to] of commandsOf(once2)) {
+      const part = wire.slice(from, to);
+      const got = part.length === 1 ? [await this.ctx.invoke(part[0].methodId, part[0].thisArg, part[0].args, { virtual })] : await this.ctx.invokeMany(part, { virtual });
+      if (part.length > 1) await this.secure(got, part, virtual);
+      out.push(...got.map((o) => o.result));
+    }
+    return out;
   }
   /** Levels.secure over this call's keep and a lone invoke. */
   secure(out, calls, virtual) {
@@ -29178,8 +30435,8 @@ var SceneCalls = class {
    * made and pinned once per connection), then `string.Join` of the boxed values. For fields
    * whose ToString() is their value (numbers, bool, enums); the caller parses the text.
    */
-  async fieldTexts(array, input, declaring, field) {
-    const d = await this.pinDelegate(`field:${input}>${declaring}.${field}`, {
+  async fieldTexts(array, input, declaring2, field) {
+    const d = await this.pinDelegate(`field:${input}>${declaring2}.${field}`, {
       delegate: "System.Converter`2",
       typeArgs: [input, "System.Object"],
       declaring: "System.Reflection.FieldInfo",
@@ -29191,7 +30448,7 @@ var SceneCalls = class {
         ]);
         const info2 = await this.call(
           getField,
-          Values.object(await this.typeObject(await this.type(declaring))),
+          Values.object(await this.typeObject(await this.type(declaring2))),
           [
             await this.string(field),
             await this.enumValue("System.Reflection.BindingFlags", 4 | 16 | 32)
@@ -29201,7 +30458,7 @@ var SceneCalls = class {
         if (info2.kind !== "object")
           throw new UnityError(
             "MEMBER_NOT_FOUND",
-            `${declaring}.${field} is not an instance field`
+            `${declaring2}.${field} is not an instance field`
           );
         return info2;
       }
@@ -29276,7 +30533,8 @@ var SceneCalls = class {
     return {
       m: convert2,
       thisArg: Values.null(),
-      args: [array, Values.object(this.cache.delegates.get(key(g)))]
+      args: [array, Values.object(this.cache.delegates.get(key(g)))],
+      ...gameCode(g.declaring) ? { once: true } : {}
     };
   }
   /** The find API this game has (the first call probes the metadata; cached per connection). */
@@ -29968,7 +31226,7 @@ async function isValueType(c, typeId) {
   const k = (await c.md.describe(handleOf(typeId))).kind;
   return k === "struct" || k === "enum";
 }
-async function propertyStep(c, s, name2, declaring, typeId, typeName2) {
+async function propertyStep(c, s, name2, declaring2, typeId, typeName2) {
   const plain3 = !/[[\]<>`,]/.test(typeName2) && await c.hasType(typeName2);
   if (!plain3 && await isValueType(c, typeId))
     throw new UnityError(
@@ -29978,7 +31236,7 @@ async function propertyStep(c, s, name2, declaring, typeId, typeName2) {
   const output = plain3 ? typeName2 : "System.Object";
   const array = await c.convertAll(s.array, {
     input: s.typeName,
-    declaring,
+    declaring: declaring2,
     method: `get_${name2}`,
     output
   });
@@ -30043,12 +31301,12 @@ var NUMERIC = /* @__PURE__ */ new Set([
   "System.Double"
 ]);
 var NUMBER_TEXT = /^-?\d+(\.\d+)?(E[+-]\d+)?$/;
-async function fieldTextStep(c, s, name2, declaring, fieldType, page2) {
+async function fieldTextStep(c, s, name2, declaring2, fieldType, page2) {
   const typeName2 = await c.md.fullName(fieldType);
   const kind = (await c.md.describe(handleOf(fieldType))).kind;
   const isBool = typeName2 === "System.Boolean";
   if (!NUMERIC.has(typeName2) && !isBool && kind !== "enum") return void 0;
-  const joined = await c.text(await c.fieldTexts(s.array, s.typeName, declaring, name2));
+  const joined = await c.text(await c.fieldTexts(s.array, s.typeName, declaring2, name2));
   const n = await c.arrayLength(s.array);
   const texts = n ? joined.split(SEPARATOR) : [];
   if (texts.length !== n) return void 0;
