@@ -136,6 +136,23 @@ describe("the issue's benchmark programs", () => {
 });
 
 describe('batched field reads see the game as it is', () => {
+  it("reuse the field's converter while the game keeps it, and make it again once collected", async () => {
+    const budget = { iterations: 100_000, freezeMs: 30_000 };
+    const source = 'int total = 0; foreach (var c in Crowd.People) total += c.Hp; total';
+    await value(source, { budget });
+    const warm = await value(source, { budget });
+    expect(warm.text).toBe('495000');
+    // ConvertAll, Array.CreateInstance and Array.Copy: the converter was asked for its type only
+    expect(warm.cost.invokes).toBe(3);
+    await value(
+      'System.GC.Collect(); System.GC.WaitForPendingFinalizers(); System.GC.Collect(); 0',
+    );
+    const again = await value(source, { budget });
+    expect(again.text).toBe('495000');
+    // Type.GetField, Type.GetMethod and Delegate.CreateDelegate made it anew
+    expect(again.cost.invokes).toBe(6);
+  });
+
   it('a field read ahead is read again after the program writes', async () => {
     const r = await value(
       'int s = 0; int i = 0; foreach (var c in Crowd.People) { if (i++ == 0) Crowd.People[9999].Hp += 1000; s += c.Hp; } Crowd.People[9999].Hp -= 1000; s',

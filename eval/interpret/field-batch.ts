@@ -19,13 +19,29 @@ const NO_OUT = { virtual: false, outThis: false, outArgs: false } as const;
 /** BindingFlags.Instance | Public | NonPublic. */
 const INSTANCE_FIELDS = 4 | 16 | 32;
 
+/**
+ * The converters made on a connection, by field: a game object the debugger names weakly (it
+ * may be collected between two windows), so each is asked for its type before it is used again
+ * (named with the VM suspended, it then lives to the end of the window) and made anew if gone.
+ */
+const converters = new WeakMap<object, Map<string, EvalValue>>();
+
 export class FieldBatch {
   private readonly methods = new Map<string, Promise<MethodDescriptor>>();
+  private readonly kept: Map<string, EvalValue> | undefined;
 
   constructor(
     private readonly md: MetadataProvider,
     private readonly game: GameAccess,
-  ) {}
+    /** What lives as long as the connection: its converters are kept by it (none: per batch). */
+    connection?: object,
+  ) {
+    if (connection) {
+      let kept = converters.get(connection);
+      if (!kept) converters.set(connection, (kept = new Map()));
+      this.kept = kept;
+    }
+  }
 
   private async type(name: string): Promise<TypeHandle> {
     const t = await this.md.findType(name);
@@ -73,6 +89,51 @@ export class FieldBatch {
   ): Promise<EvalValue[]> {
     const declaring = field.declaringType;
     const object = await this.type('System.Object');
+    const getter = await this.converter(declaring, field, object);
+    const segment = await this.segment(array, start, count, declaring);
+    const [convertAll] = (await this.md.members(await this.type('System.Array'), 'ConvertAll'))
+      .methods;
+    if (!convertAll) throw new Error('the game has no Array.ConvertAll');
+    const convert = await this.md.instantiateMethod(convertAll, [declaring, object]);
+    const boxes = await this.call(convert, undefined, [segment, getter]);
+    const d = await this.md.describe(field.type);
+    let values = boxes;
+    if (d.kind === 'struct' || d.kind === 'enum') {
+      values = await this.game.newArray(field.type, [count]);
+      await this.call(
+        await this.method('System.Array', 'Copy', ['System.Array', 'System.Array', 'System.Int32']),
+        undefined,
+        [boxes, values, num(count)],
+      );
+    }
+    const out = this.game.readElements
+      ? await this.game.readElements(values, 0, count)
+      : await Promise.all(
+          Array.from({ length: count }, (_, i) => this.game.readElement(values, i)),
+        );
+    if (out.length !== count) throw new Error('a short read');
+    return out;
+  }
+
+  /**
+   * `Converter<declaring, object>` over `FieldInfo.GetValue` bound to the field's FieldInfo (three
+   * invokes), or the one made before on this connection if it is still there (one command).
+   */
+  private async converter(
+    declaring: TypeHandle,
+    field: FieldDescriptor,
+    object: TypeHandle,
+  ): Promise<EvalValue> {
+    const key = `${declaring.key}.${field.name}`;
+    const known = this.kept?.get(key);
+    if (known) {
+      try {
+        await this.game.typeOf(known);
+        return known;
+      } catch {
+        this.kept!.delete(key); // collected: made anew (a lost connection fails there too)
+      }
+    }
     const info = await this.call(
       await this.method('System.Type', 'GetField', [
         'System.String',
@@ -108,29 +169,8 @@ export class FieldBatch {
       undefined,
       [await this.game.typeObject(converter), info, getValue],
     );
-    const segment = await this.segment(array, start, count, declaring);
-    const [convertAll] = (await this.md.members(await this.type('System.Array'), 'ConvertAll'))
-      .methods;
-    if (!convertAll) throw new Error('the game has no Array.ConvertAll');
-    const convert = await this.md.instantiateMethod(convertAll, [declaring, object]);
-    const boxes = await this.call(convert, undefined, [segment, getter]);
-    const d = await this.md.describe(field.type);
-    let values = boxes;
-    if (d.kind === 'struct' || d.kind === 'enum') {
-      values = await this.game.newArray(field.type, [count]);
-      await this.call(
-        await this.method('System.Array', 'Copy', ['System.Array', 'System.Array', 'System.Int32']),
-        undefined,
-        [boxes, values, num(count)],
-      );
-    }
-    const out = this.game.readElements
-      ? await this.game.readElements(values, 0, count)
-      : await Promise.all(
-          Array.from({ length: count }, (_, i) => this.game.readElement(values, i)),
-        );
-    if (out.length !== count) throw new Error('a short read');
-    return out;
+    this.kept?.set(key, getter);
+    return getter;
   }
 
   /**

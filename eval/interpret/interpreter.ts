@@ -113,7 +113,9 @@ export class Interpreter {
     this.rt = {
       metadata: this.clientTypes,
       // batched reads under the counting: their invokes are reads, not the program's effects
-      game: this.budget.counting(prefetching(runtime.game, this.clientTypes, this.budget)),
+      game: this.budget.counting(
+        prefetching(runtime.game, this.clientTypes, this.budget, runtime.metadata),
+      ),
     };
     const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);

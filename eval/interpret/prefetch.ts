@@ -57,7 +57,13 @@ interface Chunk {
 /** Chunks kept for lookups (the newest): an object of an older one is read as any other. */
 const CHUNKS_KEPT = 8;
 
-export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budget): GameAccess {
+export function prefetching(
+  game: GameAccess,
+  md: MetadataProvider,
+  budget: Budget,
+  /** What lives as long as the game's connection (its metadata): the batch's converters are kept by it. */
+  connection?: object,
+): GameAccess {
   /** The chunks read since the last game effect, newest last. */
   let chunks: Chunk[] = [];
   let effects = budget.gameEffects;
@@ -102,7 +108,7 @@ export function prefetching(game: GameAccess, md: MetadataProvider, budget: Budg
     }
     return -1;
   };
-  const batch = new FieldBatch(md, game);
+  const batch = new FieldBatch(md, game, connection);
   /** Fields the invoke path failed for (read one by one from then on). */
   const unbatchable = new Set<unknown>();
 
