@@ -221,6 +221,14 @@ const PROGRAMS: readonly (readonly [string, string])[] = [
     'int t = 0; for (int i = 0; i < 3; i++) { int x = (x = 5) + i; t += x; } t',
   ],
   ['a field behind a property', 'int t = 0; foreach (var e in World.Enemies) t += e.Self.Hp; t'],
+  [
+    "a while's out variable, fresh per pass",
+    'int t = 0; int i = 0; while (int.TryParse((i + 1).ToString(), out var n) && i < 3) { t += n; i++; } t',
+  ],
+  [
+    "a do's out variable, fresh per test",
+    'int t = 0; int i = 0; do { t += i; i++; } while (int.TryParse("5", out var n) && i < n); t',
+  ],
 ];
 
 describe('compiled loops and lambdas do what the interpreter does', () => {
@@ -228,6 +236,18 @@ describe('compiled loops and lambdas do what the interpreter does', () => {
     const compiled = await outcome(source, false);
     const interpreted = await outcome(source, true);
     expect(compiled).toEqual(interpreted);
+  });
+
+  it('give the out variables of a loop condition one variable per pass, as C# does', async () => {
+    const ints = PROGRAMS.filter(([what]) => what.includes('out variable, fresh'));
+    expect(ints.length).toBe(2);
+    const values = await Promise.all(
+      ints.map(async ([, source]) => (await outcome(source, false)).result),
+    );
+    expect(values).toEqual([
+      { kind: 'value', type: 'int', text: '6' },
+      { kind: 'value', type: 'int', text: '10' },
+    ]);
   });
 
   it('stop at the same bound with the same message', async () => {

@@ -449,7 +449,10 @@ export class Compiler {
       case 'While':
       case 'Do':
       case 'For':
-        return this.loop(s);
+        // a condition declaring out variables: the interpreter's loop (a fresh one per pass)
+        return s.condition !== null && declaresLocals(s.condition)
+          ? this.delegateStatement(s)
+          : this.loop(s);
       case 'Break':
       case 'Continue': {
         const c: Completion = { k: s.kind === 'Break' ? 'break' : 'continue', span: s.span };
@@ -927,7 +930,7 @@ export function restoring<T>(
 /** Out variables declared by the expression (outside any lambda in it), memoized per node. */
 const declaring = new WeakMap<object, boolean>();
 
-function declaresLocals(node: unknown): boolean {
+export function declaresLocals(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some(declaresLocals);
   const kind = (node as { kind?: unknown }).kind;

@@ -8,6 +8,7 @@ import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
 import { eachOf } from './sequences.js';
+import { declaresLocals } from './compiled.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 
 export class Loops {
@@ -18,7 +19,7 @@ export class Loops {
   }
 
   async loop(s: A.While | A.Do | A.For): Promise<Completion> {
-    if (!this.it.dry && !this.it.options.interpretOnly) {
+    if (!this.it.dry && !this.it.options.interpretOnly && !conditionDeclares(s)) {
       // running: the loop compiled to closures (compiled.ts), once per scope shape
       const run = await this.it.compiler.cached(s, '', () => this.it.compiler.loop(s));
       return run();
@@ -31,7 +32,8 @@ export class Loops {
       const condition = s.kind === 'For' ? s.condition : s.condition;
       const endless = condition === null || isTrue(condition);
       if (this.it.dry) return this.bindLoop(s, condition, endless);
-      for (;;) {
+      // one pass: its completion when the loop ends, undefined to go on
+      const pass = async (): Promise<Completion | undefined> => {
         if (s.kind !== 'Do' && condition && !Statements.truth(await this.st.condition(condition)))
           return NORMAL;
         this.it.budget.iteration(s.span);
@@ -39,8 +41,19 @@ export class Loops {
         if (c.k === 'break') return NORMAL;
         if (c.k === 'return') return c;
         if (s.kind === 'For') for (const e of s.iterators) await this.st.statement(e);
-        if (s.kind === 'Do' && !Statements.truth(await this.st.condition(s.condition)))
+        // a do's condition declares its out variables afresh at each test
+        if (
+          s.kind === 'Do' &&
+          !Statements.truth(await this.st.inScope(() => this.st.condition(s.condition)))
+        )
           return NORMAL;
+        return undefined;
+      };
+      for (;;) {
+        // a while's condition declares its out variables afresh at each pass, in scope in the
+        // body (C#'s expression variables, per iteration)
+        const end = s.kind === 'While' ? await this.st.inScope(pass) : await pass();
+        if (end) return end;
       }
     });
   }
@@ -130,4 +143,9 @@ export class Loops {
 function isTrue(e: A.Expression): boolean {
   while (e.kind === 'Parenthesized') e = e.expression;
   return e.kind === 'Literal' && e.type === 'bool' && e.value === true;
+}
+
+/** A loop whose condition declares out variables (run by the interpreter, fresh per pass). */
+function conditionDeclares(s: A.While | A.Do | A.For): boolean {
+  return s.condition !== null && declaresLocals(s.condition);
 }
