@@ -35,8 +35,12 @@ export function toPrimitive(v: EvalValue): PrimitiveValue | undefined {
     : { kind: v.type, value: Number(v.value) };
 }
 
+/** The two bools, shared (values are never changed in place): a comparison per element makes none. */
+const TRUE: EvalValue = { kind: 'bool', value: true };
+const FALSE: EvalValue = { kind: 'bool', value: false };
+
 export function fromPrimitive(p: PrimitiveValue): EvalValue {
-  if (p.kind === 'bool') return { kind: 'bool', value: p.value };
+  if (p.kind === 'bool') return p.value ? TRUE : FALSE;
   if (p.kind === 'decimal') return { kind: 'decimal', bits: bitsFromDecimal(p.value) };
   return { kind: 'number', type: p.kind, value: p.value };
 }
