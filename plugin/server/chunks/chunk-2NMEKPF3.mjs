@@ -6494,8 +6494,10 @@ function toPrimitive(v) {
   if (v.kind !== "number") return void 0;
   return v.type === "long" || v.type === "ulong" ? { kind: v.type, value: BigInt(v.value) } : { kind: v.type, value: Number(v.value) };
 }
+var TRUE = { kind: "bool", value: true };
+var FALSE = { kind: "bool", value: false };
 function fromPrimitive(p) {
-  if (p.kind === "bool") return { kind: "bool", value: p.value };
+  if (p.kind === "bool") return p.value ? TRUE : FALSE;
   if (p.kind === "decimal") return { kind: "decimal", bits: bitsFromDecimal(p.value) };
   return { kind: "number", type: p.kind, value: p.value };
 }
@@ -10518,7 +10520,7 @@ var Compiler = class {
       case "While":
       case "Do":
       case "For":
-        return this.loop(s);
+        return s.condition !== null && declaresLocals(s.condition) ? this.delegateStatement(s) : this.loop(s);
       case "Break":
       case "Continue": {
         const c = { k: s.kind === "Break" ? "break" : "continue", span: s.span };
@@ -13085,7 +13087,7 @@ var Loops = class {
     return this.it.statements;
   }
   async loop(s) {
-    if (!this.it.dry && !this.it.options.interpretOnly) {
+    if (!this.it.dry && !this.it.options.interpretOnly && !conditionDeclares(s)) {
       const run2 = await this.it.compiler.cached(s, "", () => this.it.compiler.loop(s));
       return run2();
     }
@@ -13097,7 +13099,7 @@ var Loops = class {
       const condition = s.kind === "For" ? s.condition : s.condition;
       const endless = condition === null || isTrue2(condition);
       if (this.it.dry) return this.bindLoop(s, condition, endless);
-      for (; ; ) {
+      const pass = async () => {
         if (s.kind !== "Do" && condition && !Statements.truth(await this.st.condition(condition)))
           return NORMAL;
         this.it.budget.iteration(s.span);
@@ -13105,8 +13107,13 @@ var Loops = class {
         if (c.k === "break") return NORMAL;
         if (c.k === "return") return c;
         if (s.kind === "For") for (const e of s.iterators) await this.st.statement(e);
-        if (s.kind === "Do" && !Statements.truth(await this.st.condition(s.condition)))
+        if (s.kind === "Do" && !Statements.truth(await this.st.inScope(() => this.st.condition(s.condition))))
           return NORMAL;
+        return void 0;
+      };
+      for (; ; ) {
+        const end = s.kind === "While" ? await this.st.inScope(pass) : await pass();
+        if (end) return end;
       }
     });
   }
@@ -13186,18 +13193,28 @@ function isTrue2(e) {
   while (e.kind === "Parenthesized") e = e.expression;
   return e.kind === "Literal" && e.type === "bool" && e.value === true;
 }
+function conditionDeclares(s) {
+  return s.condition !== null && declaresLocals(s.condition);
+}
 
 // eval/interpret/field-batch.ts
 var NO_OUT = { virtual: false, outThis: false, outArgs: false };
 var INSTANCE_FIELDS = 4 | 16 | 32;
+var converters = /* @__PURE__ */ new WeakMap();
 var FieldBatch = class {
-  constructor(md, game) {
+  constructor(md, game, connection) {
     this.md = md;
     this.game = game;
+    if (connection) {
+      let kept = converters.get(connection);
+      if (!kept) converters.set(connection, kept = /* @__PURE__ */ new Map());
+      this.kept = kept;
+    }
   }
   md;
   game;
   methods = /* @__PURE__ */ new Map();
+  kept;
   async type(name2) {
     const t = await this.md.findType(name2);
     if (!t) throw new Error(`the game has no ${name2}`);
@@ -13232,6 +13249,43 @@ var FieldBatch = class {
   async read(array, start, count, field) {
     const declaring2 = field.declaringType;
     const object = await this.type("System.Object");
+    const getter = await this.converter(declaring2, field, object);
+    const segment = await this.segment(array, start, count, declaring2);
+    const [convertAll] = (await this.md.members(await this.type("System.Array"), "ConvertAll")).methods;
+    if (!convertAll) throw new Error("the game has no Array.ConvertAll");
+    const convert2 = await this.md.instantiateMethod(convertAll, [declaring2, object]);
+    const boxes = await this.call(convert2, void 0, [segment, getter]);
+    const d = await this.md.describe(field.type);
+    let values = boxes;
+    if (d.kind === "struct" || d.kind === "enum") {
+      values = await this.game.newArray(field.type, [count]);
+      await this.call(
+        await this.method("System.Array", "Copy", ["System.Array", "System.Array", "System.Int32"]),
+        void 0,
+        [boxes, values, num2(count)]
+      );
+    }
+    const out = this.game.readElements ? await this.game.readElements(values, 0, count) : await Promise.all(
+      Array.from({ length: count }, (_, i) => this.game.readElement(values, i))
+    );
+    if (out.length !== count) throw new Error("a short read");
+    return out;
+  }
+  /**
+   * `Converter<declaring, object>` over `FieldInfo.GetValue` bound to the field's FieldInfo (three
+   * invokes), or the one made before on this connection if it is still there (one command).
+   */
+  async converter(declaring2, field, object) {
+    const key2 = `${declaring2.key}.${field.name}`;
+    const known = this.kept?.get(key2);
+    if (known) {
+      try {
+        await this.game.typeOf(known);
+        return known;
+      } catch {
+        this.kept.delete(key2);
+      }
+    }
     const info2 = await this.call(
       await this.method("System.Type", "GetField", [
         "System.String",
@@ -13267,26 +13321,8 @@ var FieldBatch = class {
       void 0,
       [await this.game.typeObject(converter), info2, getValue]
     );
-    const segment = await this.segment(array, start, count, declaring2);
-    const [convertAll] = (await this.md.members(await this.type("System.Array"), "ConvertAll")).methods;
-    if (!convertAll) throw new Error("the game has no Array.ConvertAll");
-    const convert2 = await this.md.instantiateMethod(convertAll, [declaring2, object]);
-    const boxes = await this.call(convert2, void 0, [segment, getter]);
-    const d = await this.md.describe(field.type);
-    let values = boxes;
-    if (d.kind === "struct" || d.kind === "enum") {
-      values = await this.game.newArray(field.type, [count]);
-      await this.call(
-        await this.method("System.Array", "Copy", ["System.Array", "System.Array", "System.Int32"]),
-        void 0,
-        [boxes, values, num2(count)]
-      );
-    }
-    const out = this.game.readElements ? await this.game.readElements(values, 0, count) : await Promise.all(
-      Array.from({ length: count }, (_, i) => this.game.readElement(values, i))
-    );
-    if (out.length !== count) throw new Error("a short read");
-    return out;
+    this.kept?.set(key2, getter);
+    return getter;
   }
   /**
    * The elements as a `declaring[]` (ConvertAll's TInput[]): the storage itself when it is one
@@ -13336,7 +13372,7 @@ var BATCHED_KINDS = /* @__PURE__ */ new Set([
   "System.String"
 ]);
 var CHUNKS_KEPT = 8;
-function prefetching(game, md, budget) {
+function prefetching(game, md, budget, connection) {
   let chunks = [];
   let effects = budget.gameEffects;
   let found;
@@ -13374,7 +13410,7 @@ function prefetching(game, md, budget) {
     }
     return -1;
   };
-  const batch = new FieldBatch(md, game);
+  const batch = new FieldBatch(md, game, connection);
   const unbatchable = /* @__PURE__ */ new Set();
   const batchable = async (chunk, field) => {
     if (unbatchable.has(field.handle) || chunk.elements.length < BATCH_AT_LEAST) return false;
@@ -14401,7 +14437,9 @@ var Interpreter = class {
     this.rt = {
       metadata: this.clientTypes,
       // batched reads under the counting: their invokes are reads, not the program's effects
-      game: this.budget.counting(prefetching(runtime.game, this.clientTypes, this.budget))
+      game: this.budget.counting(
+        prefetching(runtime.game, this.clientTypes, this.budget, runtime.metadata)
+      )
     };
     const rt = this.rt;
     this.facts = new TypeFacts(rt.metadata);
