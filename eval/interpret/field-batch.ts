@@ -38,7 +38,7 @@ export class FieldBatch {
   ) {
     if (connection) {
       let kept = converters.get(connection);
-      if (!kept) converters.set(connection, (kept = new Map()));
+      if (!kept) converters.set(connection, (kept = new Map<string, EvalValue>()));
       this.kept = kept;
     }
   }
