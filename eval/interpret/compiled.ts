@@ -171,14 +171,7 @@ export class Compiler {
       if (t.kind === 'null') throw nullTarget(e.target);
       return (t.kind === 'object' ? answered?.(t, field) : undefined) ?? readField(t, field);
     };
-    const run = target.run;
-    return {
-      type,
-      run: () => {
-        const t = run();
-        return isPromise(t) ? t.then(read) : read(t);
-      },
-    };
+    return { type, run: mapped(target.run, read) };
   }
 
   private async structFieldRead(
@@ -192,14 +185,7 @@ export class Compiler {
       if (t.kind !== 'struct') throw new Error(`a field of a ${t.kind} value`);
       return t.fields[index] ?? NULL;
     };
-    const run = target.run;
-    return {
-      type,
-      run: () => {
-        const t = run();
-        return isPromise(t) ? t.then(read) : read(t);
-      },
-    };
+    return { type, run: mapped(target.run, read) };
   }
 
   /** A primitive kind the binder already knows for `t` (undefined: not a primitive, or unknown). */
@@ -319,14 +305,7 @@ export class Compiler {
         throw semError(e);
       }
     };
-    const run = x.run;
-    return {
-      type,
-      run: () => {
-        const v = run();
-        return isPromise(v) ? v.then(apply) : apply(v);
-      },
-    };
+    return { type, run: mapped(x.run, apply) };
   }
 
   /** The local a plain name denotes, when it is a writable local of a primitive kind. */
@@ -652,14 +631,14 @@ export class Compiler {
       // bound in the order the binder binds them: a do's body before its condition (what the
       // body assigns is assigned there)
       let body: CompiledStatement | undefined;
-      if (s.kind === 'Do') body = await this.bindingTarget(s, () => this.embedded(s.body));
+      if (s.kind === 'Do') body = await this.loopTarget(s, () => this.embedded(s.body));
       const condition =
         s.kind === 'For'
           ? s.condition
             ? await this.condition(s.condition)
             : undefined
           : await this.condition(s.condition);
-      body ??= await this.bindingTarget(s, () => this.embedded(s.body));
+      body ??= await this.loopTarget(s, () => this.embedded(s.body));
       const iterators: CompiledStatement[] = [];
       if (s.kind === 'For')
         for (const e of s.iterators) iterators.push(await this.statement(exprStatement(e)));
@@ -730,8 +709,11 @@ export class Compiler {
     return () => this.scoped(() => this.targeting(s, () => runInit(0)));
   }
 
-  /** Compiles a loop's body with the loop as the target of its break and continue, as binding does. */
-  private async bindingTarget<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` (a loop body's binding, or a foreach's run) with the loop as the target of the
+   * break and continue in it, as the binder and the interpreter have it.
+   */
+  private async loopTarget<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
     const targets = this.it.statements.frame.targets;
     targets.push({ k: 'loop', node });
     try {
@@ -769,7 +751,7 @@ export class Compiler {
         assigned: true,
         readOnly: 'foreach iteration variable',
       });
-      return this.bindingTarget(s, () => this.embedded(s.body));
+      return this.loopTarget(s, () => this.embedded(s.body));
     });
     // a body compiled whole makes no closure (a lambda is the interpreter's): nothing can keep
     // an iteration's variable, so one scope and one cell serve every element
@@ -827,17 +809,7 @@ export class Compiler {
         }
       }
     };
-    return (source) => this.targetingAsync(s, () => run(source));
-  }
-
-  private async targetingAsync<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
-    const targets = this.it.statements.frame.targets;
-    targets.push({ k: 'loop', node });
-    try {
-      return await fn();
-    } finally {
-      targets.pop();
-    }
+    return (source) => this.loopTarget(s, () => run(source));
   }
 
   /**
@@ -870,6 +842,17 @@ export class Compiler {
 }
 
 const truth = (v: EvalValue): boolean => (v as { value: boolean }).value === true;
+
+/** `run`'s value through `f`: without a promise when `run` gives a value. */
+function mapped(
+  run: () => Maybe<EvalValue>,
+  f: (v: EvalValue) => Maybe<EvalValue>,
+): () => Maybe<EvalValue> {
+  return () => {
+    const v = run();
+    return isPromise(v) ? v.then(f) : f(v);
+  };
+}
 
 /** Left then right, then `kernel` of both: without a promise when neither is one. */
 function both(

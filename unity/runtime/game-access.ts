@@ -23,7 +23,7 @@ import {
 import type { EvalValue } from '../../eval/values.js';
 import { UnityError } from '../errors.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, plainFromWire, typeIdOf } from './convert.js';
+import { fromWire, isPlainWire, plainFromWire, typeIdOf } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
 import { ObservedWrites } from './observed-writes.js';
 
@@ -262,9 +262,8 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     // references and numbers (what a bulk read mostly is) decode without a promise each
     const plain: EvalValue[] = [];
     for (const v of values) {
-      const p = plainFromWire(v);
-      if (!p) break;
-      plain.push(p);
+      if (!isPlainWire(v)) break;
+      plain.push(plainFromWire(v));
     }
     if (plain.length === values.length) return plain;
     const elementType = () => this.elementTypeOf(array);

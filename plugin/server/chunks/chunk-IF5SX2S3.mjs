@@ -10283,14 +10283,7 @@ var Compiler = class {
       if (t.kind === "null") throw nullTarget(e.target);
       return (t.kind === "object" ? answered?.(t, field) : void 0) ?? readField(t, field);
     };
-    const run2 = target.run;
-    return {
-      type,
-      run: () => {
-        const t = run2();
-        return isPromise(t) ? t.then(read2) : read2(t);
-      }
-    };
+    return { type, run: mapped(target.run, read2) };
   }
   async structFieldRead(e, type, index) {
     const target = await this.expression(e.target);
@@ -10298,14 +10291,7 @@ var Compiler = class {
       if (t.kind !== "struct") throw new Error(`a field of a ${t.kind} value`);
       return t.fields[index] ?? NULL;
     };
-    const run2 = target.run;
-    return {
-      type,
-      run: () => {
-        const t = run2();
-        return isPromise(t) ? t.then(read2) : read2(t);
-      }
-    };
+    return { type, run: mapped(target.run, read2) };
   }
   /** A primitive kind the binder already knows for `t` (undefined: not a primitive, or unknown). */
   kind(t) {
@@ -10407,14 +10393,7 @@ var Compiler = class {
         throw semError(e2);
       }
     };
-    const run2 = x.run;
-    return {
-      type,
-      run: () => {
-        const v = run2();
-        return isPromise(v) ? v.then(apply) : apply(v);
-      }
-    };
+    return { type, run: mapped(x.run, apply) };
   }
   /** The local a plain name denotes, when it is a writable local of a primitive kind. */
   async primitiveLocal(target) {
@@ -10697,9 +10676,9 @@ var Compiler = class {
         } else init2 = [await this.statement(s.init)];
       }
       let body3;
-      if (s.kind === "Do") body3 = await this.bindingTarget(s, () => this.embedded(s.body));
+      if (s.kind === "Do") body3 = await this.loopTarget(s, () => this.embedded(s.body));
       const condition2 = s.kind === "For" ? s.condition ? await this.condition(s.condition) : void 0 : await this.condition(s.condition);
-      body3 ??= await this.bindingTarget(s, () => this.embedded(s.body));
+      body3 ??= await this.loopTarget(s, () => this.embedded(s.body));
       const iterators2 = [];
       if (s.kind === "For")
         for (const e of s.iterators) iterators2.push(await this.statement(exprStatement(e)));
@@ -10768,8 +10747,11 @@ var Compiler = class {
     };
     return () => this.scoped(() => this.targeting(s, () => runInit(0)));
   }
-  /** Compiles a loop's body with the loop as the target of its break and continue, as binding does. */
-  async bindingTarget(node, fn) {
+  /**
+   * Runs `fn` (a loop body's binding, or a foreach's run) with the loop as the target of the
+   * break and continue in it, as the binder and the interpreter have it.
+   */
+  async loopTarget(node, fn) {
     const targets = this.it.statements.frame.targets;
     targets.push({ k: "loop", node });
     try {
@@ -10802,7 +10784,7 @@ var Compiler = class {
         assigned: true,
         readOnly: "foreach iteration variable"
       });
-      return this.bindingTarget(s, () => this.embedded(s.body));
+      return this.loopTarget(s, () => this.embedded(s.body));
     });
     const reused = this.stats.delegated === delegatedBefore;
     const budget = it.budget;
@@ -10857,16 +10839,7 @@ var Compiler = class {
         }
       }
     };
-    return (source) => this.targetingAsync(s, () => run2(source));
-  }
-  async targetingAsync(node, fn) {
-    const targets = this.it.statements.frame.targets;
-    targets.push({ k: "loop", node });
-    try {
-      return await fn();
-    } finally {
-      targets.pop();
-    }
+    return (source) => this.loopTarget(s, () => run2(source));
   }
   /**
    * A lambda's expression body for these parameters, compiled in a scope like the one each call
@@ -10891,6 +10864,12 @@ var Compiler = class {
   }
 };
 var truth = (v) => v.value === true;
+function mapped(run2, f) {
+  return () => {
+    const v = run2();
+    return isPromise(v) ? v.then(f) : f(v);
+  };
+}
 function both(l, r, kernel) {
   const lv = l();
   if (isPromise(lv)) return lv.then((a) => then1(r(), (b) => kernel(a, b)));
@@ -23275,6 +23254,9 @@ var numericToWire = {
 };
 var handleOf = (typeId) => ({ key: String(typeId) });
 var typeIdOf = (t) => Number(t.key);
+function isPlainWire(v) {
+  return v.kind !== "valuetype" && v.kind !== "parent_vtype" && v.kind !== "type" && v.kind !== "fixed_array";
+}
 function plainFromWire(v) {
   switch (v.kind) {
     case "null":
@@ -23301,11 +23283,6 @@ function plainFromWire(v) {
       return { kind: "object", ref: { id: v.objectId } };
     case "ptr":
       return { kind: "pointer", address: v.address };
-    case "valuetype":
-    case "parent_vtype":
-    case "type":
-    case "fixed_array":
-      return void 0;
   }
 }
 function fromWire(v, names, slot) {
@@ -23316,32 +23293,8 @@ function fromWire(v, names, slot) {
   return decode(v, names, [], outermost);
 }
 async function decode(v, names, enclosing, boxed) {
+  if (isPlainWire(v)) return plainFromWire(v);
   switch (v.kind) {
-    case "null":
-      return { kind: "null" };
-    case "void":
-      return { kind: "void" };
-    case "bool":
-      return { kind: "bool", value: v.value };
-    case "i8":
-    case "u8":
-      return { kind: "number", type: wireToNumeric[v.kind], value: v.value };
-    case "char":
-    case "i1":
-    case "u1":
-    case "i2":
-    case "u2":
-    case "i4":
-    case "u4":
-    case "r4":
-    case "r8":
-      return { kind: "number", type: wireToNumeric[v.kind], value: v.value };
-    case "string":
-      return { kind: "string", ref: { id: v.objectId } };
-    case "object":
-      return { kind: "object", ref: { id: v.objectId } };
-    case "ptr":
-      return { kind: "pointer", address: v.address };
     case "valuetype": {
       const name2 = await names.fullName(v.typeId);
       const [first] = v.fields;
@@ -24500,9 +24453,8 @@ var SessionGameAccess = class extends ObservedWrites {
     });
     const plain3 = [];
     for (const v of values) {
-      const p = plainFromWire(v);
-      if (!p) break;
-      plain3.push(p);
+      if (!isPlainWire(v)) break;
+      plain3.push(plainFromWire(v));
     }
     if (plain3.length === values.length) return plain3;
     const elementType = () => this.elementTypeOf(array);
