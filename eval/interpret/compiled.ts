@@ -27,7 +27,7 @@ import type { Interpreter } from './interpreter.js';
 import { LocalScope, type Local } from './local-scope.js';
 import { andFinally, type Maybe } from './maybe.js';
 import type { ConstantValue, Place } from './operand.js';
-import { END, pullOf, type SequenceSource } from './sequences.js';
+import { eachOf, type SequenceSource } from './sequences.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 import type { SType } from './type-facts.js';
 import { fromPrimitive, toPrimitive } from './primitives.js';
@@ -706,25 +706,14 @@ export class Compiler {
       }
       return from(isDo ? 1 : 0);
     };
-    return () => this.scoped(() => this.targeting(s, () => runInit(0)));
+    return () => this.scoped(() => this.loopTarget(s, () => runInit(0)));
   }
 
   /**
-   * Runs `fn` (a loop body's binding, or a foreach's run) with the loop as the target of the
-   * break and continue in it, as the binder and the interpreter have it.
+   * Runs `fn` with the loop as the target of the break and continue in it, as the binder and the
+   * interpreter have it: a loop body's binding, a foreach's run, a loop's passes.
    */
-  private async loopTarget<T>(node: A.Node, fn: () => Promise<T>): Promise<T> {
-    const targets = this.it.statements.frame.targets;
-    targets.push({ k: 'loop', node });
-    try {
-      return await fn();
-    } finally {
-      targets.pop();
-    }
-  }
-
-  /** The loop is what break and continue inside it target (for the interpreter's nodes in it). */
-  private targeting<T>(node: A.Node, fn: () => Maybe<T>): Maybe<T> {
+  private loopTarget<T>(node: A.Node, fn: () => Maybe<T>): Maybe<T> {
     const targets = this.it.statements.frame.targets;
     targets.push({ k: 'loop', node });
     return andFinally(fn, () => {
@@ -744,7 +733,7 @@ export class Compiler {
     const it = this.it;
     const name = s.name.name;
     const delegatedBefore = this.stats.delegated;
-    const body = await this.inCompileScope(() => {
+    const body = await this.inCompileScope(async () => {
       it.locals.set(name, {
         type,
         value: NULL,
@@ -761,7 +750,6 @@ export class Compiler {
     const run = async (source: SequenceSource): Promise<Completion> => {
       let result: Completion = NORMAL;
       const outer = it.locals;
-      const p = pullOf(source);
       const only = new LocalScope(outer);
       const kept: Local = {
         type,
@@ -786,30 +774,18 @@ export class Compiler {
         it.locals = scope;
         return restoring(it, outer, body);
       };
-      for (;;) {
-        let x = p.next();
-        if (isPromise(x)) x = await x;
-        if (x === END) return result;
-        let c: Maybe<Completion>;
-        try {
-          c = element(x);
-          if (isPromise(c)) c = await c;
-        } catch (e) {
-          try {
-            await p.close();
-          } catch {
-            // the body's error is the one reported, as for await's
-          }
-          throw e;
-        }
-        if (c.k === 'break' || c.k === 'return') {
-          if (c.k === 'return') result = c;
-          await p.close();
-          return result;
-        }
-      }
+      // break or return ends the enumeration (the source closed, as for await's)
+      const ends = (c: Completion): boolean => {
+        if (c.k === 'return') result = c;
+        return c.k === 'break' || c.k === 'return';
+      };
+      await eachOf(source, (x) => {
+        const c = element(x);
+        return isPromise(c) ? c.then(ends) : ends(c);
+      });
+      return result;
     };
-    return (source) => this.loopTarget(s, () => run(source));
+    return async (source) => this.loopTarget(s, () => run(source));
   }
 
   /**

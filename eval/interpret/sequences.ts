@@ -86,6 +86,16 @@ export async function eachOf(
   }
 }
 
+/** A chunk pull as an async iteration (`iterate` of the sources `chunkPull` serves). */
+async function* pulled(p: Pull): AsyncGenerator<EvalValue, void, undefined> {
+  for (;;) {
+    let x = p.next();
+    if (x instanceof Promise) x = await x;
+    if (x === END) return;
+    yield x;
+  }
+}
+
 /**
  * A pull over elements [0, total) of a game array, a chunk per wire command; `total` is found
  * at the first pull, `afterEach` (when given) runs before each element after the first and
@@ -165,7 +175,6 @@ export class Sequences {
   }
 
   private array(array: EvalValue, elementType: TypeHandle): SequenceSource {
-    const chunks = this.chunks.bind(this);
     const game = this.game;
     const start = async (): Promise<{ array: EvalValue; total: number }> => {
       if (array.kind === 'null') throw Messages.nullReference();
@@ -173,32 +182,9 @@ export class Sequences {
     };
     return {
       elementType,
-      async *iterate() {
-        const { total } = await start();
-        yield* chunks(array, 0, total);
-      },
+      iterate: () => pulled(chunkPull(game, start)),
       pull: () => chunkPull(game, start),
     };
-  }
-
-  /** Elements [start, end) of a game array, read a chunk at a time. */
-  private async *chunks(
-    array: EvalValue,
-    start: number,
-    end: number,
-    stillValid?: () => Promise<void> | undefined,
-  ): AsyncGenerator<EvalValue, void, undefined> {
-    for (let i = start; i < end;) {
-      const count = Math.min(CHUNK, end - i);
-      const values = this.game.readElements
-        ? await this.game.readElements(array, i, count)
-        : [await this.game.readElement(array, i)];
-      for (const v of values) {
-        yield v;
-        if (stillValid) await stillValid();
-      }
-      i += values.length;
-    }
   }
 
   private string(s: EvalValue, elementType: TypeHandle): SequenceSource {
@@ -227,7 +213,6 @@ export class Sequences {
     const version = field('_version');
     if (!items || !size || !version) return undefined;
     const { game, it } = this;
-    const chunks = this.chunks.bind(this);
     /** One enumeration's start: the version, size and storage, and the check of the version. */
     const open = async () => {
       if (list.kind === 'null') throw Messages.nullReference();
@@ -248,25 +233,19 @@ export class Sequences {
       };
       return { array, total: Number(n.value), stillValid };
     };
-    return {
-      elementType,
-      async *iterate() {
-        const { array, total, stillValid } = await open();
-        yield* chunks(array, 0, total, stillValid);
-      },
-      pull: () => {
-        let check: (() => Promise<void> | undefined) | undefined;
-        return chunkPull(
-          game,
-          async () => {
-            const o = await open();
-            check = o.stillValid;
-            return o;
-          },
-          () => check?.(),
-        );
-      },
+    const pull = (): Pull => {
+      let check: (() => Promise<void> | undefined) | undefined;
+      return chunkPull(
+        game,
+        async () => {
+          const o = await open();
+          check = o.stillValid;
+          return o;
+        },
+        () => check?.(),
+      );
     };
+    return { elementType, iterate: () => pulled(pull()), pull };
   }
 
   /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
