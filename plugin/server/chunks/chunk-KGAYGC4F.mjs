@@ -9917,6 +9917,14 @@ async function eachOf(source, visit) {
     }
   }
 }
+async function* pulled(p) {
+  for (; ; ) {
+    let x = p.next();
+    if (x instanceof Promise) x = await x;
+    if (x === END) return;
+    yield x;
+  }
+}
 function chunkPull(game, start, afterEach) {
   let array;
   let total = -1;
@@ -9977,7 +9985,6 @@ var Sequences = class {
     return this.enumerator(collection, span, await this.it.linq.elementTypeOf(type));
   }
   array(array, elementType) {
-    const chunks = this.chunks.bind(this);
     const game = this.game;
     const start = async () => {
       if (array.kind === "null") throw Messages.nullReference();
@@ -9985,24 +9992,9 @@ var Sequences = class {
     };
     return {
       elementType,
-      async *iterate() {
-        const { total } = await start();
-        yield* chunks(array, 0, total);
-      },
+      iterate: () => pulled(chunkPull(game, start)),
       pull: () => chunkPull(game, start)
     };
-  }
-  /** Elements [start, end) of a game array, read a chunk at a time. */
-  async *chunks(array, start, end, stillValid) {
-    for (let i = start; i < end; ) {
-      const count = Math.min(CHUNK, end - i);
-      const values = this.game.readElements ? await this.game.readElements(array, i, count) : [await this.game.readElement(array, i)];
-      for (const v of values) {
-        yield v;
-        if (stillValid) await stillValid();
-      }
-      i += values.length;
-    }
   }
   string(s, elementType) {
     const game = this.game;
@@ -10024,7 +10016,6 @@ var Sequences = class {
     const version = field("_version");
     if (!items || !size || !version) return void 0;
     const { game, it } = this;
-    const chunks = this.chunks.bind(this);
     const open2 = async () => {
       if (list.kind === "null") throw Messages.nullReference();
       const [v0, n, array] = await Promise.all([
@@ -10043,25 +10034,19 @@ var Sequences = class {
       };
       return { array, total: Number(n.value), stillValid };
     };
-    return {
-      elementType,
-      async *iterate() {
-        const { array, total, stillValid } = await open2();
-        yield* chunks(array, 0, total, stillValid);
-      },
-      pull: () => {
-        let check;
-        return chunkPull(
-          game,
-          async () => {
-            const o = await open2();
-            check = o.stillValid;
-            return o;
-          },
-          () => check?.()
-        );
-      }
+    const pull = () => {
+      let check;
+      return chunkPull(
+        game,
+        async () => {
+          const o = await open2();
+          check = o.stillValid;
+          return o;
+        },
+        () => check?.()
+      );
     };
+    return { elementType, iterate: () => pulled(pull()), pull };
   }
   /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
   async byRuntimeType(value, elementType) {
@@ -10745,23 +10730,13 @@ var Compiler = class {
       }
       return from(isDo ? 1 : 0);
     };
-    return () => this.scoped(() => this.targeting(s, () => runInit(0)));
+    return () => this.scoped(() => this.loopTarget(s, () => runInit(0)));
   }
   /**
-   * Runs `fn` (a loop body's binding, or a foreach's run) with the loop as the target of the
-   * break and continue in it, as the binder and the interpreter have it.
+   * Runs `fn` with the loop as the target of the break and continue in it, as the binder and the
+   * interpreter have it: a loop body's binding, a foreach's run, a loop's passes.
    */
-  async loopTarget(node, fn) {
-    const targets = this.it.statements.frame.targets;
-    targets.push({ k: "loop", node });
-    try {
-      return await fn();
-    } finally {
-      targets.pop();
-    }
-  }
-  /** The loop is what break and continue inside it target (for the interpreter's nodes in it). */
-  targeting(node, fn) {
+  loopTarget(node, fn) {
     const targets = this.it.statements.frame.targets;
     targets.push({ k: "loop", node });
     return andFinally(fn, () => {
@@ -10777,7 +10752,7 @@ var Compiler = class {
     const it = this.it;
     const name2 = s.name.name;
     const delegatedBefore = this.stats.delegated;
-    const body2 = await this.inCompileScope(() => {
+    const body2 = await this.inCompileScope(async () => {
       it.locals.set(name2, {
         type,
         value: NULL,
@@ -10792,7 +10767,6 @@ var Compiler = class {
     const run2 = async (source) => {
       let result = NORMAL;
       const outer = it.locals;
-      const p = pullOf(source);
       const only = new LocalScope(outer);
       const kept = {
         type,
@@ -10817,29 +10791,17 @@ var Compiler = class {
         it.locals = scope;
         return restoring(it, outer, body2);
       };
-      for (; ; ) {
-        let x = p.next();
-        if (isPromise(x)) x = await x;
-        if (x === END) return result;
-        let c;
-        try {
-          c = element(x);
-          if (isPromise(c)) c = await c;
-        } catch (e) {
-          try {
-            await p.close();
-          } catch {
-          }
-          throw e;
-        }
-        if (c.k === "break" || c.k === "return") {
-          if (c.k === "return") result = c;
-          await p.close();
-          return result;
-        }
-      }
+      const ends = (c) => {
+        if (c.k === "return") result = c;
+        return c.k === "break" || c.k === "return";
+      };
+      await eachOf(source, (x) => {
+        const c = element(x);
+        return isPromise(c) ? c.then(ends) : ends(c);
+      });
+      return result;
     };
-    return (source) => this.loopTarget(s, () => run2(source));
+    return async (source) => this.loopTarget(s, () => run2(source));
   }
   /**
    * A lambda's expression body for these parameters, compiled in a scope like the one each call

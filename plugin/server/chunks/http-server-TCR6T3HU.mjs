@@ -11,7 +11,7 @@ import {
 } from "./chunk-6FO3ATX4.mjs";
 import {
   createServer
-} from "./chunk-IF5SX2S3.mjs";
+} from "./chunk-KGAYGC4F.mjs";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   JSONRPCMessageSchema,
