@@ -290,6 +290,12 @@ add(
   'Game.Crowd.LazyRuns = 0; var s = Game.Crowd.Lazy.Sum() + Game.Crowd.Lazy.Max(); s * 10 + Game.Crowd.LazyRuns',
   'var q = Game.Crowd.Hps.Where(h => h > 50); Game.Crowd.Hps.Add(99); var c = q.Count(); Game.Crowd.Hps.Remove(99); c',
   'var q = Game.Crowd.Squad.Where(c => c.Hp > 50); Game.Crowd.Squad[0].Hp = 60; var r = q.Count(); Game.Crowd.Squad[0].Hp = 11; r',
+  // an overflow stops Sum and Average at the element that caused it: later selectors never run
+  'int n = 0; try { new[] { int.MaxValue, 1, 2 }.Sum(x => { n++; return x; }); } catch (OverflowException) { } n',
+  'int n = 0; try { new[] { 1, int.MaxValue, 3, 4 }.Select(x => { n++; return x; }).Sum(); } catch (OverflowException) { } n',
+  'int n = 0; try { new[] { long.MaxValue, 1L, 2L }.Average(x => { n++; return x; }); } catch (OverflowException) { } n',
+  'int n = 0; try { new[] { decimal.MaxValue, 1m, 2m }.Sum(x => { n++; return x; }); } catch (OverflowException) { } n',
+  'int n = 0; var s = new int?[] { 1, null, 2 }.Average(x => { n++; return x; }); n * 10 + (int)s',
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -59,81 +59,105 @@ const decimalValue = (d: DecimalValue): EvalValue => ({
   bits: bitsFromDecimal(d),
 });
 
-function decimalSum(values: readonly EvalValue[]): DecimalValue {
-  let s = decimalFromBigInt(0n);
-  for (const v of values) if (v.kind !== 'null') s = sem(() => decimalAdd(s, decimalOf(v)));
-  return s;
-}
-
 function numberOf(v: EvalValue): number | bigint {
   if (v.kind === 'number') return v.value;
   if (v.kind === 'enum') return v.value;
   throw new Error(`not a number: ${v.kind}`);
 }
 
-export function sum(values: readonly EvalValue[], kind: AggregateKind): EvalValue {
+/**
+ * Sum or Average folded element by element, as Enumerable's loops do: an overflow throws at the
+ * element that caused it, so the elements after it are never enumerated (nor their selector
+ * called).
+ */
+export interface Accumulator {
+  add(v: EvalValue): void;
+  result(): EvalValue;
+}
+
+const INT_MAX = 2147483647;
+const INT_MIN = -2147483648;
+const LONG_MAX = 9223372036854775807n;
+const LONG_MIN = -9223372036854775808n;
+
+export function summing(kind: AggregateKind): Accumulator {
   switch (kind) {
     case 'int': {
       let s = 0;
-      for (const v of values) {
-        if (v.kind === 'null') continue;
-        s += Number(numberOf(v));
-        if (s > 2147483647 || s < -2147483648) throw OVERFLOW();
-      }
-      return num('int', s);
+      return {
+        add(v) {
+          if (v.kind === 'null') return;
+          s += Number(numberOf(v));
+          if (s > INT_MAX || s < INT_MIN) throw OVERFLOW();
+        },
+        result: () => num('int', s),
+      };
     }
     case 'long': {
       let s = 0n;
-      for (const v of values) {
-        if (v.kind === 'null') continue;
-        s += BigInt(numberOf(v));
-        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
-      }
-      return num('long', s);
+      return {
+        add(v) {
+          if (v.kind === 'null') return;
+          s += BigInt(numberOf(v));
+          if (s > LONG_MAX || s < LONG_MIN) throw OVERFLOW();
+        },
+        result: () => num('long', s),
+      };
     }
     case 'float':
     case 'double': {
       let s = 0;
-      for (const v of values) if (v.kind !== 'null') s += Number(numberOf(v));
-      return num(kind, kind === 'float' ? Math.fround(s) : s);
+      return {
+        add(v) {
+          if (v.kind !== 'null') s += Number(numberOf(v));
+        },
+        result: () => num(kind, kind === 'float' ? Math.fround(s) : s),
+      };
     }
-    case 'decimal':
-      return decimalValue(decimalSum(values));
+    case 'decimal': {
+      let s = decimalFromBigInt(0n);
+      return {
+        add(v) {
+          if (v.kind !== 'null') s = sem(() => decimalAdd(s, decimalOf(v)));
+        },
+        result: () => decimalValue(s),
+      };
+    }
   }
 }
 
-export function average(
-  values: readonly EvalValue[],
-  kind: AggregateKind,
-  nullable: boolean,
-): EvalValue {
-  const present = values.filter((v) => v.kind !== 'null');
-  if (present.length === 0) {
-    if (nullable) return NULL;
-    throw NO_ELEMENTS();
-  }
-  switch (kind) {
-    case 'int':
-    case 'long': {
-      let s = 0n;
-      for (const v of present) {
-        s += BigInt(numberOf(v));
-        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
+/** Average: nulls skipped; none left is null for a nullable overload, else no elements. */
+export function averaging(kind: AggregateKind, nullable: boolean): Accumulator {
+  const total = summing(kind === 'int' ? 'long' : kind === 'float' ? 'double' : kind);
+  let count = 0;
+  return {
+    add(v) {
+      if (v.kind === 'null') return;
+      total.add(v);
+      count++;
+    },
+    result() {
+      if (count === 0) {
+        if (nullable) return NULL;
+        throw NO_ELEMENTS();
       }
-      return num('double', Number(s) / present.length);
-    }
-    case 'float':
-    case 'double': {
-      let s = 0;
-      for (const v of present) s += Number(numberOf(v));
-      const avg = s / present.length;
-      return num(kind, kind === 'float' ? Math.fround(avg) : avg);
-    }
-    case 'decimal': {
-      const count = decimalFromBigInt(BigInt(present.length));
-      return decimalValue(sem(() => decimalDivide(decimalSum(present), count)));
-    }
-  }
+      const s = total.result();
+      switch (kind) {
+        case 'int':
+        case 'long':
+          return num('double', Number(numberOf(s)) / count);
+        case 'float':
+        case 'double': {
+          const avg = Number(numberOf(s)) / count;
+          return num(kind, kind === 'float' ? Math.fround(avg) : avg);
+        }
+        case 'decimal': {
+          const n = decimalFromBigInt(BigInt(count));
+          return decimalValue(sem(() => decimalDivide(decimalOf(s), n)));
+        }
+      }
+    },
+  };
 }
 
 /** Min or Max of numbers of one kind (`numeric` says which), with .NET's NaN rules. */

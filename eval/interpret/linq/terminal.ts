@@ -10,13 +10,14 @@ import type { TypeHandle } from '../../runtime.js';
 import { VOID, bool, num, type EvalValue } from '../../values.js';
 import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
 import type { Operand } from '../operand.js';
+import type { Maybe } from '../maybe.js';
 import { eachOf } from '../sequences.js';
 import type { SType } from '../type-facts.js';
 import {
-  average,
+  averaging,
   extremum,
   NO_ELEMENTS,
-  sum,
+  summing,
   sumOverload,
   type AggregateKind,
 } from './aggregates.js';
@@ -213,22 +214,26 @@ export class Terminal {
 
   private async selected(c: LinqCall, selector: BoundFn | undefined): Promise<EvalValue[]> {
     const out: EvalValue[] = [];
-    const call = selector && (selector.call.fast ?? selector.call);
-    await eachOf(c.source, (x) => {
-      if (!call) {
-        out.push(x);
-        return false;
-      }
-      const v = call([x]);
-      if (v instanceof Promise)
-        return v.then((r) => {
-          out.push(r);
-          return false;
-        });
-      out.push(v);
-      return false;
-    });
+    await this.eachSelected(c, selector, (v) => void out.push(v));
     return out;
+  }
+
+  /** Each element (through `selector`, when given) to `visit`, in order, as it is enumerated. */
+  private eachSelected(
+    c: LinqCall,
+    selector: BoundFn | undefined,
+    visit: (v: EvalValue) => Maybe<void>,
+  ): Promise<void> {
+    const call = selector && (selector.call.fast ?? selector.call);
+    const visited = (v: EvalValue): Maybe<boolean> => {
+      const r = visit(v);
+      return r instanceof Promise ? r.then(() => false) : false;
+    };
+    return eachOf(c.source, (x) => {
+      if (!call) return visited(x);
+      const v = call([x]);
+      return v instanceof Promise ? v.then(visited) : visited(v);
+    });
   }
 
   private async sumOrAverage(c: LinqCall): Promise<Operand> {
@@ -269,18 +274,16 @@ export class Terminal {
       type = n.nullable ? await this.it.types.nullableOf(t) : t;
     }
     if (this.it.dry) return { type, value: VOID };
-    let values = await this.selected(c, selector);
+    const acc = c.name === 'Sum' ? summing(n.kind) : averaging(n.kind, n.nullable);
+    let add = (v: EvalValue): Maybe<void> => acc.add(v);
     if (selector && !this.it.facts.same(selector.type, valueType)) {
       const from = selector.type;
       const to = n.nullable ? await this.it.types.nullableOf(kindType) : kindType;
-      values = await Promise.all(
-        values.map(
-          async (v) => (await this.it.conversions.implicitly({ type: from, value: v }, to)).value,
-        ),
-      );
+      add = async (v) =>
+        acc.add((await this.it.conversions.implicitly({ type: from, value: v }, to)).value);
     }
-    const value = c.name === 'Sum' ? sum(values, n.kind) : average(values, n.kind, n.nullable);
-    return { type, value };
+    await this.eachSelected(c, selector, add);
+    return { type, value: acc.result() };
   }
 
   private async minMax(c: LinqCall): Promise<Operand> {
