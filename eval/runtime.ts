@@ -4,7 +4,7 @@
 // fake. Two halves: metadata (types and members, no side effects, safe while binding) and game
 // access (reads, writes, invokes: only while evaluating).
 
-import type { EvalValue } from './values.js';
+import type { ElementColumn, EvalValue } from './values.js';
 
 /** A type as the runtime knows it. Opaque to the evaluator but for the fields below. */
 export interface TypeHandle {
@@ -205,7 +205,7 @@ export interface GameAccess {
    * `count` elements from `index` (flat, row-major) in one read, when the runtime can: what
    * foreach and LINQ use over arrays and List<T> storage. Absent: one readElement each.
    */
-  readElements?(array: EvalValue, index: number, count: number): Promise<EvalValue[]>;
+  readElements?(array: EvalValue, index: number, count: number): Promise<ElementColumn>;
   writeElement(array: EvalValue, index: number, value: EvalValue): Promise<void>;
   newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue>;
   /** The text of a game string (bounded: `maxChars` with a clipping note left to the caller). */

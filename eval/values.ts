@@ -78,3 +78,28 @@ export function num(type: NumericKind, value: number | bigint): EvalValue {
 export function str(text: string): EvalValue {
   return { kind: 'string', text };
 }
+
+/**
+ * Elements read in bulk (GameAccess.readElements), each made a value only when it is asked for:
+ * a runtime keeps 10,000 references as 10,000 numbers, not 20,000 objects that the garbage
+ * collector copies over and over while a loop runs through them.
+ */
+export interface ElementColumn {
+  readonly length: number;
+  /** Element `i` (a new value at each call: elements have no identity of their own). */
+  at(i: number): EvalValue;
+  /** Element `i`'s object id when it is a class instance or array (kind 'object'), else undefined. */
+  objectId(i: number): number | undefined;
+}
+
+/** Values already made, as a column. */
+export function columnOf(values: readonly EvalValue[]): ElementColumn {
+  return {
+    length: values.length,
+    at: (i) => values[i]!,
+    objectId: (i) => {
+      const v = values[i]!;
+      return v.kind === 'object' ? v.ref.id : undefined;
+    },
+  };
+}

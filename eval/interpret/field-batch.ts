@@ -13,7 +13,7 @@ import type {
   MethodDescriptor,
   TypeHandle,
 } from '../runtime.js';
-import type { EvalValue } from '../values.js';
+import { columnOf, type ElementColumn, type EvalValue } from '../values.js';
 
 const NO_OUT = { virtual: false, outThis: false, outArgs: false } as const;
 /** BindingFlags.Instance | Public | NonPublic. */
@@ -26,9 +26,17 @@ const INSTANCE_FIELDS = 4 | 16 | 32;
  */
 const converters = new WeakMap<object, Map<string, EvalValue>>();
 
+/**
+ * Element types of the arrays read, by array id, per connection: an array's type never changes
+ * and the debugger never gives a second object the same id. Bounded: past 10,000 it starts over.
+ */
+const arrayTypes = new WeakMap<object, Map<number, string>>();
+const MAX_ARRAY_TYPES = 10_000;
+
 export class FieldBatch {
   private readonly methods = new Map<string, Promise<MethodDescriptor>>();
   private readonly kept: Map<string, EvalValue> | undefined;
+  private readonly elementTypes: Map<number, string> | undefined;
 
   constructor(
     private readonly md: MetadataProvider,
@@ -40,6 +48,9 @@ export class FieldBatch {
       let kept = converters.get(connection);
       if (!kept) converters.set(connection, (kept = new Map<string, EvalValue>()));
       this.kept = kept;
+      let types = arrayTypes.get(connection);
+      if (!types) arrayTypes.set(connection, (types = new Map<number, string>()));
+      this.elementTypes = types;
     }
   }
 
@@ -86,7 +97,7 @@ export class FieldBatch {
     start: number,
     count: number,
     field: FieldDescriptor,
-  ): Promise<EvalValue[]> {
+  ): Promise<ElementColumn> {
     const declaring = field.declaringType;
     const object = await this.type('System.Object');
     const getter = await this.converter(declaring, field, object);
@@ -108,8 +119,10 @@ export class FieldBatch {
     }
     const out = this.game.readElements
       ? await this.game.readElements(values, 0, count)
-      : await Promise.all(
-          Array.from({ length: count }, (_, i) => this.game.readElement(values, i)),
+      : columnOf(
+          await Promise.all(
+            Array.from({ length: count }, (_, i) => this.game.readElement(values, i)),
+          ),
         );
     if (out.length !== count) throw new Error('a short read');
     return out;
@@ -173,6 +186,19 @@ export class FieldBatch {
     return getter;
   }
 
+  /** The key of an array's element type ('' when it has none). */
+  private async elementTypeKey(array: EvalValue): Promise<string> {
+    const id = array.kind === 'object' ? array.ref.id : undefined;
+    const known = id === undefined ? undefined : this.elementTypes?.get(id);
+    if (known !== undefined) return known;
+    const key = (await this.md.describe(await this.game.typeOf(array))).elementType?.key ?? '';
+    if (id !== undefined && this.elementTypes) {
+      if (this.elementTypes.size >= MAX_ARRAY_TYPES) this.elementTypes.clear();
+      this.elementTypes.set(id, key);
+    }
+    return key;
+  }
+
   /**
    * The elements as a `declaring[]` (ConvertAll's TInput[]): the storage itself when it is one
    * and holds just them (a List<T> filled to its capacity), else a copy of them.
@@ -183,8 +209,7 @@ export class FieldBatch {
     count: number,
     declaring: TypeHandle,
   ): Promise<EvalValue> {
-    const type = await this.md.describe(await this.game.typeOf(array));
-    if (start === 0 && type.elementType?.key === declaring.key) {
+    if (start === 0 && (await this.elementTypeKey(array)) === declaring.key) {
       const [length] = await this.game.arrayLengths(array);
       if (length === count) return array;
     }

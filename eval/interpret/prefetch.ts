@@ -9,7 +9,7 @@
 // are reads, not the program's effects.
 
 import type { FieldDescriptor, GameAccess, MetadataProvider } from '../runtime.js';
-import type { EvalValue } from '../values.js';
+import type { ElementColumn, EvalValue } from '../values.js';
 import type { Budget } from './budget.js';
 import { FieldBatch } from './field-batch.js';
 
@@ -36,16 +36,16 @@ const BATCHED_KINDS = new Set([
 
 interface FieldReads {
   /** The whole chunk's values by invokes, or undefined when they are read per element. */
-  readonly all: Promise<EvalValue[] | undefined>;
+  readonly all: Promise<ElementColumn | undefined>;
   readonly each: Promise<EvalValue>[];
   /** The whole chunk's values once `all` has them (what readFieldNow answers from). */
-  values?: readonly EvalValue[];
+  values?: ElementColumn;
 }
 
 interface Chunk {
   readonly array: EvalValue;
   readonly start: number;
-  readonly elements: readonly EvalValue[];
+  readonly elements: ElementColumn;
   /** Per field handle: the chunk's batched read, and the read of each element asked for, by index. */
   readonly reads: Map<unknown, FieldReads>;
   /** The index last found: a loop asks for its elements in order. */
@@ -71,21 +71,22 @@ export function prefetching(
   let found: Chunk | undefined;
   /**
    * The index of object `target` in the newest chunk that holds it (that chunk left in
-   * `found`), or -1: by identity at the chunk's cursor or just after it (a loop's next element,
-   * no lookup), else by id.
+   * `found`), or -1: at the chunk's cursor or just after it (a loop's next element, no
+   * lookup), else by a map of the chunk's ids.
    */
   const locate = (target: EvalValue & { kind: 'object' }): number => {
     if (budget.gameEffects !== effects) {
       effects = budget.gameEffects;
       chunks = [];
     }
+    const id = target.ref.id;
     for (let k = chunks.length - 1; k >= 0; k--) {
       const c = chunks[k]!;
-      if (c.elements[c.cursor] === target) {
+      if (c.elements.objectId(c.cursor) === id) {
         found = c;
         return c.cursor;
       }
-      if (c.elements[c.cursor + 1] === target) {
+      if (c.cursor + 1 < c.elements.length && c.elements.objectId(c.cursor + 1) === id) {
         found = c;
         return ++c.cursor;
       }
@@ -95,11 +96,11 @@ export function prefetching(
       if (!c.positions) {
         c.positions = new Map();
         for (let i = 0; i < c.elements.length; i++) {
-          const e = c.elements[i]!;
-          if (e.kind === 'object') c.positions.set(e.ref.id, i);
+          const e = c.elements.objectId(i);
+          if (e !== undefined) c.positions.set(e, i);
         }
       }
-      const i = c.positions.get(target.ref.id);
+      const i = c.positions.get(id);
       if (i !== undefined) {
         found = c;
         c.cursor = i;
@@ -114,7 +115,8 @@ export function prefetching(
 
   const batchable = async (chunk: Chunk, field: FieldDescriptor): Promise<boolean> => {
     if (unbatchable.has(field.handle) || chunk.elements.length < BATCH_AT_LEAST) return false;
-    if (!chunk.elements.every((e) => e.kind === 'object')) return false;
+    for (let i = 0; i < chunk.elements.length; i++)
+      if (chunk.elements.objectId(i) === undefined) return false;
     const d = await md.describe(field.type);
     return d.kind === 'enum' || BATCHED_KINDS.has(d.fullName);
   };
@@ -122,7 +124,7 @@ export function prefetching(
   const readAll = async (
     chunk: Chunk,
     field: FieldDescriptor,
-  ): Promise<EvalValue[] | undefined> => {
+  ): Promise<ElementColumn | undefined> => {
     if (!(await batchable(chunk, field))) return undefined;
     try {
       return await batch.read(chunk.array, chunk.start, chunk.elements.length, field);
@@ -158,8 +160,7 @@ export function prefetching(
       const end = Math.min(chunk.elements.length, index + PREFETCH_WINDOW);
       for (let i = index; i < end; i++) {
         if (each[i]) continue;
-        const e = chunk.elements[i]!;
-        const p = all.then((vs) => vs?.[i] ?? game.readField(e, field));
+        const p = all.then((vs) => vs?.at(i) ?? game.readField(chunk.elements.at(i), field));
         p.catch(() => undefined);
         each[i] = p;
       }
@@ -169,12 +170,12 @@ export function prefetching(
   overrides.readFieldNow = (target: EvalValue, field: FieldDescriptor): EvalValue | undefined => {
     if (target.kind !== 'object') return undefined;
     const index = locate(target);
-    return index < 0 ? undefined : found!.reads.get(field.handle)?.values?.[index];
+    return index < 0 ? undefined : found!.reads.get(field.handle)?.values?.at(index);
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
       const values = await readElements(array, index, count);
-      if (values.some((v) => v.kind === 'object')) {
+      if (hasObjects(values)) {
         if (budget.gameEffects !== effects) {
           effects = budget.gameEffects;
           chunks = [];
@@ -192,4 +193,9 @@ export function prefetching(
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
+}
+
+function hasObjects(values: ElementColumn): boolean {
+  for (let i = 0; i < values.length; i++) if (values.objectId(i) !== undefined) return true;
+  return false;
 }

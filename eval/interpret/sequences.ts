@@ -12,7 +12,7 @@ import {
   type GameAccess,
   type TypeHandle,
 } from '../runtime.js';
-import { num, type EvalValue } from '../values.js';
+import { columnOf, num, type ElementColumn, type EvalValue } from '../values.js';
 import { CompileError, ManagedException, Messages } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { LocalScope } from './local-scope.js';
@@ -109,7 +109,7 @@ function chunkPull(
   let array: EvalValue | undefined;
   let total = -1;
   let read = 0;
-  let buffer: readonly EvalValue[] = [];
+  let buffer: ElementColumn = columnOf([]);
   let at = 0;
   let started = false;
   const fill = async (): Promise<EvalValue | typeof END> => {
@@ -118,14 +118,14 @@ function chunkPull(
     const count = Math.min(CHUNK, total - read);
     buffer = game.readElements
       ? await game.readElements(array!, read, count)
-      : [await game.readElement(array!, read)];
+      : columnOf([await game.readElement(array!, read)]);
     at = 0;
     read += buffer.length;
     if (buffer.length === 0) return END;
-    return buffer[at++]!;
+    return buffer.at(at++);
   };
   const element = (): Maybe<EvalValue | typeof END> =>
-    at < buffer.length ? buffer[at++]! : fill();
+    at < buffer.length ? buffer.at(at++) : fill();
   return {
     next: () => {
       if (started && afterEach) {

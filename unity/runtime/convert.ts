@@ -3,7 +3,7 @@
 // object slot) becomes the primitive itself; enums and decimals get their own kinds.
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
-import type { EvalValue, NumericKind } from '../../eval/values.js';
+import type { ElementColumn, EvalValue, NumericKind } from '../../eval/values.js';
 import { primitiveKindOfName } from '../../eval/index.js';
 import type { FieldDescriptor, TypeDescriptor, TypeHandle } from '../../eval/runtime.js';
 
@@ -58,15 +58,10 @@ interface Enclosing {
   boxed: () => Promise<boolean | undefined>;
 }
 
-/**
- * A wire value for the evaluator. `slot`, when known, is the declared type of where the value
- * came from (a field, a return type, an element type): it tells whether an outermost struct
- * arrived boxed.
- */
 /** The wire values that need no metadata: anything but a struct and its back references. */
 type PlainWire = Exclude<Value, { kind: 'valuetype' | 'parent_vtype' | 'type' | 'fixed_array' }>;
 
-export function isPlainWire(v: Value): v is PlainWire {
+function isPlainWire(v: Value): v is PlainWire {
   return (
     v.kind !== 'valuetype' &&
     v.kind !== 'parent_vtype' &&
@@ -75,11 +70,8 @@ export function isPlainWire(v: Value): v is PlainWire {
   );
 }
 
-/**
- * A wire value that needs no metadata, decoded at once: a bulk read of 10,000 references costs no
- * promise per element this way.
- */
-export function plainFromWire(v: PlainWire): EvalValue {
+/** A wire value that needs no metadata, decoded at once. */
+function plainFromWire(v: PlainWire): EvalValue {
   switch (v.kind) {
     case 'null':
       return { kind: 'null' };
@@ -108,6 +100,77 @@ export function plainFromWire(v: PlainWire): EvalValue {
   }
 }
 
+/** Codes of a column's elements: these, then a numeric kind's index in NUMERIC_CODES. */
+const Code = { Null: 0, Object: 1, String: 2, False: 3, True: 4, Numbers: 5 } as const;
+const NUMERIC_CODES: readonly Value['kind'][] = [
+  'i1',
+  'u1',
+  'i2',
+  'u2',
+  'i4',
+  'u4',
+  'char',
+  'r4',
+  'r8',
+];
+const NUMERIC_OF_CODE = NUMERIC_CODES.map((k) => wireToNumeric[k]!);
+const codeOfWire = new Map<Value['kind'], number>(NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i]));
+
+/**
+ * A bulk read's wire values as a compact column (a code and a number per element), or undefined
+ * when one of them is not a null, reference, bool or 32-bit-or-smaller number (longs, structs:
+ * decoded one by one instead).
+ */
+export function columnFromWire(values: readonly Value[]): ElementColumn | undefined {
+  const n = values.length;
+  const codes = new Uint8Array(n);
+  const data = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v.kind === 'object' || v.kind === 'string') {
+      codes[i] = v.kind === 'object' ? Code.Object : Code.String;
+      data[i] = v.objectId;
+    } else if (v.kind === 'bool') {
+      codes[i] = v.value ? Code.True : Code.False;
+    } else if (v.kind !== 'null') {
+      const code = codeOfWire.get(v.kind);
+      if (code === undefined) return undefined;
+      codes[i] = code;
+      data[i] = (v as { value: number }).value;
+    } // else Code.Null, which is 0
+  }
+  return {
+    length: n,
+    at(i: number): EvalValue {
+      const code = codes[i]!;
+      switch (code) {
+        case Code.Null:
+          return NULL_VALUE;
+        case Code.Object:
+          return { kind: 'object', ref: { id: data[i]! } };
+        case Code.String:
+          return { kind: 'string', ref: { id: data[i]! } };
+        case Code.False:
+          return FALSE_VALUE;
+        case Code.True:
+          return TRUE_VALUE;
+        default:
+          return { kind: 'number', type: NUMERIC_OF_CODE[code - Code.Numbers]!, value: data[i]! };
+      }
+    },
+    objectId: (i) => (codes[i] === Code.Object ? data[i] : undefined),
+  };
+}
+
+const NULL_VALUE: EvalValue = { kind: 'null' };
+const FALSE_VALUE: EvalValue = { kind: 'bool', value: false };
+const TRUE_VALUE: EvalValue = { kind: 'bool', value: true };
+
+/**
+ * A wire value for the evaluator. `slot`, when known, is the declared type of where the value
+ * came from (a field, a return type, an element type): it tells whether an outermost struct
+ * arrived boxed.
+ */
 export function fromWire(
   v: Value,
   names: TypeNames,

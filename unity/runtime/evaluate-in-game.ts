@@ -12,7 +12,6 @@ import {
 } from '../../eval/index.js';
 import type { OperationContext } from '../session/session.js';
 import { connectionPart } from '../session/game-connection.js';
-import { typeIdOf } from './convert.js';
 import { SessionGameAccess } from './game-access.js';
 import { metadataFor, type GameMetadata } from './game-metadata.js';
 import { unityBuiltins, type LastValue } from './builtins.js';
@@ -104,7 +103,7 @@ async function constructedTypeId(
   rank: number,
 ): Promise<number> {
   const conn = ctx.conn;
-  const typeObject = (t: TypeHandle) => conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(t) });
+  const typeObject = (t: TypeHandle) => metadata.typeObjectId(t);
   const typeOfObject = async (v: { kind: string; ref?: { id: number } }) =>
     conn.send('OBJECT_REF.GET_TYPE', { objectId: v.ref!.id });
   if (kind === 'array') {

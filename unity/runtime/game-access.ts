@@ -11,6 +11,7 @@ import {
   type ArrayLength,
   type Value,
 } from '../../sdb-protocol/index.js';
+import { columnOf } from '../../eval/index.js';
 import {
   GameExceptionError,
   type FieldDescriptor,
@@ -20,10 +21,11 @@ import {
   type MethodDescriptor,
   type TypeHandle,
 } from '../../eval/runtime.js';
-import type { EvalValue } from '../../eval/values.js';
+import type { ElementColumn, EvalValue } from '../../eval/values.js';
 import { UnityError } from '../errors.js';
+import { connectionPart } from '../session/game-connection.js';
 import type { OperationContext } from '../session/session.js';
-import { fromWire, isPlainWire, plainFromWire, typeIdOf } from './convert.js';
+import { columnFromWire, fromWire, handleOf, typeIdOf } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
 import { ObservedWrites } from './observed-writes.js';
 
@@ -69,7 +71,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
         );
       if (!getter || !run)
         throw new Error('RuntimeHelpers.RunClassConstructor(RuntimeTypeHandle) is not available');
-      const typeObject = await this.conn.send('TYPE.GET_OBJECT', { typeId });
+      const typeObject = await this.metadata.typeObjectId(type);
       const handle = await this.ctx.invoke(getter.handle as number, Values.object(typeObject), [], {
         virtual: true,
       });
@@ -219,15 +221,15 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     }
   }
 
-  /** GET_LENGTH replies by array id (an array's shape never changes). */
-  private readonly shapes = new Map<number, Promise<ArrayLength>>();
-
   private shapeOf(array: EvalValue): Promise<ArrayLength> {
     if (array.kind !== 'object') throw new Error('not an array');
-    let p = this.shapes.get(array.ref.id);
+    const shapes = this.ctx.connection.part(ARRAY_SHAPES);
+    let p = shapes.get(array.ref.id);
     if (!p) {
       p = this.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: array.ref.id });
-      this.shapes.set(array.ref.id, p);
+      p.catch(() => shapes.delete(array.ref.id));
+      if (shapes.size >= MAX_SHAPES) shapes.clear();
+      shapes.set(array.ref.id, p);
     }
     return p;
   }
@@ -252,22 +254,19 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
   }
 
   /** `count` elements from `index` in one ARRAY_REF.GET_VALUES (foreach and LINQ read so). */
-  async readElements(array: EvalValue, index: number, count: number): Promise<EvalValue[]> {
+  async readElements(array: EvalValue, index: number, count: number): Promise<ElementColumn> {
     if (array.kind !== 'object') throw new Error('not an array');
     const values = await this.conn.send('ARRAY_REF.GET_VALUES', {
       arrayId: array.ref.id,
       index,
       count,
     });
-    // references and numbers (what a bulk read mostly is) decode without a promise each
-    const plain: EvalValue[] = [];
-    for (const v of values) {
-      if (!isPlainWire(v)) break;
-      plain.push(plainFromWire(v));
-    }
-    if (plain.length === values.length) return plain;
+    // references and numbers (what a bulk read mostly is) are kept as a column of numbers,
+    // made values one at a time as the loop reaches them
+    const column = columnFromWire(values);
+    if (column) return column;
     const elementType = () => this.elementTypeOf(array);
-    return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
+    return columnOf(await Promise.all(values.map((v) => fromWire(v, this.metadata, elementType))));
   }
 
   /** Element types of arrays written to, by array id (an array's type never changes). */
@@ -298,7 +297,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
   }
 
   async newArray(element: TypeHandle, lengths: readonly number[]): Promise<EvalValue> {
-    const typeObject = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(element) });
+    const typeObject = await this.metadata.typeObjectId(element);
     const array = await this.createArray(typeObject, lengths);
     if (array.kind === 'object') this.made.add(array.ref.id);
     return array;
@@ -320,9 +319,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     if (lengths.length === 1) {
       lengthArg = Values.i4(lengths[0]!);
     } else {
-      const intType = await this.conn.send('TYPE.GET_OBJECT', {
-        typeId: await this.type('System.Int32'),
-      });
+      const intType = await this.metadata.typeObjectId(handleOf(await this.type('System.Int32')));
       const ints = (await this.createArray(intType, [lengths.length])) as { ref: { id: number } };
       await this.conn.send('ARRAY_REF.SET_VALUES', {
         arrayId: ints.ref.id,
@@ -362,6 +359,16 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     return { one: found.one, many: found.many };
   }
 }
+
+/**
+ * GET_LENGTH replies by array id, per connection: an array's shape never changes and the agent
+ * never gives a second object the same id. Bounded: past MAX_SHAPES it starts over.
+ */
+const ARRAY_SHAPES = connectionPart(
+  'array shapes',
+  () => new Map<number, Promise<ArrayLength>>(),
+);
+const MAX_SHAPES = 50_000;
 
 /** Array.CreateInstance's overloads per connection (its metadata). */
 const createInstanceMethods = new WeakMap<GameMetadata, Promise<{ one: number; many: number }>>();

@@ -55,6 +55,10 @@ export class GameMetadata implements MetadataProvider, TypeNames {
   private readonly fieldLists = new Map<string, Promise<FieldDescriptor[]>>();
   private readonly interfaceLists = new Map<string, Promise<TypeHandle[]>>();
   private readonly named = new Map<string, TypeHandle[]>();
+  /** Generic method instances, by `method<args>` (an instance's id never changes). */
+  private readonly instances = new Map<string, Promise<MethodDescriptor>>();
+  /** System.Type objects by type id: the runtime keeps each for good once made. */
+  private readonly typeObjects = new Map<number, Promise<number>>();
   /** Types whose static constructor has run (their statics read as C# sees them). */
   readonly initialized = new Set<string>();
   /** Closed generics and arrays seen so far, by `definition<args>` / `element[rank]`. */
@@ -404,7 +408,19 @@ export class GameMetadata implements MetadataProvider, TypeNames {
     return handleOf(id);
   }
 
-  async instantiateMethod(
+  /** The method instantiated with these type arguments, asked once per connection. */
+  instantiateMethod(method: MethodDescriptor, args: readonly TypeHandle[]): Promise<MethodDescriptor> {
+    const key = `${String(method.handle)}<${args.map((a) => a.key).join(',')}>`;
+    let p = this.instances.get(key);
+    if (!p) {
+      p = this.makeGenericMethod(method, args);
+      p.catch(() => this.instances.delete(key));
+      this.instances.set(key, p);
+    }
+    return p;
+  }
+
+  private async makeGenericMethod(
     method: MethodDescriptor,
     args: readonly TypeHandle[],
   ): Promise<MethodDescriptor> {
@@ -421,6 +437,21 @@ export class GameMetadata implements MetadataProvider, TypeNames {
       throw e;
     }
     return this.method(id);
+  }
+
+  /**
+   * The id of a type's System.Type object (TYPE.GET_OBJECT), asked once per connection: the
+   * runtime caches the object in its domain, so the id stays valid as long as the game runs.
+   */
+  typeObjectId(type: TypeHandle): Promise<number> {
+    const typeId = typeIdOf(type);
+    let p = this.typeObjects.get(typeId);
+    if (!p) {
+      p = this.conn.send('TYPE.GET_OBJECT', { typeId });
+      p.catch(() => this.typeObjects.delete(typeId));
+      this.typeObjects.set(typeId, p);
+    }
+    return p;
   }
 }
 

@@ -238,7 +238,7 @@ export abstract class GameValues implements WireSupport {
   }
 
   async typeObject(type: TypeHandle): Promise<EvalValue> {
-    const id = await this.conn.send('TYPE.GET_OBJECT', { typeId: typeIdOf(type) });
+    const id = await this.metadata.typeObjectId(type);
     return {
       kind: 'object',
       ref: { id },
