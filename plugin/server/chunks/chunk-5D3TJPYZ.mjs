@@ -5245,6 +5245,16 @@ function num(type, value) {
 function str(text) {
   return { kind: "string", text };
 }
+function columnOf(values) {
+  return {
+    length: values.length,
+    at: (i) => values[i],
+    objectId: (i) => {
+      const v = values[i];
+      return v.kind === "object" ? v.ref.id : void 0;
+    }
+  };
+}
 
 // eval/interpret/array-creation.ts
 var Arrays = class {
@@ -5477,18 +5487,18 @@ function decimalAddSub(d1, d2, subtract) {
   return alignedAdd(up, other.mantissa, flagsNegative, other.scale, differ);
 }
 function alignedAdd(a, b, negative, scale, differ) {
-  let sum2;
+  let sum;
   let sign = negative;
   if (differ) {
-    sum2 = a - b;
-    if (sum2 < 0n) {
-      sum2 = -sum2;
+    sum = a - b;
+    if (sum < 0n) {
+      sum = -sum;
       sign = !sign;
     }
   } else {
-    sum2 = a + b;
+    sum = a + b;
   }
-  const r = scaleResult(sum2, scale);
+  const r = scaleResult(sum, scale);
   return makeDecimal(sign, r.scale, r.mantissa);
 }
 function decimalAdd(a, b) {
@@ -9929,20 +9939,20 @@ function chunkPull(game, start, afterEach) {
   let array;
   let total = -1;
   let read2 = 0;
-  let buffer = [];
+  let buffer = columnOf([]);
   let at2 = 0;
   let started = false;
   const fill = async () => {
     if (total < 0) ({ array, total } = await start());
     if (read2 >= total) return END;
     const count = Math.min(CHUNK, total - read2);
-    buffer = game.readElements ? await game.readElements(array, read2, count) : [await game.readElement(array, read2)];
+    buffer = game.readElements ? await game.readElements(array, read2, count) : columnOf([await game.readElement(array, read2)]);
     at2 = 0;
     read2 += buffer.length;
     if (buffer.length === 0) return END;
-    return buffer[at2++];
+    return buffer.at(at2++);
   };
-  const element = () => at2 < buffer.length ? buffer[at2++] : fill();
+  const element = () => at2 < buffer.length ? buffer.at(at2++) : fill();
   return {
     next: () => {
       if (started && afterEach) {
@@ -11052,74 +11062,91 @@ var decimalValue = (d) => ({
   kind: "decimal",
   bits: bitsFromDecimal(d)
 });
-function decimalSum(values) {
-  let s = decimalFromBigInt(0n);
-  for (const v of values) if (v.kind !== "null") s = sem(() => decimalAdd(s, decimalOf(v)));
-  return s;
-}
 function numberOf(v) {
   if (v.kind === "number") return v.value;
   if (v.kind === "enum") return v.value;
   throw new Error(`not a number: ${v.kind}`);
 }
-function sum(values, kind) {
+var INT_MAX3 = 2147483647;
+var INT_MIN2 = -2147483648;
+var LONG_MAX2 = 9223372036854775807n;
+var LONG_MIN = -9223372036854775808n;
+function summing(kind) {
   switch (kind) {
     case "int": {
       let s = 0;
-      for (const v of values) {
-        if (v.kind === "null") continue;
-        s += Number(numberOf(v));
-        if (s > 2147483647 || s < -2147483648) throw OVERFLOW();
-      }
-      return num("int", s);
+      return {
+        add(v) {
+          if (v.kind === "null") return;
+          s += Number(numberOf(v));
+          if (s > INT_MAX3 || s < INT_MIN2) throw OVERFLOW();
+        },
+        result: () => num("int", s)
+      };
     }
     case "long": {
       let s = 0n;
-      for (const v of values) {
-        if (v.kind === "null") continue;
-        s += BigInt(numberOf(v));
-        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
-      }
-      return num("long", s);
+      return {
+        add(v) {
+          if (v.kind === "null") return;
+          s += BigInt(numberOf(v));
+          if (s > LONG_MAX2 || s < LONG_MIN) throw OVERFLOW();
+        },
+        result: () => num("long", s)
+      };
     }
     case "float":
     case "double": {
       let s = 0;
-      for (const v of values) if (v.kind !== "null") s += Number(numberOf(v));
-      return num(kind, kind === "float" ? Math.fround(s) : s);
-    }
-    case "decimal":
-      return decimalValue(decimalSum(values));
-  }
-}
-function average(values, kind, nullable) {
-  const present = values.filter((v) => v.kind !== "null");
-  if (present.length === 0) {
-    if (nullable) return NULL;
-    throw NO_ELEMENTS();
-  }
-  switch (kind) {
-    case "int":
-    case "long": {
-      let s = 0n;
-      for (const v of present) {
-        s += BigInt(numberOf(v));
-        if (s > 9223372036854775807n || s < -9223372036854775808n) throw OVERFLOW();
-      }
-      return num("double", Number(s) / present.length);
-    }
-    case "float":
-    case "double": {
-      let s = 0;
-      for (const v of present) s += Number(numberOf(v));
-      const avg = s / present.length;
-      return num(kind, kind === "float" ? Math.fround(avg) : avg);
+      return {
+        add(v) {
+          if (v.kind !== "null") s += Number(numberOf(v));
+        },
+        result: () => num(kind, kind === "float" ? Math.fround(s) : s)
+      };
     }
     case "decimal": {
-      const count = decimalFromBigInt(BigInt(present.length));
-      return decimalValue(sem(() => decimalDivide(decimalSum(present), count)));
+      let s = decimalFromBigInt(0n);
+      return {
+        add(v) {
+          if (v.kind !== "null") s = sem(() => decimalAdd(s, decimalOf(v)));
+        },
+        result: () => decimalValue(s)
+      };
     }
   }
+}
+function averaging(kind, nullable) {
+  const total = summing(kind === "int" ? "long" : kind === "float" ? "double" : kind);
+  let count = 0;
+  return {
+    add(v) {
+      if (v.kind === "null") return;
+      total.add(v);
+      count++;
+    },
+    result() {
+      if (count === 0) {
+        if (nullable) return NULL;
+        throw NO_ELEMENTS();
+      }
+      const s = total.result();
+      switch (kind) {
+        case "int":
+        case "long":
+          return num("double", Number(numberOf(s)) / count);
+        case "float":
+        case "double": {
+          const avg = Number(numberOf(s)) / count;
+          return num(kind, kind === "float" ? Math.fround(avg) : avg);
+        }
+        case "decimal": {
+          const n = decimalFromBigInt(BigInt(count));
+          return decimalValue(sem(() => decimalDivide(decimalOf(s), n)));
+        }
+      }
+    }
+  };
 }
 function extremum(values, kind, max, nullable) {
   let best;
@@ -11334,22 +11361,21 @@ var Terminal = class {
   }
   async selected(c, selector) {
     const out = [];
-    const call2 = selector && (selector.call.fast ?? selector.call);
-    await eachOf(c.source, (x) => {
-      if (!call2) {
-        out.push(x);
-        return false;
-      }
-      const v = call2([x]);
-      if (v instanceof Promise)
-        return v.then((r) => {
-          out.push(r);
-          return false;
-        });
-      out.push(v);
-      return false;
-    });
+    await this.eachSelected(c, selector, (v) => void out.push(v));
     return out;
+  }
+  /** Each element (through `selector`, when given) to `visit`, in order, as it is enumerated. */
+  eachSelected(c, selector, visit) {
+    const call2 = selector && (selector.call.fast ?? selector.call);
+    const visited = (v) => {
+      const r = visit(v);
+      return r instanceof Promise ? r.then(() => false) : false;
+    };
+    return eachOf(c.source, (x) => {
+      if (!call2) return visited(x);
+      const v = call2([x]);
+      return v instanceof Promise ? v.then(visited) : visited(v);
+    });
   }
   async sumOrAverage(c) {
     this.linq.arity(c, 0, 1);
@@ -11387,18 +11413,15 @@ var Terminal = class {
       type = n.nullable ? await this.it.types.nullableOf(t) : t;
     }
     if (this.it.dry) return { type, value: VOID };
-    let values = await this.selected(c, selector);
+    const acc = c.name === "Sum" ? summing(n.kind) : averaging(n.kind, n.nullable);
+    let add = (v) => acc.add(v);
     if (selector && !this.it.facts.same(selector.type, valueType)) {
       const from = selector.type;
       const to = n.nullable ? await this.it.types.nullableOf(kindType) : kindType;
-      values = await Promise.all(
-        values.map(
-          async (v) => (await this.it.conversions.implicitly({ type: from, value: v }, to)).value
-        )
-      );
+      add = async (v) => acc.add((await this.it.conversions.implicitly({ type: from, value: v }, to)).value);
     }
-    const value = c.name === "Sum" ? sum(values, n.kind) : average(values, n.kind, n.nullable);
-    return { type, value };
+    await this.eachSelected(c, selector, add);
+    return { type, value: acc.result() };
   }
   async minMax(c) {
     this.linq.arity(c, 0, 1);
@@ -13142,6 +13165,8 @@ function conditionDeclares(s) {
 var NO_OUT = { virtual: false, outThis: false, outArgs: false };
 var INSTANCE_FIELDS = 4 | 16 | 32;
 var converters = /* @__PURE__ */ new WeakMap();
+var arrayTypes = /* @__PURE__ */ new WeakMap();
+var MAX_ARRAY_TYPES = 1e4;
 var FieldBatch = class {
   constructor(md, game, connection) {
     this.md = md;
@@ -13150,12 +13175,16 @@ var FieldBatch = class {
       let kept = converters.get(connection);
       if (!kept) converters.set(connection, kept = /* @__PURE__ */ new Map());
       this.kept = kept;
+      let types = arrayTypes.get(connection);
+      if (!types) arrayTypes.set(connection, types = /* @__PURE__ */ new Map());
+      this.elementTypes = types;
     }
   }
   md;
   game;
   methods = /* @__PURE__ */ new Map();
   kept;
+  elementTypes;
   async type(name2) {
     const t = await this.md.findType(name2);
     if (!t) throw new Error(`the game has no ${name2}`);
@@ -13206,8 +13235,10 @@ var FieldBatch = class {
         [boxes, values, num2(count)]
       );
     }
-    const out = this.game.readElements ? await this.game.readElements(values, 0, count) : await Promise.all(
-      Array.from({ length: count }, (_, i) => this.game.readElement(values, i))
+    const out = this.game.readElements ? await this.game.readElements(values, 0, count) : columnOf(
+      await Promise.all(
+        Array.from({ length: count }, (_, i) => this.game.readElement(values, i))
+      )
     );
     if (out.length !== count) throw new Error("a short read");
     return out;
@@ -13265,13 +13296,24 @@ var FieldBatch = class {
     this.kept?.set(key2, getter);
     return getter;
   }
+  /** The key of an array's element type ('' when it has none). */
+  async elementTypeKey(array) {
+    const id = array.kind === "object" ? array.ref.id : void 0;
+    const known = id === void 0 ? void 0 : this.elementTypes?.get(id);
+    if (known !== void 0) return known;
+    const key2 = (await this.md.describe(await this.game.typeOf(array))).elementType?.key ?? "";
+    if (id !== void 0 && this.elementTypes) {
+      if (this.elementTypes.size >= MAX_ARRAY_TYPES) this.elementTypes.clear();
+      this.elementTypes.set(id, key2);
+    }
+    return key2;
+  }
   /**
    * The elements as a `declaring[]` (ConvertAll's TInput[]): the storage itself when it is one
    * and holds just them (a List<T> filled to its capacity), else a copy of them.
    */
   async segment(array, start, count, declaring2) {
-    const type = await this.md.describe(await this.game.typeOf(array));
-    if (start === 0 && type.elementType?.key === declaring2.key) {
+    if (start === 0 && await this.elementTypeKey(array) === declaring2.key) {
       const [length] = await this.game.arrayLengths(array);
       if (length === count) return array;
     }
@@ -13322,13 +13364,14 @@ function prefetching(game, md, budget, connection) {
       effects = budget.gameEffects;
       chunks = [];
     }
+    const id = target.ref.id;
     for (let k = chunks.length - 1; k >= 0; k--) {
       const c = chunks[k];
-      if (c.elements[c.cursor] === target) {
+      if (c.elements.objectId(c.cursor) === id) {
         found = c;
         return c.cursor;
       }
-      if (c.elements[c.cursor + 1] === target) {
+      if (c.cursor + 1 < c.elements.length && c.elements.objectId(c.cursor + 1) === id) {
         found = c;
         return ++c.cursor;
       }
@@ -13338,11 +13381,11 @@ function prefetching(game, md, budget, connection) {
       if (!c.positions) {
         c.positions = /* @__PURE__ */ new Map();
         for (let i2 = 0; i2 < c.elements.length; i2++) {
-          const e = c.elements[i2];
-          if (e.kind === "object") c.positions.set(e.ref.id, i2);
+          const e = c.elements.objectId(i2);
+          if (e !== void 0) c.positions.set(e, i2);
         }
       }
-      const i = c.positions.get(target.ref.id);
+      const i = c.positions.get(id);
       if (i !== void 0) {
         found = c;
         c.cursor = i;
@@ -13355,7 +13398,8 @@ function prefetching(game, md, budget, connection) {
   const unbatchable = /* @__PURE__ */ new Set();
   const batchable = async (chunk, field) => {
     if (unbatchable.has(field.handle) || chunk.elements.length < BATCH_AT_LEAST) return false;
-    if (!chunk.elements.every((e) => e.kind === "object")) return false;
+    for (let i = 0; i < chunk.elements.length; i++)
+      if (chunk.elements.objectId(i) === void 0) return false;
     const d = await md.describe(field.type);
     return d.kind === "enum" || BATCHED_KINDS.has(d.fullName);
   };
@@ -13392,8 +13436,7 @@ function prefetching(game, md, budget, connection) {
       const end = Math.min(chunk.elements.length, index + PREFETCH_WINDOW);
       for (let i = index; i < end; i++) {
         if (each[i]) continue;
-        const e = chunk.elements[i];
-        const p = all2.then((vs) => vs?.[i] ?? game.readField(e, field));
+        const p = all2.then((vs) => vs?.at(i) ?? game.readField(chunk.elements.at(i), field));
         p.catch(() => void 0);
         each[i] = p;
       }
@@ -13403,12 +13446,12 @@ function prefetching(game, md, budget, connection) {
   overrides.readFieldNow = (target, field) => {
     if (target.kind !== "object") return void 0;
     const index = locate2(target);
-    return index < 0 ? void 0 : found.reads.get(field.handle)?.values?.[index];
+    return index < 0 ? void 0 : found.reads.get(field.handle)?.values?.at(index);
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
       const values = await readElements(array, index, count);
-      if (values.some((v) => v.kind === "object")) {
+      if (hasObjects(values)) {
         if (budget.gameEffects !== effects) {
           effects = budget.gameEffects;
           chunks = [];
@@ -13426,6 +13469,10 @@ function prefetching(game, md, budget, connection) {
       return typeof v === "function" ? v.bind(target) : v;
     }
   });
+}
+function hasObjects(values) {
+  for (let i = 0; i < values.length; i++) if (values.objectId(i) !== void 0) return true;
+  return false;
 }
 
 // eval/interpret/switch-statement.ts
@@ -23247,6 +23294,63 @@ function plainFromWire(v) {
       return { kind: "pointer", address: v.address };
   }
 }
+var Code = { Null: 0, Object: 1, String: 2, False: 3, True: 4, Numbers: 5 };
+var NUMERIC_CODES = [
+  "i1",
+  "u1",
+  "i2",
+  "u2",
+  "i4",
+  "u4",
+  "char",
+  "r4",
+  "r8"
+];
+var NUMERIC_OF_CODE = NUMERIC_CODES.map((k) => wireToNumeric[k]);
+var codeOfWire = new Map(NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i]));
+function columnFromWire(values) {
+  const n = values.length;
+  const codes = new Uint8Array(n);
+  const data = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v.kind === "object" || v.kind === "string") {
+      codes[i] = v.kind === "object" ? Code.Object : Code.String;
+      data[i] = v.objectId;
+    } else if (v.kind === "bool") {
+      codes[i] = v.value ? Code.True : Code.False;
+    } else if (v.kind !== "null") {
+      const code = codeOfWire.get(v.kind);
+      if (code === void 0) return void 0;
+      codes[i] = code;
+      data[i] = v.value;
+    }
+  }
+  return {
+    length: n,
+    at(i) {
+      const code = codes[i];
+      switch (code) {
+        case Code.Null:
+          return NULL_VALUE;
+        case Code.Object:
+          return { kind: "object", ref: { id: data[i] } };
+        case Code.String:
+          return { kind: "string", ref: { id: data[i] } };
+        case Code.False:
+          return FALSE_VALUE;
+        case Code.True:
+          return TRUE_VALUE;
+        default:
+          return { kind: "number", type: NUMERIC_OF_CODE[code - Code.Numbers], value: data[i] };
+      }
+    },
+    objectId: (i) => codes[i] === Code.Object ? data[i] : void 0
+  };
+}
+var NULL_VALUE = { kind: "null" };
+var FALSE_VALUE = { kind: "bool", value: false };
+var TRUE_VALUE = { kind: "bool", value: true };
 function fromWire(v, names, slot) {
   const outermost = async () => {
     const t = typeof slot === "function" ? await slot() : slot;
@@ -23400,6 +23504,10 @@ var GameMetadata = class {
   fieldLists = /* @__PURE__ */ new Map();
   interfaceLists = /* @__PURE__ */ new Map();
   named = /* @__PURE__ */ new Map();
+  /** Generic method instances, by `method<args>` (an instance's id never changes). */
+  instances = /* @__PURE__ */ new Map();
+  /** System.Type objects by type id: the runtime keeps each for good once made. */
+  typeObjects = /* @__PURE__ */ new Map();
   /** Types whose static constructor has run (their statics read as C# sees them). */
   initialized = /* @__PURE__ */ new Set();
   /** Closed generics and arrays seen so far, by `definition<args>` / `element[rank]`. */
@@ -23694,7 +23802,18 @@ var GameMetadata = class {
     await this.describe(handleOf(id));
     return handleOf(id);
   }
-  async instantiateMethod(method2, args2) {
+  /** The method instantiated with these type arguments, asked once per connection. */
+  instantiateMethod(method2, args2) {
+    const key2 = `${String(method2.handle)}<${args2.map((a) => a.key).join(",")}>`;
+    let p = this.instances.get(key2);
+    if (!p) {
+      p = this.makeGenericMethod(method2, args2);
+      p.catch(() => this.instances.delete(key2));
+      this.instances.set(key2, p);
+    }
+    return p;
+  }
+  async makeGenericMethod(method2, args2) {
     let id;
     try {
       id = await this.conn.send("METHOD.MAKE_GENERIC_METHOD", {
@@ -23707,6 +23826,20 @@ var GameMetadata = class {
       throw e;
     }
     return this.method(id);
+  }
+  /**
+   * The id of a type's System.Type object (TYPE.GET_OBJECT), asked once per connection: the
+   * runtime caches the object in its domain, so the id stays valid as long as the game runs.
+   */
+  typeObjectId(type) {
+    const typeId = typeIdOf(type);
+    let p = this.typeObjects.get(typeId);
+    if (!p) {
+      p = this.conn.send("TYPE.GET_OBJECT", { typeId });
+      p.catch(() => this.typeObjects.delete(typeId));
+      this.typeObjects.set(typeId, p);
+    }
+    return p;
   }
 };
 function genericKey(def, args2) {
@@ -23988,7 +24121,7 @@ var GameValues = class {
     );
   }
   async typeObject(type) {
-    const id = await this.conn.send("TYPE.GET_OBJECT", { typeId: typeIdOf(type) });
+    const id = await this.metadata.typeObjectId(type);
     return {
       kind: "object",
       ref: { id },
@@ -24253,7 +24386,7 @@ var SessionGameAccess = class extends ObservedWrites {
       );
       if (!getter || !run2)
         throw new Error("RuntimeHelpers.RunClassConstructor(RuntimeTypeHandle) is not available");
-      const typeObject = await this.conn.send("TYPE.GET_OBJECT", { typeId });
+      const typeObject = await this.metadata.typeObjectId(type);
       const handle = await this.ctx.invoke(getter.handle, Values.object(typeObject), [], {
         virtual: true
       });
@@ -24378,14 +24511,15 @@ var SessionGameAccess = class extends ObservedWrites {
       throw e;
     }
   }
-  /** GET_LENGTH replies by array id (an array's shape never changes). */
-  shapes = /* @__PURE__ */ new Map();
   shapeOf(array) {
     if (array.kind !== "object") throw new Error("not an array");
-    let p = this.shapes.get(array.ref.id);
+    const shapes = this.ctx.connection.part(ARRAY_SHAPES);
+    let p = shapes.get(array.ref.id);
     if (!p) {
       p = this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array.ref.id });
-      this.shapes.set(array.ref.id, p);
+      p.catch(() => shapes.delete(array.ref.id));
+      if (shapes.size >= MAX_SHAPES) shapes.clear();
+      shapes.set(array.ref.id, p);
     }
     return p;
   }
@@ -24413,14 +24547,10 @@ var SessionGameAccess = class extends ObservedWrites {
       index,
       count
     });
-    const plain3 = [];
-    for (const v of values) {
-      if (!isPlainWire(v)) break;
-      plain3.push(plainFromWire(v));
-    }
-    if (plain3.length === values.length) return plain3;
+    const column = columnFromWire(values);
+    if (column) return column;
     const elementType = () => this.elementTypeOf(array);
-    return Promise.all(values.map((v) => fromWire(v, this.metadata, elementType)));
+    return columnOf(await Promise.all(values.map((v) => fromWire(v, this.metadata, elementType))));
   }
   /** Element types of arrays written to, by array id (an array's type never changes). */
   elementTypes = /* @__PURE__ */ new Map();
@@ -24447,7 +24577,7 @@ var SessionGameAccess = class extends ObservedWrites {
     });
   }
   async newArray(element, lengths) {
-    const typeObject = await this.conn.send("TYPE.GET_OBJECT", { typeId: typeIdOf(element) });
+    const typeObject = await this.metadata.typeObjectId(element);
     const array = await this.createArray(typeObject, lengths);
     if (array.kind === "object") this.made.add(array.ref.id);
     return array;
@@ -24467,9 +24597,7 @@ var SessionGameAccess = class extends ObservedWrites {
     if (lengths.length === 1) {
       lengthArg = Values.i4(lengths[0]);
     } else {
-      const intType = await this.conn.send("TYPE.GET_OBJECT", {
-        typeId: await this.type("System.Int32")
-      });
+      const intType = await this.metadata.typeObjectId(handleOf(await this.type("System.Int32")));
       const ints = await this.createArray(intType, [lengths.length]);
       await this.conn.send("ARRAY_REF.SET_VALUES", {
         arrayId: ints.ref.id,
@@ -24505,6 +24633,11 @@ var SessionGameAccess = class extends ObservedWrites {
     return { one: found.one, many: found.many };
   }
 };
+var ARRAY_SHAPES = connectionPart(
+  "array shapes",
+  () => /* @__PURE__ */ new Map()
+);
+var MAX_SHAPES = 5e4;
 var createInstanceMethods = /* @__PURE__ */ new WeakMap();
 function isInvalidField(e) {
   return e instanceof SdbAgentError && e.errorCode === ErrorCode2.INVALID_FIELDID;
@@ -24553,7 +24686,7 @@ async function constructingTypes(ctx, game, fn) {
 }
 async function constructedTypeId(ctx, game, metadata, kind, base, args2, rank2) {
   const conn = ctx.conn;
-  const typeObject = (t) => conn.send("TYPE.GET_OBJECT", { typeId: typeIdOf(t) });
+  const typeObject = (t) => metadata.typeObjectId(t);
   const typeOfObject = async (v) => conn.send("OBJECT_REF.GET_TYPE", { objectId: v.ref.id });
   if (kind === "array") {
     const array = await game.createArray(await typeObject(base), new Array(rank2).fill(0));
