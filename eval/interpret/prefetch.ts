@@ -167,10 +167,21 @@ export function prefetching(
       return each[index]!;
     },
   };
+  // the last chunk and field answered, with their reads: a loop asks for one field of the
+  // same chunk element after element
+  let lastChunk: Chunk | undefined;
+  let lastHandle: unknown;
+  let lastReads: FieldReads | undefined;
   overrides.readFieldNow = (target: EvalValue, field: FieldDescriptor): EvalValue | undefined => {
     if (target.kind !== 'object') return undefined;
     const index = locate(target);
-    return index < 0 ? undefined : found!.reads.get(field.handle)?.values?.at(index);
+    if (index < 0) return undefined;
+    if (found !== lastChunk || field.handle !== lastHandle || !lastReads) {
+      lastChunk = found;
+      lastHandle = field.handle;
+      lastReads = found!.reads.get(field.handle);
+    }
+    return lastReads?.values?.at(index);
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
