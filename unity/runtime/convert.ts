@@ -114,7 +114,9 @@ const NUMERIC_CODES: readonly Value['kind'][] = [
   'r8',
 ];
 const NUMERIC_OF_CODE = NUMERIC_CODES.map((k) => wireToNumeric[k]!);
-const codeOfWire = new Map<Value['kind'], number>(NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i]));
+const codeOfWire = new Map<Value['kind'], number>(
+  NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i]),
+);
 
 /**
  * A bulk read's wire values as a compact column (a code and a number per element), or undefined

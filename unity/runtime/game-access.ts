@@ -364,10 +364,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
  * GET_LENGTH replies by array id, per connection: an array's shape never changes and the agent
  * never gives a second object the same id. Bounded: past MAX_SHAPES it starts over.
  */
-const ARRAY_SHAPES = connectionPart(
-  'array shapes',
-  () => new Map<number, Promise<ArrayLength>>(),
-);
+const ARRAY_SHAPES = connectionPart('array shapes', () => new Map<number, Promise<ArrayLength>>());
 const MAX_SHAPES = 50_000;
 
 /** Array.CreateInstance's overloads per connection (its metadata). */

@@ -409,7 +409,10 @@ export class GameMetadata implements MetadataProvider, TypeNames {
   }
 
   /** The method instantiated with these type arguments, asked once per connection. */
-  instantiateMethod(method: MethodDescriptor, args: readonly TypeHandle[]): Promise<MethodDescriptor> {
+  instantiateMethod(
+    method: MethodDescriptor,
+    args: readonly TypeHandle[],
+  ): Promise<MethodDescriptor> {
     const key = `${String(method.handle)}<${args.map((a) => a.key).join(',')}>`;
     let p = this.instances.get(key);
     if (!p) {

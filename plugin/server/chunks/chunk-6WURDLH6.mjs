@@ -13443,10 +13443,19 @@ function prefetching(game, md, budget, connection) {
       return each[index];
     }
   };
+  let lastChunk;
+  let lastHandle;
+  let lastReads;
   overrides.readFieldNow = (target, field) => {
     if (target.kind !== "object") return void 0;
     const index = locate2(target);
-    return index < 0 ? void 0 : found.reads.get(field.handle)?.values?.at(index);
+    if (index < 0) return void 0;
+    if (found !== lastChunk || field.handle !== lastHandle || !lastReads) {
+      lastChunk = found;
+      lastHandle = field.handle;
+      lastReads = found.reads.get(field.handle);
+    }
+    return lastReads?.values?.at(index);
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
@@ -23307,7 +23316,9 @@ var NUMERIC_CODES = [
   "r8"
 ];
 var NUMERIC_OF_CODE = NUMERIC_CODES.map((k) => wireToNumeric[k]);
-var codeOfWire = new Map(NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i]));
+var codeOfWire = new Map(
+  NUMERIC_CODES.map((k, i) => [k, Code.Numbers + i])
+);
 function columnFromWire(values) {
   const n = values.length;
   const codes = new Uint8Array(n);
@@ -24633,10 +24644,7 @@ var SessionGameAccess = class extends ObservedWrites {
     return { one: found.one, many: found.many };
   }
 };
-var ARRAY_SHAPES = connectionPart(
-  "array shapes",
-  () => /* @__PURE__ */ new Map()
-);
+var ARRAY_SHAPES = connectionPart("array shapes", () => /* @__PURE__ */ new Map());
 var MAX_SHAPES = 5e4;
 var createInstanceMethods = /* @__PURE__ */ new WeakMap();
 function isInvalidField(e) {

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   messageOf
-} from "./chunk-5D3TJPYZ.mjs";
+} from "./chunk-6WURDLH6.mjs";
 
 // mcp/ledger/audit.ts
 import { chmod, open, rename, stat } from "node:fs/promises";

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-NRIA76JX.mjs";
+} from "./chunk-ZGI3F4ZY.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-5D3TJPYZ.mjs";
+} from "./chunk-6WURDLH6.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
