@@ -123,15 +123,30 @@ export class CallbackRegistry {
   }
 
   private withCallerStack(error: Error, entry: Pending): Error {
-    const callerStack = entry.caller.stack;
-    if (!(error instanceof SdbError) || !callerStack) return error;
+    if (!(error instanceof SdbError)) return error;
     // Each caller gets its own error object so stacks do not leak between requests.
     const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
     Object.assign(copy, error);
     copy.message = error.message;
-    const frames = callerStack.split('\n').slice(1).join('\n');
-    copy.stack = `${error.name}: ${error.message}\n${frames}`;
     if (error.cause !== undefined) copy.cause = error.cause;
+    // the caller's frames are formatted (the costly part) when the stack is first read: an
+    // error its caller handles (a probe of an object the game collected) never pays for it
+    const caller = entry.caller;
+    let stack: string | undefined;
+    Object.defineProperty(copy, 'stack', {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        if (stack === undefined) {
+          const frames = caller.stack?.split('\n').slice(1).join('\n');
+          stack = frames ? `${copy.name}: ${copy.message}\n${frames}` : (error.stack ?? '');
+        }
+        return stack;
+      },
+      set: (v: string) => {
+        stack = v;
+      },
+    });
     return copy;
   }
 }
