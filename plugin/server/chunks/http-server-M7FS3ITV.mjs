@@ -11,7 +11,7 @@ import {
 } from "./chunk-6FO3ATX4.mjs";
 import {
   createServer
-} from "./chunk-6WURDLH6.mjs";
+} from "./chunk-72ZIFSN4.mjs";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   JSONRPCMessageSchema,

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-ZGI3F4ZY.mjs";
+} from "./chunk-VFF25RHW.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-6WURDLH6.mjs";
+} from "./chunk-72ZIFSN4.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -17699,15 +17699,28 @@ var CallbackRegistry = class {
     return this.pending.get(id)?.label;
   }
   withCallerStack(error, entry2) {
-    const callerStack = entry2.caller.stack;
-    if (!(error instanceof SdbError) || !callerStack) return error;
+    if (!(error instanceof SdbError)) return error;
     const copy = Object.create(Object.getPrototypeOf(error));
     Object.assign(copy, error);
     copy.message = error.message;
-    const frames = callerStack.split("\n").slice(1).join("\n");
-    copy.stack = `${error.name}: ${error.message}
-${frames}`;
     if (error.cause !== void 0) copy.cause = error.cause;
+    const caller = entry2.caller;
+    let stack;
+    Object.defineProperty(copy, "stack", {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        if (stack === void 0) {
+          const frames = caller.stack?.split("\n").slice(1).join("\n");
+          stack = frames ? `${copy.name}: ${copy.message}
+${frames}` : error.stack ?? "";
+        }
+        return stack;
+      },
+      set: (v) => {
+        stack = v;
+      }
+    });
     return copy;
   }
 };
