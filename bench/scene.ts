@@ -10,6 +10,9 @@
 // The naive path does the same reads one object at a time (an invoke per getter, as an agent's
 // eval chain would), in windows of 50 objects; it is measured on a sample of objects and scaled
 // to the full count (its cost per object is constant), the sample size recorded in the result.
+// Each measured operation starts after SETTLE_MS of the game running (outside its timing): the
+// snapshot leaves the game megabytes to collect, and its collection would otherwise land in the
+// window of whatever is measured next (the query's freeze went from 12 to 43 ms that way).
 
 import { Values } from '../sdb-protocol/index.js';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
@@ -20,6 +23,9 @@ import { got, medians, round, type Line, type Options } from './scenario.js';
 
 const LEVEL_OBJECTS = 5000;
 const QUERY_OBJECTS = 1000;
+/** The game runs this long (a few frames) before each measured operation. */
+const SETTLE_MS = 200;
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, SETTLE_MS));
 /** Objects the naive paths are measured on per round (then scaled). */
 const NAIVE_SAMPLE = 200;
 const NAIVE_WINDOW = 50;
@@ -27,7 +33,9 @@ const NAIVE_WINDOW = 50;
 type Figures = Record<string, number>;
 
 async function ours(session: GameSession): Promise<Figures> {
+  await settle();
   const h = await takeSnapshot(session, 'bench', 'bench hierarchy', {});
+  await settle();
   const q = await querySceneObjects(session, 'bench', {
     component: 'Enemy',
     read: ['health'],
@@ -193,7 +201,10 @@ export const scene = {
         const a = await ours(session);
         process.stderr.write(' naive...');
         const objects = a['objects']!;
-        const b = { ...(await naiveHierarchy(session, objects)), ...(await naiveQuery(session)) };
+        await settle();
+        const naive = await naiveHierarchy(session, objects);
+        await settle();
+        const b = { ...naive, ...(await naiveQuery(session)) };
         process.stderr.write('\n');
         for (const [k, v] of Object.entries({ ...a, ...b })) (rounds[k] ??= []).push(v);
         (rounds['speedup'] ??= []).push(b['naive_wall_ms']! / a['wall_ms']!);
