@@ -240,7 +240,10 @@ function unparsePattern(pattern: Is['pattern']): string {
     case 'TypePattern':
       return unparseType(pattern.type);
     case 'ConstantPattern':
-      return expr(pattern.value);
+      // a signed literal unparenthesized: `is (` starts a positional pattern, which is refused
+      return pattern.value.kind === 'Unary'
+        ? `${pattern.value.operator}${expr(pattern.value.operand)}`
+        : expr(pattern.value);
   }
 }
 

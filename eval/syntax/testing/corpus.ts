@@ -24,6 +24,7 @@ export const CORPUS: readonly string[] = [
   'player?.Inventory?.Items?[0]?.Name ?? "none"',
   'cache ??= new Dictionary<int, string>()',
   'x is Enemy ? ((Enemy)x).Level : 0',
+  'Player.Health is -1 || Time.timeScale is +0.25f',
   'obj as IDamageable != null',
   'typeof(List<>).MakeGenericType(typeof(int)).FullName',
   'default(Vector3) == Vector3.zero',
