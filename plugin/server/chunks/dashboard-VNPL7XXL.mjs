@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-VFF25RHW.mjs";
+} from "./chunk-5SE26UYX.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-72ZIFSN4.mjs";
+} from "./chunk-WDV2MTEP.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

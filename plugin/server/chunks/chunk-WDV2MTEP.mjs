@@ -4934,7 +4934,7 @@ function unparsePattern(pattern) {
     case "TypePattern":
       return unparseType(pattern.type);
     case "ConstantPattern":
-      return expr(pattern.value);
+      return pattern.value.kind === "Unary" ? `${pattern.value.operator}${expr(pattern.value.operand)}` : expr(pattern.value);
   }
 }
 function args(list) {
