@@ -3,9 +3,9 @@
 // does not exist. Optional programs run just before and just after.
 //
 // Frames are counted by reading Time.frameCount (one main-thread invoke per read, each in its
-// own short window) as the game runs; a read parks the main thread at its next managed call, so
-// reads fall about one per frame and the count may overshoot by a frame: the result says how
-// many frames really passed. A breakpoint, step or exception stop while the game runs ends the
+// own short window, with the game left to run 8 ms between two) as the game runs; a read parks
+// the main thread at its next managed call, so reads fall about one per frame and the count may
+// overshoot by a frame: the result says how many frames really passed. A breakpoint, step or exception stop while the game runs ends the
 // advance early (the game is paused there; the stop is returned). The holds are retaken on every
 // path, errors included.
 
@@ -66,6 +66,8 @@ export interface AdvanceResult {
 const STOP_POLL_MS = 50;
 /** How often a run by seconds reads the frame count for its progress (when it reports one). */
 const PROGRESS_READ_MS = 250;
+/** A run by frames lets the game run this long between two reads (half a 60 fps frame). */
+const FRAME_READ_GAP_MS = 8;
 
 /**
  * How long an advance waits for other callers' holds to end (the game cannot run under them)
@@ -226,6 +228,9 @@ async function advanceAlone(
             true,
           );
         frameAfter = await read();
+        // the game runs free between reads: a hit while a read parks the main thread comes
+        // during an evaluation and is let go, so back-to-back reads could let every hit go
+        if (frameAfter < target) await new Promise((r) => setTimeout(r, FRAME_READ_GAP_MS));
       }
     }
   } finally {
