@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-5SE26UYX.mjs";
+} from "./chunk-VWTY4XE3.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-WDV2MTEP.mjs";
+} from "./chunk-BK2PYDOW.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

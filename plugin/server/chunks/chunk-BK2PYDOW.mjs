@@ -26181,6 +26181,7 @@ function registerTaskHandlers(server, jobs, caller) {
 // unity/advance.ts
 var STOP_POLL_MS = 50;
 var PROGRESS_READ_MS = 250;
+var FRAME_READ_GAP_MS = 8;
 var OTHERS_HOLD_WAIT_MS = 1e4;
 var OTHERS_HOLD_POLL_MS = 10;
 var MAX_ADVANCE_FRAMES = 1e4;
@@ -26302,6 +26303,7 @@ async function advanceAlone(session, { debug, journal }, req) {
             true
           );
         frameAfter = await read2();
+        if (frameAfter < target) await new Promise((r) => setTimeout(r, FRAME_READ_GAP_MS));
       }
     }
   } finally {
