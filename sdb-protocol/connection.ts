@@ -4,7 +4,7 @@
 // inbound.ts, event-delivery.ts, suspend-ledger.ts, guard-lookups.ts, close-sequence.ts.
 
 import { closeInOrder, closeUnheard, type Closing } from './close-sequence.js';
-import type { CommandName, ParamsOf, ResultOf, VmVersion } from './commands/index.js';
+import type { ArrayLength, CommandName, ParamsOf, ResultOf, VmVersion } from './commands/index.js';
 import {
   DEFAULTS,
   type ConnectOptions,
@@ -214,6 +214,11 @@ export class SdbConnection {
   /** UTF-16 length of a string object, asked once per string (strings never change). */
   stringLength(stringId: number): Promise<number> {
     return this.lookups.stringLength(stringId);
+  }
+
+  /** An array's rank and dimensions, asked once per array (an array's shape never changes). */
+  arrayShape(arrayId: number): Promise<ArrayLength> {
+    return this.lookups.arrayShape(arrayId);
   }
 
   private async closeGracefully(): Promise<void> {

@@ -2,7 +2,13 @@
 // is a value type), each asked once per id per connection: none of these ever change.
 
 import type { GuardContext } from './command.js';
-import { flatLength, type CommandName, type ParamsOf, type ResultOf } from './commands/index.js';
+import {
+  flatLength,
+  type ArrayLength,
+  type CommandName,
+  type ParamsOf,
+  type ResultOf,
+} from './commands/index.js';
 import { TypeInfoFlags } from './vocabulary.js';
 
 /** Sends one command past the guards' own lookups (they run inside other requests' guards). */
@@ -15,7 +21,7 @@ export type LookupSender = <K extends CommandName>(
 const MAX_ENTRIES = 50_000;
 
 export class GuardLookups {
-  private readonly arrayLengths = new Map<number, number>();
+  private readonly arrayShapes = new Map<number, ArrayLength>();
   private readonly stringLengths = new Map<number, number>();
   private readonly valueTypes = new Map<number, boolean>();
   private readonly nullableParams = new Map<number, number | undefined>();
@@ -44,16 +50,17 @@ export class GuardLookups {
   noteReply(name: CommandName, params: unknown, value: unknown): void {
     if (name !== 'ARRAY_REF.GET_LENGTH') return;
     const { arrayId } = params as ParamsOf<'ARRAY_REF.GET_LENGTH'>;
-    if (this.arrayLengths.size > MAX_ENTRIES) this.arrayLengths.clear();
-    this.arrayLengths.set(arrayId, flatLength(value as ResultOf<'ARRAY_REF.GET_LENGTH'>));
+    if (this.arrayShapes.size > MAX_ENTRIES) this.arrayShapes.clear();
+    this.arrayShapes.set(arrayId, value as ResultOf<'ARRAY_REF.GET_LENGTH'>);
   }
 
-  /** Array lengths never change, so each array's is fetched at most once per connection. */
+  /** Array shapes never change, so each array's is fetched at most once per connection. */
+  async arrayShape(arrayId: number): Promise<ArrayLength> {
+    return this.arrayShapes.get(arrayId) ?? this.send('ARRAY_REF.GET_LENGTH', { arrayId });
+  }
+
   async arrayLength(arrayId: number): Promise<number> {
-    const known = this.arrayLengths.get(arrayId);
-    if (known !== undefined) return known;
-    await this.send('ARRAY_REF.GET_LENGTH', { arrayId });
-    return this.arrayLengths.get(arrayId) ?? 0;
+    return flatLength(await this.arrayShape(arrayId));
   }
 
   /** UTF-16 length of a string object, asked once per string (strings never change). */

@@ -23,7 +23,6 @@ import {
 } from '../../eval/runtime.js';
 import type { ElementColumn, EvalValue } from '../../eval/values.js';
 import { UnityError } from '../errors.js';
-import { connectionPart } from '../session/game-connection.js';
 import type { OperationContext } from '../session/session.js';
 import { columnFromWire, fromWire, handleOf, typeIdOf } from './convert.js';
 import type { GameMetadata } from './game-metadata.js';
@@ -223,15 +222,7 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
 
   private shapeOf(array: EvalValue): Promise<ArrayLength> {
     if (array.kind !== 'object') throw new Error('not an array');
-    const shapes = this.ctx.connection.part(ARRAY_SHAPES);
-    let p = shapes.get(array.ref.id);
-    if (!p) {
-      p = this.conn.send('ARRAY_REF.GET_LENGTH', { arrayId: array.ref.id });
-      p.catch(() => shapes.delete(array.ref.id));
-      if (shapes.size >= MAX_SHAPES) shapes.clear();
-      shapes.set(array.ref.id, p);
-    }
-    return p;
+    return this.conn.arrayShape(array.ref.id);
   }
 
   async arrayLengths(array: EvalValue): Promise<number[]> {
@@ -359,13 +350,6 @@ export class SessionGameAccess extends ObservedWrites implements GameAccess {
     return { one: found.one, many: found.many };
   }
 }
-
-/**
- * GET_LENGTH replies by array id, per connection: an array's shape never changes and the agent
- * never gives a second object the same id. Bounded: past MAX_SHAPES it starts over.
- */
-const ARRAY_SHAPES = connectionPart('array shapes', () => new Map<number, Promise<ArrayLength>>());
-const MAX_SHAPES = 50_000;
 
 /** Array.CreateInstance's overloads per connection (its metadata). */
 const createInstanceMethods = new WeakMap<GameMetadata, Promise<{ one: number; many: number }>>();
