@@ -456,6 +456,11 @@ export class GameMetadata implements MetadataProvider, TypeNames {
     }
     return p;
   }
+
+  /** Forgets the System.Type objects' ids (after INVALID_OBJECT: should one be gone, asked anew). */
+  forgetTypeObjects(): void {
+    this.typeObjects.clear();
+  }
 }
 
 function genericKey(def: TypeHandle, args: readonly TypeHandle[]): string {

@@ -90,7 +90,6 @@ class SceneCache {
   find: Promise<FindApi> | undefined;
   readonly types = new Map<string, Promise<number>>();
   readonly methods = new Map<string, Promise<MethodDescriptor>>();
-  readonly typeObjects = new Map<number, Promise<number>>();
   /** Component types by the name a call gave (see SceneCalls.component). */
   readonly components = new Map<string, Promise<{ typeId: number; fullName: string }>>();
   /** Delegates by getter key, pinned in the game (see the file comment). */
@@ -306,7 +305,7 @@ export class SceneCalls {
 
   /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
   forgetObjects(): void {
-    this.cache.typeObjects.clear(); // delegates and holders are pinned: never collected
+    this.md.forgetTypeObjects(); // delegates and holders are pinned: never collected
   }
 
   /** Objects this call pinned (kept or for the connection's life). */
@@ -601,15 +600,9 @@ export class SceneCalls {
     }
   }
 
-  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
+  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke; the metadata's, per connection). */
   typeObject(typeId: number): Promise<number> {
-    let p = this.cache.typeObjects.get(typeId);
-    if (!p) {
-      p = this.conn.send('TYPE.GET_OBJECT', { typeId });
-      p.catch(() => this.cache.typeObjects.delete(typeId));
-      this.cache.typeObjects.set(typeId, p);
-    }
-    return p;
+    return this.md.typeObjectId(handleOf(typeId));
   }
 
   async enumValue(typeName: string, value: number): Promise<Value> {
