@@ -86,7 +86,7 @@ export function str(text: string): EvalValue {
  */
 export interface ElementColumn {
   readonly length: number;
-  /** Element `i` (a new value at each call: elements have no identity of their own). */
+  /** Element `i` (not always the same object at each call: elements have no identity of their own). */
   at(i: number): EvalValue;
   /** Element `i`'s object id when it is a class instance or array (kind 'object'), else undefined. */
   objectId(i: number): number | undefined;

@@ -5,9 +5,9 @@
 // Frames are counted by reading Time.frameCount (one main-thread invoke per read, each in its
 // own short window, with the game left to run 8 ms between two) as the game runs; a read parks
 // the main thread at its next managed call, so reads fall about one per frame and the count may
-// overshoot by a frame: the result says how many frames really passed. A breakpoint, step or exception stop while the game runs ends the
-// advance early (the game is paused there; the stop is returned). The holds are retaken on every
-// path, errors included.
+// overshoot by a frame: the result says how many frames really passed. A breakpoint, step or
+// exception stop while the game runs ends the advance early (the game is paused there; the stop
+// is returned). The holds are retaken on every path, errors included.
 
 import type { Debugger, Stop } from './debug/debugger.js';
 import { Errors, UnityError } from './errors.js';

@@ -429,9 +429,7 @@ export class Compiler {
       case 'Do':
       case 'For':
         // a condition declaring out variables: the interpreter's loop (a fresh one per pass)
-        return s.condition !== null && declaresLocals(s.condition)
-          ? this.delegateStatement(s)
-          : this.loop(s);
+        return conditionDeclares(s) ? this.delegateStatement(s) : this.loop(s);
       case 'Break':
       case 'Continue': {
         const c: Completion = { k: s.kind === 'Break' ? 'break' : 'continue', span: s.span };
@@ -886,10 +884,15 @@ export function restoring<T>(
   return r;
 }
 
+/** A loop whose condition declares out variables: the interpreter runs it (fresh per pass). */
+export function conditionDeclares(s: A.While | A.Do | A.For): boolean {
+  return s.condition !== null && declaresLocals(s.condition);
+}
+
 /** Out variables declared by the expression (outside any lambda in it), memoized per node. */
 const declaring = new WeakMap<object, boolean>();
 
-export function declaresLocals(node: unknown): boolean {
+function declaresLocals(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some(declaresLocals);
   const kind = (node as { kind?: unknown }).kind;

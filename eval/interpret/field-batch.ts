@@ -19,24 +19,26 @@ const NO_OUT = { virtual: false, outThis: false, outArgs: false } as const;
 /** BindingFlags.Instance | Public | NonPublic. */
 const INSTANCE_FIELDS = 4 | 16 | 32;
 
-/**
- * The converters made on a connection, by field: a game object the debugger names weakly (it
- * may be collected between two windows), so each is asked for its type before it is used again
- * (named with the VM suspended, it then lives to the end of the window) and made anew if gone.
- */
-const converters = new WeakMap<object, Map<string, EvalValue>>();
-
-/**
- * Element types of the arrays read, by array id, per connection: an array's type never changes
- * and the debugger never gives a second object the same id. Bounded: past 10,000 it starts over.
- */
-const arrayTypes = new WeakMap<object, Map<number, string>>();
+/** What a connection keeps for its batches. */
+interface Kept {
+  /**
+   * The converters made, by field: a game object the debugger names weakly (it may be collected
+   * between two windows), so each is asked for its type before it is used again (named with the
+   * VM suspended, it then lives to the end of the window) and made anew if gone.
+   */
+  readonly converters: Map<string, EvalValue>;
+  /**
+   * Element types of the arrays read, by array id: an array's type never changes and the
+   * debugger never gives a second object the same id. Bounded: past 10,000 it starts over.
+   */
+  readonly elementTypes: Map<number, string>;
+}
+const perConnection = new WeakMap<object, Kept>();
 const MAX_ARRAY_TYPES = 10_000;
 
 export class FieldBatch {
   private readonly methods = new Map<string, Promise<MethodDescriptor>>();
-  private readonly kept: Map<string, EvalValue> | undefined;
-  private readonly elementTypes: Map<number, string> | undefined;
+  private readonly kept: Kept | undefined;
 
   constructor(
     private readonly md: MetadataProvider,
@@ -45,12 +47,10 @@ export class FieldBatch {
     connection?: object,
   ) {
     if (connection) {
-      let kept = converters.get(connection);
-      if (!kept) converters.set(connection, (kept = new Map<string, EvalValue>()));
+      let kept = perConnection.get(connection);
+      if (!kept)
+        perConnection.set(connection, (kept = { converters: new Map(), elementTypes: new Map() }));
       this.kept = kept;
-      let types = arrayTypes.get(connection);
-      if (!types) arrayTypes.set(connection, (types = new Map<number, string>()));
-      this.elementTypes = types;
     }
   }
 
@@ -138,13 +138,13 @@ export class FieldBatch {
     object: TypeHandle,
   ): Promise<EvalValue> {
     const key = `${declaring.key}.${field.name}`;
-    const known = this.kept?.get(key);
+    const known = this.kept?.converters.get(key);
     if (known) {
       try {
         await this.game.typeOf(known);
         return known;
       } catch {
-        this.kept!.delete(key); // collected: made anew (a lost connection fails there too)
+        this.kept!.converters.delete(key); // collected: made anew (a lost connection fails there too)
       }
     }
     const info = await this.call(
@@ -182,19 +182,20 @@ export class FieldBatch {
       undefined,
       [await this.game.typeObject(converter), info, getValue],
     );
-    this.kept?.set(key, getter);
+    this.kept?.converters.set(key, getter);
     return getter;
   }
 
   /** The key of an array's element type ('' when it has none). */
   private async elementTypeKey(array: EvalValue): Promise<string> {
     const id = array.kind === 'object' ? array.ref.id : undefined;
-    const known = id === undefined ? undefined : this.elementTypes?.get(id);
+    const types = this.kept?.elementTypes;
+    const known = id === undefined ? undefined : types?.get(id);
     if (known !== undefined) return known;
     const key = (await this.md.describe(await this.game.typeOf(array))).elementType?.key ?? '';
-    if (id !== undefined && this.elementTypes) {
-      if (this.elementTypes.size >= MAX_ARRAY_TYPES) this.elementTypes.clear();
-      this.elementTypes.set(id, key);
+    if (id !== undefined && types) {
+      if (types.size >= MAX_ARRAY_TYPES) types.clear();
+      types.set(id, key);
     }
     return key;
   }

@@ -8,7 +8,7 @@ import { CompileError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import type { Operand } from './operand.js';
 import { eachOf } from './sequences.js';
-import { declaresLocals } from './compiled.js';
+import { conditionDeclares } from './compiled.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 
 export class Loops {
@@ -143,9 +143,4 @@ export class Loops {
 function isTrue(e: A.Expression): boolean {
   while (e.kind === 'Parenthesized') e = e.expression;
   return e.kind === 'Literal' && e.type === 'bool' && e.value === true;
-}
-
-/** A loop whose condition declares out variables (run by the interpreter, fresh per pass). */
-function conditionDeclares(s: A.While | A.Do | A.For): boolean {
-  return s.condition !== null && declaresLocals(s.condition);
 }
