@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-VWTY4XE3.mjs";
+} from "./chunk-P3K43ZBS.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-BK2PYDOW.mjs";
+} from "./chunk-MEEQRU4P.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -10494,7 +10494,7 @@ var Compiler = class {
       case "While":
       case "Do":
       case "For":
-        return s.condition !== null && declaresLocals(s.condition) ? this.delegateStatement(s) : this.loop(s);
+        return conditionDeclares(s) ? this.delegateStatement(s) : this.loop(s);
       case "Break":
       case "Continue": {
         const c = { k: s.kind === "Break" ? "break" : "continue", span: s.span };
@@ -10876,6 +10876,9 @@ function restoring(it, saved, fn) {
     });
   it.locals = saved;
   return r;
+}
+function conditionDeclares(s) {
+  return s.condition !== null && declaresLocals(s.condition);
 }
 var declaring = /* @__PURE__ */ new WeakMap();
 function declaresLocals(node) {
@@ -13157,34 +13160,27 @@ function isTrue2(e) {
   while (e.kind === "Parenthesized") e = e.expression;
   return e.kind === "Literal" && e.type === "bool" && e.value === true;
 }
-function conditionDeclares(s) {
-  return s.condition !== null && declaresLocals(s.condition);
-}
 
 // eval/interpret/field-batch.ts
 var NO_OUT = { virtual: false, outThis: false, outArgs: false };
 var INSTANCE_FIELDS = 4 | 16 | 32;
-var converters = /* @__PURE__ */ new WeakMap();
-var arrayTypes = /* @__PURE__ */ new WeakMap();
+var perConnection = /* @__PURE__ */ new WeakMap();
 var MAX_ARRAY_TYPES = 1e4;
 var FieldBatch = class {
   constructor(md, game, connection) {
     this.md = md;
     this.game = game;
     if (connection) {
-      let kept = converters.get(connection);
-      if (!kept) converters.set(connection, kept = /* @__PURE__ */ new Map());
+      let kept = perConnection.get(connection);
+      if (!kept)
+        perConnection.set(connection, kept = { converters: /* @__PURE__ */ new Map(), elementTypes: /* @__PURE__ */ new Map() });
       this.kept = kept;
-      let types = arrayTypes.get(connection);
-      if (!types) arrayTypes.set(connection, types = /* @__PURE__ */ new Map());
-      this.elementTypes = types;
     }
   }
   md;
   game;
   methods = /* @__PURE__ */ new Map();
   kept;
-  elementTypes;
   async type(name2) {
     const t = await this.md.findType(name2);
     if (!t) throw new Error(`the game has no ${name2}`);
@@ -13249,13 +13245,13 @@ var FieldBatch = class {
    */
   async converter(declaring2, field, object) {
     const key2 = `${declaring2.key}.${field.name}`;
-    const known = this.kept?.get(key2);
+    const known = this.kept?.converters.get(key2);
     if (known) {
       try {
         await this.game.typeOf(known);
         return known;
       } catch {
-        this.kept.delete(key2);
+        this.kept.converters.delete(key2);
       }
     }
     const info2 = await this.call(
@@ -13293,18 +13289,19 @@ var FieldBatch = class {
       void 0,
       [await this.game.typeObject(converter), info2, getValue]
     );
-    this.kept?.set(key2, getter);
+    this.kept?.converters.set(key2, getter);
     return getter;
   }
   /** The key of an array's element type ('' when it has none). */
   async elementTypeKey(array) {
     const id = array.kind === "object" ? array.ref.id : void 0;
-    const known = id === void 0 ? void 0 : this.elementTypes?.get(id);
+    const types = this.kept?.elementTypes;
+    const known = id === void 0 ? void 0 : types?.get(id);
     if (known !== void 0) return known;
     const key2 = (await this.md.describe(await this.game.typeOf(array))).elementType?.key ?? "";
-    if (id !== void 0 && this.elementTypes) {
-      if (this.elementTypes.size >= MAX_ARRAY_TYPES) this.elementTypes.clear();
-      this.elementTypes.set(id, key2);
+    if (id !== void 0 && types) {
+      if (types.size >= MAX_ARRAY_TYPES) types.clear();
+      types.set(id, key2);
     }
     return key2;
   }
@@ -16762,7 +16759,7 @@ var GuardLookups = class {
     this.send = send;
   }
   send;
-  arrayLengths = /* @__PURE__ */ new Map();
+  arrayShapes = /* @__PURE__ */ new Map();
   stringLengths = /* @__PURE__ */ new Map();
   valueTypes = /* @__PURE__ */ new Map();
   nullableParams = /* @__PURE__ */ new Map();
@@ -16787,15 +16784,15 @@ var GuardLookups = class {
   noteReply(name2, params, value) {
     if (name2 !== "ARRAY_REF.GET_LENGTH") return;
     const { arrayId } = params;
-    if (this.arrayLengths.size > MAX_ENTRIES) this.arrayLengths.clear();
-    this.arrayLengths.set(arrayId, flatLength(value));
+    if (this.arrayShapes.size > MAX_ENTRIES) this.arrayShapes.clear();
+    this.arrayShapes.set(arrayId, value);
   }
-  /** Array lengths never change, so each array's is fetched at most once per connection. */
+  /** Array shapes never change, so each array's is fetched at most once per connection. */
+  async arrayShape(arrayId) {
+    return this.arrayShapes.get(arrayId) ?? this.send("ARRAY_REF.GET_LENGTH", { arrayId });
+  }
   async arrayLength(arrayId) {
-    const known = this.arrayLengths.get(arrayId);
-    if (known !== void 0) return known;
-    await this.send("ARRAY_REF.GET_LENGTH", { arrayId });
-    return this.arrayLengths.get(arrayId) ?? 0;
+    return flatLength(await this.arrayShape(arrayId));
   }
   /** UTF-16 length of a string object, asked once per string (strings never change). */
   async stringLength(stringId) {
@@ -18346,6 +18343,10 @@ var SdbConnection = class _SdbConnection {
   /** UTF-16 length of a string object, asked once per string (strings never change). */
   stringLength(stringId) {
     return this.lookups.stringLength(stringId);
+  }
+  /** An array's rank and dimensions, asked once per array (an array's shape never changes). */
+  arrayShape(arrayId) {
+    return this.lookups.arrayShape(arrayId);
   }
   async closeGracefully() {
     this.closing = true;
@@ -23865,6 +23866,10 @@ var GameMetadata = class {
     }
     return p;
   }
+  /** Forgets the System.Type objects' ids (after INVALID_OBJECT: should one be gone, asked anew). */
+  forgetTypeObjects() {
+    this.typeObjects.clear();
+  }
 };
 function genericKey(def, args2) {
   return `${def.key}<${args2.map((a) => a.key).join(",")}>`;
@@ -24537,15 +24542,7 @@ var SessionGameAccess = class extends ObservedWrites {
   }
   shapeOf(array) {
     if (array.kind !== "object") throw new Error("not an array");
-    const shapes = this.ctx.connection.part(ARRAY_SHAPES);
-    let p = shapes.get(array.ref.id);
-    if (!p) {
-      p = this.conn.send("ARRAY_REF.GET_LENGTH", { arrayId: array.ref.id });
-      p.catch(() => shapes.delete(array.ref.id));
-      if (shapes.size >= MAX_SHAPES) shapes.clear();
-      shapes.set(array.ref.id, p);
-    }
-    return p;
+    return this.conn.arrayShape(array.ref.id);
   }
   async arrayLengths(array) {
     return (await this.shapeOf(array)).dimensions.map((d) => d.length);
@@ -24657,8 +24654,6 @@ var SessionGameAccess = class extends ObservedWrites {
     return { one: found.one, many: found.many };
   }
 };
-var ARRAY_SHAPES = connectionPart("array shapes", () => /* @__PURE__ */ new Map());
-var MAX_SHAPES = 5e4;
 var createInstanceMethods = /* @__PURE__ */ new WeakMap();
 function isInvalidField(e) {
   return e instanceof SdbAgentError && e.errorCode === ErrorCode2.INVALID_FIELDID;
@@ -30049,7 +30044,6 @@ var SceneCache = class {
   find;
   types = /* @__PURE__ */ new Map();
   methods = /* @__PURE__ */ new Map();
-  typeObjects = /* @__PURE__ */ new Map();
   /** Component types by the name a call gave (see SceneCalls.component). */
   components = /* @__PURE__ */ new Map();
   /** Delegates by getter key, pinned in the game (see the file comment). */
@@ -30184,7 +30178,7 @@ var SceneCalls = class {
   cache;
   /** Drops the cached game objects (after INVALID_OBJECT: something was collected). */
   forgetObjects() {
-    this.cache.typeObjects.clear();
+    this.md.forgetTypeObjects();
   }
   /** Objects this call pinned (kept or for the connection's life). */
   stored = /* @__PURE__ */ new Set();
@@ -30427,15 +30421,9 @@ var SceneCalls = class {
       if (!outer) this.level = void 0;
     }
   }
-  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke). */
+  /** The System.Type object of a type (TYPE.GET_OBJECT: no invoke; the metadata's, per connection). */
   typeObject(typeId) {
-    let p = this.cache.typeObjects.get(typeId);
-    if (!p) {
-      p = this.conn.send("TYPE.GET_OBJECT", { typeId });
-      p.catch(() => this.cache.typeObjects.delete(typeId));
-      this.cache.typeObjects.set(typeId, p);
-    }
-    return p;
+    return this.md.typeObjectId(handleOf(typeId));
   }
   async enumValue(typeName2, value) {
     return Values.struct(await this.type(typeName2), [Values.i4(value)]);
