@@ -12,8 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import type { EvaluateOptions } from '../eval/index.js';
+import { FieldBatch } from '../eval/interpret/field-batch.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
+import { SessionGameAccess } from '../unity/runtime/game-access.js';
+import { constructingTypes } from '../unity/runtime/evaluate-in-game.js';
+import { metadataFor } from '../unity/runtime/game-metadata.js';
 import { GameSession } from '../unity/session/session.js';
 
 let fixture: FixtureProcess;
@@ -136,13 +140,14 @@ describe("the issue's benchmark programs", () => {
 });
 
 describe('batched field reads see the game as it is', () => {
-  it("reuse the field's converter while the game keeps it, and make it again once collected", async () => {
+  it("reuse the field's delegates while the game keeps them, and make them again once collected", async () => {
     const budget = { iterations: 100_000, freezeMs: 30_000 };
     const source = 'int total = 0; foreach (var c in Crowd.People) total += c.Hp; total';
     await value(source, { budget });
     const warm = await value(source, { budget });
     expect(warm.text).toBe('495000');
-    // ConvertAll, Array.CreateInstance and Array.Copy: the converter was asked for its type only
+    // FindAll, ConvertAll to the boxes and ConvertAll to an int[]: each over a delegate of the
+    // run before, with no probe
     expect(warm.cost.invokes).toBe(3);
     // Mono scans the debugger thread's stack conservatively: the converter's address, left
     // there by the last window's commands, would keep it alive until other commands of the
@@ -153,8 +158,50 @@ describe('batched field reads see the game as it is', () => {
     );
     const again = await value(source, { budget });
     expect(again.text).toBe('495000');
-    // Type.GetField, Type.GetMethod and Delegate.CreateDelegate made it anew
-    expect(again.cost.invokes).toBe(6);
+    // each of the three calls refused (a collected argument fails an invoke before it runs),
+    // its delegate made anew by Delegate.CreateDelegate, the call made again: the reflection
+    // objects they are made of are still there
+    expect(again.cost.invokes).toBe(9);
+  });
+
+  // The batch's field reader dereferences its target unchecked, so a null must never reach it:
+  // the batch keeps the non-null elements first (FindAll), and a count short of the one asked
+  // for fails the batch (prefetch then reads one by one). Called here on an array holding a
+  // null, which prefetch itself never batches, as a list changed by a game thread would be.
+  it('an element that is null fails the batch, never the game', async () => {
+    const readSquads = () =>
+      session.run('eval', 'test', async (ctx) => {
+        const md = metadataFor(ctx);
+        const game = new SessionGameAccess(ctx, md);
+        const crowd = (await md.findType('Game.Crowd'))!;
+        const citizen = (await md.findType('Game.Citizen'))!;
+        const squads = await game.readStatic((await md.members(crowd, 'Squads')).fields[0]!);
+        const hp = (await md.members(citizen, 'Hp')).fields[0]!;
+        const batch = new FieldBatch(md, game, ctx.connection);
+        // (the Converter and Predicate types over Citizen are built by invokes)
+        return constructingTypes(ctx, game, () => batch.read(squads, 0, 6, hp)).then(
+          (column) => Array.from({ length: column.length }, (_, i) => column.at(i)),
+          (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+        );
+      });
+    await readSquads(); // the delegates made
+    const warm = await readSquads();
+    expect(warm.value).toEqual(
+      [11, 48, 85, 22, 59, 96].map((value) => ({ kind: 'number', type: 'int', value })),
+    );
+    // FindAll, ConvertAll over the unchecked reader, ConvertAll to an int[] (a checking
+    // reader would need no FindAll: 2)
+    expect(warm.cost.invokes).toBe(3);
+    await value('Crowd.Squads[3] = null; 0');
+    try {
+      const held = await readSquads();
+      if (!(held.value instanceof Error)) throw new Error('the batch read past a null');
+      // the guard's refusal: Mono's agent would abort the game on a read past the array's end
+      expect(held.value.message).toMatch(/outside the array's 5 element/);
+      expect((await value('Crowd.Squads[4].Hp + Crowd.Squads.Length')).text).toBe('65');
+    } finally {
+      await value('Crowd.Squads[3] = Crowd.Squad[3]; 0');
+    }
   });
 
   it('a field read ahead is read again after the program writes', async () => {
