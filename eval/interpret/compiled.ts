@@ -30,7 +30,17 @@ import type { ConstantValue, Place } from './operand.js';
 import { eachOf, type SequenceSource } from './sequences.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 import type { SType } from './type-facts.js';
-import { fromPrimitive, toPrimitive } from './primitives.js';
+import { FALSE, TRUE, fromPrimitive, toPrimitive } from './primitives.js';
+
+/** int with int comparisons, as C# computes them (no overflow, no conversion). */
+const INT_COMPARISONS: Partial<Record<BinaryOperator, (a: number, b: number) => boolean>> = {
+  '==': (a, b) => a === b,
+  '!=': (a, b) => a !== b,
+  '<': (a, b) => a < b,
+  '>': (a, b) => a > b,
+  '<=': (a, b) => a <= b,
+  '>=': (a, b) => a >= b,
+};
 
 /** A compiled expression: its static type and constant (as bound), and its value when run. */
 export interface CompiledExpression {
@@ -224,6 +234,13 @@ export class Compiler {
       // conversions' copies; what it leaves (an overflow, a division) goes the general way
       const la = lfixed?.value as number | undefined;
       const rb = rfixed?.value as number | undefined;
+      // a comparison (a filter's test) gives one of the two shared bools, with nothing made
+      const compare = INT_COMPARISONS[op];
+      if (compare)
+        return (lv, rv) =>
+          compare(la ?? (lv as { value: number }).value, rb ?? (rv as { value: number }).value)
+            ? TRUE
+            : FALSE;
       return (lv, rv) => {
         const a = la ?? (lv as { value: number }).value;
         const b = rb ?? (rv as { value: number }).value;

@@ -36,8 +36,8 @@ export function toPrimitive(v: EvalValue): PrimitiveValue | undefined {
 }
 
 /** The two bools, shared (values are never changed in place): a comparison per element makes none. */
-const TRUE: EvalValue = { kind: 'bool', value: true };
-const FALSE: EvalValue = { kind: 'bool', value: false };
+export const TRUE: EvalValue = { kind: 'bool', value: true };
+export const FALSE: EvalValue = { kind: 'bool', value: false };
 
 export function fromPrimitive(p: PrimitiveValue): EvalValue {
   if (p.kind === 'bool') return p.value ? TRUE : FALSE;

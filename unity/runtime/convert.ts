@@ -141,27 +141,36 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
       data[i] = (v as { value: number }).value;
     } // else Code.Null, which is 0
   }
+  // the value made last: a Where and a Select reading the same element's field get one object
+  let lastIndex = -1;
+  let last: EvalValue = NULL_VALUE;
   return {
     length: n,
     at(i: number): EvalValue {
-      const code = codes[i]!;
-      switch (code) {
-        case Code.Null:
-          return NULL_VALUE;
-        case Code.Object:
-          return { kind: 'object', ref: { id: data[i]! } };
-        case Code.String:
-          return { kind: 'string', ref: { id: data[i]! } };
-        case Code.False:
-          return FALSE_VALUE;
-        case Code.True:
-          return TRUE_VALUE;
-        default:
-          return { kind: 'number', type: NUMERIC_OF_CODE[code - Code.Numbers]!, value: data[i]! };
-      }
+      if (i === lastIndex) return last;
+      lastIndex = i;
+      return (last = made(i));
     },
     objectId: (i) => (codes[i] === Code.Object ? data[i] : undefined),
   };
+
+  function made(i: number): EvalValue {
+    const code = codes[i]!;
+    switch (code) {
+      case Code.Null:
+        return NULL_VALUE;
+      case Code.Object:
+        return { kind: 'object', ref: { id: data[i]! } };
+      case Code.String:
+        return { kind: 'string', ref: { id: data[i]! } };
+      case Code.False:
+        return FALSE_VALUE;
+      case Code.True:
+        return TRUE_VALUE;
+      default:
+        return { kind: 'number', type: NUMERIC_OF_CODE[code - Code.Numbers]!, value: data[i]! };
+    }
+  }
 }
 
 const NULL_VALUE: EvalValue = { kind: 'null' };

@@ -918,6 +918,25 @@ async function mergeSort<T>(items: T[], cmp: (a: T, b: T) => Promise<number>): P
 // ---------------------------------------------------------------- pulled Where and Select
 
 /**
+ * The argument list of a pull's calls of its lambda, element `x` (and its index, counted from
+ * 0, when `indexed`). One array serves every call of a pull: a lambda keeps its arguments'
+ * values, never the list, and a pull's calls never overlap (each waits for the one before).
+ */
+function argsOf(indexed: boolean): (x: EvalValue) => EvalValue[] {
+  if (indexed) {
+    let i = 0;
+    return (x) => [x, num('int', i++)];
+  }
+  const one: EvalValue[] = [NULL_ARG];
+  return (x) => {
+    one[0] = x;
+    return one;
+  };
+}
+
+const NULL_ARG: EvalValue = { kind: 'null' };
+
+/**
  * Where's iterator pulled by hand: the same predicate calls, on the same elements, in the same
  * order as the async iterator above, without a promise where the source and the predicate
  * answer at once. A predicate that throws closes the source first, as the iterator's for await
@@ -926,11 +945,11 @@ async function mergeSort<T>(items: T[], cmp: (a: T, b: T) => Promise<number>): P
 function wherePull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
   const s = pullOf(src);
   const call = f.call.fast ?? f.call;
-  let i = 0;
+  const args = argsOf(indexed);
   const test = (x: EvalValue): Maybe<boolean> => {
     let r: Maybe<EvalValue>;
     try {
-      r = call(indexed ? [x, num('int', i++)] : [x]);
+      r = call(args(x));
     } catch (e) {
       return closeAndThrow(s, e);
     }
@@ -959,12 +978,12 @@ function wherePull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
 function selectPull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
   const s = pullOf(src);
   const call = f.call.fast ?? f.call;
-  let i = 0;
+  const args = argsOf(indexed);
   const apply = (x: EvalValue | typeof END): Maybe<EvalValue | typeof END> => {
     if (x === END) return END;
     let r: Maybe<EvalValue>;
     try {
-      r = call(indexed ? [x, num('int', i++)] : [x]);
+      r = call(args(x));
     } catch (e) {
       return closeAndThrow(s, e);
     }
