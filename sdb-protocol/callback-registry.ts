@@ -1,18 +1,13 @@
-// Owns request ids, their timers and their callers' stacks. A failure carries the stack of the
-// `send` that caused it (captured at send time), not of the socket callback that noticed it.
+// Owns request ids and their timers. (A failure's stack shows the callers that awaited the
+// request: made by SdbConnection.send once the request failed, see awaitedBy there.)
 
-import { SdbError, SdbTimeoutError } from './errors.js';
+import { SdbTimeoutError } from './errors.js';
 import type { ReplyPacket } from './framing.js';
 
 interface Pending {
   readonly label: string;
-  /** Holds the caller's stack frames; formatted (costly) only when an error needs them. */
-  readonly caller: { stack?: string };
-  /**
-   * Returns true when this was the last reply the request expects. `decorate` gives an error the
-   * caller's stack.
-   */
-  readonly onReply: (reply: ReplyPacket, decorate: (error: Error) => Error) => boolean;
+  /** Returns true when this was the last reply the request expects. */
+  readonly onReply: (reply: ReplyPacket) => boolean;
   readonly fail: (error: Error) => void;
   readonly timeoutMs: number;
   /** performance.now() after which the request fails; Infinity for none. */
@@ -53,11 +48,9 @@ export class CallbackRegistry {
     onReply: Pending['onReply'],
     fail: (error: Error) => void,
   ): void {
-    const caller: { stack?: string } = {};
-    Error.captureStackTrace(caller);
     const bounded = timeoutMs > 0 && Number.isFinite(timeoutMs);
     const deadline = bounded ? performance.now() + timeoutMs : Infinity;
-    this.pending.set(id, { label, caller, onReply, fail, timeoutMs, deadline });
+    this.pending.set(id, { label, onReply, fail, timeoutMs, deadline });
     if (deadline < this.timerDeadline) this.arm(deadline);
   }
 
@@ -79,7 +72,7 @@ export class CallbackRegistry {
     for (const [id, entry] of this.pending) {
       if (entry.deadline <= now) {
         this.pending.delete(id);
-        entry.fail(this.withCallerStack(new SdbTimeoutError(entry.label, entry.timeoutMs), entry));
+        entry.fail(new SdbTimeoutError(entry.label, entry.timeoutMs));
       } else if (entry.deadline < next) {
         next = entry.deadline;
       }
@@ -96,7 +89,7 @@ export class CallbackRegistry {
       this.stray++;
       return false;
     }
-    if (entry.onReply(reply, (e) => this.withCallerStack(e, entry))) {
+    if (entry.onReply(reply)) {
       this.pending.delete(reply.id);
     }
     return true;
@@ -107,7 +100,7 @@ export class CallbackRegistry {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    entry.fail(this.withCallerStack(error, entry));
+    entry.fail(error);
   }
 
   /** Fails every pending request with the same cause, at once. */
@@ -115,38 +108,10 @@ export class CallbackRegistry {
     const entries = [...this.pending.values()];
     this.pending.clear();
     this.arm(Infinity);
-    for (const entry of entries) entry.fail(this.withCallerStack(error, entry));
+    for (const entry of entries) entry.fail(error);
   }
 
   labelOf(id: number): string | undefined {
     return this.pending.get(id)?.label;
-  }
-
-  private withCallerStack(error: Error, entry: Pending): Error {
-    if (!(error instanceof SdbError)) return error;
-    // Each caller gets its own error object so stacks do not leak between requests.
-    const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
-    Object.assign(copy, error);
-    copy.message = error.message;
-    if (error.cause !== undefined) copy.cause = error.cause;
-    // the caller's frames are formatted (the costly part) when the stack is first read: an
-    // error its caller handles (a probe of an object the game collected) never pays for it
-    const caller = entry.caller;
-    let stack: string | undefined;
-    Object.defineProperty(copy, 'stack', {
-      configurable: true,
-      enumerable: false,
-      get: () => {
-        if (stack === undefined) {
-          const frames = caller.stack?.split('\n').slice(1).join('\n');
-          stack = frames ? `${copy.name}: ${copy.message}\n${frames}` : (error.stack ?? '');
-        }
-        return stack;
-      },
-      set: (v: string) => {
-        stack = v;
-      },
-    });
-    return copy;
   }
 }

@@ -240,13 +240,34 @@ describe.each(transports)('over %s', (kind) => {
       });
     });
 
-    it('gives a failed request the stack of its caller', async () => {
+    it('gives a failed request the stack of the callers that awaited it', async () => {
       const c = await connect(kind);
       agent!.on('OBJECT_REF.GET_TYPE', () => ({ error: ErrorCode.INVALID_OBJECT }));
-      const err = (await c
-        .send('OBJECT_REF.GET_TYPE', { objectId: 99 })
-        .catch((e: unknown) => e)) as Error;
-      expect(err.stack).toContain('connection.test.ts');
+      async function typeOfGone(): Promise<unknown> {
+        return await c.send('OBJECT_REF.GET_TYPE', { objectId: 99 });
+      }
+      let err: Error | undefined;
+      try {
+        await typeOfGone();
+      } catch (e) {
+        err = e as Error;
+      }
+      expect(err?.message).toMatch(/INVALID_OBJECT/);
+      expect(err?.stack).toMatch(/^SdbAgentError: .*INVALID_OBJECT/);
+      expect(err?.stack).toMatch(/at (async )?typeOfGone \(.*connection\.test\.ts/);
+    });
+
+    it('gives each request its own error when one failure ends many', async () => {
+      const c = await connect(kind);
+      agent!.on('THREAD.GET_NAME', () => ({ error: ErrorCode.INVALID_OBJECT }));
+      const [a, b] = await Promise.all(
+        [1, 2].map((threadId) =>
+          c.send('THREAD.GET_NAME', { threadId }).catch((e: unknown) => e as Error),
+        ),
+      );
+      expect(a).toBeInstanceOf(Error);
+      expect(b).toBeInstanceOf(Error);
+      expect(a).not.toBe(b);
     });
 
     it('rejects a malformed reply with a protocol error and stays usable', async () => {

@@ -1,5 +1,5 @@
 // Requests on their way out and their replies on their way back: the `since` gate, the guards,
-// encoding, the registry entry (id, timer, caller's stack), the write, and decoding or failing
+// encoding, the registry entry (id, timer), the write, and decoding or failing
 // the reply. Many requests are in flight at once; replies are matched by id. Same-tick field
 // reads may be merged into one command first (read-coalescer.ts).
 
@@ -193,9 +193,9 @@ export class RequestPipeline {
         id,
         name,
         timeoutMs,
-        (reply, decorate) => {
+        (reply) => {
           if (reply.errorCode !== ErrorCode.NONE) {
-            reject(decorate(explainOnRuntime(this.hooks.guardContext, agentError(name, reply))));
+            reject(explainOnRuntime(this.hooks.guardContext, agentError(name, reply)));
             return true;
           }
           let value: ResultOf<K>;
@@ -203,11 +203,9 @@ export class RequestPipeline {
             value = def.decode(new PacketReader(reply.body, knownIds), version, params);
           } catch (e) {
             reject(
-              decorate(
-                e instanceof SdbProtocolError
-                  ? new SdbProtocolError(`${name} reply: ${e.message}`)
-                  : (e as Error),
-              ),
+              e instanceof SdbProtocolError
+                ? new SdbProtocolError(`${name} reply: ${e.message}`)
+                : (e as Error),
             );
             return true;
           }
@@ -237,13 +235,13 @@ export class RequestPipeline {
     version: ProtocolVersion,
     resolve: (r: InvokeResult[]) => void,
     reject: (e: Error) => void,
-  ): (reply: ReplyPacket, decorate: (e: Error) => Error) => boolean {
+  ): (reply: ReplyPacket) => boolean {
     const results: InvokeResult[] = [];
     let acknowledged = false;
-    return (reply, decorate) => {
+    return (reply) => {
       if (reply.errorCode !== ErrorCode.NONE) {
         // The agent fails the remaining calls with the same error; report the first.
-        reject(decorate(agentError(`${name} (call ${results.length + 1} of ${expected})`, reply)));
+        reject(agentError(`${name} (call ${results.length + 1} of ${expected})`, reply));
         return true;
       }
       if (!acknowledged && reply.body.length === 0) {
@@ -253,7 +251,7 @@ export class RequestPipeline {
       try {
         results.push(readInvokeResult(new PacketReader(reply.body, this.state.knownIds), version));
       } catch (e) {
-        reject(decorate(new SdbProtocolError(`${name} reply: ${(e as Error).message}`)));
+        reject(new SdbProtocolError(`${name} reply: ${(e as Error).message}`));
         return true;
       }
       if (results.length < expected) return false;
