@@ -10181,6 +10181,14 @@ function synthetic(span) {
 }
 
 // eval/interpret/compiled.ts
+var INT_COMPARISONS = {
+  "==": (a, b) => a === b,
+  "!=": (a, b) => a !== b,
+  "<": (a, b) => a < b,
+  ">": (a, b) => a > b,
+  "<=": (a, b) => a <= b,
+  ">=": (a, b) => a >= b
+};
 var isPromise = (x) => x instanceof Promise;
 function nullTarget(target) {
   const e = Messages.nullReference();
@@ -10312,6 +10320,9 @@ var Compiler = class {
     if (sig.left === "int" && sig.right === "int" && (lc || lk === "int") && (rc || rk === "int")) {
       const la = lfixed?.value;
       const rb = rfixed?.value;
+      const compare = INT_COMPARISONS[op];
+      if (compare)
+        return (lv, rv) => compare(la ?? lv.value, rb ?? rv.value) ? TRUE : FALSE;
       return (lv, rv) => {
         const a = la ?? lv.value;
         const b = rb ?? rv.value;
@@ -12341,14 +12352,26 @@ async function mergeSort(items, cmp) {
   while (j < right.length) out.push(right[j++]);
   return out;
 }
+function argsOf(indexed) {
+  if (indexed) {
+    let i = 0;
+    return (x) => [x, num("int", i++)];
+  }
+  const one = [NULL_ARG];
+  return (x) => {
+    one[0] = x;
+    return one;
+  };
+}
+var NULL_ARG = { kind: "null" };
 function wherePull(src, f, indexed) {
   const s = pullOf(src);
   const call2 = f.call.fast ?? f.call;
-  let i = 0;
+  const args2 = argsOf(indexed);
   const test = (x) => {
     let r;
     try {
-      r = call2(indexed ? [x, num("int", i++)] : [x]);
+      r = call2(args2(x));
     } catch (e) {
       return closeAndThrow(s, e);
     }
@@ -12375,12 +12398,12 @@ function wherePull(src, f, indexed) {
 function selectPull(src, f, indexed) {
   const s = pullOf(src);
   const call2 = f.call.fast ?? f.call;
-  let i = 0;
+  const args2 = argsOf(indexed);
   const apply = (x) => {
     if (x === END) return END;
     let r;
     try {
-      r = call2(indexed ? [x, num("int", i++)] : [x]);
+      r = call2(args2(x));
     } catch (e) {
       return closeAndThrow(s, e);
     }
@@ -13164,18 +13187,35 @@ function isTrue2(e) {
 // eval/interpret/field-batch.ts
 var NO_OUT = { virtual: false, outThis: false, outArgs: false };
 var INSTANCE_FIELDS = 4 | 16 | 32;
+var INTERNAL_METHODS = 4 | 32;
+var UNCHECKED_READERS = ["UnsafeGetValue", "GetValueInternal"];
+var UNBOXERS = {
+  "System.Boolean": "ToBoolean",
+  "System.Char": "ToChar",
+  "System.SByte": "ToSByte",
+  "System.Byte": "ToByte",
+  "System.Int16": "ToInt16",
+  "System.UInt16": "ToUInt16",
+  "System.Int32": "ToInt32",
+  "System.UInt32": "ToUInt32",
+  "System.Int64": "ToInt64",
+  "System.UInt64": "ToUInt64",
+  "System.Single": "ToSingle",
+  "System.Double": "ToDouble"
+};
 var perConnection = /* @__PURE__ */ new WeakMap();
 var MAX_ARRAY_TYPES = 1e4;
+var newKept = () => ({ infos: /* @__PURE__ */ new Map(), delegates: /* @__PURE__ */ new Map(), elementTypes: /* @__PURE__ */ new Map() });
 var FieldBatch = class {
   constructor(md, game, connection) {
     this.md = md;
     this.game = game;
-    if (connection) {
-      let kept = perConnection.get(connection);
-      if (!kept)
-        perConnection.set(connection, kept = { converters: /* @__PURE__ */ new Map(), elementTypes: /* @__PURE__ */ new Map() });
-      this.kept = kept;
+    let kept = connection && perConnection.get(connection);
+    if (!kept) {
+      kept = newKept();
+      if (connection) perConnection.set(connection, kept);
     }
+    this.kept = kept;
   }
   md;
   game;
@@ -13208,6 +13248,12 @@ var FieldBatch = class {
   async call(m, self, args2) {
     return (await this.game.invoke(m, self, args2, { ...NO_OUT, virtual: !!self })).result;
   }
+  /** `Array.<name><typeArgs>(args)`: ConvertAll and FindAll, static generic methods. */
+  async arrayCall(name2, typeArgs2, args2) {
+    const [m] = (await this.md.members(await this.type("System.Array"), name2)).methods;
+    if (!m) throw new Error(`the game has no Array.${name2}`);
+    return this.call(await this.md.instantiateMethod(m, typeArgs2), void 0, args2);
+  }
   /**
    * `field` of `count` elements of `array` from `start` (all of them non-null objects of
    * `field.declaringType` or a subclass), in order.
@@ -13215,15 +13261,29 @@ var FieldBatch = class {
   async read(array, start, count, field) {
     const declaring2 = field.declaringType;
     const object = await this.type("System.Object");
-    const getter = await this.converter(declaring2, field, object);
-    const segment = await this.segment(array, start, count, declaring2);
-    const [convertAll] = (await this.md.members(await this.type("System.Array"), "ConvertAll")).methods;
-    if (!convertAll) throw new Error("the game has no Array.ConvertAll");
-    const convert2 = await this.md.instantiateMethod(convertAll, [declaring2, object]);
-    const boxes = await this.call(convert2, void 0, [segment, getter]);
     const d = await this.md.describe(field.type);
+    const unboxer = d.kind === "enum" ? void 0 : UNBOXERS[d.fullName];
+    const reader = await this.reader(declaring2, field);
+    let elements = await this.segment(array, start, count, declaring2);
+    if (!reader.checks)
+      elements = await this.withDelegate(
+        `is ${declaring2.key}`,
+        () => this.isInstance(declaring2),
+        (match) => this.arrayCall("FindAll", [declaring2], [elements, match])
+      );
+    const boxes = await this.withDelegate(
+      `getter ${declaring2.key}.${field.name}`,
+      () => this.getter(declaring2, field, object),
+      (getter) => this.arrayCall("ConvertAll", [declaring2, object], [elements, getter])
+    );
     let values = boxes;
-    if (d.kind === "struct" || d.kind === "enum") {
+    if (unboxer) {
+      values = await this.withDelegate(
+        `unbox ${d.fullName}`,
+        () => this.unboxer(field.type, unboxer, object),
+        (unbox) => this.arrayCall("ConvertAll", [object, field.type], [boxes, unbox])
+      );
+    } else if (d.kind === "struct" || d.kind === "enum") {
       values = await this.game.newArray(field.type, [count]);
       await this.call(
         await this.method("System.Array", "Copy", ["System.Array", "System.Array", "System.Int32"]),
@@ -13239,63 +13299,185 @@ var FieldBatch = class {
     if (out.length !== count) throw new Error("a short read");
     return out;
   }
+  /** A reflection object kept for the connection (see Kept.infos), made by `make` once. */
+  info(key2, make2) {
+    let p = this.kept.infos.get(key2);
+    if (!p) {
+      p = make2();
+      this.kept.infos.set(key2, p);
+      p.catch(() => this.kept.infos.delete(key2));
+    }
+    return p;
+  }
   /**
-   * `Converter<declaring, object>` over `FieldInfo.GetValue` bound to the field's FieldInfo (three
-   * invokes), or the one made before on this connection if it is still there (one command).
+   * `use(delegate)` with the delegate kept for the connection by `key`, or made by `make` when
+   * there is none or the game collected it. A collected argument fails an invoke before it
+   * runs (the agent decodes the arguments first), so the call is then made again with a new
+   * delegate; no probe is spent on a delegate that is still there. Each delegate is handed to
+   * the first invoke after it is named: only an invoke's own arguments are sure to outlive it
+   * (the agent resumes the whole VM for a call, and with it lets go of what it named before).
    */
-  async converter(declaring2, field, object) {
-    const key2 = `${declaring2.key}.${field.name}`;
-    const known = this.kept?.converters.get(key2);
+  async withDelegate(key2, make2, use) {
+    const known = this.kept.delegates.get(key2);
     if (known) {
       try {
-        await this.game.typeOf(known);
-        return known;
-      } catch {
-        this.kept.converters.delete(key2);
+        return await use(known);
+      } catch (e) {
+        if (!collected(e)) throw e;
+        this.kept.delegates.delete(key2);
       }
     }
-    const info2 = await this.call(
-      await this.method("System.Type", "GetField", [
-        "System.String",
-        "System.Reflection.BindingFlags"
-      ]),
-      await this.game.typeObject(declaring2),
-      [
-        await this.game.createString(field.name),
-        {
-          kind: "enum",
-          type: await this.type("System.Reflection.BindingFlags"),
-          underlying: "int",
-          value: INSTANCE_FIELDS
-        }
-      ]
-    );
-    if (info2.kind !== "object") throw new Error(`no FieldInfo for ${field.name}`);
-    const getValue = await this.call(
-      await this.method("System.Type", "GetMethod", ["System.String"]),
-      await this.game.typeObject(await this.type("System.Reflection.FieldInfo")),
-      [await this.game.createString("GetValue")]
-    );
-    const converter = await this.md.constructGeneric(await this.type("System.Converter`2"), [
-      declaring2,
-      object
-    ]);
-    const getter = await this.call(
+    const made = await make2();
+    this.kept.delegates.set(key2, made);
+    return use(made);
+  }
+  /** `Delegate.CreateDelegate(typeof(delegateType), target, method)` (static: no target). */
+  async createDelegate(delegateType, method2, target) {
+    const made = target ? await this.call(
       await this.method("System.Delegate", "CreateDelegate", [
         "System.Type",
         "System.Object",
         "System.Reflection.MethodInfo"
       ]),
       void 0,
-      [await this.game.typeObject(converter), info2, getValue]
+      [await this.game.typeObject(delegateType), target, method2]
+    ) : await this.call(
+      await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Reflection.MethodInfo"
+      ]),
+      void 0,
+      [await this.game.typeObject(delegateType), method2]
     );
-    this.kept?.converters.set(key2, getter);
-    return getter;
+    if (made.kind !== "object") throw new Error("no delegate made");
+    return made;
+  }
+  /** `owner.GetMethod(name)` (`flags`: GetMethod(name, flags)); null when there is none. */
+  async getMethod(owner, name2, flags) {
+    const args2 = [await this.game.createString(name2)];
+    if (flags !== void 0) args2.push(await this.bindingFlags(flags));
+    return this.call(
+      await this.method(
+        "System.Type",
+        "GetMethod",
+        flags === void 0 ? ["System.String"] : ["System.String", "System.Reflection.BindingFlags"]
+      ),
+      await this.game.typeObject(owner),
+      args2
+    );
+  }
+  async bindingFlags(value) {
+    return {
+      kind: "enum",
+      type: await this.type("System.Reflection.BindingFlags"),
+      underlying: "int",
+      value
+    };
+  }
+  /**
+   * The field's FieldInfo and the method its getter is bound to: the runtime's unchecked reader
+   * when it has one (`checks` false: the elements must be non-null), else `FieldInfo.GetValue`.
+   * Found once per connection (three invokes).
+   */
+  async reader(declaring2, field) {
+    const fieldInfo = await this.info(`field ${declaring2.key}.${field.name}`, async () => {
+      const info2 = await this.call(
+        await this.method("System.Type", "GetField", [
+          "System.String",
+          "System.Reflection.BindingFlags"
+        ]),
+        await this.game.typeObject(declaring2),
+        [await this.game.createString(field.name), await this.bindingFlags(INSTANCE_FIELDS)]
+      );
+      if (info2.kind !== "object") throw new Error(`no FieldInfo for ${field.name}`);
+      return { info: info2, checks: true };
+    });
+    const reader = await this.info("reader", async () => {
+      const runtimeType = await this.game.typeOf(fieldInfo.info);
+      for (const name2 of UNCHECKED_READERS) {
+        const found = (await this.md.members(runtimeType, name2)).methods.some(
+          (m) => m.parameters.length === 1 && !m.isStatic
+        );
+        if (!found) continue;
+        const info3 = await this.getMethod(runtimeType, name2, INTERNAL_METHODS);
+        if (info3.kind === "object") return { info: info3, checks: false };
+      }
+      const info2 = await this.getMethod(await this.type("System.Reflection.FieldInfo"), "GetValue");
+      if (info2.kind !== "object") throw new Error("the game has no FieldInfo.GetValue");
+      return { info: info2, checks: true };
+    });
+    return { fieldInfo: fieldInfo.info, method: reader.info, checks: reader.checks };
+  }
+  /**
+   * A new getter of the field: a `Converter<declaring, object>` closed over its FieldInfo and
+   * bound to the reader's method (Delegate.CreateDelegate, one invoke).
+   */
+  async getter(declaring2, field, object) {
+    const converter = await this.md.constructGeneric(await this.type("System.Converter`2"), [
+      declaring2,
+      object
+    ]);
+    return this.withInfos(async () => {
+      const reader = await this.reader(declaring2, field);
+      return this.createDelegate(converter, reader.method, reader.fieldInfo);
+    });
+  }
+  /** A new `Predicate<type>` closed over `typeof(type)`'s IsInstanceOfType: false for null. */
+  async isInstance(type) {
+    const predicate = await this.md.constructGeneric(await this.type("System.Predicate`1"), [type]);
+    return this.withInfos(async () => {
+      const method2 = await this.info("IsInstanceOfType", async () => {
+        const info2 = await this.getMethod(await this.type("System.Type"), "IsInstanceOfType");
+        if (info2.kind !== "object") throw new Error("the game has no Type.IsInstanceOfType");
+        return { info: info2, checks: true };
+      });
+      return this.createDelegate(predicate, method2.info, await this.game.typeObject(type));
+    });
+  }
+  /**
+   * `make()` over the reflection objects kept (Kept.infos), found again once if the game no
+   * longer has one: Mono keeps them for the domain's life, a runtime that does not must not
+   * leave every later batch failing.
+   */
+  async withInfos(make2) {
+    try {
+      return await make2();
+    } catch (e) {
+      if (!collected(e)) throw e;
+      this.kept.infos.clear();
+      return make2();
+    }
+  }
+  /**
+   * A new `Converter<object, P>` over the static `Convert.<name>(object)`: by
+   * `Delegate.CreateDelegate(type, typeof(Convert), name)`, which picks the overload whose
+   * parameters are exactly the delegate's (one invoke, no MethodInfo).
+   */
+  async unboxer(type, name2, object) {
+    const converter = await this.md.constructGeneric(await this.type("System.Converter`2"), [
+      object,
+      type
+    ]);
+    const made = await this.call(
+      await this.method("System.Delegate", "CreateDelegate", [
+        "System.Type",
+        "System.Type",
+        "System.String"
+      ]),
+      void 0,
+      [
+        await this.game.typeObject(converter),
+        await this.game.typeObject(await this.type("System.Convert")),
+        await this.game.createString(name2)
+      ]
+    );
+    if (made.kind !== "object") throw new Error(`no delegate over Convert.${name2}`);
+    return made;
   }
   /** The key of an array's element type ('' when it has none). */
   async elementTypeKey(array) {
     const id = array.kind === "object" ? array.ref.id : void 0;
-    const types = this.kept?.elementTypes;
+    const types = this.kept.elementTypes;
     const known = id === void 0 ? void 0 : types?.get(id);
     if (known !== void 0) return known;
     const key2 = (await this.md.describe(await this.game.typeOf(array))).elementType?.key ?? "";
@@ -13329,6 +13511,9 @@ var FieldBatch = class {
     return segment;
   }
 };
+function collected(e) {
+  return e instanceof Error && /\bINVALID_OBJECT\b/.test(e.message);
+}
 function num2(n) {
   return { kind: "number", type: "int", value: n };
 }
@@ -17633,11 +17818,9 @@ var CallbackRegistry = class {
     return this.pending.size;
   }
   register(id, label2, timeoutMs, onReply, fail) {
-    const caller = {};
-    Error.captureStackTrace(caller);
     const bounded = timeoutMs > 0 && Number.isFinite(timeoutMs);
     const deadline = bounded ? performance.now() + timeoutMs : Infinity;
-    this.pending.set(id, { label: label2, caller, onReply, fail, timeoutMs, deadline });
+    this.pending.set(id, { label: label2, onReply, fail, timeoutMs, deadline });
     if (deadline < this.timerDeadline) this.arm(deadline);
   }
   arm(deadline) {
@@ -17657,7 +17840,7 @@ var CallbackRegistry = class {
     for (const [id, entry2] of this.pending) {
       if (entry2.deadline <= now) {
         this.pending.delete(id);
-        entry2.fail(this.withCallerStack(new SdbTimeoutError(entry2.label, entry2.timeoutMs), entry2));
+        entry2.fail(new SdbTimeoutError(entry2.label, entry2.timeoutMs));
       } else if (entry2.deadline < next) {
         next = entry2.deadline;
       }
@@ -17673,7 +17856,7 @@ var CallbackRegistry = class {
       this.stray++;
       return false;
     }
-    if (entry2.onReply(reply, (e) => this.withCallerStack(e, entry2))) {
+    if (entry2.onReply(reply)) {
       this.pending.delete(reply.id);
     }
     return true;
@@ -17683,42 +17866,17 @@ var CallbackRegistry = class {
     const entry2 = this.pending.get(id);
     if (!entry2) return;
     this.pending.delete(id);
-    entry2.fail(this.withCallerStack(error, entry2));
+    entry2.fail(error);
   }
   /** Fails every pending request with the same cause, at once. */
   rejectAll(error) {
     const entries = [...this.pending.values()];
     this.pending.clear();
     this.arm(Infinity);
-    for (const entry2 of entries) entry2.fail(this.withCallerStack(error, entry2));
+    for (const entry2 of entries) entry2.fail(error);
   }
   labelOf(id) {
     return this.pending.get(id)?.label;
-  }
-  withCallerStack(error, entry2) {
-    if (!(error instanceof SdbError)) return error;
-    const copy = Object.create(Object.getPrototypeOf(error));
-    Object.assign(copy, error);
-    copy.message = error.message;
-    if (error.cause !== void 0) copy.cause = error.cause;
-    const caller = entry2.caller;
-    let stack;
-    Object.defineProperty(copy, "stack", {
-      configurable: true,
-      enumerable: false,
-      get: () => {
-        if (stack === void 0) {
-          const frames = caller.stack?.split("\n").slice(1).join("\n");
-          stack = frames ? `${copy.name}: ${copy.message}
-${frames}` : error.stack ?? "";
-        }
-        return stack;
-      },
-      set: (v) => {
-        stack = v;
-      }
-    });
-    return copy;
   }
 };
 
@@ -17967,9 +18125,9 @@ var RequestPipeline = class {
         id,
         name2,
         timeoutMs,
-        (reply, decorate) => {
+        (reply) => {
           if (reply.errorCode !== ErrorCode2.NONE) {
-            reject3(decorate(explainOnRuntime(this.hooks.guardContext, agentError(name2, reply))));
+            reject3(explainOnRuntime(this.hooks.guardContext, agentError(name2, reply)));
             return true;
           }
           let value;
@@ -17977,9 +18135,7 @@ var RequestPipeline = class {
             value = def.decode(new PacketReader(reply.body, knownIds), version, params);
           } catch (e) {
             reject3(
-              decorate(
-                e instanceof SdbProtocolError ? new SdbProtocolError(`${name2} reply: ${e.message}`) : e
-              )
+              e instanceof SdbProtocolError ? new SdbProtocolError(`${name2} reply: ${e.message}`) : e
             );
             return true;
           }
@@ -18005,9 +18161,9 @@ var RequestPipeline = class {
   collectInvokeReplies(name2, expected, version, resolve2, reject3) {
     const results = [];
     let acknowledged = false;
-    return (reply, decorate) => {
+    return (reply) => {
       if (reply.errorCode !== ErrorCode2.NONE) {
-        reject3(decorate(agentError(`${name2} (call ${results.length + 1} of ${expected})`, reply)));
+        reject3(agentError(`${name2} (call ${results.length + 1} of ${expected})`, reply));
         return true;
       }
       if (!acknowledged && reply.body.length === 0) {
@@ -18017,7 +18173,7 @@ var RequestPipeline = class {
       try {
         results.push(readInvokeResult(new PacketReader(reply.body, this.state.knownIds), version));
       } catch (e) {
-        reject3(decorate(new SdbProtocolError(`${name2} reply: ${e.message}`)));
+        reject3(new SdbProtocolError(`${name2} reply: ${e.message}`));
         return true;
       }
       if (results.length < expected) return false;
@@ -18319,7 +18475,7 @@ var SdbConnection = class _SdbConnection {
         new SdbConnectionClosedError(`${name2}: the connection to ${this.endpoint} is closing`)
       );
     }
-    return this.pipeline.submit(name2, args2[0], args2[1]);
+    return awaitedBy(this.pipeline.submit(name2, args2[0], args2[1]));
   }
   /** Subscribes to event sets; returns the unsubscribe function. Delivery never delays replies. */
   onEvent(listener) {
@@ -18416,6 +18572,19 @@ var SdbConnection = class _SdbConnection {
     this.delivery.closed(reason);
   }
 };
+async function awaitedBy(reply) {
+  try {
+    return await reply;
+  } catch (e) {
+    if (!(e instanceof SdbError)) throw e;
+    const copy = Object.create(Object.getPrototypeOf(e));
+    Object.assign(copy, e);
+    copy.message = e.message;
+    if (e.cause !== void 0) copy.cause = e.cause;
+    Error.captureStackTrace(copy, awaitedBy);
+    throw copy;
+  }
+}
 
 // sdb-protocol/not-supported.ts
 var DOTNET_ONLY = "dotnet/runtime only: absent from Mono 6.8 and from Unity's Mono fork";
@@ -23351,27 +23520,34 @@ function columnFromWire(values) {
       data[i] = v.value;
     }
   }
+  let lastIndex = -1;
+  let last = NULL_VALUE;
   return {
     length: n,
     at(i) {
-      const code = codes[i];
-      switch (code) {
-        case Code.Null:
-          return NULL_VALUE;
-        case Code.Object:
-          return { kind: "object", ref: { id: data[i] } };
-        case Code.String:
-          return { kind: "string", ref: { id: data[i] } };
-        case Code.False:
-          return FALSE_VALUE;
-        case Code.True:
-          return TRUE_VALUE;
-        default:
-          return { kind: "number", type: NUMERIC_OF_CODE[code - Code.Numbers], value: data[i] };
-      }
+      if (i === lastIndex) return last;
+      lastIndex = i;
+      return last = made(i);
     },
     objectId: (i) => codes[i] === Code.Object ? data[i] : void 0
   };
+  function made(i) {
+    const code = codes[i];
+    switch (code) {
+      case Code.Null:
+        return NULL_VALUE;
+      case Code.Object:
+        return { kind: "object", ref: { id: data[i] } };
+      case Code.String:
+        return { kind: "string", ref: { id: data[i] } };
+      case Code.False:
+        return FALSE_VALUE;
+      case Code.True:
+        return TRUE_VALUE;
+      default:
+        return { kind: "number", type: NUMERIC_OF_CODE[code - Code.Numbers], value: data[i] };
+    }
+  }
 }
 var NULL_VALUE = { kind: "null" };
 var FALSE_VALUE = { kind: "bool", value: false };

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-P3K43ZBS.mjs";
+} from "./chunk-IF7HRSWL.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-MEEQRU4P.mjs";
+} from "./chunk-DHIC7L6F.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   messageOf
-} from "./chunk-MEEQRU4P.mjs";
+} from "./chunk-DHIC7L6F.mjs";
 
 // mcp/ledger/audit.ts
 import { chmod, open, rename, stat } from "node:fs/promises";
