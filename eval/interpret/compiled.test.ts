@@ -229,6 +229,10 @@ const PROGRAMS: readonly (readonly [string, string])[] = [
     "a do's out variable, fresh per test",
     'int t = 0; int i = 0; do { t += i; i++; } while (int.TryParse("5", out var n) && i < n); t',
   ],
+  [
+    "a for's out variable, the loop's one",
+    'int t = 0; for (int i = 0; int.TryParse((i + 1).ToString(), out var n) && i < 3; i++) t += n; t',
+  ],
 ];
 
 describe('compiled loops and lambdas do what the interpreter does', () => {
@@ -248,6 +252,17 @@ describe('compiled loops and lambdas do what the interpreter does', () => {
       { kind: 'value', type: 'int', text: '6' },
       { kind: 'value', type: 'int', text: '10' },
     ]);
+  });
+
+  // it refused its second pass (CS0128: the declaration ran again in the loop's scope)
+  it('run a for whose condition declares an out variable, pass after pass', async () => {
+    const found = PROGRAMS.find(([what]) => what.startsWith("a for's out variable"));
+    if (!found) throw new Error('the program is missing');
+    expect((await outcome(found[1], false)).result).toEqual({
+      kind: 'value',
+      type: 'int',
+      text: '6',
+    });
   });
 
   it('stop at the same bound with the same message', async () => {
