@@ -50,9 +50,10 @@ export class Loops {
         return undefined;
       };
       for (;;) {
-        // a while's condition declares its out variables afresh at each pass, in scope in the
-        // body (C#'s expression variables, per iteration)
-        const end = s.kind === 'While' ? await this.st.inScope(pass) : await pass();
+        // a while's or a for's condition declares its out variables in the loop's scope, one
+        // for the whole loop (Variables.declareLocal: the same declaration run again names the
+        // same variable), as mcs has it
+        const end = await pass();
         if (end) return end;
       }
     });

@@ -307,7 +307,9 @@ add(
   'Func<int> f = null; foreach (var x in new[] { 1, 2, 3 }) { if (x == 2) f = () => x; } f()',
   'Func<int> f = null; for (int i = 0; i < 3; i++) { int j = i; if (i == 1) f = () => j; } f()',
   'Func<int> f = null, g = null; int i = 0; while (i < 2) { int j = i * 10; if (i == 0) f = () => j; else g = () => j; i++; } f() + g()',
-  // an out variable of a for's condition: one for the loop, as mcs has it (each lambda sees its last value)
+  // an out variable of a for's or a while's condition: one for the loop, as mcs has it (each
+  // lambda sees its last value)
+  'Func<int> f = null, g = null; int i = 0; while (int.TryParse((i + 1).ToString(), out var n) && i < 3) { if (i == 0) f = () => n; else g = () => n; i++; } f() * 10 + g()',
   'int t = 0; for (int i = 0; int.TryParse((i + 1).ToString(), out var n) && i < 3; i++) t += n; t',
   'Func<int> f = null, g = null; for (int i = 0; int.TryParse((i + 1).ToString(), out var n) && i < 3; i++) { if (i == 0) f = () => n; else g = () => n; } f() * 10 + g()',
   'int s = 0; for (int i = 0; i < 3 && int.TryParse("4", out int m); i++) s += m * i; s',
