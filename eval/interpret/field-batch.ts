@@ -33,8 +33,9 @@ const INSTANCE_FIELDS = 4 | 16 | 32;
 const INTERNAL_METHODS = 4 | 32;
 
 /**
- * Readers of a RuntimeFieldInfo that skip GetValue's checks, the first this runtime has: Mono 5
- * and later (and Unity's fork of it) have both; older ones only the second.
+ * Readers of a RuntimeFieldInfo that skip GetValue's checks, the first this runtime has (both are
+ * icalls in Debian's Mono 6.8, whose corlib Unity's Mono fork shares; older class libraries,
+ * whose FieldInfo was MonoField, had only the second). A runtime with neither keeps GetValue.
  */
 const UNCHECKED_READERS = ['UnsafeGetValue', 'GetValueInternal'];
 

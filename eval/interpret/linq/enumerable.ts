@@ -9,7 +9,7 @@
 
 import type * as A from '../../syntax/index.js';
 import type { TypeHandle } from '../../runtime.js';
-import { VOID, num, type EvalValue } from '../../values.js';
+import { NULL, VOID, num, type EvalValue } from '../../values.js';
 import type { ClientSequence, SortKey } from '../client-values.js';
 import { CompileError, ManagedException, UnsupportedError } from '../errors.js';
 import type { ClientFunction } from '../functions.js';
@@ -927,14 +927,12 @@ function argsOf(indexed: boolean): (x: EvalValue) => EvalValue[] {
     let i = 0;
     return (x) => [x, num('int', i++)];
   }
-  const one: EvalValue[] = [NULL_ARG];
+  const one: EvalValue[] = [NULL];
   return (x) => {
     one[0] = x;
     return one;
   };
 }
-
-const NULL_ARG: EvalValue = { kind: 'null' };
 
 /**
  * Where's iterator pulled by hand: the same predicate calls, on the same elements, in the same
