@@ -13,6 +13,7 @@ import type * as A from '../syntax/index.js';
 import { unparse } from '../syntax/index.js';
 import { applyBinary, applyUnary, increment, intBinary } from '../semantics/arithmetic.js';
 import { foldConversion, materialize, type Constant } from '../semantics/constant-folding.js';
+import { FLOATING_COMPARE, isComparison } from '../semantics/operator-kernels.js';
 import { convert } from '../semantics/conversions.js';
 import type { PrimitiveKind, PrimitiveValue } from '../semantics/numeric-types.js';
 import {
@@ -31,16 +32,6 @@ import { eachOf, type SequenceSource } from './sequences.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 import type { SType } from './type-facts.js';
 import { FALSE, TRUE, fromPrimitive, toPrimitive } from './primitives.js';
-
-/** int with int comparisons, as C# computes them (no overflow, no conversion). */
-const INT_COMPARISONS: Partial<Record<BinaryOperator, (a: number, b: number) => boolean>> = {
-  '==': (a, b) => a === b,
-  '!=': (a, b) => a !== b,
-  '<': (a, b) => a < b,
-  '>': (a, b) => a > b,
-  '<=': (a, b) => a <= b,
-  '>=': (a, b) => a >= b,
-};
 
 /** A compiled expression: its static type and constant (as bound), and its value when run. */
 export interface CompiledExpression {
@@ -235,12 +226,13 @@ export class Compiler {
       const la = lfixed?.value as number | undefined;
       const rb = rfixed?.value as number | undefined;
       // a comparison (a filter's test) gives one of the two shared bools, with nothing made
-      const compare = INT_COMPARISONS[op];
-      if (compare)
+      if (isComparison(op)) {
+        const compare = FLOATING_COMPARE[op];
         return (lv, rv) =>
           compare(la ?? (lv as { value: number }).value, rb ?? (rv as { value: number }).value)
             ? TRUE
             : FALSE;
+      }
       return (lv, rv) => {
         const a = la ?? (lv as { value: number }).value;
         const b = rb ?? (rv as { value: number }).value;

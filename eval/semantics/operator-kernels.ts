@@ -42,8 +42,11 @@ const ORDERED_COMPARE: Readonly<Record<ComparisonOperator, (sign: number) => boo
   '>=': (s) => s >= 0,
 };
 
-// IEEE comparisons: NaN is unequal and unordered with everything (§12.11.3); -0 == +0.
-const FLOATING_COMPARE: Readonly<Record<ComparisonOperator, (a: number, b: number) => boolean>> = {
+// IEEE comparisons: NaN is unequal and unordered with everything (§12.11.3); -0 == +0. Also
+// what two ints compare by (the compiled int kernels).
+export const FLOATING_COMPARE: Readonly<
+  Record<ComparisonOperator, (a: number, b: number) => boolean>
+> = {
   '==': (a, b) => a === b,
   '!=': (a, b) => a !== b,
   '<': (a, b) => a < b,
@@ -52,7 +55,7 @@ const FLOATING_COMPARE: Readonly<Record<ComparisonOperator, (a: number, b: numbe
   '>=': (a, b) => a >= b,
 };
 
-function isComparison(op: BinaryOperator): op is ComparisonOperator {
+export function isComparison(op: BinaryOperator): op is ComparisonOperator {
   return op in ORDERED_COMPARE;
 }
 
