@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-IF7HRSWL.mjs";
+} from "./chunk-UNRCMW5Q.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-DHIC7L6F.mjs";
+} from "./chunk-OYW4FPLU.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -10181,14 +10181,6 @@ function synthetic(span) {
 }
 
 // eval/interpret/compiled.ts
-var INT_COMPARISONS = {
-  "==": (a, b) => a === b,
-  "!=": (a, b) => a !== b,
-  "<": (a, b) => a < b,
-  ">": (a, b) => a > b,
-  "<=": (a, b) => a <= b,
-  ">=": (a, b) => a >= b
-};
 var isPromise = (x) => x instanceof Promise;
 function nullTarget(target) {
   const e = Messages.nullReference();
@@ -10320,9 +10312,10 @@ var Compiler = class {
     if (sig.left === "int" && sig.right === "int" && (lc || lk === "int") && (rc || rk === "int")) {
       const la = lfixed?.value;
       const rb = rfixed?.value;
-      const compare = INT_COMPARISONS[op];
-      if (compare)
+      if (isComparison(op)) {
+        const compare = FLOATING_COMPARE[op];
         return (lv, rv) => compare(la ?? lv.value, rb ?? rv.value) ? TRUE : FALSE;
+      }
       return (lv, rv) => {
         const a = la ?? lv.value;
         const b = rb ?? rv.value;
@@ -12357,13 +12350,12 @@ function argsOf(indexed) {
     let i = 0;
     return (x) => [x, num("int", i++)];
   }
-  const one = [NULL_ARG];
+  const one = [NULL];
   return (x) => {
     one[0] = x;
     return one;
   };
 }
-var NULL_ARG = { kind: "null" };
 function wherePull(src, f, indexed) {
   const s = pullOf(src);
   const call2 = f.call.fast ?? f.call;
@@ -13102,7 +13094,7 @@ var Loops = class {
         return void 0;
       };
       for (; ; ) {
-        const end = s.kind === "While" ? await this.st.inScope(pass) : await pass();
+        const end = await pass();
         if (end) return end;
       }
     });
@@ -14597,10 +14589,16 @@ var Variables = class {
       l.assigned = true;
     }
   }
+  /**
+   * Declares an out variable (`out var n`). The same declaration run again in the same scope is
+   * a for's condition at its next pass: it names the loop's one variable again (as mcs has it:
+   * a lambda of an earlier pass sees the later value), not a second local.
+   */
   declareLocal(name2, type, span) {
+    if (this.it.locals.hasOwn(name2) && this.it.locals.get(name2)?.declaredAt === span) return;
     if (this.it.locals.has(name2))
       throw new CompileError("CS0128", `a local variable named '${name2}' is already defined`, span);
-    this.it.locals.set(name2, { type, value: NULL, assigned: false });
+    this.it.locals.set(name2, { type, value: NULL, assigned: false, declaredAt: span });
   }
 };
 

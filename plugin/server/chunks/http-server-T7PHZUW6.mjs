@@ -11,7 +11,7 @@ import {
 } from "./chunk-6FO3ATX4.mjs";
 import {
   createServer
-} from "./chunk-DHIC7L6F.mjs";
+} from "./chunk-OYW4FPLU.mjs";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   JSONRPCMessageSchema,
