@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-UNRCMW5Q.mjs";
+} from "./chunk-KZKF66QL.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-OYW4FPLU.mjs";
+} from "./chunk-EWFLUGTA.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -18570,18 +18570,17 @@ var SdbConnection = class _SdbConnection {
     this.delivery.closed(reason);
   }
 };
-async function awaitedBy(reply) {
-  try {
-    return await reply;
-  } catch (e) {
-    if (!(e instanceof SdbError)) throw e;
-    const copy = Object.create(Object.getPrototypeOf(e));
-    Object.assign(copy, e);
-    copy.message = e.message;
-    if (e.cause !== void 0) copy.cause = e.cause;
-    Error.captureStackTrace(copy, awaitedBy);
-    throw copy;
-  }
+function awaitedBy(reply) {
+  return reply.catch(ownCopy);
+}
+function ownCopy(e) {
+  if (!(e instanceof SdbError)) throw e;
+  const copy = Object.create(Object.getPrototypeOf(e));
+  Object.assign(copy, e);
+  copy.message = e.message;
+  if (e.cause !== void 0) copy.cause = e.cause;
+  Error.captureStackTrace(copy, ownCopy);
+  throw copy;
 }
 
 // sdb-protocol/not-supported.ts

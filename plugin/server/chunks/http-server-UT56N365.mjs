@@ -11,7 +11,7 @@ import {
 } from "./chunk-6FO3ATX4.mjs";
 import {
   createServer
-} from "./chunk-OYW4FPLU.mjs";
+} from "./chunk-EWFLUGTA.mjs";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   JSONRPCMessageSchema,
