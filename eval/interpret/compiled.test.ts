@@ -222,7 +222,7 @@ const PROGRAMS: readonly (readonly [string, string])[] = [
   ],
   ['a field behind a property', 'int t = 0; foreach (var e in World.Enemies) t += e.Self.Hp; t'],
   [
-    "a while's out variable, the loop's one",
+    "a while's out variable, fresh per pass",
     'int t = 0; int i = 0; while (int.TryParse((i + 1).ToString(), out var n) && i < 3) { t += n; i++; } t',
   ],
   [
@@ -230,7 +230,7 @@ const PROGRAMS: readonly (readonly [string, string])[] = [
     'int t = 0; int i = 0; do { t += i; i++; } while (int.TryParse("5", out var n) && i < n); t',
   ],
   [
-    "a for's out variable, the loop's one",
+    "a for's out variable, fresh per pass",
     'int t = 0; for (int i = 0; int.TryParse((i + 1).ToString(), out var n) && i < 3; i++) t += n; t',
   ],
 ];
@@ -242,7 +242,7 @@ describe('compiled loops and lambdas do what the interpreter does', () => {
     expect(compiled).toEqual(interpreted);
   });
 
-  it('give the out variables of a loop condition their value at each test', async () => {
+  it('give the out variables of a loop condition one variable per pass, as C# does', async () => {
     const ints = PROGRAMS.filter(([what]) => /^a (while|do)'s out variable/.test(what));
     expect(ints.length).toBe(2);
     const values = await Promise.all(

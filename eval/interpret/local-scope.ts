@@ -15,8 +15,6 @@ export interface Local {
   readonly readOnly?: string;
   /** A local function declared under this name. */
   readonly fn?: A.LocalFunction;
-  /** The out variable's declaration (`out var n`) that made it: see Variables.declareLocal. */
-  readonly declaredAt?: A.Span;
 }
 
 export class LocalScope {

@@ -50,10 +50,11 @@ export class Loops {
         return undefined;
       };
       for (;;) {
-        // a while's or a for's condition declares its out variables in the loop's scope, one
-        // for the whole loop (Variables.declareLocal: the same declaration run again names the
-        // same variable), as mcs has it
-        const end = await pass();
+        // a while's or a for's condition declares its out variables afresh at each pass, in
+        // scope in the body and a for's iterators: Roslyn enters a block holding them at every
+        // pass (LocalRewriter_WhileStatement, _ForStatement), so a lambda keeps its pass's own
+        // (mcs 6.8 shares one for the loop; the corpus marks those lines with Roslyn's value)
+        const end = s.kind === 'Do' ? await pass() : await this.st.inScope(pass);
         if (end) return end;
       }
     });

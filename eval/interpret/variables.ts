@@ -211,15 +211,9 @@ export class Variables {
     }
   }
 
-  /**
-   * Declares an out variable (`out var n`). The same declaration run again in the same scope is
-   * a for's condition at its next pass: it names the loop's one variable again (as mcs has it:
-   * a lambda of an earlier pass sees the later value), not a second local.
-   */
   declareLocal(name: string, type: SType, span: A.Span): void {
-    if (this.it.locals.hasOwn(name) && this.it.locals.get(name)?.declaredAt === span) return;
     if (this.it.locals.has(name))
       throw new CompileError('CS0128', `a local variable named '${name}' is already defined`, span);
-    this.it.locals.set(name, { type, value: NULL, assigned: false, declaredAt: span });
+    this.it.locals.set(name, { type, value: NULL, assigned: false });
   }
 }
