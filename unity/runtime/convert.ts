@@ -4,7 +4,7 @@
 
 import { Values, type Value } from '../../sdb-protocol/index.js';
 import type { ElementColumn, EvalValue, NumericKind } from '../../eval/values.js';
-import { primitiveKindOfName } from '../../eval/index.js';
+import { NULL, primitiveKindOfName } from '../../eval/index.js';
 import type { FieldDescriptor, TypeDescriptor, TypeHandle } from '../../eval/runtime.js';
 
 const wireToNumeric: Record<string, NumericKind> = {
@@ -74,7 +74,7 @@ function isPlainWire(v: Value): v is PlainWire {
 function plainFromWire(v: PlainWire): EvalValue {
   switch (v.kind) {
     case 'null':
-      return { kind: 'null' };
+      return NULL;
     case 'void':
       return { kind: 'void' };
     case 'bool':
@@ -143,7 +143,7 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
   }
   // the value made last: a Where and a Select reading the same element's field get one object
   let lastIndex = -1;
-  let last: EvalValue = NULL_VALUE;
+  let last: EvalValue = NULL;
   return {
     length: n,
     at(i: number): EvalValue {
@@ -158,7 +158,7 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
     const code = codes[i]!;
     switch (code) {
       case Code.Null:
-        return NULL_VALUE;
+        return NULL;
       case Code.Object:
         return { kind: 'object', ref: { id: data[i]! } };
       case Code.String:
@@ -173,7 +173,6 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
   }
 }
 
-const NULL_VALUE: EvalValue = { kind: 'null' };
 const FALSE_VALUE: EvalValue = { kind: 'bool', value: false };
 const TRUE_VALUE: EvalValue = { kind: 'bool', value: true };
 

@@ -919,10 +919,11 @@ async function mergeSort<T>(items: T[], cmp: (a: T, b: T) => Promise<number>): P
 
 /**
  * The argument list of a pull's calls of its lambda, element `x` (and its index, counted from
- * 0, when `indexed`). One array serves every call of a pull: a lambda keeps its arguments'
- * values, never the list, and a pull's calls never overlap (each waits for the one before).
+ * 0, when `indexed`). One array serves every call of a pull or a terminal operator's loop: a
+ * lambda keeps its arguments' values, never the list, and those calls never overlap (each
+ * waits for the one before).
  */
-function argsOf(indexed: boolean): (x: EvalValue) => EvalValue[] {
+export function argsOf(indexed: boolean): (x: EvalValue) => EvalValue[] {
   if (indexed) {
     let i = 0;
     return (x) => [x, num('int', i++)];

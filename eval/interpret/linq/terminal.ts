@@ -22,7 +22,7 @@ import {
   type AggregateKind,
 } from './aggregates.js';
 import type { BoundFn, Linq, LinqCall } from './enumerable.js';
-import { lambdaArity, valueOf } from './enumerable.js';
+import { argsOf, lambdaArity, valueOf } from './enumerable.js';
 
 export const TERMINAL_OPERATORS = new Set([
   'Count',
@@ -225,13 +225,14 @@ export class Terminal {
     visit: (v: EvalValue) => Maybe<void>,
   ): Promise<void> {
     const call = selector && (selector.call.fast ?? selector.call);
+    const args = argsOf(false);
     const visited = (v: EvalValue): Maybe<boolean> => {
       const r = visit(v);
       return r instanceof Promise ? r.then(() => false) : false;
     };
     return eachOf(c.source, (x) => {
       if (!call) return visited(x);
-      const v = call([x]);
+      const v = call(args(x));
       return v instanceof Promise ? v.then(visited) : visited(v);
     });
   }
