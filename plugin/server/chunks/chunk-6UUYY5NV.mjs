@@ -11374,13 +11374,14 @@ var Terminal = class {
   /** Each element (through `selector`, when given) to `visit`, in order, as it is enumerated. */
   eachSelected(c, selector, visit) {
     const call2 = selector && (selector.call.fast ?? selector.call);
+    const args2 = argsOf(false);
     const visited = (v) => {
       const r = visit(v);
       return r instanceof Promise ? r.then(() => false) : false;
     };
     return eachOf(c.source, (x) => {
       if (!call2) return visited(x);
-      const v = call2([x]);
+      const v = call2(args2(x));
       return v instanceof Promise ? v.then(visited) : visited(v);
     });
   }
@@ -13094,7 +13095,7 @@ var Loops = class {
         return void 0;
       };
       for (; ; ) {
-        const end = await pass();
+        const end = s.kind === "Do" ? await pass() : await this.st.inScope(pass);
         if (end) return end;
       }
     });
@@ -14589,16 +14590,10 @@ var Variables = class {
       l.assigned = true;
     }
   }
-  /**
-   * Declares an out variable (`out var n`). The same declaration run again in the same scope is
-   * a for's condition at its next pass: it names the loop's one variable again (as mcs has it:
-   * a lambda of an earlier pass sees the later value), not a second local.
-   */
   declareLocal(name2, type, span) {
-    if (this.it.locals.hasOwn(name2) && this.it.locals.get(name2)?.declaredAt === span) return;
     if (this.it.locals.has(name2))
       throw new CompileError("CS0128", `a local variable named '${name2}' is already defined`, span);
-    this.it.locals.set(name2, { type, value: NULL, assigned: false, declaredAt: span });
+    this.it.locals.set(name2, { type, value: NULL, assigned: false });
   }
 };
 
@@ -23458,7 +23453,7 @@ function isPlainWire(v) {
 function plainFromWire(v) {
   switch (v.kind) {
     case "null":
-      return { kind: "null" };
+      return NULL;
     case "void":
       return { kind: "void" };
     case "bool":
@@ -23518,7 +23513,7 @@ function columnFromWire(values) {
     }
   }
   let lastIndex = -1;
-  let last = NULL_VALUE;
+  let last = NULL;
   return {
     length: n,
     at(i) {
@@ -23532,7 +23527,7 @@ function columnFromWire(values) {
     const code = codes[i];
     switch (code) {
       case Code.Null:
-        return NULL_VALUE;
+        return NULL;
       case Code.Object:
         return { kind: "object", ref: { id: data[i] } };
       case Code.String:
@@ -23546,7 +23541,6 @@ function columnFromWire(values) {
     }
   }
 }
-var NULL_VALUE = { kind: "null" };
 var FALSE_VALUE = { kind: "bool", value: false };
 var TRUE_VALUE = { kind: "bool", value: true };
 function fromWire(v, names, slot) {
