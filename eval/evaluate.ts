@@ -17,6 +17,7 @@ import {
 } from './interpret/budget.js';
 import type { Builtin, BuiltinFunction, InterpreterOptions } from './interpret/options.js';
 import type { EvalScope } from './interpret/scope.js';
+import type { RowStats } from './interpret/linq/row-pull.js';
 import {
   GameExceptionError,
   type MetadataProvider,
@@ -63,6 +64,8 @@ export interface EvaluateOptions {
   readonly programs?: ProgramCache;
   /** Run loops and lambdas in the interpreter only (tests comparing it with compiled runs). */
   readonly interpretOnly?: boolean;
+  /** Counted into: what the row pull did (tests asking which way a query ran). */
+  readonly rowStats?: RowStats;
 }
 
 export type EvaluateResult =
@@ -253,7 +256,7 @@ async function execute(
     const { last, metadata } =
       prepared.variable !== undefined
         ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata }
-        : await interpret(prepared, runtime, settings, budget);
+        : await interpret(prepared, runtime, settings, budget, options.rowStats);
     if (!last) return { kind: 'void' };
     const type = last.type === 'null' ? '<null>' : await csharpName(metadata, last.type);
     return {
@@ -289,8 +292,13 @@ async function interpret(
   runtime: Runtime,
   settings: InterpreterOptions,
   budget: Budget,
+  rowStats: RowStats | undefined,
 ): Promise<{ last: Operand | undefined; metadata: MetadataProvider }> {
-  const interpreter = new Interpreter(runtime, settings, { notes, budget });
+  const interpreter = new Interpreter(runtime, settings, {
+    notes,
+    budget,
+    ...(rowStats ? { rowStats } : {}),
+  });
   const last = await guard(() => interpreter.run(program));
   const voidType = await interpreter.wk.keyword('void');
   const isVoid = last.type !== 'null' && last.type.key === voidType.key;

@@ -90,6 +90,12 @@ export interface ElementColumn {
   at(i: number): EvalValue;
   /** Element `i`'s object id when it is a class instance or array (kind 'object'), else undefined. */
   objectId(i: number): number | undefined;
+  /**
+   * Every element as a JS number (a bool as 1 or 0), when every one is a number below 2^53 in
+   * magnitude or a bool; undefined when one is anything else (a null, an object, a long made a
+   * bigint). What the row pull (linq/row-pull.ts) computes a query's lambdas over.
+   */
+  numbers?(): Float64Array | undefined;
 }
 
 /** Values already made, as a column. */
@@ -101,5 +107,17 @@ export function columnOf(values: readonly EvalValue[]): ElementColumn {
       const v = values[i]!;
       return v.kind === 'object' ? v.ref.id : undefined;
     },
+    numbers: () => numbersOf(values),
   };
+}
+
+function numbersOf(values: readonly EvalValue[]): Float64Array | undefined {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v.kind === 'bool') out[i] = v.value ? 1 : 0;
+    else if (v.kind === 'number' && typeof v.value === 'number') out[i] = v.value;
+    else return undefined;
+  }
+  return out;
 }

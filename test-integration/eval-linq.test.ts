@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type FixtureProcess } from '../fixtures/launch.js';
 import type { EvaluateOptions } from '../eval/index.js';
 import { FieldBatch } from '../eval/interpret/field-batch.js';
+import type { RowStats } from '../eval/interpret/linq/row-pull.js';
 import { evaluateInSession } from '../unity/eval-bridge/evaluate-in-session.js';
 import { UnityError } from '../unity/errors.js';
 import { SessionGameAccess } from '../unity/runtime/game-access.js';
@@ -136,6 +137,59 @@ describe("the issue's benchmark programs", () => {
     expect(r.type).toBe('int');
     expect(r.cost.invokes).toBeLessThanOrEqual(10);
     expect(r.cost.wireCommands).toBeLessThan(100);
+  });
+});
+
+// A Where/Select chain whose lambdas are row lambdas goes a chunk at a time (linq/row-pull.ts):
+// the fields batched, the lambdas computed over numbers. What it gives is the corpus's to
+// compare with C# ("row lambdas"); here, that it is what ran, and where it gives way.
+describe('Where/Select over a game list, by rows', () => {
+  const budget = { iterations: 100_000, freezeMs: 30_000 };
+  const stats = (): RowStats => ({ chunks: 0, fallbacks: 0 });
+
+  it("the benchmark's query: one chunk of 10,000 by rows, 3 invokes", async () => {
+    const source = 'Crowd.People.Where(e => e.Hp > 10).Select(e => e.Hp).Sum()';
+    await value(source, { budget });
+    const rowStats = stats();
+    const r = await value(source, { budget, rowStats });
+    expect(r.text).toBe('489500');
+    expect(rowStats).toEqual({ chunks: 1, fallbacks: 0 });
+    expect(r.cost.invokes).toBe(3);
+  });
+
+  it('stops at the iterations bound where the iterators would', async () => {
+    const source = 'Crowd.People.Where(c => c.Hp > 10).Select(c => c.Hp).Sum()';
+    const rowStats = stats();
+    const byRows = await refusal(source, { budget: { ...budget, iterations: 5_000 }, rowStats });
+    const byIterators = await refusal(source, {
+      budget: { ...budget, iterations: 5_000 },
+      interpretOnly: true,
+    });
+    expect(byRows.code).toBe('EVAL_BUDGET');
+    expect(byRows.message).toBe(byIterators.message);
+    expect(rowStats).toEqual({ chunks: 1, fallbacks: 1 });
+  });
+
+  it('a null element: no batch, the iterators throw where C# does', async () => {
+    const rowStats = stats();
+    const r = await value(
+      'var keep = Crowd.People[5]; Crowd.People[5] = null; var r = ""; try { r += Crowd.People.Where(c => c.Hp > 10).Count(); } catch (NullReferenceException) { r = "NRE"; } Crowd.People[5] = keep; r',
+      { budget, rowStats },
+    );
+    expect(r.text).toBe('"NRE"');
+    expect(rowStats).toEqual({ chunks: 0, fallbacks: 1 });
+    expect((await value('Crowd.People.Sum(c => c.Hp)', { budget })).text).toBe('495000');
+  });
+
+  it('a write in the loop over the query: the rest by the iterators, seeing it', async () => {
+    const rowStats = stats();
+    const r = await value(
+      'var n = 0; foreach (var h in Crowd.People.Where(p => p.Hp > 97).Select(p => p.Hp)) { if (n == 0) Crowd.People[9999].Hp = 98; n++; } Crowd.People[9999].Hp = 74; n',
+      { budget, rowStats },
+    );
+    // 200 elements have Hp 98 or 99; element 9999 (74) passes once it is 98
+    expect(r.text).toBe('201');
+    expect(rowStats).toEqual({ chunks: 1, fallbacks: 1 });
   });
 });
 

@@ -112,6 +112,21 @@ export class Budget {
     this.check(span);
   }
 
+  /**
+   * `n` lambda calls at once (the row pull's, for the elements it hands on), checked once: the
+   * caller made sure they fit the iterations bound (`fits`), or it would have made them one by
+   * one, each checked, to stop at the one that does not.
+   */
+  iterationsDone(n: number, span: Span): void {
+    this.iterations += n;
+    this.check(span);
+  }
+
+  /** Whether `n` more iterations stay within the bound. */
+  fits(n: number): boolean {
+    return this.iterations + n <= this.limits.iterations;
+  }
+
   /** A bound was reached: nothing more runs (not even finally blocks). */
   stopped = false;
 

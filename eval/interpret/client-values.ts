@@ -59,7 +59,7 @@ export class ClientValues {
     type: TypeHandle,
     elementType: SType,
     iterate: SequenceSource['iterate'],
-    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull'>> = {},
+    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull' | 'rows'>> = {},
   ): EvalValue {
     const payload: ClientSequence = {
       clientKind: 'sequence',

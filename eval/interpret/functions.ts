@@ -14,6 +14,7 @@ import { VOID, type EvalValue } from '../values.js';
 import type { ClientDelegate } from './client-values.js';
 import { CompileError, UnsupportedError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
+import { rowLambda, type RowLambda } from './row-lambdas.js';
 import { LocalScope, type Local } from './local-scope.js';
 import type { Maybe } from './maybe.js';
 import { restoring, type CompiledExpression } from './compiled.js';
@@ -42,6 +43,11 @@ export interface ClientFunction {
    * waits. A lambda with an expression body has one; LINQ's operators call it per element.
    */
   fast?: (args: readonly EvalValue[]) => Maybe<EvalValue>;
+  /**
+   * The lambda as a function of a row of numbers, when its body is one (row-lambdas.ts):
+   * bound at the first ask, once.
+   */
+  row?: () => Promise<RowLambda | undefined>;
 }
 
 const FUNC_ARITY = 17;
@@ -171,8 +177,14 @@ export class Functions {
     const concrete: TypeHandle | 'void' = result === 'null' ? 'void' : result;
     const call: ClientFunction = async (args) =>
       (await this.runBody(e, captured, parameters, concrete, args)).value;
-    if (e.body.kind !== 'Block' && concrete !== 'void' && !this.it.options.interpretOnly)
+    if (e.body.kind !== 'Block' && concrete !== 'void' && !this.it.options.interpretOnly) {
       call.fast = this.compiledCall(e, e.body, captured, parameters, concrete, call);
+      if (parameters.length === 1) {
+        const body = { parameters: e.parameters, body: e.body };
+        let row: Promise<RowLambda | undefined> | undefined;
+        call.row = () => (row ??= rowLambda(this.it, body, captured, parameters[0]!, concrete));
+      }
+    }
     return { returnType: result, call };
   }
 

@@ -3,6 +3,7 @@
 // binds expressions C# would compile but not run (the untaken branch of ?:, the right side of
 // && when the left is false...) so that what C# refuses, we refuse, whatever the values are.
 
+import type { RowStats } from './linq/row-pull.js';
 import type * as A from '../syntax/index.js';
 import { unparse } from '../syntax/index.js';
 import type { MetadataProvider, Runtime } from '../runtime.js';
@@ -91,6 +92,8 @@ export class Interpreter {
   /** What binding found that running needs (a program's return type...), by node. */
   readonly notes: WeakMap<object, unknown>;
   readonly budget: Budget;
+  /** What the row pull did (linq/row-pull.ts). */
+  readonly rowStats: RowStats;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
   /** The overflow context: default (unchecked at run time, checked for constants), checked, unchecked. */
@@ -103,8 +106,9 @@ export class Interpreter {
   constructor(
     runtime: Runtime,
     readonly options: InterpreterOptions,
-    shared: { notes?: WeakMap<object, unknown>; budget?: Budget } = {},
+    shared: { notes?: WeakMap<object, unknown>; budget?: Budget; rowStats?: RowStats } = {},
   ) {
+    this.rowStats = shared.rowStats ?? { chunks: 0, fallbacks: 0 };
     this.notes = shared.notes ?? new WeakMap();
     this.budget = shared.budget ?? new Budget();
     let registry = this.notes.get(ClientTypeRegistry) as ClientTypeRegistry | undefined;

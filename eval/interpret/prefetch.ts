@@ -134,26 +134,31 @@ export function prefetching(
     }
   };
 
+  /** The reads of `field` over `chunk`, started (the whole chunk at once, when it can be). */
+  const readsOf = (chunk: Chunk, field: FieldDescriptor): FieldReads => {
+    let reads = chunk.reads.get(field.handle);
+    if (!reads) {
+      const all = readAll(chunk, field);
+      const made: FieldReads = { all, each: [] };
+      void all.then(
+        (vs) => {
+          if (vs) made.values = vs;
+        },
+        () => undefined,
+      );
+      chunk.reads.set(field.handle, (reads = made));
+    }
+    return reads;
+  };
+
   const readElements = game.readElements?.bind(game);
   const overrides: Partial<GameAccess> = {
     readField(target: EvalValue, field: FieldDescriptor): Promise<EvalValue> {
       const index = target.kind === 'object' ? locate(target) : -1;
       if (index < 0) return game.readField(target, field);
       const chunk = found!;
-      let reads = chunk.reads.get(field.handle);
-      // the whole chunk at once, when it can be: every element's read waits for it
-      if (!reads) {
-        const all = readAll(chunk, field);
-        const made: FieldReads = { all, each: [] };
-        void all.then(
-          (vs) => {
-            if (vs) made.values = vs;
-          },
-          () => undefined,
-        );
-        chunk.reads.set(field.handle, (reads = made));
-      }
-      const { all, each } = reads;
+      // every element's read waits for the whole chunk's, when there is one
+      const { all, each } = readsOf(chunk, field);
       const known = each[index];
       if (known) return known;
       // else the elements from this one on, a window at a time, pipelined
@@ -182,6 +187,12 @@ export function prefetching(
       lastReads = found!.reads.get(field.handle);
     }
     return lastReads?.values?.at(index);
+  };
+  overrides.chunkColumn = async (elements, field) => {
+    if (budget.gameEffects !== effects) return undefined;
+    const chunk = chunks.find((c) => c.elements === elements);
+    // the same reads an element's field read would start (or has started): made once
+    return chunk ? readsOf(chunk, field).all : undefined;
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {

@@ -19,6 +19,8 @@ import type { LocalScope } from './local-scope.js';
 import type { Operand } from './operand.js';
 import type { SType } from './type-facts.js';
 import type { Maybe } from './maybe.js';
+import type { Budget } from './budget.js';
+import type { RowChain } from './linq/row-pull.js';
 
 export interface SequenceSource {
   readonly elementType: SType;
@@ -33,6 +35,13 @@ export interface SequenceSource {
    * one): the elements come in the same order, with the same effects at the same points.
    */
   pull?(): Pull;
+  /**
+   * The source reads its elements in chunks (an array or a List<T>, read in bulk): its pull has
+   * `chunk` and `skipTo`.
+   */
+  readonly bulk?: true;
+  /** A Where/Select chain over a bulk source, for the row pull (linq/row-pull.ts). */
+  readonly rows?: RowChain;
 }
 
 /** What `Pull.next` gives after the last element. */
@@ -42,6 +51,18 @@ export const END: unique symbol = Symbol('end of the sequence');
 export interface Pull {
   next(): Maybe<EvalValue | typeof END>;
   close(): Promise<void> | undefined;
+  /**
+   * A bulk source's pull: the chunk the last element came from and the index of the one `next`
+   * gives (when from the same chunk), once an element was pulled.
+   */
+  chunk?(): { readonly elements: ElementColumn; readonly at: number } | undefined;
+  /**
+   * A bulk source's pull: the element `next` gives is the current chunk's `at` (its length: the
+   * next chunk's first). Elements skipped are as if pulled (the caller did for them what the
+   * loop would have done, nothing in the game changed since); an element given before is given
+   * again (the caller had not used it).
+   */
+  skipTo?(at: number): void;
 }
 
 /** A source's pull, or its async iteration behind the same interface. */
@@ -99,12 +120,15 @@ async function* pulled(p: Pull): AsyncGenerator<EvalValue, void, undefined> {
 /**
  * A pull over elements [0, total) of a game array, a chunk per wire command; `total` is found
  * at the first pull, `afterEach` (when given) runs before each element after the first and
- * after the last (List<T>'s check that the loop did not change it).
+ * after the last (List<T>'s check that the loop did not change it). With `effects` (an array's
+ * pull), the elements not yet given are read again after anything that may have changed the
+ * game (a write to the array in the loop is seen by the elements after it, as in C#).
  */
 function chunkPull(
   game: GameAccess,
   start: () => Promise<{ array: EvalValue; total: number }>,
   afterEach?: () => Promise<void> | undefined,
+  effects?: Budget,
 ): Pull {
   let array: EvalValue | undefined;
   let total = -1;
@@ -112,20 +136,32 @@ function chunkPull(
   let buffer: ElementColumn = columnOf([]);
   let at = 0;
   let started = false;
-  const fill = async (): Promise<EvalValue | typeof END> => {
-    if (total < 0) ({ array, total } = await start());
-    if (read >= total) return END;
-    const count = Math.min(CHUNK, total - read);
+  /** The game effects counted when the buffer was read. */
+  let seen = effects?.gameEffects;
+  /** Elements [from, from + count) in the buffer, then the first of them. */
+  const readFrom = async (from: number, count: number): Promise<EvalValue | typeof END> => {
+    seen = effects?.gameEffects;
     buffer = game.readElements
-      ? await game.readElements(array!, read, count)
-      : columnOf([await game.readElement(array!, read)]);
+      ? await game.readElements(array!, from, count)
+      : columnOf([await game.readElement(array!, from)]);
     at = 0;
-    read += buffer.length;
+    read = from + buffer.length;
     if (buffer.length === 0) return END;
     return buffer.at(at++);
   };
-  const element = (): Maybe<EvalValue | typeof END> =>
-    at < buffer.length ? buffer.at(at++) : fill();
+  const fill = async (): Promise<EvalValue | typeof END> => {
+    if (total < 0) ({ array, total } = await start());
+    if (read >= total) return END;
+    return readFrom(read, Math.min(CHUNK, total - read));
+  };
+  const element = (): Maybe<EvalValue | typeof END> => {
+    if (at >= buffer.length) return fill();
+    if (effects && effects.gameEffects !== seen) {
+      const from = read - buffer.length + at;
+      return readFrom(from, read - from);
+    }
+    return buffer.at(at++);
+  };
   return {
     next: () => {
       if (started && afterEach) {
@@ -136,6 +172,10 @@ function chunkPull(
       return element();
     },
     close: () => undefined,
+    chunk: () => (started ? { elements: buffer, at } : undefined),
+    skipTo: (i) => {
+      at = Math.min(Math.max(i, 0), buffer.length);
+    },
   };
 }
 
@@ -180,10 +220,12 @@ export class Sequences {
       if (array.kind === 'null') throw Messages.nullReference();
       return { array, total: (await game.arrayLengths(array)).reduce((a, b) => a * b, 1) };
     };
+    const budget = this.it.budget;
     return {
       elementType,
-      iterate: () => pulled(chunkPull(game, start)),
-      pull: () => chunkPull(game, start),
+      iterate: () => pulled(chunkPull(game, start, undefined, budget)),
+      pull: () => chunkPull(game, start, undefined, budget),
+      bulk: true,
     };
   }
 
@@ -245,7 +287,7 @@ export class Sequences {
         () => check?.(),
       );
     };
-    return { elementType, iterate: () => pulled(pull()), pull };
+    return { elementType, iterate: () => pulled(pull()), pull, bulk: true };
   }
 
   /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */

@@ -588,6 +588,67 @@ add(
 );
 
 // ---------------------------------------------------------------------------------------------
+section('row lambdas: Where/Select chains over game arrays and lists, computed a chunk at a time');
+// every kind a row holds, at its edges: int wraps (unchecked) or throws (checked), float rounds
+// after each operation, NaN and -0 compare as IEEE says, small ints promote to int
+add(
+  'Game.Crowd.Extremes.Select(x => x + 1).ToArray()',
+  'Game.Crowd.Extremes.Select(x => x * x).ToArray()',
+  'Game.Crowd.Extremes.Select(x => -x).ToArray()',
+  'Game.Crowd.Extremes.Select(x => x - 1).Where(x => x < 0).Count()',
+  'Game.Crowd.Extremes.Select(x => x * 0.5).ToArray()',
+  'Game.Crowd.Extremes.Select(x => x * 1f).ToArray()',
+  'Game.Crowd.Extremes.Where(x => x > 0 == x < 46342).ToArray()',
+  'Game.Crowd.Extremes.Select(x => unchecked(x + 1)).ToArray()',
+  'Game.Crowd.Floats.Select(f => f * 3f).ToArray()',
+  'Game.Crowd.Floats.Select(f => f + 0.1f).ToArray()',
+  'Game.Crowd.Floats.Where(f => f > 0).Count()',
+  'Game.Crowd.Floats.Where(f => f != f).Count()',
+  'Game.Crowd.Floats.Select(f => f * 0.1).ToArray()',
+  'Game.Crowd.Floats.Select(f => -f).ToArray()',
+  'Game.Crowd.Floats.Select(f => f * 2f).Sum()',
+  'Game.Crowd.Floats.Select(f => f - 16777215).ToArray()',
+  'Probe.SDoubles.Select(d => d * 2).ToArray()',
+  'Probe.SDoubles.Where(d => d >= 0.1).ToArray()',
+  'Probe.SDoubles.Select(d => -d).ToArray()',
+  'Probe.SDoubles.Where(d => !(d < 1)).Count()',
+  'Game.Crowd.Shorts.Select(s => s * s).ToArray()',
+  'Game.Crowd.Shorts.Select(s => -s).ToArray()',
+  'Game.Crowd.Shorts.Where(s => s < 0).Select(s => s + 1f).ToArray()',
+  'Game.Crowd.Shorts.Select(s => s).ToArray()',
+  'Game.Crowd.Bytes.Select(b => b * 2).Sum()',
+  'Game.Crowd.Bytes.Where(b => b > 100).ToArray()',
+  'Game.Crowd.Bytes.Select(b => b + b).Max()',
+  'Game.Crowd.Flags.Where(f => f).Count()',
+  'Game.Crowd.Flags.Select(f => !f).ToArray()',
+  'Game.Crowd.Flags.Where(f => f == false || f != true).Count()',
+  'Game.Crowd.Flags.Select(f => f && true).ToList()',
+);
+// fields of 10,000 objects, read in one batch per field
+add(
+  'Game.Crowd.People.Where(c => c.Hp > 10 && c.Team != 2).Select(c => c.Hp * c.Team - 7).Sum()',
+  'Game.Crowd.People.Select(c => c.Hp * 50000000).Where(v => v < 0).Count()',
+  'Game.Crowd.People.Select(c => c.Hp * 0.1).Sum()',
+  'Game.Crowd.People.Select(c => c.Hp * 0.1f).Sum()',
+  'Game.Crowd.People.Where(c => !(c.Hp < 50) || c.Team == 1).Count()',
+  'Game.Crowd.People.Select(c => -c.Hp).Min()',
+  'Game.Crowd.People.Select(c => c.Hp > 50).Where(b => b).Count()',
+  'Game.Crowd.People.Where(c => c.Hp > 98).Select(c => c.Team).Take(5).ToArray()',
+  'Game.Crowd.People.Where(c => c.Hp == 42).First().Name',
+  'Game.Crowd.People.Where(c => c.Hp > 10).Select(c => c.Hp).Average()',
+  'Game.Crowd.People.Where(c => c.Hp > 90).Where(c => c.Team == 1).Select(c => c.Hp + c.Team).Max()',
+  'Game.Crowd.People.Where(c => c.Hp > 10).Select(c => (long)c.Hp).Sum()',
+  'var xs = Game.Crowd.Extremes; var sum = 0; foreach (var x in xs) { xs[5] = 3; sum += x; } xs[5] = int.MaxValue; sum',
+  'Game.Crowd.People.Select(c => c.Hp / 3).Where(h => h > 30).Count()',
+);
+// the code taking the elements changes the game: the rest of the query sees it
+add(
+  'var n = 0; foreach (var h in Game.Crowd.People.Where(p => p.Hp > 97).Select(p => p.Hp)) { if (n == 0) Game.Crowd.People[9999].Hp = 98; n++; } Game.Crowd.People[9999].Hp = 74; n',
+  'var r = ""; try { foreach (var c in Game.Crowd.People.Where(p => p.Hp > 98)) Game.Crowd.People.Add(c); } catch (InvalidOperationException e) { r = e.Message; } Game.Crowd.People.RemoveAt(10000); r',
+  'var seen = 0; foreach (var x in Game.Crowd.Extremes.Select(v => v * 2)) { Game.Crowd.Extremes[5] = 7; seen += x; } Game.Crowd.Extremes[5] = int.MaxValue; seen',
+);
+
+// ---------------------------------------------------------------------------------------------
 section('static types of sequences: interfaces over arrays and lists, long results, variance');
 add(
   'new[] { 1, 2 }.AsEnumerable()',

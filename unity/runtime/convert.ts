@@ -144,6 +144,7 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
   // the value made last: a Where and a Select reading the same element's field get one object
   let lastIndex = -1;
   let last: EvalValue = NULL;
+  let numbers: Float64Array | null | undefined;
   return {
     length: n,
     at(i: number): EvalValue {
@@ -152,7 +153,21 @@ export function columnFromWire(values: readonly Value[]): ElementColumn | undefi
       return (last = made(i));
     },
     objectId: (i) => (codes[i] === Code.Object ? data[i] : undefined),
+    numbers: () => (numbers === undefined ? (numbers = numbersOf()) : numbers) ?? undefined,
   };
+
+  /** The elements as numbers (bools as 1 and 0), or null when one is not a number or bool. */
+  function numbersOf(): Float64Array | null {
+    let out = data;
+    for (let i = 0; i < n; i++) {
+      const code = codes[i]!;
+      if (code === Code.True || code === Code.False) {
+        if (out === data) out = data.slice();
+        out[i] = code === Code.True ? 1 : 0;
+      } else if (code < Code.Numbers) return null;
+    }
+    return out;
+  }
 
   function made(i: number): EvalValue {
     const code = codes[i]!;

@@ -19,6 +19,7 @@ import { END, pullOf, type Pull, type SequenceSource } from '../sequences.js';
 import type { Maybe } from '../maybe.js';
 import type { SType } from '../type-facts.js';
 import { Keys, type Keyer } from './keys.js';
+import { rowChain, rowPull, type ScalarStage } from './row-pull.js';
 import { Terminal, TERMINAL_OPERATORS } from './terminal.js';
 
 const DEFERRED_OPERATORS = new Set([
@@ -338,7 +339,7 @@ export class Linq {
     elementType: SType,
     iterate: () => AsyncGenerator<EvalValue, void, undefined>,
     type?: TypeHandle,
-    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull'>> = {},
+    extra: Partial<Pick<ClientSequence, 'ordering' | 'groupKey' | 'pull' | 'rows'>> = {},
   ): Promise<Operand> {
     const t = type ?? (await this.enumerableOf(elementType));
     if (this.it.dry) return { type: t, value: VOID };
@@ -366,6 +367,10 @@ export class Linq {
         const a = this.arg(c, 0, 'a predicate');
         const indexed = lambdaArity(a) === 2;
         const f = await this.predicate(a, indexed ? [T, int] : [T]);
+        const rows =
+          indexed || this.it.options.interpretOnly
+            ? undefined
+            : rowChain(src, { op: 'where', fn: f, span: a.span });
         return this.make(
           T,
           async function* () {
@@ -374,7 +379,9 @@ export class Linq {
               if (truth(await f.call(indexed ? [x, num('int', i++)] : [x]))) yield x;
           },
           undefined,
-          { pull: () => wherePull(src, f, indexed) },
+          rows
+            ? { pull: () => rowPull(rows, this.it, scalarStage), rows }
+            : { pull: () => wherePull(src, f, indexed) },
         );
       }
       case 'Select': {
@@ -382,6 +389,10 @@ export class Linq {
         const a = this.arg(c, 0, 'a selector');
         const indexed = lambdaArity(a) === 2;
         const f = await this.fn(a, indexed ? [T, int] : [T]);
+        const rows =
+          indexed || this.it.options.interpretOnly
+            ? undefined
+            : rowChain(src, { op: 'select', fn: f, span: a.span });
         return this.make(
           f.type,
           async function* () {
@@ -390,7 +401,9 @@ export class Linq {
               yield await f.call(indexed ? [x, num('int', i++)] : [x]);
           },
           undefined,
-          { pull: () => selectPull(src, f, indexed) },
+          rows
+            ? { pull: () => rowPull(rows, this.it, scalarStage), rows }
+            : { pull: () => selectPull(src, f, indexed) },
         );
       }
       case 'SelectMany':
@@ -972,6 +985,10 @@ function wherePull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {
   };
   return { next, close: () => s.close() };
 }
+
+/** One stage of a row chain by its iterator (the row pull's way back, element by element). */
+const scalarStage: ScalarStage = (src, stage) =>
+  stage.op === 'where' ? wherePull(src, stage.fn, false) : selectPull(src, stage.fn, false);
 
 /** Select's iterator pulled by hand (as wherePull). */
 function selectPull(src: SequenceSource, f: BoundFn, indexed: boolean): Pull {

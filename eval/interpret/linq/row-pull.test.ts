@@ -1,0 +1,208 @@
+// Where/Select chains computed a chunk at a time (row-pull.ts, row-lambdas.ts) against the same
+// programs run by the interpreter alone (`interpretOnly`): the same value and static type, the
+// same exception, the same refusal at the same place, the same reads, writes and calls in the
+// game, in the same order. And the row pull is what ran (its counts), or what gave way to the
+// iterators when it had to. The fake game reads arrays element by element: chunks of one.
+// Over the real game (chunks of 10,000, fields batched) the differential corpus's "row lambdas"
+// family and eval-linq.test.ts cover the same.
+
+import { describe, expect, it } from 'vitest';
+
+import { EvalError, evaluate, type EvaluateOptions } from '../../evaluate.js';
+import { declareLinqTypes } from '../../testing/fake-linq.js';
+import { declareFakeList, fakeList } from '../../testing/fake-list.js';
+import { jsonBigInt } from '../../testing/fake-game.js';
+import { FakeRuntime, int } from '../../testing/fake-runtime.js';
+import { NULL, num, type EvalValue } from '../../values.js';
+import type { RowStats } from './row-pull.js';
+
+function world(): FakeRuntime {
+  const fake = new FakeRuntime();
+  declareLinqTypes(fake);
+  declareFakeList(fake);
+  fake.class('Game.Log', {
+    fields: { Count: { type: 'int', static: true } },
+    methods: {
+      Write: {
+        static: true,
+        params: ['int x'],
+        impl: (c) => {
+          const n = c.fake.static('Game.Log', 'Count') as { value: number };
+          c.fake.setStatic('Game.Log', 'Count', int(n.value + 1));
+          return NULL;
+        },
+      },
+    },
+  });
+  fake.class('Game.World', {
+    fields: {
+      Ints: { type: 'int[]', static: true },
+      Floats: { type: 'float[]', static: true },
+      Doubles: { type: 'double[]', static: true },
+      Shorts: { type: 'short[]', static: true },
+      Flags: { type: 'bool[]', static: true },
+      List: { type: 'System.Collections.Generic.List<int>', static: true },
+    },
+  });
+  const of = (type: 'float' | 'double' | 'short', xs: number[]): EvalValue[] =>
+    xs.map((value) => num(type, value));
+  const ints = [-2147483648, -1, 0, 7, 46341, 2147483647];
+  fake.setStatic('Game.World', 'Ints', fake.array('int', ints.map(int)));
+  fake.setStatic(
+    'Game.World',
+    'Floats',
+    fake.array('float', of('float', [Math.fround(0.1), -0, NaN, Math.fround(3.4e38), 16777216])),
+  );
+  fake.setStatic(
+    'Game.World',
+    'Doubles',
+    fake.array('double', of('double', [0.1, -0, NaN, 1e300])),
+  );
+  fake.setStatic('Game.World', 'Shorts', fake.array('short', of('short', [-32768, -1, 32767])));
+  fake.setStatic(
+    'Game.World',
+    'Flags',
+    fake.array(
+      'bool',
+      [true, false, true].map((value) => ({ kind: 'bool', value })),
+    ),
+  );
+  fake.setStatic('Game.World', 'List', fakeList(fake, 'System.Int32', [5, 50, 500].map(int)));
+  return fake;
+}
+
+const OPTIONS: EvaluateOptions = {
+  usings: ['System', 'System.Linq', 'System.Collections.Generic', 'Game'],
+  anyNamespace: false,
+};
+
+async function outcome(
+  source: string,
+  interpretOnly: boolean,
+  budget?: EvaluateOptions['budget'],
+): Promise<{ result: unknown; log: string[]; rows: RowStats }> {
+  const fake = world();
+  const rows: RowStats = { chunks: 0, fallbacks: 0 };
+  let result: unknown;
+  try {
+    const r = await evaluate(source, fake, {
+      ...OPTIONS,
+      rowStats: rows,
+      ...(interpretOnly ? { interpretOnly } : {}),
+      ...(budget ? { budget } : {}),
+    });
+    result =
+      r.kind === 'value'
+        ? { kind: r.kind, type: r.type, text: r.text }
+        : r.kind === 'exception'
+          ? { kind: r.kind, type: r.type, message: r.message }
+          : r;
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    result = { refused: e.code, message: e.message };
+  }
+  const log = JSON.parse(JSON.stringify(fake.game.log, jsonBigInt)) as string[];
+  return { result, log, rows };
+}
+
+/** Runs by rows and by the interpreter: the same outcome and game log; the rows' counts. */
+async function same(source: string, budget?: EvaluateOptions['budget']): Promise<RowStats> {
+  const rows = await outcome(source, false, budget);
+  const interpreted = await outcome(source, true, budget);
+  expect(rows.result).toEqual(interpreted.result);
+  expect(rows.log).toEqual(interpreted.log);
+  expect(interpreted.rows).toEqual({ chunks: 0, fallbacks: 0 });
+  return rows.rows;
+}
+
+describe('row lambdas compute what C# computes', () => {
+  it.each([
+    'World.Ints.Select(x => x + 1).ToArray()',
+    'World.Ints.Select(x => x * x).ToArray()',
+    'World.Ints.Select(x => -x).ToArray()',
+    'World.Ints.Select(x => x - 1).Where(x => x < 0).Count()',
+    'World.Ints.Select(x => x * 0.5).ToArray()',
+    'World.Ints.Select(x => x * 1f).ToArray()',
+    'World.Ints.Where(x => x > 0 == x < 46342).ToArray()',
+    'World.Ints.Where(x => !(x > 0) && x != -1 || x == 7).Select(x => x * 3 - 1).Sum()',
+    'World.Floats.Select(f => f * 3f).ToArray()',
+    'World.Floats.Select(f => f + 0.1f).ToArray()',
+    'World.Floats.Where(f => f != f).Count()',
+    'World.Floats.Select(f => f * 0.1).ToArray()',
+    'World.Floats.Select(f => f - 16777215).ToArray()',
+    'World.Floats.Select(f => -f).Sum()',
+    'World.Doubles.Select(d => d * 2 - 0.5).ToArray()',
+    'World.Doubles.Where(d => d >= 0.1 || d < 0).ToArray()',
+    'World.Shorts.Select(s => s * s).ToArray()',
+    'World.Shorts.Select(s => -s).ToArray()',
+    'World.Shorts.Where(s => s < 0).Select(s => s + 1f).ToArray()',
+    'World.Shorts.Select(s => s).ToArray()',
+    'World.Flags.Where(f => f).Count()',
+    'World.Flags.Select(f => !f).ToArray()',
+    'World.Flags.Where(f => f == false || f != true).Count()',
+    'World.List.Where(x => x > 10).Select(x => x * 1.0 > 100).ToList()',
+    'World.List.Where(x => x > 10).Sum()',
+  ])('%s', async (source) => {
+    const rows = await same(source);
+    expect(rows.fallbacks).toBe(0);
+    expect(rows.chunks).toBeGreaterThan(0);
+  });
+});
+
+describe('the row pull gives way to the iterators when it must', () => {
+  it.each([
+    // a lambda that is not a row lambda: a call, a division (may throw), a conversion
+    ['World.Ints.Select(x => x.ToString()).ToArray()'],
+    ['World.Ints.Where(x => x / 7 > 0).Count()'],
+    ['World.Ints.Select(x => (long)x * 2).Sum()'],
+    // checked: the int operations would throw, not wrap
+    ['checked(World.Ints.Select(x => x + 1).ToArray())'],
+    // the lambda's scope is not only its parameter's
+    ['int k = 3; World.Ints.Where(x => x > k).Count()'],
+  ])('%s', async (source) => {
+    const rows = await same(source);
+    expect(rows.chunks).toBe(0);
+    expect(rows.fallbacks).toBe(1);
+  });
+
+  it('when the code taking the elements changes the game, the rest sees it', async () => {
+    const rows = await same(
+      'var xs = World.Ints; var seen = 0; foreach (var x in xs.Select(v => v * 2)) { xs[4] = 3; seen += x; } seen',
+    );
+    // the first element went by rows, the write made the rest go by iterators
+    expect(rows).toEqual({ chunks: 1, fallbacks: 1 });
+  });
+
+  it('a game call in the loop over a query makes the rest go by iterators too', async () => {
+    const rows = await same(
+      'int n = 0; foreach (var x in World.List.Where(v => v > 1)) { Log.Write(x); n += x; } n * 10 + Log.Count',
+    );
+    expect(rows.fallbacks).toBe(1);
+  });
+
+  it('a list changed in the loop over a query fails as C#', async () => {
+    const source = 'foreach (var x in World.List.Where(v => v > 1)) World.List.Add(x); 0';
+    await same(source);
+    expect((await outcome(source, false)).result).toMatchObject({
+      kind: 'exception',
+      type: 'System.InvalidOperationException',
+    });
+  });
+
+  it('the iterations bound stops the program at the same call', async () => {
+    for (const iterations of [1, 2, 5, 7, 8]) {
+      const rows = await same('World.Ints.Where(x => x > 0).Select(x => x + 1).Sum()', {
+        iterations,
+      });
+      expect(rows.fallbacks).toBe(1);
+    }
+  });
+
+  it('enough iterations for the whole chain: no fallback', async () => {
+    // 6 Where calls, 3 Select calls
+    const rows = await same('World.Ints.Where(x => x > 0).Select(x => x + 1).Sum()', {
+      iterations: 9,
+    });
+    expect(rows.fallbacks).toBe(0);
+  });
+});
