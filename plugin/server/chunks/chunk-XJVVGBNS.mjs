@@ -5252,8 +5252,19 @@ function columnOf(values) {
     objectId: (i) => {
       const v = values[i];
       return v.kind === "object" ? v.ref.id : void 0;
-    }
+    },
+    numbers: () => numbersOf(values)
   };
+}
+function numbersOf(values) {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v.kind === "bool") out[i] = v.value ? 1 : 0;
+    else if (v.kind === "number" && typeof v.value === "number") out[i] = v.value;
+    else return void 0;
+  }
+  return out;
 }
 
 // eval/interpret/array-creation.ts
@@ -6917,8 +6928,8 @@ var BinaryOperators = class {
     if (user) return user;
     if ((op === "==" || op === "!=") && await this.references.comparable(l.type, r.type))
       return this.references.equality(op, l, r);
-    const converted = await this.throughUserConversion(op, l, r, span);
-    if (converted) return converted;
+    const converted2 = await this.throughUserConversion(op, l, r, span);
+    if (converted2) return converted2;
     const [ln, rn] = await Promise.all([
       this.f.nullableUnderlying(l.type),
       this.f.nullableUnderlying(r.type)
@@ -9832,6 +9843,19 @@ var Budget = class {
     this.iterations++;
     this.check(span);
   }
+  /**
+   * `n` lambda calls at once (the row pull's, for the elements it hands on), checked once: the
+   * caller made sure they fit the iterations bound (`fits`), or it would have made them one by
+   * one, each checked, to stop at the one that does not.
+   */
+  iterationsDone(n, span) {
+    this.iterations += n;
+    this.check(span);
+  }
+  /** Whether `n` more iterations stay within the bound. */
+  fits(n) {
+    return this.iterations + n <= this.limits.iterations;
+  }
   /** A bound was reached: nothing more runs (not even finally blocks). */
   stopped = false;
   check(span) {
@@ -9935,24 +9959,35 @@ async function* pulled(p) {
     yield x;
   }
 }
-function chunkPull(game, start, afterEach) {
+function chunkPull(game, start, afterEach, effects) {
   let array;
   let total = -1;
   let read2 = 0;
   let buffer = columnOf([]);
   let at2 = 0;
   let started = false;
-  const fill = async () => {
-    if (total < 0) ({ array, total } = await start());
-    if (read2 >= total) return END;
-    const count = Math.min(CHUNK, total - read2);
-    buffer = game.readElements ? await game.readElements(array, read2, count) : columnOf([await game.readElement(array, read2)]);
+  let seen = effects?.gameEffects;
+  const readFrom2 = async (from, count) => {
+    seen = effects?.gameEffects;
+    buffer = game.readElements ? await game.readElements(array, from, count) : columnOf([await game.readElement(array, from)]);
     at2 = 0;
-    read2 += buffer.length;
+    read2 = from + buffer.length;
     if (buffer.length === 0) return END;
     return buffer.at(at2++);
   };
-  const element = () => at2 < buffer.length ? buffer.at(at2++) : fill();
+  const fill = async () => {
+    if (total < 0) ({ array, total } = await start());
+    if (read2 >= total) return END;
+    return readFrom2(read2, Math.min(CHUNK, total - read2));
+  };
+  const element = () => {
+    if (at2 >= buffer.length) return fill();
+    if (effects && effects.gameEffects !== seen) {
+      const from = read2 - buffer.length + at2;
+      return readFrom2(from, read2 - from);
+    }
+    return buffer.at(at2++);
+  };
   return {
     next: () => {
       if (started && afterEach) {
@@ -9962,7 +9997,11 @@ function chunkPull(game, start, afterEach) {
       started = true;
       return element();
     },
-    close: () => void 0
+    close: () => void 0,
+    chunk: () => started ? { elements: buffer, at: at2 } : void 0,
+    skipTo: (i) => {
+      at2 = Math.min(Math.max(i, 0), buffer.length);
+    }
   };
 }
 var CHUNK = 16384;
@@ -10000,10 +10039,12 @@ var Sequences = class {
       if (array.kind === "null") throw Messages.nullReference();
       return { array, total: (await game.arrayLengths(array)).reduce((a, b) => a * b, 1) };
     };
+    const budget = this.it.budget;
     return {
       elementType,
-      iterate: () => pulled(chunkPull(game, start)),
-      pull: () => chunkPull(game, start)
+      iterate: () => pulled(chunkPull(game, start, void 0, budget)),
+      pull: () => chunkPull(game, start, void 0, budget),
+      bulk: true
     };
   }
   string(s, elementType) {
@@ -10056,7 +10097,7 @@ var Sequences = class {
         () => check?.()
       );
     };
-    return { elementType, iterate: () => pulled(pull()), pull };
+    return { elementType, iterate: () => pulled(pull()), pull, bulk: true };
   }
   /** An array or List<T> behind an interface-typed collection, by the value's runtime type. */
   async byRuntimeType(value, elementType) {
@@ -11036,6 +11077,168 @@ function decimalKey(bits2) {
   return mantissa === 0n ? "0" : `${d.negative ? "-" : ""}${mantissa}e-${scale}`;
 }
 
+// eval/interpret/linq/row-pull.ts
+var MAX_STAGES = 255;
+function rowChain(src, stage) {
+  if (src.rows && src.rows.stages.length < MAX_STAGES)
+    return { base: src.rows.base, stages: [...src.rows.stages, stage] };
+  if (src.bulk) return { base: src, stages: [stage] };
+  return void 0;
+}
+var isPromise2 = (x) => x instanceof Promise;
+function rowPull(chain, it, scalarStage2) {
+  const base = chain.base.pull();
+  const { stages } = chain;
+  const budget = it.budget;
+  const stats = it.rowStats;
+  let fallback;
+  let rows;
+  let lambdas;
+  const scalar = (at2) => {
+    base.skipTo(at2);
+    rows = void 0;
+    stats.fallbacks++;
+    const over = (p) => ({
+      elementType: chain.base.elementType,
+      iterate: () => {
+        throw new Error("a row pull stage is pulled, not iterated");
+      },
+      pull: () => p
+    });
+    fallback = stages.reduce((p, st) => scalarStage2(over(p), st), base);
+    return fallback.next();
+  };
+  const compute = async (elements, from) => {
+    if (lambdas === void 0) {
+      const made = [];
+      for (const st of stages) {
+        const l = await st.fn.call.row?.();
+        if (!l) break;
+        made.push(l);
+      }
+      lambdas = made.length === stages.length ? made : null;
+    }
+    if (!lambdas || it.checked && lambdas.some((l) => l.wraps)) return void 0;
+    const n = elements.length;
+    const columns = [];
+    for (const l of lambdas) {
+      const cs = [];
+      for (const f of l.fields) {
+        const column = await it.rt.game.chunkColumn?.(elements, f);
+        const numbers = column?.numbers?.();
+        if (!numbers || numbers.length !== n) return void 0;
+        cs.push(numbers);
+      }
+      columns.push(cs);
+    }
+    let value;
+    if (lambdas[0].readsValue) {
+      value = elements.numbers?.();
+      if (!value) return void 0;
+    }
+    let alive = new Int32Array(n - from);
+    let count = alive.length;
+    for (let j = 0; j < count; j++) alive[j] = from + j;
+    const reach = new Uint8Array(n);
+    let kind;
+    let selected = false;
+    for (let s = 0; s < lambdas.length; s++) {
+      const { kernel } = lambdas[s];
+      const cs = columns[s];
+      for (let j = 0; j < count; j++) reach[alive[j]]++;
+      if (stages[s].op === "where") {
+        let m = 0;
+        for (let j = 0; j < count; j++) {
+          const i = alive[j];
+          if (kernel(cs, value, i) !== 0) alive[m++] = i;
+        }
+        count = m;
+      } else {
+        const out = new Float64Array(n);
+        for (let j = 0; j < count; j++) {
+          const i = alive[j];
+          out[i] = kernel(cs, value, i);
+        }
+        value = out;
+        kind = lambdas[s].kind;
+        selected = true;
+      }
+    }
+    if (count < alive.length) alive = alive.subarray(0, count);
+    stats.chunks++;
+    return {
+      elements,
+      pass: alive,
+      count,
+      values: selected ? value : void 0,
+      kind,
+      reach,
+      effects: budget.gameEffects,
+      k: 0,
+      last: from - 1
+    };
+  };
+  const counted = (r, to) => {
+    let calls = 0;
+    for (let i = r.last + 1; i <= to; i++) calls += r.reach[i];
+    if (!budget.fits(calls)) return false;
+    r.last = to;
+    budget.iterationsDone(calls, stages[stages.length - 1].span);
+    return true;
+  };
+  const hand = (r) => {
+    if (r.k < r.count) {
+      const i = r.pass[r.k];
+      if (!counted(r, i)) return scalar(r.last + 1);
+      r.k++;
+      if (!r.values) return r.elements.at(i);
+      const v = r.values[i];
+      return r.kind === "bool" ? v !== 0 ? TRUE : FALSE : num(r.kind, v);
+    }
+    if (!counted(r, r.elements.length - 1)) return scalar(r.last + 1);
+    base.skipTo(r.elements.length);
+    rows = void 0;
+    return start();
+  };
+  const start = () => {
+    const x = base.next();
+    return isPromise2(x) ? x.then(started) : started(x);
+  };
+  const started = (x) => {
+    if (x === END) return END;
+    const c = base.chunk();
+    const from = c.at - 1;
+    return compute(c.elements, from).then((r) => {
+      if (!r) return scalar(from);
+      rows = r;
+      return hand(r);
+    });
+  };
+  if (!base.chunk || !base.skipTo) {
+    stats.fallbacks++;
+    fallback = stages.reduce(
+      (p, st) => scalarStage2(
+        {
+          elementType: chain.base.elementType,
+          iterate: () => chain.base.iterate(),
+          pull: () => p
+        },
+        st
+      ),
+      base
+    );
+  }
+  return {
+    next: () => {
+      if (fallback) return fallback.next();
+      if (!rows) return start();
+      if (budget.gameEffects !== rows.effects) return scalar(rows.last + 1);
+      return hand(rows);
+    },
+    close: () => (fallback ?? base).close()
+  };
+}
+
 // eval/interpret/linq/aggregates.ts
 var NO_ELEMENTS = () => new ManagedException("System.InvalidOperationException", "Sequence contains no elements");
 var OVERFLOW = () => new ManagedException("System.OverflowException", "Arithmetic operation resulted in an overflow.");
@@ -11794,11 +11997,11 @@ var Linq = class {
       );
     const receiver = c.method.isStatic ? void 0 : group.receiver;
     const call2 = async (values) => {
-      const converted = await this.it.calls.argumentValues(
+      const converted2 = await this.it.calls.argumentValues(
         c,
         values.map((value, i) => ({ ...args2[i], op: { type: params[i], value } }))
       );
-      return (await this.it.invoker.invokeOn(c.method, receiver, converted, false)).result;
+      return (await this.it.invoker.invokeOn(c.method, receiver, converted2, false)).result;
     };
     return { type: c.method.returnType, call: call2 };
   }
@@ -11858,6 +12061,7 @@ var Linq = class {
         const a = this.arg(c, 0, "a predicate");
         const indexed = lambdaArity(a) === 2;
         const f = await this.predicate(a, indexed ? [T3, int] : [T3]);
+        const rows = indexed || this.it.options.interpretOnly ? void 0 : rowChain(src, { op: "where", fn: f, span: a.span });
         return this.make(
           T3,
           async function* () {
@@ -11866,7 +12070,7 @@ var Linq = class {
               if (truth2(await f.call(indexed ? [x, num("int", i++)] : [x]))) yield x;
           },
           void 0,
-          { pull: () => wherePull(src, f, indexed) }
+          rows ? { pull: () => rowPull(rows, this.it, scalarStage), rows } : { pull: () => wherePull(src, f, indexed) }
         );
       }
       case "Select": {
@@ -11874,6 +12078,7 @@ var Linq = class {
         const a = this.arg(c, 0, "a selector");
         const indexed = lambdaArity(a) === 2;
         const f = await this.fn(a, indexed ? [T3, int] : [T3]);
+        const rows = indexed || this.it.options.interpretOnly ? void 0 : rowChain(src, { op: "select", fn: f, span: a.span });
         return this.make(
           f.type,
           async function* () {
@@ -11882,7 +12087,7 @@ var Linq = class {
               yield await f.call(indexed ? [x, num("int", i++)] : [x]);
           },
           void 0,
-          { pull: () => selectPull(src, f, indexed) }
+          rows ? { pull: () => rowPull(rows, this.it, scalarStage), rows } : { pull: () => selectPull(src, f, indexed) }
         );
       }
       case "SelectMany":
@@ -12388,6 +12593,7 @@ function wherePull(src, f, indexed) {
   };
   return { next, close: () => s.close() };
 }
+var scalarStage = (src, stage) => stage.op === "where" ? wherePull(src, stage.fn, false) : selectPull(src, stage.fn, false);
 function selectPull(src, f, indexed) {
   const s = pullOf(src);
   const call2 = f.call.fast ?? f.call;
@@ -12772,6 +12978,156 @@ var Exceptions = class {
   }
 };
 
+// eval/interpret/row-lambdas.ts
+var ROW_KINDS = /* @__PURE__ */ new Set([
+  "bool",
+  "sbyte",
+  "byte",
+  "short",
+  "ushort",
+  "int",
+  "float",
+  "double"
+]);
+var SMALL_INTS = /* @__PURE__ */ new Set(["sbyte", "byte", "short", "ushort", "int"]);
+async function rowLambda(it, e, captured, parameter2, returnType) {
+  if (e.parameters.length !== 1) return void 0;
+  const name2 = e.parameters[0].name.name;
+  const paramKind = await it.facts.primitive(parameter2);
+  const byValue = paramKind !== void 0 && ROW_KINDS.has(paramKind);
+  if (!byValue && !await it.facts.isReferenceType(parameter2)) return void 0;
+  const fields = [];
+  let readsValue = false;
+  let wraps = false;
+  const node = async (x) => {
+    const bound = await it.inDry(() => it.resolve(x));
+    if (bound.k !== "value" || bound.op.type === "null") return void 0;
+    const op = bound.op;
+    const kind = await it.facts.primitive(op.type);
+    if (!kind || !ROW_KINDS.has(kind)) return void 0;
+    if (op.constant) {
+      if (op.constant.kind !== "number") return void 0;
+      const v = toPrimitive((await it.expr(x)).value);
+      if (!v || typeof v.value !== "number" && typeof v.value !== "boolean") return void 0;
+      const n = Number(v.value);
+      return { kind, at: () => n, constant: op.constant.c };
+    }
+    if (x.kind === "Parenthesized") return node(x.expression);
+    if (x.kind === "Name") {
+      if (!byValue || x.name !== name2 || x.typeArgs.length > 0) return void 0;
+      if (op.place?.k !== "local") return void 0;
+      readsValue = true;
+      return { kind, at: (_c, value, i) => value[i] };
+    }
+    if (x.kind === "MemberAccess") {
+      if (byValue || x.conditional || op.place?.k !== "field") return void 0;
+      let t = x.target;
+      while (t.kind === "Parenthesized") t = t.expression;
+      if (t.kind !== "Name" || t.name !== name2 || t.typeArgs.length > 0) return void 0;
+      const k = fields.push(op.place.field) - 1;
+      return { kind, at: (columns, _v, i) => columns[k][i] };
+    }
+    if (x.kind === "Unary") return unary(x, kind);
+    if (x.kind === "Binary") return binary(x, kind);
+    return void 0;
+  };
+  const unary = async (x, kind) => {
+    const a = await node(x.operand);
+    if (!a) return void 0;
+    const f = a.at;
+    if (x.operator === "!" && kind === "bool" && a.kind === "bool")
+      return { kind, at: (c, v, i) => f(c, v, i) === 0 ? 1 : 0 };
+    if (x.operator === "+" && kind === a.kind) return { kind, at: f };
+    if (x.operator === "-" && kind === "int" && SMALL_INTS.has(a.kind)) {
+      wraps = true;
+      return { kind, at: (c, v, i) => -f(c, v, i) | 0 };
+    }
+    if (x.operator === "-" && (kind === "double" || kind === "float") && kind === a.kind)
+      return { kind, at: (c, v, i) => -f(c, v, i) };
+    return void 0;
+  };
+  const binary = async (x, kind) => {
+    const l = await node(x.left);
+    const r = await node(x.right);
+    if (!l || !r) return void 0;
+    if (x.operator === "&&" || x.operator === "||") {
+      if (l.kind !== "bool" || r.kind !== "bool") return void 0;
+      const [lf2, rf2] = [l.at, r.at];
+      return x.operator === "&&" ? { kind, at: (c, v, i) => lf2(c, v, i) !== 0 && rf2(c, v, i) !== 0 ? 1 : 0 } : { kind, at: (c, v, i) => lf2(c, v, i) !== 0 || rf2(c, v, i) !== 0 ? 1 : 0 };
+    }
+    const op = x.operator;
+    let sig;
+    try {
+      sig = resolveBinaryOperator(
+        op,
+        l.constant ? { kind: l.kind, constant: l.constant.value } : { kind: l.kind },
+        r.constant ? { kind: r.kind, constant: r.constant.value } : { kind: r.kind }
+      );
+    } catch {
+      return void 0;
+    }
+    if (sig.result !== kind) return void 0;
+    const lf = converted(l, sig.left);
+    const rf = converted(r, sig.right);
+    if (!lf || !rf) return void 0;
+    const operand2 = sig.left;
+    if (operand2 !== sig.right) return void 0;
+    if (isComparison(op)) {
+      if (operand2 === "bool" && op !== "==" && op !== "!=") return void 0;
+      const compare = FLOATING_COMPARE[op];
+      return { kind, at: (c, v, i) => compare(lf(c, v, i), rf(c, v, i)) ? 1 : 0 };
+    }
+    if (op !== "+" && op !== "-" && op !== "*") return void 0;
+    if (operand2 === "int") {
+      wraps = true;
+      if (op === "*") return { kind, at: (c, v, i) => Math.imul(lf(c, v, i), rf(c, v, i)) };
+      return op === "+" ? { kind, at: (c, v, i) => lf(c, v, i) + rf(c, v, i) | 0 } : { kind, at: (c, v, i) => lf(c, v, i) - rf(c, v, i) | 0 };
+    }
+    if (operand2 === "double") {
+      if (op === "*") return { kind, at: (c, v, i) => lf(c, v, i) * rf(c, v, i) };
+      return op === "+" ? { kind, at: (c, v, i) => lf(c, v, i) + rf(c, v, i) } : { kind, at: (c, v, i) => lf(c, v, i) - rf(c, v, i) };
+    }
+    if (operand2 === "float") {
+      const fr = Math.fround;
+      if (op === "*") return { kind, at: (c, v, i) => fr(lf(c, v, i) * rf(c, v, i)) };
+      return op === "+" ? { kind, at: (c, v, i) => fr(lf(c, v, i) + rf(c, v, i)) } : { kind, at: (c, v, i) => fr(lf(c, v, i) - rf(c, v, i)) };
+    }
+    return void 0;
+  };
+  const body2 = e.body;
+  const saved = it.locals;
+  it.locals = new LocalScope(captured);
+  it.locals.set(name2, { type: parameter2, value: NULL, assigned: true });
+  try {
+    const n = await node(body2);
+    if (!n || !it.facts.same(await it.wk.keyword(n.kind), returnType)) return void 0;
+    return { kind: n.kind, fields, readsValue, wraps, kernel: n.at };
+  } finally {
+    it.locals = saved;
+  }
+}
+function converted(n, to) {
+  if (n.constant) {
+    let v;
+    try {
+      v = materialize(foldConversion(n.constant, to, "unchecked")).value;
+    } catch {
+      return void 0;
+    }
+    if (typeof v !== "number" && typeof v !== "boolean") return void 0;
+    const c = Number(v);
+    return () => c;
+  }
+  if (n.kind === to) return n.at;
+  if (to === "int" || to === "double")
+    return SMALL_INTS.has(n.kind) ? n.at : n.kind === "float" && to === "double" ? n.at : void 0;
+  if (to === "float" && SMALL_INTS.has(n.kind)) {
+    const f = n.at;
+    return (c, v, i) => Math.fround(f(c, v, i));
+  }
+  return void 0;
+}
+
 // eval/interpret/functions.ts
 var FUNC_ARITY = 17;
 var Functions = class {
@@ -12878,8 +13234,14 @@ var Functions = class {
     const captured = this.it.locals;
     const concrete = result === "null" ? "void" : result;
     const call2 = async (args2) => (await this.runBody(e, captured, parameters2, concrete, args2)).value;
-    if (e.body.kind !== "Block" && concrete !== "void" && !this.it.options.interpretOnly)
+    if (e.body.kind !== "Block" && concrete !== "void" && !this.it.options.interpretOnly) {
       call2.fast = this.compiledCall(e, e.body, captured, parameters2, concrete, call2);
+      if (parameters2.length === 1) {
+        const body2 = { parameters: e.parameters, body: e.body };
+        let row;
+        call2.row = () => row ??= rowLambda(this.it, body2, captured, parameters2[0], concrete);
+      }
+    }
     return { returnType: result, call: call2 };
   }
   /**
@@ -13587,25 +13949,28 @@ function prefetching(game, md, budget, connection) {
       return void 0;
     }
   };
+  const readsOf = (chunk, field) => {
+    let reads = chunk.reads.get(field.handle);
+    if (!reads) {
+      const all2 = readAll(chunk, field);
+      const made = { all: all2, each: [] };
+      void all2.then(
+        (vs) => {
+          if (vs) made.values = vs;
+        },
+        () => void 0
+      );
+      chunk.reads.set(field.handle, reads = made);
+    }
+    return reads;
+  };
   const readElements = game.readElements?.bind(game);
   const overrides = {
     readField(target, field) {
       const index = target.kind === "object" ? locate2(target) : -1;
       if (index < 0) return game.readField(target, field);
       const chunk = found;
-      let reads = chunk.reads.get(field.handle);
-      if (!reads) {
-        const all3 = readAll(chunk, field);
-        const made = { all: all3, each: [] };
-        void all3.then(
-          (vs) => {
-            if (vs) made.values = vs;
-          },
-          () => void 0
-        );
-        chunk.reads.set(field.handle, reads = made);
-      }
-      const { all: all2, each } = reads;
+      const { all: all2, each } = readsOf(chunk, field);
       const known = each[index];
       if (known) return known;
       const end = Math.min(chunk.elements.length, index + PREFETCH_WINDOW);
@@ -13631,6 +13996,11 @@ function prefetching(game, md, budget, connection) {
       lastReads = found.reads.get(field.handle);
     }
     return lastReads?.values?.at(index);
+  };
+  overrides.chunkColumn = async (elements, field) => {
+    if (budget.gameEffects !== effects) return void 0;
+    const chunk = chunks.find((c) => c.elements === elements);
+    return chunk ? readsOf(chunk, field).all : void 0;
   };
   if (readElements)
     overrides.readElements = async (array, index, count) => {
@@ -14208,13 +14578,13 @@ var TypeTests = class {
     const input = x.type === "null" ? await this.it.wk.keyword("object") : x.type;
     if ((await conv.implicit(k, input))?.k === "user")
       throw new CompileError("CS0150", "a constant value is expected in a pattern", span);
-    const converted = await conv.implicitly(k, input, "the pattern");
+    const converted2 = await conv.implicitly(k, input, "the pattern");
     if (this.it.dry) return VOID;
     if (k.constant.kind === "null" || x.value.kind === "null")
       return bool(k.constant.kind === "null" && x.value.kind === "null");
     const underlying = await this.f.nullableUnderlying(input) ?? input;
     if (await this.f.isValueType(underlying))
-      return bool(await this.equalValues(underlying, x.value, converted.value, span));
+      return bool(await this.equalValues(underlying, x.value, converted2.value, span));
     const kType = k.type;
     const runtime = await this.it.rt.game.typeOf(x.value);
     if (!this.f.same(runtime, kType)) return bool(false);
@@ -14601,6 +14971,7 @@ var Variables = class {
 var Interpreter = class {
   constructor(runtime, options, shared = {}) {
     this.options = options;
+    this.rowStats = shared.rowStats ?? { chunks: 0, fallbacks: 0 };
     this.notes = shared.notes ?? /* @__PURE__ */ new WeakMap();
     this.budget = shared.budget ?? new Budget();
     let registry = this.notes.get(ClientTypeRegistry);
@@ -14690,6 +15061,8 @@ var Interpreter = class {
   /** What binding found that running needs (a program's return type...), by node. */
   notes;
   budget;
+  /** What the row pull did (linq/row-pull.ts). */
+  rowStats;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
   /** The overflow context: default (unchecked at run time, checked for constants), checked, unchecked. */
@@ -15130,7 +15503,7 @@ async function execute(prepared, runtime, options) {
     throw e;
   }
   try {
-    const { last, metadata } = prepared.variable !== void 0 ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata } : await interpret(prepared, runtime, settings, budget);
+    const { last, metadata } = prepared.variable !== void 0 ? { last: await readVariable(settings, prepared.variable), metadata: runtime.metadata } : await interpret(prepared, runtime, settings, budget, options.rowStats);
     if (!last) return { kind: "void" };
     const type = last.type === "null" ? "<null>" : await csharpName(metadata, last.type);
     return {
@@ -15155,8 +15528,12 @@ async function execute(prepared, runtime, options) {
     throw e;
   }
 }
-async function interpret({ program, notes }, runtime, settings, budget) {
-  const interpreter = new Interpreter(runtime, settings, { notes, budget });
+async function interpret({ program, notes }, runtime, settings, budget, rowStats) {
+  const interpreter = new Interpreter(runtime, settings, {
+    notes,
+    budget,
+    ...rowStats ? { rowStats } : {}
+  });
   const last = await guard(() => interpreter.run(program));
   const voidType = await interpreter.wk.keyword("void");
   const isVoid = last.type !== "null" && last.type.key === voidType.key;
@@ -23514,6 +23891,7 @@ function columnFromWire(values) {
   }
   let lastIndex = -1;
   let last = NULL;
+  let numbers;
   return {
     length: n,
     at(i) {
@@ -23521,8 +23899,20 @@ function columnFromWire(values) {
       lastIndex = i;
       return last = made(i);
     },
-    objectId: (i) => codes[i] === Code.Object ? data[i] : void 0
+    objectId: (i) => codes[i] === Code.Object ? data[i] : void 0,
+    numbers: () => (numbers === void 0 ? numbers = numbersOf2() : numbers) ?? void 0
   };
+  function numbersOf2() {
+    let out = data;
+    for (let i = 0; i < n; i++) {
+      const code = codes[i];
+      if (code === Code.True || code === Code.False) {
+        if (out === data) out = data.slice();
+        out[i] = code === Code.True ? 1 : 0;
+      } else if (code < Code.Numbers) return null;
+    }
+    return out;
+  }
   function made(i) {
     const code = codes[i];
     switch (code) {
