@@ -140,10 +140,11 @@ describe("the issue's benchmark programs", () => {
   });
 });
 
-// A Where/Select chain whose lambdas are row lambdas goes a chunk at a time (linq/row-pull.ts):
-// the fields batched, the lambdas computed over numbers. What it gives is the corpus's to
+// A Where/Select chain whose lambdas are row lambdas goes a chunk at a time (linq/row-pull.ts),
+// and so does a foreach whose body is a row body (compiled.ts rowLoop): the fields batched, the
+// lambdas or the body computed over numbers. What it gives is the corpus's to
 // compare with C# ("row lambdas"); here, that it is what ran, and where it gives way.
-describe('Where/Select over a game list, by rows', () => {
+describe('Where/Select and foreach over a game list, by rows', () => {
   const budget = { iterations: 100_000, freezeMs: 30_000 };
   const stats = (): RowStats => ({ chunks: 0, fallbacks: 0 });
 
@@ -155,6 +156,19 @@ describe('Where/Select over a game list, by rows', () => {
     expect(r.text).toBe('489500');
     expect(rowStats).toEqual({ chunks: 1, fallbacks: 0 });
     expect(r.cost.invokes).toBe(3);
+  });
+
+  it("the benchmark's foreach: its body run over the chunk's numbers, 3 invokes", async () => {
+    const source = 'int total = 0; foreach (var c in Crowd.People) total += c.Hp; total';
+    await value(source, { budget });
+    const rowStats = stats();
+    const r = await value(source, { budget, rowStats });
+    expect(r.text).toBe('495000');
+    expect(rowStats).toEqual({ chunks: 1, fallbacks: 0 });
+    expect(r.cost.invokes).toBe(3);
+    // a pass per element counted: 10,000 passes do not fit 9,999
+    const e = await refusal(source, { budget: { ...budget, iterations: 9_999 } });
+    expect(e.code).toBe('EVAL_BUDGET');
   });
 
   it('stops at the iterations bound where the iterators would', async () => {

@@ -28,7 +28,8 @@ import type { Interpreter } from './interpreter.js';
 import { LocalScope, type Local } from './local-scope.js';
 import { andFinally, type Maybe } from './maybe.js';
 import type { ConstantValue, Place } from './operand.js';
-import { eachOf, type SequenceSource } from './sequences.js';
+import { END, eachOf, type Pull, type SequenceSource } from './sequences.js';
+import { rowForeachBody, rowInputs, rowNumber, rowValue, type RowBody } from './row-lambdas.js';
 import { NORMAL, Statements, type Completion } from './statements.js';
 import type { SType } from './type-facts.js';
 import { FALSE, TRUE, fromPrimitive, toPrimitive } from './primitives.js';
@@ -740,6 +741,7 @@ export class Compiler {
     const it = this.it;
     const name = s.name.name;
     const delegatedBefore = this.stats.delegated;
+    let rows: RowBody | undefined;
     const body = await this.inCompileScope(async () => {
       it.locals.set(name, {
         type,
@@ -747,6 +749,7 @@ export class Compiler {
         assigned: true,
         readOnly: 'foreach iteration variable',
       });
+      if (type !== 'null') rows = await rowForeachBody(it, name, type, s.body);
       return this.loopTarget(s, () => this.embedded(s.body));
     });
     // a body compiled whole makes no closure (a lambda is the interpreter's): nothing can keep
@@ -754,8 +757,15 @@ export class Compiler {
     const reused = this.stats.delegated === delegatedBefore;
     const budget = it.budget;
     const span = s.span;
-    const run = async (source: SequenceSource): Promise<Completion> => {
+    const run = async (whole: SequenceSource): Promise<Completion> => {
       let result: Completion = NORMAL;
+      let source = whole;
+      if (rows && whole.bulk && whole.pull) {
+        // a chunk at a time while it can be, then the rest element by element
+        const p = whole.pull();
+        if (await this.rowLoop(rows, p, span)) return NORMAL;
+        source = { elementType: whole.elementType, iterate: () => whole.iterate(), pull: () => p };
+      }
       const outer = it.locals;
       const only = new LocalScope(outer);
       const kept: Local = {
@@ -793,6 +803,48 @@ export class Compiler {
       return result;
     };
     return async (source) => this.loopTarget(s, () => run(source));
+  }
+
+  /**
+   * A foreach whose body is a row body (row-lambdas.ts) over a bulk source's pull: each chunk's
+   * fields batched, the body run over numbers for every element, the outer locals it writes
+   * set once per chunk, the budget counting a pass per element. True when the source ended;
+   * false when the rest must go element by element, `p` then giving the first element not run
+   * (a chunk whose fields cannot be batched, a checked context for int arithmetic, a chunk
+   * that would pass the iterations bound: the interpreter stops at the same pass).
+   */
+  private async rowLoop(body: RowBody, p: Pull, span: A.Span): Promise<boolean> {
+    const it = this.it;
+    const budget = it.budget;
+    const cells = body.locals.map((l) => it.locals.get(l.name)!);
+    for (;;) {
+      let x = p.next();
+      if (isPromise(x)) x = await x;
+      if (x === END) return true;
+      const { elements, at } = p.chunk!()!;
+      const from = at - 1;
+      const n = elements.length - from;
+      const inputs =
+        it.checked && body.wraps ? undefined : await rowInputs(it.rt.game, body, elements);
+      if (!inputs || !budget.fits(n)) {
+        p.skipTo!(from);
+        it.rowStats.fallbacks++;
+        return false;
+      }
+      const initial = cells.map((c) => rowNumber(c.value));
+      const state = Float64Array.from(initial);
+      const { columns, value } = inputs;
+      for (let i = from; i < elements.length; i++) body.run(columns, value, i, state);
+      budget.iterationsDone(n, span);
+      body.locals.forEach((l, k) => {
+        // a local the body did not change keeps its value as it was (even unassigned)
+        if (Object.is(state[k], initial[k])) return;
+        cells[k]!.value = rowValue(l.kind, state[k]!);
+        cells[k]!.assigned = true;
+      });
+      it.rowStats.chunks++;
+      p.skipTo!(elements.length);
+    }
   }
 
   /**

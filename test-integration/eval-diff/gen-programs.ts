@@ -641,6 +641,23 @@ add(
   'var xs = Game.Crowd.Extremes; var sum = 0; foreach (var x in xs) { xs[5] = 3; sum += x; } xs[5] = int.MaxValue; sum',
   'Game.Crowd.People.Select(c => c.Hp / 3).Where(h => h > 30).Count()',
 );
+// foreach bodies of the same expressions over the loop's outer locals
+add(
+  'int t = 0; foreach (var x in Game.Crowd.Extremes) t += x; t',
+  'int t = 5; foreach (var x in Game.Crowd.Extremes) t = t * 3 + x; t',
+  'double d = 0; foreach (var f in Game.Crowd.Floats) d += f * 2; d',
+  'float f = 0; foreach (var s in Game.Crowd.Shorts) f += s; f',
+  'float f = 1; foreach (var x in Game.Crowd.Floats) f *= x; f',
+  'int n = 0; foreach (var b in Game.Crowd.Flags) if (b) n++; else n -= 2; n',
+  'int m = int.MinValue; foreach (var c in Game.Crowd.People) if (c.Hp * 3 + c.Team > m) m = c.Hp * 3 + c.Team; m',
+  'int a = 0, b = 0; foreach (var c in Game.Crowd.People) { if (c.Team == 1) a += c.Hp; else b++; } a * 10 + b',
+  'double s = 0; foreach (var c in Game.Crowd.People) s += c.Hp * 0.01; s',
+  'float s = 0; foreach (var c in Game.Crowd.People) s += c.Hp * 0.5f; s',
+  'int last = -1; foreach (var c in Game.Crowd.People) if (c.Hp == 42) last = c.Team; last',
+  'bool all = true; foreach (var c in Game.Crowd.People) all = all && c.Hp < 100; all',
+  'int t = 0; Func<int> f = () => t; foreach (var c in Game.Crowd.People) t += c.Team; f()',
+  'int w = 0; foreach (var c in Game.Crowd.People) w = w * 31 + c.Hp; w',
+);
 // the code taking the elements changes the game: the rest of the query sees it
 add(
   'var n = 0; foreach (var h in Game.Crowd.People.Where(p => p.Hp > 97).Select(p => p.Hp)) { if (n == 0) Game.Crowd.People[9999].Hp = 98; n++; } Game.Crowd.People[9999].Hp = 74; n',

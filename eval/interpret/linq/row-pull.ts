@@ -13,11 +13,10 @@
 
 import type * as A from '../../syntax/index.js';
 import type { PrimitiveKind } from '../../semantics/numeric-types.js';
-import { num, type ElementColumn, type EvalValue, type NumericKind } from '../../values.js';
+import type { ElementColumn, EvalValue } from '../../values.js';
 import type { Interpreter } from '../interpreter.js';
 import type { Maybe } from '../maybe.js';
-import { FALSE, TRUE } from '../primitives.js';
-import type { RowLambda } from '../row-lambdas.js';
+import { rowInputs, rowValue, type RowLambda } from '../row-lambdas.js';
 import { END, type Pull, type SequenceSource } from '../sequences.js';
 import type { BoundFn } from './enumerable.js';
 
@@ -76,6 +75,8 @@ interface Rows {
 }
 
 const isPromise = (x: unknown): x is Promise<unknown> => x instanceof Promise;
+/** A lambda reads no outer local: its kernel's state is empty. */
+const NO_STATE = new Float64Array(0);
 
 export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarStage): Pull {
   const base = chain.base.pull!();
@@ -118,14 +119,10 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
     const n = elements.length;
     const columns: Float64Array[][] = [];
     for (const l of lambdas) {
-      const cs: Float64Array[] = [];
-      for (const f of l.fields) {
-        const column = await it.rt.game.chunkColumn?.(elements, f);
-        const numbers = column?.numbers?.();
-        if (!numbers || numbers.length !== n) return undefined;
-        cs.push(numbers);
-      }
-      columns.push(cs);
+      // the fields of the elements (a lambda after a Select reads its value, no field)
+      const inputs = await rowInputs(it.rt.game, { ...l, readsValue: false }, elements);
+      if (!inputs) return undefined;
+      columns.push(inputs.columns);
     }
     let value: Float64Array | undefined;
     if (lambdas[0]!.readsValue) {
@@ -147,14 +144,14 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
         let m = 0;
         for (let j = 0; j < count; j++) {
           const i = alive[j]!;
-          if (kernel(cs, value, i) !== 0) alive[m++] = i;
+          if (kernel(cs, value, i, NO_STATE) !== 0) alive[m++] = i;
         }
         count = m;
       } else {
         const out = new Float64Array(n);
         for (let j = 0; j < count; j++) {
           const i = alive[j]!;
-          out[i] = kernel(cs, value, i);
+          out[i] = kernel(cs, value, i, NO_STATE);
         }
         value = out;
         kind = lambdas[s]!.kind;
@@ -191,10 +188,7 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
       const i = r.pass[r.k]!;
       if (!counted(r, i)) return scalar(r.last + 1);
       r.k++;
-      if (!r.values) return r.elements.at(i);
-      const v = r.values[i]!;
-      // a row kind: a bool or a number of 32 bits or fewer (row-lambdas.ts ROW_KINDS)
-      return r.kind === 'bool' ? (v !== 0 ? TRUE : FALSE) : num(r.kind as NumericKind, v);
+      return r.values ? rowValue(r.kind!, r.values[i]!) : r.elements.at(i);
     }
     // the chunk's last elements were dropped by a Where: their calls come before the next chunk
     if (!counted(r, r.elements.length - 1)) return scalar(r.last + 1);
