@@ -10221,6 +10221,288 @@ function synthetic(span) {
   return { id, name: name2, member: member2, call: call2 };
 }
 
+// eval/interpret/row-lambdas.ts
+var ROW_KINDS = /* @__PURE__ */ new Set([
+  "bool",
+  "sbyte",
+  "byte",
+  "short",
+  "ushort",
+  "int",
+  "float",
+  "double"
+]);
+var SMALL_INTS = /* @__PURE__ */ new Set(["sbyte", "byte", "short", "ushort", "int"]);
+var STATE_KINDS = /* @__PURE__ */ new Set(["bool", "int", "float", "double"]);
+async function rowLambda(it, e, captured, parameter2, returnType) {
+  if (e.parameters.length !== 1) return void 0;
+  const name2 = e.parameters[0].name.name;
+  const rows = await RowCompiler.of(it, name2, parameter2, false);
+  if (!rows) return void 0;
+  const saved = it.locals;
+  it.locals = new LocalScope(captured);
+  it.locals.set(name2, { type: parameter2, value: NULL, assigned: true });
+  try {
+    const n = await rows.expression(e.body);
+    if (!n || !it.facts.same(await it.wk.keyword(n.kind), returnType)) return void 0;
+    return { ...rows.inputs(), kind: n.kind, kernel: n.at };
+  } finally {
+    it.locals = saved;
+  }
+}
+async function rowForeachBody(it, name2, type, body2) {
+  const rows = await RowCompiler.of(it, name2, type, true);
+  if (!rows) return void 0;
+  const run2 = await rows.statement(body2);
+  return run2 && { ...rows.inputs(), locals: rows.locals, run: run2 };
+}
+var RowCompiler = class _RowCompiler {
+  constructor(it, name2, byValue, withLocals) {
+    this.it = it;
+    this.name = name2;
+    this.byValue = byValue;
+    this.withLocals = withLocals;
+  }
+  it;
+  name;
+  byValue;
+  withLocals;
+  fields = [];
+  readsValue = false;
+  wraps = false;
+  locals = [];
+  static async of(it, name2, parameter2, withLocals) {
+    const kind = await it.facts.primitive(parameter2);
+    const byValue = kind !== void 0 && ROW_KINDS.has(kind);
+    if (!byValue && !await it.facts.isReferenceType(parameter2)) return void 0;
+    return new _RowCompiler(it, name2, byValue, withLocals);
+  }
+  inputs() {
+    return { fields: this.fields, readsValue: this.readsValue, wraps: this.wraps };
+  }
+  /** The state index of outer local `name` of kind `kind` (added at its first use). */
+  local(name2, kind) {
+    const i = this.locals.findIndex((l) => l.name === name2);
+    return i >= 0 ? i : this.locals.push({ name: name2, kind }) - 1;
+  }
+  async expression(x) {
+    const it = this.it;
+    const bound = await it.inDry(() => it.resolve(x));
+    if (bound.k !== "value" || bound.op.type === "null") return void 0;
+    const op = bound.op;
+    const kind = await it.facts.primitive(op.type);
+    if (!kind || !ROW_KINDS.has(kind)) return void 0;
+    if (op.constant) {
+      if (op.constant.kind !== "number") return void 0;
+      const v = toPrimitive((await it.expr(x)).value);
+      if (!v || typeof v.value !== "number" && typeof v.value !== "boolean") return void 0;
+      const n = Number(v.value);
+      return { kind, at: () => n, constant: op.constant.c };
+    }
+    if (x.kind === "Parenthesized") return this.expression(x.expression);
+    if (x.kind === "Name") {
+      if (x.typeArgs.length > 0 || op.place?.k !== "local") return void 0;
+      if (x.name === this.name) {
+        if (!this.byValue) return void 0;
+        this.readsValue = true;
+        return { kind, at: (_c, value, i) => value[i] };
+      }
+      if (!this.withLocals || !STATE_KINDS.has(kind)) return void 0;
+      const k = this.local(x.name, kind);
+      return { kind, at: (_c, _v, _i, state) => state[k] };
+    }
+    if (x.kind === "MemberAccess") {
+      if (this.byValue || x.conditional || op.place?.k !== "field") return void 0;
+      let t = x.target;
+      while (t.kind === "Parenthesized") t = t.expression;
+      if (t.kind !== "Name" || t.name !== this.name || t.typeArgs.length > 0) return void 0;
+      const k = this.fields.push(op.place.field) - 1;
+      return { kind, at: (columns, _v, i) => columns[k][i] };
+    }
+    if (x.kind === "Unary") return this.unary(x, kind);
+    if (x.kind === "Binary") {
+      const l = await this.expression(x.left);
+      const r = await this.expression(x.right);
+      return l && r ? this.binary(x.operator, l, r, kind) : void 0;
+    }
+    return void 0;
+  }
+  async unary(x, kind) {
+    const a = await this.expression(x.operand);
+    if (!a) return void 0;
+    const f = a.at;
+    if (x.operator === "!" && kind === "bool" && a.kind === "bool")
+      return { kind, at: (c, v, i, st) => f(c, v, i, st) === 0 ? 1 : 0 };
+    if (x.operator === "+" && kind === a.kind) return { kind, at: f };
+    if (x.operator === "-" && kind === "int" && SMALL_INTS.has(a.kind)) {
+      this.wraps = true;
+      return { kind, at: (c, v, i, st) => -f(c, v, i, st) | 0 };
+    }
+    if (x.operator === "-" && (kind === "double" || kind === "float") && kind === a.kind)
+      return { kind, at: (c, v, i, st) => -f(c, v, i, st) };
+    return void 0;
+  }
+  /** `l op r` of kind `kind` (as the binder typed it), by the operator C# resolves. */
+  binary(op, l, r, kind) {
+    if (op === "&&" || op === "||") {
+      if (l.kind !== "bool" || r.kind !== "bool") return void 0;
+      const [lf2, rf2] = [l.at, r.at];
+      return op === "&&" ? { kind, at: (c, v, i, st) => lf2(c, v, i, st) !== 0 && rf2(c, v, i, st) !== 0 ? 1 : 0 } : { kind, at: (c, v, i, st) => lf2(c, v, i, st) !== 0 || rf2(c, v, i, st) !== 0 ? 1 : 0 };
+    }
+    let sig;
+    try {
+      sig = resolveBinaryOperator(
+        op,
+        l.constant ? { kind: l.kind, constant: l.constant.value } : { kind: l.kind },
+        r.constant ? { kind: r.kind, constant: r.constant.value } : { kind: r.kind }
+      );
+    } catch {
+      return void 0;
+    }
+    if (sig.result !== kind || sig.left !== sig.right) return void 0;
+    const lf = converted(l, sig.left);
+    const rf = converted(r, sig.right);
+    if (!lf || !rf) return void 0;
+    const operand2 = sig.left;
+    if (isComparison(op)) {
+      if (operand2 === "bool" && op !== "==" && op !== "!=") return void 0;
+      const compare = FLOATING_COMPARE[op];
+      return { kind, at: (c, v, i, st) => compare(lf(c, v, i, st), rf(c, v, i, st)) ? 1 : 0 };
+    }
+    if (op !== "+" && op !== "-" && op !== "*") return void 0;
+    if (operand2 === "int") {
+      this.wraps = true;
+      if (op === "*")
+        return { kind, at: (c, v, i, st) => Math.imul(lf(c, v, i, st), rf(c, v, i, st)) };
+      return op === "+" ? { kind, at: (c, v, i, st) => lf(c, v, i, st) + rf(c, v, i, st) | 0 } : { kind, at: (c, v, i, st) => lf(c, v, i, st) - rf(c, v, i, st) | 0 };
+    }
+    if (operand2 === "double") {
+      if (op === "*") return { kind, at: (c, v, i, st) => lf(c, v, i, st) * rf(c, v, i, st) };
+      return op === "+" ? { kind, at: (c, v, i, st) => lf(c, v, i, st) + rf(c, v, i, st) } : { kind, at: (c, v, i, st) => lf(c, v, i, st) - rf(c, v, i, st) };
+    }
+    if (operand2 === "float") {
+      const fr = Math.fround;
+      if (op === "*") return { kind, at: (c, v, i, st) => fr(lf(c, v, i, st) * rf(c, v, i, st)) };
+      return op === "+" ? { kind, at: (c, v, i, st) => fr(lf(c, v, i, st) + rf(c, v, i, st)) } : { kind, at: (c, v, i, st) => fr(lf(c, v, i, st) - rf(c, v, i, st)) };
+    }
+    return void 0;
+  }
+  /** A foreach body's statement over the outer locals, when it is one. */
+  async statement(s) {
+    if (s.kind === "EmptyStatement") return () => void 0;
+    if (s.kind === "Block") {
+      const parts = [];
+      for (const x of s.statements) {
+        const p = await this.statement(x);
+        if (!p) return void 0;
+        parts.push(p);
+      }
+      if (parts.length === 1) return parts[0];
+      return (c, v, i, st) => {
+        for (const p of parts) p(c, v, i, st);
+      };
+    }
+    if (s.kind === "If") {
+      const cond = await this.expression(s.condition);
+      if (cond?.kind !== "bool") return void 0;
+      const then = await this.statement(s.then);
+      const otherwise = s.else ? await this.statement(s.else) : () => void 0;
+      if (!then || !otherwise) return void 0;
+      const test = cond.at;
+      return (c, v, i, st) => {
+        if (test(c, v, i, st) !== 0) then(c, v, i, st);
+        else otherwise(c, v, i, st);
+      };
+    }
+    if (s.kind === "ExpressionStatement") return this.effect(s.expression);
+    return void 0;
+  }
+  /** An assignment, compound assignment, ++ or -- to an outer local, as a statement. */
+  async effect(x) {
+    let target;
+    let value;
+    if (x.kind === "Assignment") {
+      target = x.target;
+      const op = x.operator;
+      if (op === "=") value = () => this.expression(x.value);
+      else if (op === "+=" || op === "-=" || op === "*=") {
+        const bop = op[0];
+        value = async (local2) => {
+          const r = await this.expression(x.value);
+          return r && this.binary(bop, local2, r, local2.kind);
+        };
+      } else return void 0;
+    } else if ((x.kind === "Postfix" || x.kind === "Unary") && (x.operator === "++" || x.operator === "--")) {
+      target = x.operand;
+      const bop = x.operator === "++" ? "+" : "-";
+      const one = {
+        kind: "int",
+        at: () => 1,
+        constant: { value: { kind: "int", value: 1 } }
+      };
+      value = (local2) => Promise.resolve(this.binary(bop, local2, one, local2.kind));
+    } else return void 0;
+    while (target.kind === "Parenthesized") target = target.expression;
+    if (target.kind !== "Name" || target.name === this.name || target.typeArgs.length > 0)
+      return void 0;
+    const cell = this.it.locals.get(target.name);
+    if (!cell || cell.fn || cell.readOnly || cell.type === "null") return void 0;
+    const kind = await this.it.facts.primitive(cell.type);
+    if (!kind || !STATE_KINDS.has(kind)) return void 0;
+    const k = this.local(target.name, kind);
+    const local = { kind, at: (_c, _v, _i, st) => st[k] };
+    const v = await value(local);
+    if (!v) return void 0;
+    const f = converted(v, kind);
+    if (!f) return void 0;
+    return (c, vv, i, st) => {
+      st[k] = f(c, vv, i, st);
+    };
+  }
+};
+function converted(n, to) {
+  if (n.constant) {
+    let v;
+    try {
+      v = materialize(foldConversion(n.constant, to, "unchecked")).value;
+    } catch {
+      return void 0;
+    }
+    if (typeof v !== "number" && typeof v !== "boolean") return void 0;
+    const c = Number(v);
+    return () => c;
+  }
+  if (n.kind === to) return n.at;
+  if ((to === "int" || to === "double") && SMALL_INTS.has(n.kind)) return n.at;
+  if (to === "double" && n.kind === "float") return n.at;
+  if (to === "float" && SMALL_INTS.has(n.kind)) {
+    const f = n.at;
+    return (c, v, i, st) => Math.fround(f(c, v, i, st));
+  }
+  return void 0;
+}
+async function rowInputs(game, code, elements) {
+  const columns = [];
+  for (const f of code.fields) {
+    const numbers = (await game.chunkColumn?.(elements, f))?.numbers?.();
+    if (numbers?.length !== elements.length) return void 0;
+    columns.push(numbers);
+  }
+  let value;
+  if (code.readsValue) {
+    value = elements.numbers?.();
+    if (!value) return void 0;
+  }
+  return { columns, value };
+}
+function rowNumber(v) {
+  if (v.kind === "bool") return v.value ? 1 : 0;
+  return v.kind === "number" && typeof v.value === "number" ? v.value : NaN;
+}
+function rowValue(kind, n) {
+  return kind === "bool" ? n !== 0 ? TRUE : FALSE : num(kind, n);
+}
+
 // eval/interpret/compiled.ts
 var isPromise = (x) => x instanceof Promise;
 function nullTarget(target) {
@@ -10807,6 +11089,7 @@ var Compiler = class {
     const it = this.it;
     const name2 = s.name.name;
     const delegatedBefore = this.stats.delegated;
+    let rows;
     const body2 = await this.inCompileScope(async () => {
       it.locals.set(name2, {
         type,
@@ -10814,13 +11097,20 @@ var Compiler = class {
         assigned: true,
         readOnly: "foreach iteration variable"
       });
+      if (type !== "null") rows = await rowForeachBody(it, name2, type, s.body);
       return this.loopTarget(s, () => this.embedded(s.body));
     });
     const reused = this.stats.delegated === delegatedBefore;
     const budget = it.budget;
     const span = s.span;
-    const run2 = async (source) => {
+    const run2 = async (whole) => {
       let result = NORMAL;
+      let source = whole;
+      if (rows && whole.bulk && whole.pull) {
+        const p = whole.pull();
+        if (await this.rowLoop(rows, p, span)) return NORMAL;
+        source = { elementType: whole.elementType, iterate: () => whole.iterate(), pull: () => p };
+      }
       const outer = it.locals;
       const only = new LocalScope(outer);
       const kept = {
@@ -10857,6 +11147,45 @@ var Compiler = class {
       return result;
     };
     return async (source) => this.loopTarget(s, () => run2(source));
+  }
+  /**
+   * A foreach whose body is a row body (row-lambdas.ts) over a bulk source's pull: each chunk's
+   * fields batched, the body run over numbers for every element, the outer locals it writes
+   * set once per chunk, the budget counting a pass per element. True when the source ended;
+   * false when the rest must go element by element, `p` then giving the first element not run
+   * (a chunk whose fields cannot be batched, a checked context for int arithmetic, a chunk
+   * that would pass the iterations bound: the interpreter stops at the same pass).
+   */
+  async rowLoop(body2, p, span) {
+    const it = this.it;
+    const budget = it.budget;
+    const cells = body2.locals.map((l) => it.locals.get(l.name));
+    for (; ; ) {
+      let x = p.next();
+      if (isPromise(x)) x = await x;
+      if (x === END) return true;
+      const { elements, at: at2 } = p.chunk();
+      const from = at2 - 1;
+      const n = elements.length - from;
+      const inputs = it.checked && body2.wraps ? void 0 : await rowInputs(it.rt.game, body2, elements);
+      if (!inputs || !budget.fits(n)) {
+        p.skipTo(from);
+        it.rowStats.fallbacks++;
+        return false;
+      }
+      const initial = cells.map((c) => rowNumber(c.value));
+      const state = Float64Array.from(initial);
+      const { columns, value } = inputs;
+      for (let i = from; i < elements.length; i++) body2.run(columns, value, i, state);
+      budget.iterationsDone(n, span);
+      body2.locals.forEach((l, k) => {
+        if (Object.is(state[k], initial[k])) return;
+        cells[k].value = rowValue(l.kind, state[k]);
+        cells[k].assigned = true;
+      });
+      it.rowStats.chunks++;
+      p.skipTo(elements.length);
+    }
   }
   /**
    * A lambda's expression body for these parameters, compiled in a scope like the one each call
@@ -11086,6 +11415,7 @@ function rowChain(src, stage) {
   return void 0;
 }
 var isPromise2 = (x) => x instanceof Promise;
+var NO_STATE = new Float64Array(0);
 function rowPull(chain, it, scalarStage2) {
   const base = chain.base.pull();
   const { stages } = chain;
@@ -11122,14 +11452,9 @@ function rowPull(chain, it, scalarStage2) {
     const n = elements.length;
     const columns = [];
     for (const l of lambdas) {
-      const cs = [];
-      for (const f of l.fields) {
-        const column = await it.rt.game.chunkColumn?.(elements, f);
-        const numbers = column?.numbers?.();
-        if (!numbers || numbers.length !== n) return void 0;
-        cs.push(numbers);
-      }
-      columns.push(cs);
+      const inputs = await rowInputs(it.rt.game, { ...l, readsValue: false }, elements);
+      if (!inputs) return void 0;
+      columns.push(inputs.columns);
     }
     let value;
     if (lambdas[0].readsValue) {
@@ -11150,14 +11475,14 @@ function rowPull(chain, it, scalarStage2) {
         let m = 0;
         for (let j = 0; j < count; j++) {
           const i = alive[j];
-          if (kernel(cs, value, i) !== 0) alive[m++] = i;
+          if (kernel(cs, value, i, NO_STATE) !== 0) alive[m++] = i;
         }
         count = m;
       } else {
         const out = new Float64Array(n);
         for (let j = 0; j < count; j++) {
           const i = alive[j];
-          out[i] = kernel(cs, value, i);
+          out[i] = kernel(cs, value, i, NO_STATE);
         }
         value = out;
         kind = lambdas[s].kind;
@@ -11191,9 +11516,7 @@ function rowPull(chain, it, scalarStage2) {
       const i = r.pass[r.k];
       if (!counted(r, i)) return scalar(r.last + 1);
       r.k++;
-      if (!r.values) return r.elements.at(i);
-      const v = r.values[i];
-      return r.kind === "bool" ? v !== 0 ? TRUE : FALSE : num(r.kind, v);
+      return r.values ? rowValue(r.kind, r.values[i]) : r.elements.at(i);
     }
     if (!counted(r, r.elements.length - 1)) return scalar(r.last + 1);
     base.skipTo(r.elements.length);
@@ -12977,156 +13300,6 @@ var Exceptions = class {
     return reachable ? NORMAL : { k: "unreachable" };
   }
 };
-
-// eval/interpret/row-lambdas.ts
-var ROW_KINDS = /* @__PURE__ */ new Set([
-  "bool",
-  "sbyte",
-  "byte",
-  "short",
-  "ushort",
-  "int",
-  "float",
-  "double"
-]);
-var SMALL_INTS = /* @__PURE__ */ new Set(["sbyte", "byte", "short", "ushort", "int"]);
-async function rowLambda(it, e, captured, parameter2, returnType) {
-  if (e.parameters.length !== 1) return void 0;
-  const name2 = e.parameters[0].name.name;
-  const paramKind = await it.facts.primitive(parameter2);
-  const byValue = paramKind !== void 0 && ROW_KINDS.has(paramKind);
-  if (!byValue && !await it.facts.isReferenceType(parameter2)) return void 0;
-  const fields = [];
-  let readsValue = false;
-  let wraps = false;
-  const node = async (x) => {
-    const bound = await it.inDry(() => it.resolve(x));
-    if (bound.k !== "value" || bound.op.type === "null") return void 0;
-    const op = bound.op;
-    const kind = await it.facts.primitive(op.type);
-    if (!kind || !ROW_KINDS.has(kind)) return void 0;
-    if (op.constant) {
-      if (op.constant.kind !== "number") return void 0;
-      const v = toPrimitive((await it.expr(x)).value);
-      if (!v || typeof v.value !== "number" && typeof v.value !== "boolean") return void 0;
-      const n = Number(v.value);
-      return { kind, at: () => n, constant: op.constant.c };
-    }
-    if (x.kind === "Parenthesized") return node(x.expression);
-    if (x.kind === "Name") {
-      if (!byValue || x.name !== name2 || x.typeArgs.length > 0) return void 0;
-      if (op.place?.k !== "local") return void 0;
-      readsValue = true;
-      return { kind, at: (_c, value, i) => value[i] };
-    }
-    if (x.kind === "MemberAccess") {
-      if (byValue || x.conditional || op.place?.k !== "field") return void 0;
-      let t = x.target;
-      while (t.kind === "Parenthesized") t = t.expression;
-      if (t.kind !== "Name" || t.name !== name2 || t.typeArgs.length > 0) return void 0;
-      const k = fields.push(op.place.field) - 1;
-      return { kind, at: (columns, _v, i) => columns[k][i] };
-    }
-    if (x.kind === "Unary") return unary(x, kind);
-    if (x.kind === "Binary") return binary(x, kind);
-    return void 0;
-  };
-  const unary = async (x, kind) => {
-    const a = await node(x.operand);
-    if (!a) return void 0;
-    const f = a.at;
-    if (x.operator === "!" && kind === "bool" && a.kind === "bool")
-      return { kind, at: (c, v, i) => f(c, v, i) === 0 ? 1 : 0 };
-    if (x.operator === "+" && kind === a.kind) return { kind, at: f };
-    if (x.operator === "-" && kind === "int" && SMALL_INTS.has(a.kind)) {
-      wraps = true;
-      return { kind, at: (c, v, i) => -f(c, v, i) | 0 };
-    }
-    if (x.operator === "-" && (kind === "double" || kind === "float") && kind === a.kind)
-      return { kind, at: (c, v, i) => -f(c, v, i) };
-    return void 0;
-  };
-  const binary = async (x, kind) => {
-    const l = await node(x.left);
-    const r = await node(x.right);
-    if (!l || !r) return void 0;
-    if (x.operator === "&&" || x.operator === "||") {
-      if (l.kind !== "bool" || r.kind !== "bool") return void 0;
-      const [lf2, rf2] = [l.at, r.at];
-      return x.operator === "&&" ? { kind, at: (c, v, i) => lf2(c, v, i) !== 0 && rf2(c, v, i) !== 0 ? 1 : 0 } : { kind, at: (c, v, i) => lf2(c, v, i) !== 0 || rf2(c, v, i) !== 0 ? 1 : 0 };
-    }
-    const op = x.operator;
-    let sig;
-    try {
-      sig = resolveBinaryOperator(
-        op,
-        l.constant ? { kind: l.kind, constant: l.constant.value } : { kind: l.kind },
-        r.constant ? { kind: r.kind, constant: r.constant.value } : { kind: r.kind }
-      );
-    } catch {
-      return void 0;
-    }
-    if (sig.result !== kind) return void 0;
-    const lf = converted(l, sig.left);
-    const rf = converted(r, sig.right);
-    if (!lf || !rf) return void 0;
-    const operand2 = sig.left;
-    if (operand2 !== sig.right) return void 0;
-    if (isComparison(op)) {
-      if (operand2 === "bool" && op !== "==" && op !== "!=") return void 0;
-      const compare = FLOATING_COMPARE[op];
-      return { kind, at: (c, v, i) => compare(lf(c, v, i), rf(c, v, i)) ? 1 : 0 };
-    }
-    if (op !== "+" && op !== "-" && op !== "*") return void 0;
-    if (operand2 === "int") {
-      wraps = true;
-      if (op === "*") return { kind, at: (c, v, i) => Math.imul(lf(c, v, i), rf(c, v, i)) };
-      return op === "+" ? { kind, at: (c, v, i) => lf(c, v, i) + rf(c, v, i) | 0 } : { kind, at: (c, v, i) => lf(c, v, i) - rf(c, v, i) | 0 };
-    }
-    if (operand2 === "double") {
-      if (op === "*") return { kind, at: (c, v, i) => lf(c, v, i) * rf(c, v, i) };
-      return op === "+" ? { kind, at: (c, v, i) => lf(c, v, i) + rf(c, v, i) } : { kind, at: (c, v, i) => lf(c, v, i) - rf(c, v, i) };
-    }
-    if (operand2 === "float") {
-      const fr = Math.fround;
-      if (op === "*") return { kind, at: (c, v, i) => fr(lf(c, v, i) * rf(c, v, i)) };
-      return op === "+" ? { kind, at: (c, v, i) => fr(lf(c, v, i) + rf(c, v, i)) } : { kind, at: (c, v, i) => fr(lf(c, v, i) - rf(c, v, i)) };
-    }
-    return void 0;
-  };
-  const body2 = e.body;
-  const saved = it.locals;
-  it.locals = new LocalScope(captured);
-  it.locals.set(name2, { type: parameter2, value: NULL, assigned: true });
-  try {
-    const n = await node(body2);
-    if (!n || !it.facts.same(await it.wk.keyword(n.kind), returnType)) return void 0;
-    return { kind: n.kind, fields, readsValue, wraps, kernel: n.at };
-  } finally {
-    it.locals = saved;
-  }
-}
-function converted(n, to) {
-  if (n.constant) {
-    let v;
-    try {
-      v = materialize(foldConversion(n.constant, to, "unchecked")).value;
-    } catch {
-      return void 0;
-    }
-    if (typeof v !== "number" && typeof v !== "boolean") return void 0;
-    const c = Number(v);
-    return () => c;
-  }
-  if (n.kind === to) return n.at;
-  if (to === "int" || to === "double")
-    return SMALL_INTS.has(n.kind) ? n.at : n.kind === "float" && to === "double" ? n.at : void 0;
-  if (to === "float" && SMALL_INTS.has(n.kind)) {
-    const f = n.at;
-    return (c, v, i) => Math.fround(f(c, v, i));
-  }
-  return void 0;
-}
 
 // eval/interpret/functions.ts
 var FUNC_ARITY = 17;

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   messageOf
-} from "./chunk-XJVVGBNS.mjs";
+} from "./chunk-5GMA7KFB.mjs";
 
 // mcp/ledger/audit.ts
 import { chmod, open, rename, stat } from "node:fs/promises";

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-4FF4ST2C.mjs";
+} from "./chunk-QAORJVFF.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-XJVVGBNS.mjs";
+} from "./chunk-5GMA7KFB.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
