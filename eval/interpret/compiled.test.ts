@@ -11,6 +11,7 @@ import { declareLinqTypes } from '../testing/fake-linq.js';
 import { declareFakeList, fakeList } from '../testing/fake-list.js';
 import { FakeRuntime, int } from '../testing/fake-runtime.js';
 import { jsonBigInt } from '../testing/fake-game.js';
+import { declareCallLog } from '../testing/eval-helpers.js';
 import { NULL, str } from '../values.js';
 
 function world(): FakeRuntime {
@@ -22,20 +23,7 @@ function world(): FakeRuntime {
     fields: { Hp: 'int', Name: 'string', At: 'Game.Point' },
     properties: { Self: { type: 'Game.Enemy', get: (c) => c.self! } },
   });
-  fake.class('Game.Log', {
-    fields: { Count: { type: 'int', static: true } },
-    methods: {
-      Write: {
-        static: true,
-        params: ['string s'],
-        impl: (c) => {
-          const n = c.fake.static('Game.Log', 'Count') as { value: number };
-          c.fake.setStatic('Game.Log', 'Count', int(n.value + 1));
-          return NULL;
-        },
-      },
-    },
-  });
+  declareCallLog(fake, 'string s');
   fake.class('Game.World', {
     fields: {
       Ints: { type: 'int[]', static: true },

@@ -2,7 +2,7 @@
 // thrown exception, or a refusal (EvalError). Any other outcome fails with what happened.
 
 import { EvalError, evaluate, type EvaluateOptions } from '../evaluate.js';
-import type { EvalValue } from '../values.js';
+import { NULL, type EvalValue } from '../values.js';
 import { jsonBigInt } from './fake-game.js';
 import type { FakeRuntime } from './fake-runtime.js';
 
@@ -77,4 +77,29 @@ export function builtins(
       { type: fake.game.typeOfValue(v), value: () => Promise.resolve(v) },
     ]),
   );
+}
+
+/**
+ * Game.Log: a static method Write (one parameter, `parameter`) that counts its calls in the
+ * static field Count: a game call whose effect a test can see.
+ */
+export function declareCallLog(fake: FakeRuntime, parameter: string): void {
+  fake.class('Game.Log', {
+    fields: { Count: { type: 'int', static: true } },
+    methods: {
+      Write: {
+        static: true,
+        params: [parameter],
+        impl: (c) => {
+          const n = c.fake.static('Game.Log', 'Count') as { value: number };
+          c.fake.setStatic('Game.Log', 'Count', {
+            kind: 'number',
+            type: 'int',
+            value: n.value + 1,
+          });
+          return NULL;
+        },
+      },
+    },
+  });
 }

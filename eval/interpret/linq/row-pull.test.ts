@@ -13,28 +13,16 @@ import { EvalError, evaluate, type EvaluateOptions } from '../../evaluate.js';
 import { declareLinqTypes } from '../../testing/fake-linq.js';
 import { declareFakeList, fakeList } from '../../testing/fake-list.js';
 import { jsonBigInt } from '../../testing/fake-game.js';
+import { declareCallLog } from '../../testing/eval-helpers.js';
 import { FakeRuntime, int } from '../../testing/fake-runtime.js';
-import { NULL, num, type EvalValue } from '../../values.js';
+import { num, type EvalValue } from '../../values.js';
 import type { RowStats } from './row-pull.js';
 
 function world(): FakeRuntime {
   const fake = new FakeRuntime();
   declareLinqTypes(fake);
   declareFakeList(fake);
-  fake.class('Game.Log', {
-    fields: { Count: { type: 'int', static: true } },
-    methods: {
-      Write: {
-        static: true,
-        params: ['int x'],
-        impl: (c) => {
-          const n = c.fake.static('Game.Log', 'Count') as { value: number };
-          c.fake.setStatic('Game.Log', 'Count', int(n.value + 1));
-          return NULL;
-        },
-      },
-    },
-  });
+  declareCallLog(fake, 'int x');
   fake.class('Game.World', {
     fields: {
       Ints: { type: 'int[]', static: true },
