@@ -74,6 +74,11 @@ export class Budget {
   invokes = 0;
   /** Invokes and writes: anything that may have changed a collection being enumerated. */
   gameEffects = 0;
+  /**
+   * Invokes and array element writes: what may have changed an array's elements (a field
+   * write cannot).
+   */
+  elementEffects = 0;
   readonly limits: BudgetLimits;
   private readonly now: () => number;
   private windowStart: number;
@@ -161,17 +166,18 @@ export class Budget {
   /** The game access, counting what the budget bounds. */
   counting(game: GameAccess): GameAccess {
     const effect =
-      <A extends unknown[], R>(fn: (...a: A) => Promise<R>, invoke: boolean) =>
+      <A extends unknown[], R>(fn: (...a: A) => Promise<R>, kind: 'invoke' | 'element' | 'field') =>
       (...a: A): Promise<R> => {
         this.gameEffects++;
-        if (invoke) this.invokes++;
+        if (kind !== 'field') this.elementEffects++;
+        if (kind === 'invoke') this.invokes++;
         return fn(...a);
       };
     const counted: Partial<Record<keyof GameAccess, unknown>> = {
-      invoke: effect(game.invoke.bind(game), true),
-      writeField: effect(game.writeField.bind(game), false),
-      writeStatic: effect(game.writeStatic.bind(game), false),
-      writeElement: effect(game.writeElement.bind(game), false),
+      invoke: effect(game.invoke.bind(game), 'invoke'),
+      writeField: effect(game.writeField.bind(game), 'field'),
+      writeStatic: effect(game.writeStatic.bind(game), 'field'),
+      writeElement: effect(game.writeElement.bind(game), 'element'),
     };
     return new Proxy(game, {
       get: (target, prop, receiver) => {

@@ -21,7 +21,7 @@ import { resolveBinaryOperator } from '../semantics/promotion.js';
 import type { FieldDescriptor, GameAccess, TypeHandle } from '../runtime.js';
 import { NULL, num, type ElementColumn, type EvalValue, type NumericKind } from '../values.js';
 import type { Interpreter } from './interpreter.js';
-import { LocalScope } from './local-scope.js';
+import { LocalScope, type Local } from './local-scope.js';
 import { FALSE, TRUE, toPrimitive } from './primitives.js';
 
 /**
@@ -128,8 +128,12 @@ export async function rowForeachBody(
 ): Promise<RowBody | undefined> {
   const rows = await RowCompiler.of(it, name, type, true);
   if (!rows) return undefined;
-  const run = await rows.statement(body);
-  return run && { ...rows.inputs(), locals: rows.locals, run };
+  try {
+    const run = await rows.statement(body);
+    return run && { ...rows.inputs(), locals: rows.locals, run };
+  } finally {
+    rows.unmark();
+  }
 }
 
 /** Compiles expressions (and foreach bodies) of one parameter to row kernels. */
@@ -138,6 +142,12 @@ class RowCompiler {
   private readsValue = false;
   private wraps = false;
   readonly locals: { name: string; kind: PrimitiveKind }[] = [];
+  /**
+   * Outer locals marked assigned while a body is compiled, in its order: the binder (pass 1)
+   * found each read after an assignment that reaches it, as C# requires, so a read compiled
+   * after `x = ...` is one (a loop body is compiled before it runs, its locals as they are then).
+   */
+  private readonly marked: Local[] = [];
 
   private constructor(
     private readonly it: Interpreter,
@@ -157,6 +167,12 @@ class RowCompiler {
     const byValue = kind !== undefined && ROW_KINDS.has(kind);
     if (!byValue && !(await it.facts.isReferenceType(parameter))) return undefined;
     return new RowCompiler(it, name, byValue, withLocals);
+  }
+
+  /** The locals marked assigned while compiling, as they were. */
+  unmark(): void {
+    for (const l of this.marked) l.assigned = false;
+    this.marked.length = 0;
   }
 
   inputs(): RowInputs {
@@ -361,6 +377,10 @@ class RowCompiler {
     // the value in the local's kind: an implicit conversion the binder accepted, or none
     const f = converted(v, kind);
     if (!f) return undefined;
+    if (!cell.assigned) {
+      cell.assigned = true;
+      this.marked.push(cell);
+    }
     return (c, vv, i, st) => {
       st[k] = f(c, vv, i, st);
     };

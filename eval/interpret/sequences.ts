@@ -121,8 +121,11 @@ async function* pulled(p: Pull): AsyncGenerator<EvalValue, void, undefined> {
  * A pull over elements [0, total) of a game array, a chunk per wire command; `total` is found
  * at the first pull, `afterEach` (when given) runs before each element after the first and
  * after the last (List<T>'s check that the loop did not change it). With `effects` (an array's
- * pull), the elements not yet given are read again after anything that may have changed the
- * game (a write to the array in the loop is seen by the elements after it, as in C#).
+ * pull), what was read is not used after anything that may have changed the array's elements
+ * (an element write, a call: a write to the array in the loop is seen by the elements after
+ * it, as in C#): the next element is read on its own (a loop that changes the game at every
+ * element costs a read per element, not the rest of the chunk each time), and the rest of the
+ * chunk again at once when an element is reached with nothing changed since.
  */
 function chunkPull(
   game: GameAccess,
@@ -136,11 +139,13 @@ function chunkPull(
   let buffer: ElementColumn = columnOf([]);
   let at = 0;
   let started = false;
-  /** The game effects counted when the buffer was read. */
-  let seen = effects?.gameEffects;
+  /** The element effects counted when the buffer was read. */
+  let seen = effects?.elementEffects;
+  /** The element effects counted when an element was last read on its own. */
+  let single: number | undefined;
   /** Elements [from, from + count) in the buffer, then the first of them. */
   const readFrom = async (from: number, count: number): Promise<EvalValue | typeof END> => {
-    seen = effects?.gameEffects;
+    seen = effects?.elementEffects;
     buffer = game.readElements
       ? await game.readElements(array!, from, count)
       : columnOf([await game.readElement(array!, from)]);
@@ -156,9 +161,14 @@ function chunkPull(
   };
   const element = (): Maybe<EvalValue | typeof END> => {
     if (at >= buffer.length) return fill();
-    if (effects && effects.gameEffects !== seen) {
-      const from = read - buffer.length + at;
-      return readFrom(from, read - from);
+    if (effects && effects.elementEffects !== seen) {
+      const index = read - buffer.length + at;
+      if (effects.elementEffects !== single) {
+        single = effects.elementEffects;
+        at++;
+        return game.readElement(array!, index);
+      }
+      return readFrom(index, read - index);
     }
     return buffer.at(at++);
   };

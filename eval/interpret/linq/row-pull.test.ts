@@ -15,7 +15,7 @@ import { declareFakeList, fakeList } from '../../testing/fake-list.js';
 import { jsonBigInt } from '../../testing/fake-game.js';
 import { declareCallLog } from '../../testing/eval-helpers.js';
 import { FakeRuntime, int } from '../../testing/fake-runtime.js';
-import { num, type EvalValue } from '../../values.js';
+import { columnOf, num, type EvalValue } from '../../values.js';
 import type { RowStats } from './row-pull.js';
 
 function world(): FakeRuntime {
@@ -23,8 +23,10 @@ function world(): FakeRuntime {
   declareLinqTypes(fake);
   declareFakeList(fake);
   declareCallLog(fake, 'int x');
+  fake.class('Game.Thing', { fields: { Hp: 'int' } });
   fake.class('Game.World', {
     fields: {
+      Things: { type: 'Game.Thing[]', static: true },
       Ints: { type: 'int[]', static: true },
       Floats: { type: 'float[]', static: true },
       Doubles: { type: 'double[]', static: true },
@@ -57,6 +59,14 @@ function world(): FakeRuntime {
     ),
   );
   fake.setStatic('Game.World', 'List', fakeList(fake, 'System.Int32', [5, 50, 500].map(int)));
+  fake.setStatic(
+    'Game.World',
+    'Things',
+    fake.array(
+      'Game.Thing',
+      [1, 2, 3].map((hp) => fake.new('Game.Thing', { Hp: int(hp) })),
+    ),
+  );
   return fake;
 }
 
@@ -131,6 +141,9 @@ describe('row lambdas compute what C# computes', () => {
     'World.Flags.Where(f => f == false || f != true).Count()',
     'World.List.Where(x => x > 10).Select(x => x * 1.0 > 100).ToList()',
     'World.List.Where(x => x > 10).Sum()',
+    // a first Where that does not read its element, a later stage that does
+    'World.Ints.Where(x => true).Where(x => x > 0).Count()',
+    'World.Ints.Where(x => 1 < 2).Select(x => x + 1).ToArray()',
   ])('%s', async (source) => {
     const rows = await same(source);
     expect(rows.fallbacks).toBe(0);
@@ -210,6 +223,8 @@ describe('foreach bodies over outer locals compute what C# computes', () => {
     'int a = 0; int b = 0; foreach (var x in World.Ints) { ++a; b--; ; } a * 100 + b',
     'double s = 0; int n = 0; foreach (var d in World.Doubles) { if (d == d) { s += d; n++; } } s / n',
     'int t = 0; foreach (var x in World.List) { } t',
+    'int m = 0; int best; foreach (var x in World.Ints) { best = x * 2; if (best > m) m = best; } m',
+    'int t = 0; int last; foreach (var x in World.Ints) { last = x; t += last; } t',
   ])('%s', async (source) => {
     const rows = await same(source);
     expect(rows.fallbacks).toBe(0);
@@ -246,5 +261,50 @@ describe('foreach bodies over outer locals compute what C# computes', () => {
       });
       expect(rows.fallbacks).toBe(1);
     }
+  });
+});
+
+describe('an array read in bulk and changed by the loop', () => {
+  /** The fake game with a bulk read (as the real one has), logged as such. */
+  async function bulk(source: string): Promise<{ text: string; reads: string[] }> {
+    const fake = world();
+    const game = fake.game as unknown as Record<string, unknown>;
+    game.readElements = (array: EvalValue, index: number, count: number) => {
+      fake.game.log.push(`readElements [${index}, +${count}]`);
+      return Promise.resolve(columnOf(fake.elements(array).slice(index, index + count)));
+    };
+    const r = await evaluate(source, fake, OPTIONS);
+    if (r.kind !== 'value') throw new Error(JSON.stringify(r));
+    return { text: r.text, reads: fake.game.log.filter((l) => l.startsWith('readElement')) };
+  }
+
+  it('a write at every element: the next element read on its own each time', async () => {
+    const r = await bulk(
+      'var xs = World.Ints; int s = 0; foreach (var x in xs) { xs[5] = 100; s += x; } s',
+    );
+    // -2147483648 - 1 + 0 + 7 + 46341 + 100 (the last element as written)
+    expect(r.text).toBe(String(-2147483648 - 1 + 7 + 46341 + 100));
+    expect(r.reads).toEqual([
+      'readElements [0, +6]',
+      'readElement [1]',
+      'readElement [2]',
+      'readElement [3]',
+      'readElement [4]',
+      'readElement [5]',
+    ]);
+  });
+
+  it('one write: the next element on its own, then the rest of the chunk at once', async () => {
+    const r = await bulk(
+      'var xs = World.Ints; int s = 0; int i = 0; foreach (var x in xs) { if (i++ == 0) xs[5] = 100; s += x; } s',
+    );
+    expect(r.text).toBe(String(-2147483648 - 1 + 7 + 46341 + 100));
+    expect(r.reads).toEqual(['readElements [0, +6]', 'readElement [1]', 'readElements [2, +4]']);
+  });
+
+  it('a field write changes no element: the array is not read again', async () => {
+    const r = await bulk('int s = 0; foreach (var t in World.Things) { t.Hp += 10; s += t.Hp; } s');
+    expect(r.text).toBe('36');
+    expect(r.reads).toEqual(['readElements [0, +3]']);
   });
 });

@@ -124,8 +124,11 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
       if (!inputs) return undefined;
       columns.push(inputs.columns);
     }
+    // the elements themselves, when a lambda reads them (any up to the first Select's)
     let value: Float64Array | undefined;
-    if (lambdas[0]!.readsValue) {
+    const firstSelect = stages.findIndex((st) => st.op === 'select');
+    const upTo = firstSelect < 0 ? lambdas.length : firstSelect + 1;
+    if (lambdas.slice(0, upTo).some((l) => l.readsValue)) {
       value = elements.numbers?.();
       if (!value) return undefined;
     }
