@@ -9818,6 +9818,11 @@ var Budget = class {
   invokes = 0;
   /** Invokes and writes: anything that may have changed a collection being enumerated. */
   gameEffects = 0;
+  /**
+   * Invokes and array element writes: what may have changed an array's elements (a field
+   * write cannot).
+   */
+  elementEffects = 0;
   limits;
   now;
   windowStart;
@@ -9882,16 +9887,17 @@ var Budget = class {
   }
   /** The game access, counting what the budget bounds. */
   counting(game) {
-    const effect = (fn, invoke) => (...a) => {
+    const effect = (fn, kind) => (...a) => {
       this.gameEffects++;
-      if (invoke) this.invokes++;
+      if (kind !== "field") this.elementEffects++;
+      if (kind === "invoke") this.invokes++;
       return fn(...a);
     };
     const counted = {
-      invoke: effect(game.invoke.bind(game), true),
-      writeField: effect(game.writeField.bind(game), false),
-      writeStatic: effect(game.writeStatic.bind(game), false),
-      writeElement: effect(game.writeElement.bind(game), false)
+      invoke: effect(game.invoke.bind(game), "invoke"),
+      writeField: effect(game.writeField.bind(game), "field"),
+      writeStatic: effect(game.writeStatic.bind(game), "field"),
+      writeElement: effect(game.writeElement.bind(game), "element")
     };
     return new Proxy(game, {
       get: (target, prop, receiver) => {
@@ -9966,9 +9972,10 @@ function chunkPull(game, start, afterEach, effects) {
   let buffer = columnOf([]);
   let at2 = 0;
   let started = false;
-  let seen = effects?.gameEffects;
+  let seen = effects?.elementEffects;
+  let single;
   const readFrom2 = async (from, count) => {
-    seen = effects?.gameEffects;
+    seen = effects?.elementEffects;
     buffer = game.readElements ? await game.readElements(array, from, count) : columnOf([await game.readElement(array, from)]);
     at2 = 0;
     read2 = from + buffer.length;
@@ -9982,9 +9989,14 @@ function chunkPull(game, start, afterEach, effects) {
   };
   const element = () => {
     if (at2 >= buffer.length) return fill();
-    if (effects && effects.gameEffects !== seen) {
-      const from = read2 - buffer.length + at2;
-      return readFrom2(from, read2 - from);
+    if (effects && effects.elementEffects !== seen) {
+      const index = read2 - buffer.length + at2;
+      if (effects.elementEffects !== single) {
+        single = effects.elementEffects;
+        at2++;
+        return game.readElement(array, index);
+      }
+      return readFrom2(index, read2 - index);
     }
     return buffer.at(at2++);
   };
@@ -10253,8 +10265,12 @@ async function rowLambda(it, e, captured, parameter2, returnType) {
 async function rowForeachBody(it, name2, type, body2) {
   const rows = await RowCompiler.of(it, name2, type, true);
   if (!rows) return void 0;
-  const run2 = await rows.statement(body2);
-  return run2 && { ...rows.inputs(), locals: rows.locals, run: run2 };
+  try {
+    const run2 = await rows.statement(body2);
+    return run2 && { ...rows.inputs(), locals: rows.locals, run: run2 };
+  } finally {
+    rows.unmark();
+  }
 }
 var RowCompiler = class _RowCompiler {
   constructor(it, name2, byValue, withLocals) {
@@ -10271,11 +10287,22 @@ var RowCompiler = class _RowCompiler {
   readsValue = false;
   wraps = false;
   locals = [];
+  /**
+   * Outer locals marked assigned while a body is compiled, in its order: the binder (pass 1)
+   * found each read after an assignment that reaches it, as C# requires, so a read compiled
+   * after `x = ...` is one (a loop body is compiled before it runs, its locals as they are then).
+   */
+  marked = [];
   static async of(it, name2, parameter2, withLocals) {
     const kind = await it.facts.primitive(parameter2);
     const byValue = kind !== void 0 && ROW_KINDS.has(kind);
     if (!byValue && !await it.facts.isReferenceType(parameter2)) return void 0;
     return new _RowCompiler(it, name2, byValue, withLocals);
+  }
+  /** The locals marked assigned while compiling, as they were. */
+  unmark() {
+    for (const l of this.marked) l.assigned = false;
+    this.marked.length = 0;
   }
   inputs() {
     return { fields: this.fields, readsValue: this.readsValue, wraps: this.wraps };
@@ -10455,6 +10482,10 @@ var RowCompiler = class _RowCompiler {
     if (!v) return void 0;
     const f = converted(v, kind);
     if (!f) return void 0;
+    if (!cell.assigned) {
+      cell.assigned = true;
+      this.marked.push(cell);
+    }
     return (c, vv, i, st) => {
       st[k] = f(c, vv, i, st);
     };
@@ -11457,7 +11488,9 @@ function rowPull(chain, it, scalarStage2) {
       columns.push(inputs.columns);
     }
     let value;
-    if (lambdas[0].readsValue) {
+    const firstSelect = stages.findIndex((st) => st.op === "select");
+    const upTo = firstSelect < 0 ? lambdas.length : firstSelect + 1;
+    if (lambdas.slice(0, upTo).some((l) => l.readsValue)) {
       value = elements.numbers?.();
       if (!value) return void 0;
     }

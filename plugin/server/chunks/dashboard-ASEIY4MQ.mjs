@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-QAORJVFF.mjs";
+} from "./chunk-UUK6UTZD.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-5GMA7KFB.mjs";
+} from "./chunk-J53YWIFL.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
