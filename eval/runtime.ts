@@ -188,8 +188,9 @@ export interface GameAccess {
   readFieldNow?(target: EvalValue, field: FieldDescriptor): EvalValue | undefined;
   /**
    * Field `field` of every element of a chunk that `readElements` gave (the same column
-   * object), read in one batch when it can be (no element null, a number, bool or string
-   * field): undefined when it cannot, or when the chunk's reads were dropped by a game effect.
+   * object), read in one batch when it can be (64 elements or more, none null, a number, bool,
+   * enum or string field): undefined when it cannot, or when the chunk's reads were dropped by
+   * a game effect.
    */
   chunkColumn?(elements: ElementColumn, field: FieldDescriptor): Promise<ElementColumn | undefined>;
   writeField(target: EvalValue, field: FieldDescriptor, value: EvalValue): Promise<void>;

@@ -91,9 +91,9 @@ export interface ElementColumn {
   /** Element `i`'s object id when it is a class instance or array (kind 'object'), else undefined. */
   objectId(i: number): number | undefined;
   /**
-   * Every element as a JS number (a bool as 1 or 0), when every one is a number below 2^53 in
-   * magnitude or a bool; undefined when one is anything else (a null, an object, a long made a
-   * bigint). What the row pull (linq/row-pull.ts) computes a query's lambdas over.
+   * Every element as a JS number (a bool as 1 or 0), when every one is a bool or a number held
+   * exactly as one (not a long or ulong); undefined when one is anything else (a null, an
+   * object). What the row paths (row-lambdas.ts) compute over.
    */
   numbers?(): Float64Array | undefined;
 }

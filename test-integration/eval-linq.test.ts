@@ -184,6 +184,26 @@ describe('Where/Select and foreach over a game list, by rows', () => {
     expect(rowStats).toEqual({ chunks: 1, fallbacks: 1 });
   });
 
+  it('across two chunks (20,000 elements, 16,384 a read): the same sum, the same bound stop', async () => {
+    const source = 'Crowd.Many.Where(x => x % 2 == 0 || x > 16000).Select(x => x + 1).Sum()';
+    const rowSource = 'Crowd.Many.Where(x => x > 10).Select(x => x + 1).Sum()';
+    const rowStats = stats();
+    const sum = await value(rowSource, { budget, rowStats });
+    // 11..19,999 each plus one
+    expect(sum.text).toBe(String(((11 + 19_999) * 19_989) / 2 + 19_989));
+    expect(rowStats).toEqual({ chunks: 2, fallbacks: 0 });
+    // the bound reached in the second chunk (the first costs 32,757 calls), where the
+    // iterators reach it
+    const bounded = { budget: { ...budget, iterations: 35_000 } };
+    const byRows = await refusal(rowSource, bounded);
+    const byIterators = await refusal(rowSource, { ...bounded, interpretOnly: true });
+    expect(byRows.message).toBe(byIterators.message);
+    // (a lambda outside the row forms: element by element from the start)
+    const other = stats();
+    expect((await value(source, { budget, rowStats: other })).type).toBe('int');
+    expect(other).toEqual({ chunks: 0, fallbacks: 1 });
+  });
+
   it('a null element: no batch, the iterators throw where C# does', async () => {
     const rowStats = stats();
     const r = await value(

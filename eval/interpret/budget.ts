@@ -104,6 +104,9 @@ export class Budget {
 
   private async released(span: Span): Promise<void> {
     await this.release!();
+    // the game ran: whatever was read before may have changed, as after a call
+    this.gameEffects++;
+    this.elementEffects++;
     this.windowStart = this.now();
     this.check(span);
   }
@@ -118,13 +121,20 @@ export class Budget {
   }
 
   /**
-   * `n` lambda calls at once (the row pull's, for the elements it hands on), checked once: the
-   * caller made sure they fit the iterations bound (`fits`), or it would have made them one by
-   * one, each checked, to stop at the one that does not.
+   * `n` lambda calls or loop passes at once (the row paths': the row pull's for the elements it
+   * hands on, a row foreach's for a chunk), checked once, the clock read (a chunk is many
+   * passes): the caller made sure they fit the iterations bound (`fits`), or it would have made
+   * them one by one, each checked, to stop at the one that does not.
    */
   iterationsDone(n: number, span: Span): void {
     this.iterations += n;
+    this.unclocked = CLOCK_EVERY - 1;
     this.check(span);
+  }
+
+  /** The game runs between statements: nothing read is good for the next statement. */
+  get releases(): boolean {
+    return !!(this.options.releaseBetweenStatements && this.release);
   }
 
   /** Whether `n` more iterations stay within the bound. */

@@ -760,7 +760,8 @@ export class Compiler {
     const run = async (whole: SequenceSource): Promise<Completion> => {
       let result: Completion = NORMAL;
       let source = whole;
-      if (rows && whole.bulk && whole.pull) {
+      // (not when the game runs between statements: each pass sees the game as it is then)
+      if (rows && whole.bulk && whole.pull && !budget.releases) {
         // a chunk at a time while it can be, then the rest element by element
         const p = whole.pull();
         if (await this.rowLoop(rows, p, span)) return NORMAL;

@@ -92,7 +92,7 @@ export class Interpreter {
   /** What binding found that running needs (a program's return type...), by node. */
   readonly notes: WeakMap<object, unknown>;
   readonly budget: Budget;
-  /** What the row pull did (linq/row-pull.ts). */
+  /** What the row paths did (linq/row-pull.ts, compiled.ts rowLoop). */
   readonly rowStats: RowStats;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;

@@ -1,17 +1,19 @@
 // A lambda of one parameter as a function of a row of numbers: what the row pull
 // (linq/row-pull.ts) computes a Where or Select over a whole chunk with, instead of calling the
 // lambda once per element; and a foreach body of the same expressions assigned to the loop's
-// outer locals (`total += c.Hp;`, `if (c.Team == 1) n++;`), run over a chunk of numbers. Only bodies whose value depends on nothing but the element are
-// taken: the parameter itself when it is a number or bool, the parameter's instance fields of
-// those types (read for the whole chunk in one batch, prefetch.ts), constants, and the
-// operators that cannot throw and call nothing: comparisons; +, - and * on int (wrapping, so
-// only where the program is unchecked), float and double; &&, ||, ! and unary minus. Such a
-// body has no effect and no exception, so when and how often it runs cannot be seen, only its
-// values, and those are computed with the semantics/ kernels' own rules (int wraps as
-// intBinary does, float rounds to single precision after each operation, conversions between
-// the kinds are the exact ones: int to double, int or short to float by Math.fround...).
-// Anything else (a call, a property, a division that may throw, a long, a decimal, a string)
-// leaves the lambda to its compiled or interpreted calls.
+// outer locals (`total += c.Hp;`, `if (c.Team == 1) n++;`), run over a chunk of numbers
+// (compiled.ts rowLoop), those locals its only effect. Only expressions whose value depends on
+// nothing but the element (and, in a body, those locals) are taken: the parameter itself when
+// it is a number or bool, the parameter's instance fields of those types (read for the whole
+// chunk in one batch, prefetch.ts), constants, and the operators that cannot throw and call
+// nothing: comparisons; +, - and * on int (wrapping, so only where the program is unchecked),
+// float and double; &&, ||, ! and unary minus. Such code has no other effect and no exception,
+// so when and how often it runs cannot be seen, only its values, and those are computed with
+// the semantics/ kernels' own rules (int wraps as intBinary does, float rounds to single
+// precision after each operation, conversions between the kinds are the exact ones: int to
+// double, int or short to float by Math.fround...). Anything else (a call, a property, a
+// division that may throw, a long, a decimal, a string) leaves the code to its compiled or
+// interpreted run, element by element.
 
 import type * as A from '../syntax/index.js';
 import { foldConversion, materialize, type Constant } from '../semantics/constant-folding.js';

@@ -52,8 +52,9 @@ export interface Pull {
   next(): Maybe<EvalValue | typeof END>;
   close(): Promise<void> | undefined;
   /**
-   * A bulk source's pull: the chunk the last element came from and the index of the one `next`
-   * gives (when from the same chunk), once an element was pulled.
+   * A bulk source's pull, right after `next` gave an element read with its chunk (the chunk's
+   * first, or one after it with nothing changed since): that chunk, and the index of the element
+   * `next` gives. Undefined before the first element.
    */
   chunk?(): { readonly elements: ElementColumn; readonly at: number } | undefined;
   /**

@@ -589,8 +589,9 @@ add(
 
 // ---------------------------------------------------------------------------------------------
 section('row lambdas: Where/Select chains over game arrays and lists, computed a chunk at a time');
-// every kind a row holds, at its edges: int wraps (unchecked) or throws (checked), float rounds
-// after each operation, NaN and -0 compare as IEEE says, small ints promote to int
+// every kind a row holds, at its edges: int wraps (unchecked), float rounds after each
+// operation, NaN and -0 compare as IEEE says, small ints promote to int; and lambdas just
+// outside the row forms (unchecked(), a cast), which go element by element
 add(
   'Game.Crowd.Extremes.Select(x => x + 1).ToArray()',
   'Game.Crowd.Extremes.Select(x => x * x).ToArray()',
@@ -640,6 +641,14 @@ add(
   'Game.Crowd.People.Where(c => c.Hp > 10).Select(c => (long)c.Hp).Sum()',
   'var xs = Game.Crowd.Extremes; var sum = 0; foreach (var x in xs) { xs[5] = 3; sum += x; } xs[5] = int.MaxValue; sum',
   'Game.Crowd.People.Select(c => c.Hp / 3).Where(h => h > 30).Count()',
+);
+// more than one chunk (16,384 elements a read): elements handed on across the boundary
+add(
+  'Game.Crowd.Many.Where(x => x > 100 && x < 19990).Select(x => x * 2).Sum()',
+  'Game.Crowd.Many.Where(x => x > 16380).Take(8).ToArray()',
+  'Game.Crowd.Many.Select(x => x * 3).Where(x => x % 7 == 0).Count()',
+  'int t = 0; foreach (var x in Game.Crowd.Many) t += x; t',
+  'int n = 0; int s = 0; foreach (var x in Game.Crowd.Many.Where(v => v > 16380)) { if (n++ == 2) Game.Crowd.Many[16390] = -5; s += x; } Game.Crowd.Many[16390] = 16390; s',
 );
 // foreach bodies of the same expressions over the loop's outer locals
 add(

@@ -75,12 +75,23 @@ const OPTIONS: EvaluateOptions = {
   anyNamespace: false,
 };
 
+/** The fake game reading arrays in bulk, as the real one does (a command logged per read). */
+function withBulkReads(fake: FakeRuntime): FakeRuntime {
+  const game = fake.game as unknown as Record<string, unknown>;
+  game.readElements = (array: EvalValue, index: number, count: number) => {
+    fake.game.log.push(`readElements [${index}, +${count}]`);
+    return Promise.resolve(columnOf(fake.elements(array).slice(index, index + count)));
+  };
+  return fake;
+}
+
 async function outcome(
   source: string,
   interpretOnly: boolean,
   budget?: EvaluateOptions['budget'],
+  bulk = false,
 ): Promise<{ result: unknown; log: string[]; rows: RowStats }> {
-  const fake = world();
+  const fake = bulk ? withBulkReads(world()) : world();
   const rows: RowStats = { chunks: 0, fallbacks: 0 };
   let result: unknown;
   try {
@@ -104,14 +115,22 @@ async function outcome(
   return { result, log, rows };
 }
 
-/** Runs by rows and by the interpreter: the same outcome and game log; the rows' counts. */
+/**
+ * Runs by rows and by the interpreter, over arrays read element by element (chunks of one) and
+ * in bulk (one chunk, elements dropped and handed on inside it): the same outcome and game log
+ * each way; the rows' counts of the first.
+ */
 async function same(source: string, budget?: EvaluateOptions['budget']): Promise<RowStats> {
-  const rows = await outcome(source, false, budget);
-  const interpreted = await outcome(source, true, budget);
-  expect(rows.result).toEqual(interpreted.result);
-  expect(rows.log).toEqual(interpreted.log);
-  expect(interpreted.rows).toEqual({ chunks: 0, fallbacks: 0 });
-  return rows.rows;
+  let first: RowStats | undefined;
+  for (const bulk of [false, true]) {
+    const rows = await outcome(source, false, budget, bulk);
+    const interpreted = await outcome(source, true, budget, bulk);
+    expect(rows.result).toEqual(interpreted.result);
+    expect(rows.log).toEqual(interpreted.log);
+    expect(interpreted.rows).toEqual({ chunks: 0, fallbacks: 0 });
+    first ??= rows.rows;
+  }
+  return first!;
 }
 
 describe('row lambdas compute what C# computes', () => {
@@ -249,9 +268,6 @@ describe('foreach bodies over outer locals compute what C# computes', () => {
       'Func<int> f = () => { int t = 0; foreach (var x in World.Ints) t += x; return t; }; checked(f())';
     const rows = await same(source);
     expect(rows).toEqual({ chunks: 0, fallbacks: 1 });
-    expect((await outcome(source, false)).result).toMatchObject({
-      type: 'System.OverflowException',
-    });
   });
 
   it('the iterations bound stops the loop at the same pass', async () => {
@@ -265,14 +281,8 @@ describe('foreach bodies over outer locals compute what C# computes', () => {
 });
 
 describe('an array read in bulk and changed by the loop', () => {
-  /** The fake game with a bulk read (as the real one has), logged as such. */
   async function bulk(source: string): Promise<{ text: string; reads: string[] }> {
-    const fake = world();
-    const game = fake.game as unknown as Record<string, unknown>;
-    game.readElements = (array: EvalValue, index: number, count: number) => {
-      fake.game.log.push(`readElements [${index}, +${count}]`);
-      return Promise.resolve(columnOf(fake.elements(array).slice(index, index + count)));
-    };
+    const fake = withBulkReads(world());
     const r = await evaluate(source, fake, OPTIONS);
     if (r.kind !== 'value') throw new Error(JSON.stringify(r));
     return { text: r.text, reads: fake.game.log.filter((l) => l.startsWith('readElement')) };

@@ -47,11 +47,11 @@ export function rowChain(src: SequenceSource, stage: RowStage): RowChain | undef
 /** One stage's iterator over `src` (wherePull or selectPull, not indexed). */
 export type ScalarStage = (src: SequenceSource, stage: RowStage) => Pull;
 
-/** What the row pull did (tests ask whether a chunk went by rows or by iterators). */
+/** What the row paths did (tests ask whether a chunk went by rows or element by element). */
 export interface RowStats {
-  /** Chunks whose elements went through the chain by rows. */
+  /** Chunks a row pull's chain or a row foreach's body ran over as numbers. */
   chunks: number;
-  /** Enumerations (or their rest) handed to the chain's iterators. */
+  /** Enumerations (or their rest) that went element by element instead. */
   fallbacks: number;
 }
 
@@ -88,10 +88,8 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
   /** The stages' row lambdas: undefined until asked, null when one is not a row lambda. */
   let lambdas: readonly RowLambda[] | null | undefined;
 
-  /** The rest of the enumeration by the chain's iterators, `base` giving element `at` next. */
-  const scalar = (at: number): Maybe<EvalValue | typeof END> => {
-    base.skipTo!(at);
-    rows = undefined;
+  /** The chain's iterators over `base`. */
+  const iterators = (): Pull => {
     stats.fallbacks++;
     const over = (p: Pull): SequenceSource => ({
       elementType: chain.base.elementType,
@@ -100,7 +98,14 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
       },
       pull: () => p,
     });
-    fallback = stages.reduce((p, st) => scalarStage(over(p), st), base);
+    return stages.reduce((p, st) => scalarStage(over(p), st), base);
+  };
+
+  /** The rest of the enumeration by the chain's iterators, `base` giving element `at` next. */
+  const scalar = (at: number): Maybe<EvalValue | typeof END> => {
+    base.skipTo!(at);
+    rows = undefined;
+    fallback = iterators();
     return fallback.next();
   };
 
@@ -217,21 +222,8 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
     });
   };
 
-  if (!base.chunk || !base.skipTo) {
-    stats.fallbacks++;
-    fallback = stages.reduce(
-      (p, st) =>
-        scalarStage(
-          {
-            elementType: chain.base.elementType,
-            iterate: () => chain.base.iterate(),
-            pull: () => p,
-          },
-          st,
-        ),
-      base,
-    );
-  }
+  // a program that lets the game run between statements: every element as the game is then
+  if (budget.releases) fallback = iterators();
 
   return {
     next: () => {
