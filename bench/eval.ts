@@ -35,6 +35,16 @@ export const SEQUENCE_PROGRAMS = {
     expected: '489500',
   },
 } as const;
+
+/**
+ * A query the row pull does not take (the cast makes the Select not a row lambda): the same
+ * list and reads, its lambdas called element by element, timed against the reference's loop
+ * of linq_sum (the same reads). What a query outside the row subset costs; no target.
+ */
+export const ELEMENT_PROGRAM = {
+  source: 'Crowd.People.Where(c => c.Hp > 10).Select(c => (long)c.Hp).Sum()',
+  expected: '489500',
+} as const;
 const SEQUENCE_BUDGET = { freezeMs: 30_000 };
 /**
  * Timed evaluations of each sequence program per round, after SEQUENCE_WARMUP untimed ones (the
@@ -52,10 +62,12 @@ const GAP_MS = 20;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function once(session: GameSession, source: string, budget?: { freezeMs: number }) {
+  const rowStats = { chunks: 0, fallbacks: 0 };
   const t = performance.now();
   const r = await evaluateInSession(session, 'bench', source, {
     usings: USINGS,
     anyNamespace: false,
+    rowStats,
     ...(budget ? { budget } : {}),
   });
   const ms = performance.now() - t;
@@ -66,6 +78,7 @@ async function once(session: GameSession, source: string, budget?: { freezeMs: n
     commands: r.cost.wireCommands,
     invokes: r.cost.invokes,
     freezeMs: r.cost.freezeMs,
+    rowChunks: rowStats.chunks,
   };
 }
 
@@ -122,7 +135,8 @@ export async function measureEval(opts: {
  */
 async function measureSequences(port: number): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const [name, program] of Object.entries(SEQUENCE_PROGRAMS)) {
+  const programs = { ...SEQUENCE_PROGRAMS, linq_by_element: ELEMENT_PROGRAM };
+  for (const [name, program] of Object.entries(programs)) {
     const session = new GameSession({ parkTimeoutMs: 5000 });
     try {
       await session.attach({ kind: 'endpoint', host: '127.0.0.1', port });
@@ -141,6 +155,8 @@ async function measureSequences(port: number): Promise<Record<string, number>> {
       out[`${name}_freeze_ms`] = median(runs.map((r) => r.freezeMs));
       out[`${name}_commands`] = median(runs.map((r) => r.commands));
       out[`${name}_invokes`] = median(runs.map((r) => r.invokes));
+      // chunks the row paths ran (eval-contract.md): 1 for the issue's programs, 0 for the other
+      out[`${name}_row_chunks`] = median(runs.map((r) => r.rowChunks));
       delete sequenceErrors[name];
     } catch (e) {
       sequenceErrors[name] = e instanceof Error ? e.message : String(e);

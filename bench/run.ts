@@ -23,7 +23,7 @@ import { ecs } from './ecs.js';
 import { debug } from './debug.js';
 import { observe } from './observe.js';
 import { scene } from './scene.js';
-import { SEQUENCE_PROGRAMS, measureEval, sequenceErrors } from './eval.js';
+import { ELEMENT_PROGRAM, SEQUENCE_PROGRAMS, measureEval, sequenceErrors } from './eval.js';
 import { mcp } from './mcp.js';
 import { measureSession } from './session.js';
 import { measurePipelinedBurst, measureWire } from './wire.js';
@@ -310,6 +310,31 @@ const evaluation: Scenario = {
           target: { kind: 'below', value: 10.5 },
         },
         { name: `${p}_commands`, ours: ours('commands'), reference: undefined, unit: 'commands' },
+        { name: `${p}_row_chunks`, ours: ours('row_chunks'), reference: undefined, unit: 'chunks' },
+      );
+    }
+    if (m.ours.linq_by_element_ms !== undefined) {
+      const ours = (k: string): number[] => got(m.ours, `linq_by_element_${k}`, 'our client');
+      lines.push(
+        {
+          name: 'linq_by_element_ms',
+          what: `${ELEMENT_PROGRAM.source}: outside the row subset, against linq_sum's reference loop`,
+          ours: ours('ms'),
+          reference: got(m.reference, 'linq_sum_ms', 'the reference client'),
+          unit: 'ms',
+        },
+        {
+          name: 'linq_by_element_invokes',
+          ours: ours('invokes'),
+          reference: undefined,
+          unit: 'invokes',
+        },
+        {
+          name: 'linq_by_element_row_chunks',
+          ours: ours('row_chunks'),
+          reference: undefined,
+          unit: 'chunks',
+        },
       );
     }
     return { lines, json: { programs: json, sequences, rounds: m } };
