@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   messageOf
-} from "./chunk-J53YWIFL.mjs";
+} from "./chunk-YCF3YTNQ.mjs";
 
 // mcp/ledger/audit.ts
 import { chmod, open, rename, stat } from "node:fs/promises";

@@ -9837,6 +9837,8 @@ var Budget = class {
   }
   async released(span) {
     await this.release();
+    this.gameEffects++;
+    this.elementEffects++;
     this.windowStart = this.now();
     this.check(span);
   }
@@ -9849,13 +9851,19 @@ var Budget = class {
     this.check(span);
   }
   /**
-   * `n` lambda calls at once (the row pull's, for the elements it hands on), checked once: the
-   * caller made sure they fit the iterations bound (`fits`), or it would have made them one by
-   * one, each checked, to stop at the one that does not.
+   * `n` lambda calls or loop passes at once (the row paths': the row pull's for the elements it
+   * hands on, a row foreach's for a chunk), checked once, the clock read (a chunk is many
+   * passes): the caller made sure they fit the iterations bound (`fits`), or it would have made
+   * them one by one, each checked, to stop at the one that does not.
    */
   iterationsDone(n, span) {
     this.iterations += n;
+    this.unclocked = CLOCK_EVERY - 1;
     this.check(span);
+  }
+  /** The game runs between statements: nothing read is good for the next statement. */
+  get releases() {
+    return !!(this.options.releaseBetweenStatements && this.release);
   }
   /** Whether `n` more iterations stay within the bound. */
   fits(n) {
@@ -11137,7 +11145,7 @@ var Compiler = class {
     const run2 = async (whole) => {
       let result = NORMAL;
       let source = whole;
-      if (rows && whole.bulk && whole.pull) {
+      if (rows && whole.bulk && whole.pull && !budget.releases) {
         const p = whole.pull();
         if (await this.rowLoop(rows, p, span)) return NORMAL;
         source = { elementType: whole.elementType, iterate: () => whole.iterate(), pull: () => p };
@@ -11455,9 +11463,7 @@ function rowPull(chain, it, scalarStage2) {
   let fallback;
   let rows;
   let lambdas;
-  const scalar = (at2) => {
-    base.skipTo(at2);
-    rows = void 0;
+  const iterators = () => {
     stats.fallbacks++;
     const over = (p) => ({
       elementType: chain.base.elementType,
@@ -11466,7 +11472,12 @@ function rowPull(chain, it, scalarStage2) {
       },
       pull: () => p
     });
-    fallback = stages.reduce((p, st) => scalarStage2(over(p), st), base);
+    return stages.reduce((p, st) => scalarStage2(over(p), st), base);
+  };
+  const scalar = (at2) => {
+    base.skipTo(at2);
+    rows = void 0;
+    fallback = iterators();
     return fallback.next();
   };
   const compute = async (elements, from) => {
@@ -11570,20 +11581,7 @@ function rowPull(chain, it, scalarStage2) {
       return hand(r);
     });
   };
-  if (!base.chunk || !base.skipTo) {
-    stats.fallbacks++;
-    fallback = stages.reduce(
-      (p, st) => scalarStage2(
-        {
-          elementType: chain.base.elementType,
-          iterate: () => chain.base.iterate(),
-          pull: () => p
-        },
-        st
-      ),
-      base
-    );
-  }
+  if (budget.releases) fallback = iterators();
   return {
     next: () => {
       if (fallback) return fallback.next();
@@ -15267,7 +15265,7 @@ var Interpreter = class {
   /** What binding found that running needs (a program's return type...), by node. */
   notes;
   budget;
-  /** What the row pull did (linq/row-pull.ts). */
+  /** What the row paths did (linq/row-pull.ts, compiled.ts rowLoop). */
   rowStats;
   /** > 0 while binding without running (the game is not touched). */
   dry = 0;
