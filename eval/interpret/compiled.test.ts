@@ -89,6 +89,28 @@ async function outcome(source: string, interpretOnly: boolean, budget?: Evaluate
 }
 
 const PROGRAMS: readonly (readonly [string, string])[] = [
+  // numeric casts: wrapping, truncating, rounding, and throwing in a checked context
+  [
+    'casts between numbers',
+    'long t = 0; for (int i = 250; i < 260; i++) t += (byte)i + (long)i * 3000000000L + (sbyte)(i * 7); t',
+  ],
+  [
+    'casts from floating',
+    'int t = 0; foreach (var x in new[] { 3.7, -3.7, 1e10, -0.0 }) t += (int)x + (short)(float)x; t',
+  ],
+  [
+    'a cast to float and back',
+    'double d = 0; for (int i = 16777215; i < 16777220; i++) d += (float)i; d',
+  ],
+  [
+    'a cast that overflows, checked',
+    'int t = 0; for (int i = 254; i < 258; i++) t += checked((byte)i); t',
+  ],
+  [
+    'a cast of a NaN',
+    'var x = double.NaN; int t = 0; for (int i = 0; i < 2; i++) t += (int)(x * i); t',
+  ],
+  ['an identity cast', 'int t = 0; for (int i = 0; i < 5; i++) t += (int)i; t'],
   ['a for loop', 'int t = 0; for (int i = 0; i < 100; i++) t += i; t'],
   ['two locals, two operators', 'long t = 0; for (int i = 0; i < 20; i++) { t += i; t *= 3; } t'],
   [
@@ -295,6 +317,13 @@ describe('the compiled forms run without the interpreter', () => {
     );
     expect(compiled).toBeLessThan(1500);
     expect(interpreted).toBeGreaterThan(5000);
+  });
+
+  it('a numeric cast in a loop makes no promise per iteration', async () => {
+    const source = 'long t = 0; for (int i = 0; i < 5000; i++) t += (long)i * (byte)i; t';
+    const fake = world();
+    await evaluate(source, fake, OPTIONS);
+    expect(await promisesDuring(() => evaluate(source, fake, OPTIONS))).toBeLessThan(1500);
   });
 
   it('a lambda called per element makes no promise per call', async () => {

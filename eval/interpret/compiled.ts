@@ -3,7 +3,7 @@
 // static type, constant and place) and turned into closures that run without the visitor and,
 // when the game reads they need are already answered (a bulk-read chunk's fields), without a
 // promise. Only forms whose meaning is decided by their static types alone are compiled: locals,
-// constants, instance fields, numeric and logical operators on primitives, assignments,
+// constants, instance fields, numeric and logical operators on primitives, numeric casts, assignments,
 // ++ and -- to primitive locals, blocks, if, while, do, for, foreach, break and continue. Any
 // other node is run by the interpreter itself, whole, in the same scope (`delegate`): its
 // meaning and errors are the interpreter's, so compiled and interpreted runs agree by
@@ -142,7 +142,31 @@ export class Compiler {
     if (e.kind === 'Postfix' && e.operator !== '!')
       return this.step(e.operand, e.operator === '++' ? 1 : -1, false, type);
     if (e.kind === 'Assignment') return this.assignment(e, type);
+    if (e.kind === 'Cast') return this.cast(e, type);
     return undefined;
+  }
+
+  /**
+   * A numeric conversion between primitives, `(long)x`: ConversionApplication's own (convert,
+   * in the context current when it runs); any other cast (a reference, an enum, a box, a
+   * lambda's delegate type) is the interpreter's.
+   */
+  private async cast(e: A.Cast, type: SType): Promise<CompiledExpression | undefined> {
+    let operand = e.operand;
+    while (operand.kind === 'Parenthesized') operand = operand.expression;
+    if (operand.kind === 'Lambda' || type === 'null') return undefined;
+    const to = await this.kind(type);
+    const x = await this.expression(e.operand);
+    const from = await this.kind(x.type);
+    if (!to || !from || x.delegated || x.type === 'null') return undefined;
+    const c = await this.it.conversions.explicit({ type: x.type, value: NULL }, type);
+    if (c?.k === 'identity') return { type, run: x.run };
+    if (c?.k !== 'numeric') return undefined;
+    const it = this.it;
+    return {
+      type,
+      run: mapped(x.run, (v) => fromPrimitive(convert(toPrimitive(v)!, to, it.checked))),
+    };
   }
 
   /** A node the interpreter runs whole, in the scope current when it runs. */
