@@ -10619,7 +10619,30 @@ var Compiler = class {
     if (e.kind === "Postfix" && e.operator !== "!")
       return this.step(e.operand, e.operator === "++" ? 1 : -1, false, type);
     if (e.kind === "Assignment") return this.assignment(e, type);
+    if (e.kind === "Cast") return this.cast(e, type);
     return void 0;
+  }
+  /**
+   * A numeric conversion between primitives, `(long)x`: ConversionApplication's own (convert,
+   * in the context current when it runs); any other cast (a reference, an enum, a box, a
+   * lambda's delegate type) is the interpreter's.
+   */
+  async cast(e, type) {
+    let operand2 = e.operand;
+    while (operand2.kind === "Parenthesized") operand2 = operand2.expression;
+    if (operand2.kind === "Lambda" || type === "null") return void 0;
+    const to = await this.kind(type);
+    const x = await this.expression(e.operand);
+    const from = await this.kind(x.type);
+    if (!to || !from || x.delegated || x.type === "null") return void 0;
+    const c = await this.it.conversions.explicit({ type: x.type, value: NULL }, type);
+    if (c?.k === "identity") return { type, run: x.run };
+    if (c?.k !== "numeric") return void 0;
+    const it = this.it;
+    return {
+      type,
+      run: mapped(x.run, (v) => fromPrimitive(convert(toPrimitive(v), to, it.checked)))
+    };
   }
   /** A node the interpreter runs whole, in the scope current when it runs. */
   delegate(e, type) {

@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-A5QW67NB.mjs";
+} from "./chunk-MEIAPFGF.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-YCF3YTNQ.mjs";
+} from "./chunk-5FWL2UI6.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
