@@ -3,8 +3,9 @@
 // static type, constant and place) and turned into closures that run without the visitor and,
 // when the game reads they need are already answered (a bulk-read chunk's fields), without a
 // promise. Only forms whose meaning is decided by their static types alone are compiled: locals,
-// constants, instance fields, numeric and logical operators on primitives, numeric casts, assignments,
-// ++ and -- to primitive locals, blocks, if, while, do, for, foreach, break and continue. Any
+// constants, instance fields, numeric and logical operators on primitives, numeric casts,
+// assignments, ++ and -- to primitive locals, blocks, if, while, do, for, foreach, break and
+// continue. Any
 // other node is run by the interpreter itself, whole, in the same scope (`delegate`): its
 // meaning and errors are the interpreter's, so compiled and interpreted runs agree by
 // construction, node by node, on the same kernels (semantics/).
