@@ -6,12 +6,12 @@
 
 import { createHook } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
-import { EvalError, evaluate, type EvaluateOptions } from '../evaluate.js';
+import { evaluate, type EvaluateOptions } from '../evaluate.js';
 import { declareLinqTypes } from '../testing/fake-linq.js';
 import { declareFakeList, fakeList } from '../testing/fake-list.js';
 import { FakeRuntime, int } from '../testing/fake-runtime.js';
 import { jsonBigInt } from '../testing/fake-game.js';
-import { declareCallLog } from '../testing/eval-helpers.js';
+import { declareCallLog, outcomeOf } from '../testing/eval-helpers.js';
 import { NULL, str } from '../values.js';
 
 function world(): FakeRuntime {
@@ -65,23 +65,13 @@ const OPTIONS: EvaluateOptions = {
 /** What a run came to, and what it did in the game. */
 async function outcome(source: string, interpretOnly: boolean, budget?: EvaluateOptions['budget']) {
   const fake = world();
-  let result: unknown;
-  try {
-    const r = await evaluate(source, fake, {
+  const result = await outcomeOf(() =>
+    evaluate(source, fake, {
       ...OPTIONS,
       ...(interpretOnly ? { interpretOnly } : {}),
       ...(budget ? { budget } : {}),
-    });
-    result =
-      r.kind === 'value'
-        ? { kind: r.kind, type: r.type, text: r.text }
-        : r.kind === 'exception'
-          ? { kind: r.kind, type: r.type, message: r.message, hint: r.hint }
-          : r;
-  } catch (e) {
-    if (!(e instanceof EvalError)) throw e;
-    result = { refused: e.code, message: e.message };
-  }
+    }),
+  );
   return JSON.parse(JSON.stringify({ result, log: fake.game.log }, jsonBigInt)) as {
     result: Record<string, unknown>;
     log: string[];

@@ -1,7 +1,7 @@
 // Evaluating a program over a fake game and taking the one outcome a test expects: a value, a
 // thrown exception, or a refusal (EvalError). Any other outcome fails with what happened.
 
-import { EvalError, evaluate, type EvaluateOptions } from '../evaluate.js';
+import { EvalError, evaluate, type EvaluateOptions, type EvaluateResult } from '../evaluate.js';
 import { NULL, type EvalValue } from '../values.js';
 import { jsonBigInt } from './fake-game.js';
 import type { FakeRuntime } from './fake-runtime.js';
@@ -102,4 +102,21 @@ export function declareCallLog(fake: FakeRuntime, parameter: string): void {
       },
     },
   });
+}
+
+/**
+ * What a run came to as plain data, for comparing two runs of a program: its value (static
+ * type and text), the exception it threw (type, message, hint), or its refusal (code, message).
+ */
+export async function outcomeOf(run: () => Promise<EvaluateResult>): Promise<unknown> {
+  try {
+    const r = await run();
+    if (r.kind === 'value') return { kind: r.kind, type: r.type, text: r.text };
+    if (r.kind === 'exception')
+      return { kind: r.kind, type: r.type, message: r.message, hint: r.hint };
+    return r;
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    return { refused: e.code, message: e.message };
+  }
 }

@@ -9,11 +9,11 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { EvalError, evaluate, type EvaluateOptions } from '../../evaluate.js';
+import { evaluate, type EvaluateOptions } from '../../evaluate.js';
 import { declareLinqTypes } from '../../testing/fake-linq.js';
 import { declareFakeList, fakeList } from '../../testing/fake-list.js';
 import { jsonBigInt } from '../../testing/fake-game.js';
-import { declareCallLog } from '../../testing/eval-helpers.js';
+import { declareCallLog, outcomeOf } from '../../testing/eval-helpers.js';
 import { FakeRuntime, int } from '../../testing/fake-runtime.js';
 import { columnOf, num, type EvalValue } from '../../values.js';
 import type { RowStats } from './row-pull.js';
@@ -93,24 +93,14 @@ async function outcome(
 ): Promise<{ result: unknown; log: string[]; rows: RowStats }> {
   const fake = bulk ? withBulkReads(world()) : world();
   const rows: RowStats = { chunks: 0, fallbacks: 0 };
-  let result: unknown;
-  try {
-    const r = await evaluate(source, fake, {
+  const result = await outcomeOf(() =>
+    evaluate(source, fake, {
       ...OPTIONS,
       rowStats: rows,
       ...(interpretOnly ? { interpretOnly } : {}),
       ...(budget ? { budget } : {}),
-    });
-    result =
-      r.kind === 'value'
-        ? { kind: r.kind, type: r.type, text: r.text }
-        : r.kind === 'exception'
-          ? { kind: r.kind, type: r.type, message: r.message }
-          : r;
-  } catch (e) {
-    if (!(e instanceof EvalError)) throw e;
-    result = { refused: e.code, message: e.message };
-  }
+    }),
+  );
   const log = JSON.parse(JSON.stringify(fake.game.log, jsonBigInt)) as string[];
   return { result, log, rows };
 }
