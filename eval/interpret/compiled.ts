@@ -27,7 +27,7 @@ import { NULL, type EvalValue } from '../values.js';
 import { Messages, sem, semError } from './errors.js';
 import type { Interpreter } from './interpreter.js';
 import { LocalScope, type Local } from './local-scope.js';
-import { andFinally, type Maybe } from './maybe.js';
+import { andFinally, isPromise, type Maybe } from './maybe.js';
 import type { ConstantValue, Place } from './operand.js';
 import { END, eachOf, type Pull, type SequenceSource } from './sequences.js';
 import { rowForeachBody, rowInputs, rowNumber, rowValue, type RowBody } from './row-lambdas.js';
@@ -46,8 +46,6 @@ export interface CompiledExpression {
 
 /** A compiled statement: its completion when run. */
 export type CompiledStatement = () => Maybe<Completion>;
-
-const isPromise = (x: unknown): x is Promise<unknown> => x instanceof Promise;
 
 /** The interpreter's NullReferenceException for `target` being null (interpreter.naming). */
 function nullTarget(target: A.Expression): Error {

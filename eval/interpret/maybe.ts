@@ -4,6 +4,9 @@
 
 export type Maybe<T> = T | Promise<T>;
 
+/** Whether a Maybe is the later kind. */
+export const isPromise = (x: unknown): x is Promise<unknown> => x instanceof Promise;
+
 /**
  * Runs `fn` and then `after` (on every path, as a finally block): now when `fn` gave a value or
  * threw, after its promise settles otherwise.

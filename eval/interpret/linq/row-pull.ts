@@ -15,7 +15,7 @@ import type * as A from '../../syntax/index.js';
 import type { PrimitiveKind } from '../../semantics/numeric-types.js';
 import type { ElementColumn, EvalValue } from '../../values.js';
 import type { Interpreter } from '../interpreter.js';
-import type { Maybe } from '../maybe.js';
+import { isPromise, type Maybe } from '../maybe.js';
 import { rowInputs, rowValue, type RowLambda } from '../row-lambdas.js';
 import { END, type Pull, type SequenceSource } from '../sequences.js';
 import type { BoundFn } from './enumerable.js';
@@ -60,7 +60,6 @@ interface Rows {
   readonly elements: ElementColumn;
   /** Indices of the elements that passed every Where, in order. */
   readonly pass: Int32Array;
-  readonly count: number;
   /** The last Select's values by element index (undefined: the elements themselves pass). */
   readonly values: Float64Array | undefined;
   readonly kind: PrimitiveKind | undefined;
@@ -74,7 +73,6 @@ interface Rows {
   last: number;
 }
 
-const isPromise = (x: unknown): x is Promise<unknown> => x instanceof Promise;
 /** A lambda reads no outer local: its kernel's state is empty. */
 const NO_STATE = new Float64Array(0);
 
@@ -171,7 +169,6 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
     return {
       elements,
       pass: alive,
-      count,
       values: selected ? value : undefined,
       kind,
       reach,
@@ -192,7 +189,7 @@ export function rowPull(chain: RowChain, it: Interpreter, scalarStage: ScalarSta
   };
 
   const hand = (r: Rows): Maybe<EvalValue | typeof END> => {
-    if (r.k < r.count) {
+    if (r.k < r.pass.length) {
       const i = r.pass[r.k]!;
       if (!counted(r, i)) return scalar(r.last + 1);
       r.k++;
