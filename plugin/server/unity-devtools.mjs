@@ -299,9 +299,9 @@ ${s.frontEnds.length} front-end(s):
   }
   if (target(v))
     throw new UsageError("the broker serves every game: give --player or --port to a front-end");
-  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-NFJXEIBY.mjs");
+  const { runBroker, DEFAULT_IDLE_EXIT_MS, DEFAULT_LINGER_MS } = await import("./chunks/broker-ZE67XMFU.mjs");
   const http = v.http === void 0 ? void 0 : {
-    ...(await import("./chunks/http-server-PXAYQJKK.mjs")).parseHttpAddress(v.http),
+    ...(await import("./chunks/http-server-DSARZM2D.mjs")).parseHttpAddress(v.http),
     allowRemote: v["allow-remote"] ?? false,
     ...envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS") !== void 0 ? { sessionIdleMs: int("http-idle-ms", envInt("UNITY_DEVTOOLS_HTTP_IDLE_MS")) } : {}
   };

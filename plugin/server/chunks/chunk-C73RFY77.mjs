@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   messageOf
-} from "./chunk-5FWL2UI6.mjs";
+} from "./chunk-RZARFOGF.mjs";
 
 // mcp/ledger/audit.ts
 import { chmod, open, rename, stat } from "node:fs/promises";

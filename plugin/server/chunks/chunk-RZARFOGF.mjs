@@ -9919,6 +9919,7 @@ var Budget = class {
 };
 
 // eval/interpret/maybe.ts
+var isPromise = (x) => x instanceof Promise;
 function andFinally(fn, after) {
   let r;
   try {
@@ -10543,7 +10544,6 @@ function rowValue(kind, n) {
 }
 
 // eval/interpret/compiled.ts
-var isPromise = (x) => x instanceof Promise;
 function nullTarget(target) {
   const e = Messages.nullReference();
   const text = unparse(target);
@@ -11476,7 +11476,6 @@ function rowChain(src, stage) {
   if (src.bulk) return { base: src, stages: [stage] };
   return void 0;
 }
-var isPromise2 = (x) => x instanceof Promise;
 var NO_STATE = new Float64Array(0);
 function rowPull(chain, it, scalarStage2) {
   const base = chain.base.pull();
@@ -11561,7 +11560,6 @@ function rowPull(chain, it, scalarStage2) {
     return {
       elements,
       pass: alive,
-      count,
       values: selected ? value : void 0,
       kind,
       reach,
@@ -11579,7 +11577,7 @@ function rowPull(chain, it, scalarStage2) {
     return true;
   };
   const hand = (r) => {
-    if (r.k < r.count) {
+    if (r.k < r.pass.length) {
       const i = r.pass[r.k];
       if (!counted(r, i)) return scalar(r.last + 1);
       r.k++;
@@ -11592,7 +11590,7 @@ function rowPull(chain, it, scalarStage2) {
   };
   const start = () => {
     const x = base.next();
-    return isPromise2(x) ? x.then(started) : started(x);
+    return isPromise(x) ? x.then(started) : started(x);
   };
   const started = (x) => {
     if (x === END) return END;

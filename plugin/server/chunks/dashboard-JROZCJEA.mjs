@@ -2,7 +2,7 @@
 // Rebuild with `npm run plugin:build`. Licenses: THIRD-PARTY-LICENSES.txt beside this file.
 import {
   auditFile
-} from "./chunk-MEIAPFGF.mjs";
+} from "./chunk-C73RFY77.mjs";
 import {
   readBody,
   sendError
@@ -19,7 +19,7 @@ import {
   queueStatus,
   screenshot,
   toolContext
-} from "./chunk-5FWL2UI6.mjs";
+} from "./chunk-RZARFOGF.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";

@@ -17,7 +17,7 @@ import {
 } from "./chunk-4VNQFAOM.mjs";
 import {
   AuditLog
-} from "./chunk-MEIAPFGF.mjs";
+} from "./chunk-C73RFY77.mjs";
 import {
   Errors,
   EventKind,
@@ -51,7 +51,7 @@ import {
   renderMessage,
   sumCosts,
   userMethodName
-} from "./chunk-5FWL2UI6.mjs";
+} from "./chunk-RZARFOGF.mjs";
 import {
   external_exports
 } from "./chunk-5M42CWY6.mjs";
@@ -2529,7 +2529,7 @@ async function takePidFile(paths, log) {
 async function runBroker(opts) {
   const { paths, log } = opts;
   const exit = opts.exit ?? ((code) => process.exit(code));
-  const httpServer = opts.http ? await import("./http-server-PXAYQJKK.mjs") : void 0;
+  const httpServer = opts.http ? await import("./http-server-DSARZM2D.mjs") : void 0;
   if (opts.http) httpServer?.checkHttpAddress(opts.http.host, opts.http.allowRemote);
   const taken = await takePidFile(paths, log);
   if (taken.other !== void 0) {
@@ -2735,7 +2735,7 @@ async function runBroker(opts) {
         version: opts.version,
         ...opts.http,
         home: paths.home,
-        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-ROSKNHFZ.mjs")).createDashboard({
+        routes: opts.httpRoutes ? opts.httpRoutes(app) : dashboard = (await import("./dashboard-JROZCJEA.mjs")).createDashboard({
           app,
           home: paths.home,
           log,
